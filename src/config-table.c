@@ -1,0 +1,47 @@
+/*
+ * config-table.c: every setting steedmail knows, with its type and help.
+ * Adding a setting means adding a line here and a field in config.h; the
+ * parser, --help-config and the man-page check all read this table.
+ */
+#include <stddef.h>
+
+#include "config.h"
+
+#define G(f)	offsetof(struct config, f)
+#define A(f)	offsetof(struct account, f)
+
+const struct config_setting config_settings[] = {
+	{ "default-account", CONFIG_GLOBAL, CONFIG_ACCOUNT_ID,
+	  G(default_account), 0, "NAME",
+	  "account used when -A is not given (default: the first one)" },
+	{ "ca-file", CONFIG_GLOBAL, CONFIG_PATH, G(ca_file), 0, "FILE",
+	  "PEM file of CA certificates trusted for every account, "
+	  "instead of the system store" },
+
+	{ "name", CONFIG_ACCOUNT, CONFIG_STRING, A(name), 0, "TEXT",
+	  "your name, as shown in From" },
+	{ "address", CONFIG_ACCOUNT, CONFIG_ADDRESS, A(address), 1, "ADDR",
+	  "your mail address" },
+	{ "imap", CONFIG_ACCOUNT, CONFIG_IMAP_URL, A(imap), 1, "URL",
+	  "IMAP server: imaps://HOST[:PORT] (TLS, port 993) or "
+	  "imap://HOST[:PORT] (STARTTLS required, port 143)" },
+	{ "smtp", CONFIG_ACCOUNT, CONFIG_SMTP_URL, A(smtp), 1, "URL",
+	  "submission server: smtps://HOST[:PORT] (TLS, port 465) or "
+	  "smtp://HOST[:PORT] (STARTTLS required, port 587)" },
+	{ "user", CONFIG_ACCOUNT, CONFIG_STRING, A(user), 0, "LOGIN",
+	  "login name for both servers (default: the address)" },
+	{ "password-command", CONFIG_ACCOUNT, CONFIG_COMMAND,
+	  A(password_command), 0, "COMMAND",
+	  "shell command whose first output line is the password" },
+	{ "password", CONFIG_ACCOUNT, CONFIG_SECRET, A(password), 0, "TEXT",
+	  "the password itself (the file must then be mode 0600)" },
+	{ "ca-file", CONFIG_ACCOUNT, CONFIG_PATH, A(ca_file), 0, "FILE",
+	  "PEM file of CA certificates trusted for this account" },
+	{ "cert-fingerprint", CONFIG_ACCOUNT, CONFIG_FINGERPRINT,
+	  A(cert_fingerprint), 0, "SHA256",
+	  "accept exactly the server certificate with this SHA-256 "
+	  "fingerprint (for self-signed servers)" },
+};
+
+const size_t config_nsettings =
+    sizeof config_settings / sizeof config_settings[0];

@@ -1,0 +1,574 @@
+/*
+ * config.c: reading the configuration file described in steedmail.conf(5).
+ *
+ * The format is line based: "# comment", "key = value", "[account NAME]".
+ * A value runs to the end of the line, trimmed; a value in double quotes
+ * may hold leading or trailing blanks and the escapes \" and \\. Every
+ * error names the file and line and stops the load: a mail client that
+ * guesses what a broken setting meant may send mail somewhere unintended.
+ * Unknown settings are errors for the same reason.
+ */
+#include <sys/stat.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "config.h"
+#include "log.h"
+#include "paths.h"
+#include "strsafe.h"
+#include "xmalloc.h"
+
+#define CONFIG_LINE_MAX	4096
+
+struct config_parser {
+	const char	*file;
+	int		 line;
+	struct config	*cf;
+	struct account	*acct;		/* current section, or NULL */
+	struct account	**tail;
+	unsigned char	 seen[64];	/* settings set in this section */
+	char		*cause;
+};
+
+static int
+config_error(struct config_parser *p, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg;
+
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	free(p->cause);
+	p->cause = xasprintf("%s:%d: %s", p->file, p->line, msg);
+	free(msg);
+	return -1;
+}
+
+static void
+config_warn(struct config *cf, char *msg)
+{
+	cf->warnings = xreallocarray(cf->warnings, cf->nwarnings + 1,
+	    sizeof *cf->warnings);
+	cf->warnings[cf->nwarnings++] = msg;
+}
+
+const char *
+config_type_name(enum config_type t)
+{
+	switch (t) {
+	case CONFIG_STRING:		return "text";
+	case CONFIG_SECRET:		return "secret text";
+	case CONFIG_COMMAND:		return "command";
+	case CONFIG_ADDRESS:		return "address";
+	case CONFIG_IMAP_URL:		return "IMAP URL";
+	case CONFIG_SMTP_URL:		return "SMTP URL";
+	case CONFIG_PATH:		return "file name";
+	case CONFIG_FINGERPRINT:	return "SHA-256 fingerprint";
+	case CONFIG_ACCOUNT_ID:		return "account name";
+	}
+	return "?";
+}
+
+static int
+config_has_controls(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
+/* A deliberately plain check: one @, no blanks or specials. */
+static int
+config_valid_address(const char *s)
+{
+	const char	*at = strchr(s, '@');
+	size_t		 len = strlen(s);
+
+	if (at == NULL || at == s || at[1] == '\0' || strchr(at + 1, '@'))
+		return 0;
+	if (len > 254 || strpbrk(s, " \t<>()[]\\,;:\"") != NULL)
+		return 0;
+	if (at[1] == '.' || s[len - 1] == '.')
+		return 0;
+	return 1;
+}
+
+static int
+config_valid_id(const char *s)
+{
+	if (*s == '\0' || strlen(s) > 64)
+		return 0;
+	for (; *s != '\0'; s++)
+		if (!isalnum((unsigned char)*s) && strchr("._-", *s) == NULL)
+			return 0;
+	return 1;
+}
+
+/* scheme://host[:port] with no user, path or query. */
+static int
+config_parse_url(struct config_parser *p, const char *key, const char *v,
+    enum config_type type, struct config_url *url)
+{
+	const char	*tls_scheme, *plain_scheme, *rest, *end, *colon;
+	unsigned	 tls_port, plain_port;
+	unsigned long	 port;
+	char		*ep;
+	size_t		 n;
+
+	if (type == CONFIG_IMAP_URL) {
+		tls_scheme = "imaps"; plain_scheme = "imap";
+		tls_port = 993; plain_port = 143;
+	} else {
+		tls_scheme = "smtps"; plain_scheme = "smtp";
+		tls_port = 465; plain_port = 587;
+	}
+	n = strlen(tls_scheme);
+	if (strncmp(v, tls_scheme, n) == 0 && strncmp(v + n, "://", 3) == 0) {
+		url->tls = CONFIG_TLS_IMPLICIT;
+		url->port = tls_port;
+		rest = v + n + 3;
+	} else if (strncmp(v, plain_scheme, n - 1) == 0 &&
+	    strncmp(v + n - 1, "://", 3) == 0) {
+		url->tls = CONFIG_TLS_STARTTLS;
+		url->port = plain_port;
+		rest = v + n + 2;
+	} else
+		return config_error(p, "%s must start with %s:// or %s://",
+		    key, tls_scheme, plain_scheme);
+
+	if (*rest == '[') {		/* [IPv6 literal] */
+		if ((end = strchr(rest, ']')) == NULL)
+			return config_error(p, "%s: missing ] in address", key);
+		url->host = xstrndup(rest + 1, end - rest - 1);
+		colon = end[1] == ':' ? end + 1 : NULL;
+		if (end[1] != '\0' && colon == NULL)
+			return config_error(p, "%s: unexpected text after ]",
+			    key);
+	} else {
+		end = rest + strcspn(rest, ":/?#@");
+		if (*end != '\0' && *end != ':')
+			return config_error(p, "%s: only scheme://host[:port] "
+			    "is allowed (set the login with \"user\")", key);
+		url->host = xstrndup(rest, end - rest);
+		colon = *end == ':' ? end : NULL;
+	}
+	if (*url->host == '\0')
+		return config_error(p, "%s: no host name", key);
+	if (strspn(url->host, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:") != strlen(url->host))
+		return config_error(p, "%s: bad host name", key);
+	if (colon != NULL) {
+		errno = 0;
+		port = strtoul(colon + 1, &ep, 10);
+		if (colon[1] == '\0' || *ep != '\0' || port == 0 ||
+		    port > 65535 || errno != 0)
+			return config_error(p, "%s: bad port number \"%s\"",
+			    key, colon + 1);
+		url->port = (unsigned)port;
+	}
+	return 0;
+}
+
+/* 64 hex digits, optionally in pairs separated by colons. */
+static int
+config_parse_fingerprint(const char *v, char **out)
+{
+	char	hex[65];
+	size_t	n = 0;
+
+	for (; *v != '\0'; v++) {
+		if (*v == ':')
+			continue;
+		if (!isxdigit((unsigned char)*v) || n == 64)
+			return -1;
+		hex[n++] = (char)tolower((unsigned char)*v);
+	}
+	if (n != 64)
+		return -1;
+	hex[n] = '\0';
+	*out = xstrdup(hex);
+	return 0;
+}
+
+static char *
+config_expand_path(const char *v)
+{
+	if (v[0] == '~' && v[1] == '/')
+		return xasprintf("%s%s", paths_home(), v + 1);
+	return xstrdup(v);
+}
+
+/* Validate value v for setting s and store it. */
+static int
+config_set(struct config_parser *p, const struct config_setting *s,
+    const char *v)
+{
+	void	*base = s->scope == CONFIG_GLOBAL ?
+		    (void *)p->cf : (void *)p->acct;
+	char	**field = (char **)((char *)base + s->offset);
+
+	if (*v == '\0')
+		return config_error(p, "%s: empty value", s->name);
+	if (config_has_controls(v))
+		return config_error(p, "%s: control characters in value",
+		    s->name);
+
+	switch (s->type) {
+	case CONFIG_IMAP_URL:
+	case CONFIG_SMTP_URL:
+		return config_parse_url(p, s->name, v, s->type,
+		    (struct config_url *)((char *)base + s->offset));
+	case CONFIG_ADDRESS:
+		if (!config_valid_address(v))
+			return config_error(p, "%s: \"%s\" is not a mail "
+			    "address of the form local@domain", s->name, v);
+		break;
+	case CONFIG_ACCOUNT_ID:
+		if (!config_valid_id(v))
+			return config_error(p, "%s: bad account name \"%s\"",
+			    s->name, v);
+		break;
+	case CONFIG_FINGERPRINT:
+		if (config_parse_fingerprint(v, field) == -1)
+			return config_error(p, "%s: expected a SHA-256 "
+			    "fingerprint (64 hex digits)", s->name);
+		return 0;
+	case CONFIG_PATH:
+		*field = config_expand_path(v);
+		return 0;
+	case CONFIG_STRING:
+	case CONFIG_SECRET:
+	case CONFIG_COMMAND:
+		break;
+	}
+	*field = xstrdup(v);
+	return 0;
+}
+
+/* Unquote a value in place; return -1 on a broken quoted string. */
+static int
+config_unquote(struct config_parser *p, char *v)
+{
+	char	*in, *out;
+
+	if (*v != '"')
+		return 0;
+	for (in = v + 1, out = v; *in != '"'; in++) {
+		if (*in == '\0')
+			return config_error(p, "missing closing quote");
+		if (*in == '\\') {
+			in++;
+			if (*in != '"' && *in != '\\')
+				return config_error(p, "bad escape in quoted "
+				    "value (only \\\" and \\\\ are allowed)");
+		}
+		*out++ = *in;
+	}
+	for (in++; *in != '\0'; in++)
+		if (!isspace((unsigned char)*in))
+			return config_error(p, "text after closing quote");
+	*out = '\0';
+	return 0;
+}
+
+static char *
+config_trim(char *s)
+{
+	char	*e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+/* Check the account that just ended, and give it its defaults. */
+static int
+config_end_account(struct config_parser *p)
+{
+	struct account	*a = p->acct;
+	size_t		 i;
+	int		 line = p->line;
+
+	if (a == NULL)
+		return 0;
+	p->line = a->line;
+	for (i = 0; i < config_nsettings; i++) {
+		const struct config_setting *s = &config_settings[i];
+		if (s->scope == CONFIG_ACCOUNT && s->required && !p->seen[i])
+			return config_error(p, "account %s has no \"%s\" "
+			    "setting", a->id, s->name);
+	}
+	if (a->password != NULL && a->password_command != NULL)
+		return config_error(p, "account %s has both \"password\" "
+		    "and \"password-command\"; keep one", a->id);
+	if (a->user == NULL)
+		a->user = xstrdup(a->address);
+	p->line = line;
+	return 0;
+}
+
+static int
+config_section(struct config_parser *p, char *line)
+{
+	char		*end, *id;
+	struct account	*a;
+
+	if ((end = strchr(line, ']')) == NULL)
+		return config_error(p, "missing ] in section header");
+	if (*config_trim(end + 1) != '\0')
+		return config_error(p, "text after section header");
+	*end = '\0';
+	line = config_trim(line + 1);
+	if (strncmp(line, "account", 7) != 0 ||
+	    !isspace((unsigned char)line[7]))
+		return config_error(p, "unknown section \"[%s]\" (expected "
+		    "[account NAME])", line);
+	id = config_trim(line + 8);
+	if (!config_valid_id(id))
+		return config_error(p, "bad account name \"%s\" (use letters, "
+		    "digits, '.', '_' and '-')", id);
+	for (a = p->cf->accounts; a != NULL; a = a->next)
+		if (strcmp(a->id, id) == 0)
+			return config_error(p, "account %s is defined twice "
+			    "(first at line %d)", id, a->line);
+	if (config_end_account(p) == -1)
+		return -1;
+
+	a = xcalloc(1, sizeof *a);
+	a->id = xstrdup(id);
+	a->file = xstrdup(p->file);
+	a->line = p->line;
+	*p->tail = a;
+	p->tail = &a->next;
+	p->acct = a;
+	p->cf->naccounts++;
+	memset(p->seen, 0, sizeof p->seen);
+	return 0;
+}
+
+static int
+config_assignment(struct config_parser *p, char *line)
+{
+	char				*eq, *key, *value;
+	const struct config_setting	*s;
+	enum config_scope		 scope;
+	size_t				 i;
+
+	if ((eq = strchr(line, '=')) == NULL)
+		return config_error(p, "expected \"key = value\" or "
+		    "\"[account NAME]\"");
+	*eq = '\0';
+	key = config_trim(line);
+	value = config_trim(eq + 1);
+	if (config_unquote(p, value) == -1)
+		return -1;
+
+	scope = p->acct != NULL ? CONFIG_ACCOUNT : CONFIG_GLOBAL;
+	for (i = 0; i < config_nsettings; i++) {
+		s = &config_settings[i];
+		if (strcmp(s->name, key) == 0 && s->scope == scope)
+			break;
+	}
+	if (i == config_nsettings) {
+		for (i = 0; i < config_nsettings; i++)
+			if (strcmp(config_settings[i].name, key) == 0)
+				break;
+		if (i == config_nsettings) {
+			char *safe = strsafe(key, 0);
+			config_error(p, "unknown setting \"%s\"", safe);
+			free(safe);
+			return -1;
+		}
+		if (scope == CONFIG_ACCOUNT)
+			return config_error(p, "\"%s\" is a global setting: "
+			    "put it before the first [account] section", key);
+		return config_error(p, "\"%s\" belongs in an [account NAME] "
+		    "section", key);
+	}
+	if (p->seen[i])
+		return config_error(p, "\"%s\" is set twice", key);
+	p->seen[i] = 1;
+	if (config_set(p, s, value) == -1)
+		return -1;
+	log_msg(LOG_TRACE, "config: %s%s%s = %s",
+	    p->acct != NULL ? p->acct->id : "", p->acct != NULL ? "." : "",
+	    key, s->type == CONFIG_SECRET ? "(secret)" : value);
+	return 0;
+}
+
+static int
+config_parse_line(struct config_parser *p, char *line)
+{
+	line = config_trim(line);
+	if (*line == '\0' || *line == '#')
+		return 0;
+	if (*line == '[')
+		return config_section(p, line);
+	return config_assignment(p, line);
+}
+
+/* Passwords in a file others can read are a risk worth a warning. */
+static void
+config_check_mode(struct config *cf, FILE *f)
+{
+	struct stat	 sb;
+	struct account	*a;
+
+	for (a = cf->accounts; a != NULL; a = a->next)
+		if (a->password != NULL)
+			break;
+	if (a == NULL || fstat(fileno(f), &sb) == -1)
+		return;
+	if ((sb.st_mode & 077) != 0)
+		config_warn(cf, xasprintf("%s holds a password but can be "
+		    "read by others (mode %03o); run: chmod 600 %s",
+		    cf->path, (unsigned)(sb.st_mode & 0777), cf->path));
+}
+
+static int
+config_parse_file(struct config_parser *p, FILE *f)
+{
+	char	line[CONFIG_LINE_MAX + 2];
+	size_t	n;
+
+	while (fgets(line, sizeof line, f) != NULL) {
+		p->line++;
+		n = strlen(line);
+		if (n == sizeof line - 1 && line[n - 1] != '\n')
+			return config_error(p, "line longer than %d bytes",
+			    CONFIG_LINE_MAX);
+		if ((n == 0 || line[n - 1] != '\n') && !feof(f))
+			return config_error(p, "NUL byte in line");
+		if (n > 0 && line[n - 1] == '\n')
+			line[--n] = '\0';
+		if (n > 0 && line[n - 1] == '\r')
+			line[--n] = '\0';
+		if (config_parse_line(p, line) == -1)
+			return -1;
+	}
+	if (ferror(f))
+		return config_error(p, "read error: %s", strerror(errno));
+	p->line++;
+	return config_end_account(p);
+}
+
+struct config *
+config_load(const char *path, char **cause)
+{
+	struct config_parser	 p;
+	struct config		*cf;
+	struct account		*a;
+	FILE			*f;
+	int			 optional = path == NULL;
+
+	memset(&p, 0, sizeof p);
+	cf = xcalloc(1, sizeof *cf);
+	cf->path = path != NULL ? xstrdup(path) : paths_config_file();
+	p.cf = cf;
+	p.file = cf->path;
+	p.tail = &cf->accounts;
+
+	if ((f = fopen(cf->path, "r")) == NULL) {
+		if (optional && errno == ENOENT) {
+			log_msg(LOG_INFO, "config: %s does not exist",
+			    cf->path);
+			return cf;
+		}
+		*cause = xasprintf("%s: %s", cf->path, strerror(errno));
+		config_free(cf);
+		return NULL;
+	}
+	if (config_parse_file(&p, f) == -1)
+		goto fail;
+	if (cf->default_account != NULL) {
+		for (a = cf->accounts; a != NULL; a = a->next)
+			if (strcmp(a->id, cf->default_account) == 0)
+				break;
+		if (a == NULL) {
+			p.line = 0;
+			config_error(&p, "default-account: no account named "
+			    "%s", cf->default_account);
+			goto fail;
+		}
+	}
+	config_check_mode(cf, f);
+	fclose(f);
+	log_msg(LOG_INFO, "config: loaded %s, %zu account(s)", cf->path,
+	    cf->naccounts);
+	return cf;
+
+fail:
+	fclose(f);
+	*cause = p.cause;
+	config_free(cf);
+	return NULL;
+}
+
+struct account *
+config_account(struct config *cf, const char *id, char **cause)
+{
+	struct account	*a;
+
+	if (cf->accounts == NULL) {
+		*cause = xasprintf("no account is configured in %s", cf->path);
+		return NULL;
+	}
+	if (id == NULL)
+		id = cf->default_account;
+	if (id == NULL)
+		return cf->accounts;
+	for (a = cf->accounts; a != NULL; a = a->next)
+		if (strcmp(a->id, id) == 0)
+			return a;
+	*cause = xasprintf("no account named \"%s\" in %s", id, cf->path);
+	return NULL;
+}
+
+static void
+config_free_account(struct account *a)
+{
+	free(a->id);
+	free(a->file);
+	free(a->name);
+	free(a->address);
+	free(a->imap.host);
+	free(a->smtp.host);
+	free(a->user);
+	freezero_str(a->password);
+	free(a->password_command);
+	free(a->ca_file);
+	free(a->cert_fingerprint);
+	free(a);
+}
+
+void
+config_free(struct config *cf)
+{
+	struct account	*a, *next;
+	size_t		 i;
+
+	if (cf == NULL)
+		return;
+	for (a = cf->accounts; a != NULL; a = next) {
+		next = a->next;
+		config_free_account(a);
+	}
+	for (i = 0; i < cf->nwarnings; i++)
+		free(cf->warnings[i]);
+	free(cf->warnings);
+	free(cf->path);
+	free(cf->default_account);
+	free(cf->ca_file);
+	free(cf);
+}

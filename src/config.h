@@ -1,0 +1,96 @@
+/*
+ * config.h: the configuration file, parsed into a struct config. The file
+ * has global settings first, then one [account NAME] section per account;
+ * doc/steedmail.conf.5 describes it. The settings themselves are listed in
+ * one table (config-table.c) that drives parsing, validation, --help-config
+ * and the check that the man page documents each of them.
+ */
+#ifndef STEED_CONFIG_H
+#define STEED_CONFIG_H
+
+#include <stddef.h>
+
+enum config_tls {
+	CONFIG_TLS_IMPLICIT,	/* imaps://, smtps://: TLS from the first byte */
+	CONFIG_TLS_STARTTLS	/* imap://, smtp://: STARTTLS, always required */
+};
+
+struct config_url {
+	enum config_tls	 tls;
+	char		*host;
+	unsigned	 port;
+};
+
+struct account {
+	char		*id;		/* the NAME of [account NAME] */
+	char		*file;
+	int		 line;
+
+	char		*name;		/* display name for From */
+	char		*address;
+	struct config_url imap;
+	struct config_url smtp;
+	char		*user;		/* login; defaults to address */
+	char		*password;
+	char		*password_command;
+	char		*ca_file;
+	char		*cert_fingerprint; /* 64 lower-case hex digits */
+
+	struct account	*next;
+};
+
+struct config {
+	char		*path;
+	char		*default_account;
+	char		*ca_file;
+
+	struct account	*accounts;
+	size_t		 naccounts;
+
+	char		**warnings;	/* shown to the user, not fatal */
+	size_t		 nwarnings;
+};
+
+/* Setting types; each has one validator in config.c. */
+enum config_type {
+	CONFIG_STRING,		/* one line of text, no controls */
+	CONFIG_SECRET,		/* a string that is never shown or logged */
+	CONFIG_COMMAND,		/* a shell command line */
+	CONFIG_ADDRESS,		/* local@domain */
+	CONFIG_IMAP_URL,	/* imaps://host[:port], imap://host[:port] */
+	CONFIG_SMTP_URL,	/* smtps://host[:port], smtp://host[:port] */
+	CONFIG_PATH,		/* a file name; ~/ is expanded */
+	CONFIG_FINGERPRINT,	/* SHA-256, hex, colons allowed */
+	CONFIG_ACCOUNT_ID	/* the name of an [account] section */
+};
+
+enum config_scope {
+	CONFIG_GLOBAL,
+	CONFIG_ACCOUNT
+};
+
+struct config_setting {
+	const char		*name;
+	enum config_scope	 scope;
+	enum config_type	 type;
+	size_t			 offset;	/* in struct config or account */
+	int			 required;
+	const char		*metavar;
+	const char		*help;
+};
+
+extern const struct config_setting config_settings[];
+extern const size_t config_nsettings;
+
+/*
+ * Read and validate path. If path is NULL, the default file is used and
+ * may be missing (an empty configuration). Returns NULL and sets *cause
+ * to "file:line: what is wrong" on any error.
+ */
+struct config	*config_load(const char *path, char **cause);
+void		 config_free(struct config *);
+/* The account named id, or the default account when id is NULL. */
+struct account	*config_account(struct config *, const char *id, char **cause);
+const char	*config_type_name(enum config_type);
+
+#endif

@@ -1,0 +1,27 @@
+/*
+ * strsafe.h: the one function that turns untrusted bytes (from a message, a
+ * server, a config file) into text that is safe to put on a terminal.
+ * Everything that shows such bytes goes through it.
+ */
+#ifndef STEED_STRSAFE_H
+#define STEED_STRSAFE_H
+
+#include <stddef.h>
+
+#include "buf.h"
+
+/* Keep TAB and LF as they are (for bodies); otherwise they are escaped. */
+#define STRSAFE_KEEP_NL	0x1
+
+/*
+ * Append a terminal-safe copy of the len bytes at in to out. Valid UTF-8 is
+ * kept, except: C0 controls and DEL become ^X (TAB and LF kept only with
+ * STRSAFE_KEEP_NL), C1 controls, bidirectional controls and line/paragraph
+ * separators become <U+XXXX>, and bytes that are not valid UTF-8 become
+ * \xHH. Returns the number of characters that were escaped.
+ */
+size_t	 strsafe_add(struct buf *out, const char *in, size_t len, int flags);
+/* The same for a C string, returned newly allocated. */
+char	*strsafe(const char *in, int flags);
+
+#endif

@@ -1,0 +1,181 @@
+# tests/env/dovecot.sh: the private Dovecot instance (sourced by tests/env/run).
+#
+# $SE_DIR/dovecot/dovecot.conf   complete config (nothing from /etc/dovecot)
+# $SE_DIR/dovecot/users          passwd-file (passdb and userdb); add-user appends
+# $SE_DIR/dovecot/run            base_dir (sockets, master.pid)
+# $SE_DIR/dovecot/dovecot.log    all logging
+# $SE_DIR/mail/DOMAIN/USER       homes, mail in ~/Maildir
+
+# se_mail_ids: choose the uid/gid mail is stored under (SE_MAIL_UID/GID).
+# Dovecot refuses uid 0 for mail users, so as root an existing unprivileged
+# account is used (nobody, else dovecot); otherwise the current user.
+se_mail_ids() {
+	if [ "$(id -u)" -eq 0 ]; then
+		for _u in nobody dovecot; do
+			if id -u "$_u" >/dev/null 2>&1; then
+				SE_MAIL_UID=$(id -u "$_u")
+				SE_MAIL_GID=$(id -g "$_u")
+				return 0
+			fi
+		done
+		se_fail "no unprivileged account (nobody or dovecot) to own the test mailboxes"
+	fi
+	SE_MAIL_UID=$(id -u)
+	SE_MAIL_GID=$(id -g)
+}
+
+# se_user_line ADDRESS PASSWORD: the passwd-file line of a mail user.
+se_user_line() {
+	_dom=${1#*@}
+	_loc=${1%@*}
+	printf '%s:{PLAIN}%s:%s:%s::%s/mail/%s/%s::\n' "$1" "$2" \
+		"$SE_MAIL_UID" "$SE_MAIL_GID" "$SE_DIR" "$_dom" "$_loc"
+}
+
+se_dovecot_setup() {
+	_d=$SE_DIR/dovecot
+	mkdir -p "$_d/run" "$_d/state" "$SE_DIR/mail" || se_fail "cannot create $_d"
+	se_user_line alice@steed.test alice-pw >"$_d/users"
+	se_user_line bob@steed.test bob-pw >>"$_d/users"
+	chmod 0644 "$_d/users"
+	chown "$SE_MAIL_UID:$SE_MAIL_GID" "$SE_DIR/mail"
+	chmod 0750 "$SE_DIR/mail"
+
+	if [ "$(id -u)" -eq 0 ]; then
+		_login_user=dovenull
+		_internal_user=dovecot
+		id -u dovenull >/dev/null 2>&1 || _login_user=nobody
+		id -u dovecot >/dev/null 2>&1 || _internal_user=nobody
+		_chroot=login
+	else
+		_login_user=$(id -un)
+		_internal_user=$_login_user
+		_chroot=
+	fi
+
+	cat >"$_d/dovecot.conf" <<EOF
+# Private Dovecot instance of the steedmail test environment.
+base_dir = $_d/run
+state_dir = $_d/state
+instance_name = steed-${SE_DIR##*/}
+protocols = imap lmtp
+listen = 127.0.0.1
+log_path = $_d/dovecot.log
+info_log_path = $_d/dovecot.log
+debug_log_path = $_d/dovecot.log
+log_timestamp = "%Y-%m-%d %H:%M:%S "
+
+default_login_user = $_login_user
+default_internal_user = $_internal_user
+first_valid_uid = $SE_MAIL_UID
+first_valid_gid = $SE_MAIL_GID
+
+ssl = required
+ssl_cert = <$SE_DIR/tls/server.crt
+ssl_key = <$SE_DIR/tls/server.key
+ssl_min_protocol = TLSv1.2
+disable_plaintext_auth = yes
+auth_mechanisms = plain login
+auth_failure_delay = 0
+auth_cache_size = 0
+
+passdb {
+  driver = passwd-file
+  args = scheme=PLAIN username_format=%u $_d/users
+}
+userdb {
+  driver = passwd-file
+  args = username_format=%u $_d/users
+}
+
+mail_location = maildir:~/Maildir
+
+namespace inbox {
+  inbox = yes
+  separator = /
+  prefix =
+  mailbox Drafts {
+    special_use = \Drafts
+    auto = subscribe
+  }
+  mailbox Sent {
+    special_use = \Sent
+    auto = subscribe
+  }
+  mailbox Trash {
+    special_use = \Trash
+    auto = subscribe
+  }
+  mailbox Junk {
+    special_use = \Junk
+    auto = subscribe
+  }
+}
+
+protocol imap {
+  mail_max_userip_connections = 200
+}
+protocol lmtp {
+  postmaster_address = postmaster@steed.test
+}
+
+service imap-login {
+  chroot = $_chroot
+  inet_listener imap {
+    address = 127.0.0.1
+    port = $SE_IMAP_PORT
+  }
+  inet_listener imaps {
+    address = 127.0.0.1
+    port = $SE_IMAPS_PORT
+    ssl = yes
+  }
+}
+service lmtp {
+  inet_listener lmtp {
+    address = 127.0.0.1
+    port = $SE_LMTP_PORT
+  }
+}
+service auth {
+  inet_listener auth-smtp {
+    address = 127.0.0.1
+    port = $SE_AUTH_PORT
+  }
+}
+EOF
+	if [ "$(id -u)" -ne 0 ]; then
+		cat >>"$_d/dovecot.conf" <<EOF
+service anvil {
+  chroot =
+}
+EOF
+	fi
+}
+
+se_dovecot_start() {
+	_d=$SE_DIR/dovecot
+	se_need dovecot doveconf
+	doveconf -c "$_d/dovecot.conf" -n >"$_d/doveconf.out" 2>&1 ||
+		se_fail "dovecot: configuration rejected (doveconf)" "$_d/doveconf.out"
+	dovecot -c "$_d/dovecot.conf" >>"$_d/dovecot.log" 2>&1 ||
+		se_fail "dovecot did not start" "$_d/dovecot.log"
+}
+
+se_dovecot_wait() {
+	_d=$SE_DIR/dovecot
+	_pid=
+	_n=0
+	while [ $_n -lt 100 ] && ! _pid=$(se_pidfile_pid "$_d/run/master.pid" dovecot); do
+		sleep 0.05; _n=$((_n + 1))
+	done
+	[ -n "$_pid" ] || se_fail "dovecot did not write its pid file" "$_d/dovecot.log"
+	for _p in "$SE_IMAPS_PORT" "$SE_IMAP_PORT" "$SE_LMTP_PORT" "$SE_AUTH_PORT"; do
+		se_wait_tcp "$_p" dovecot "$_d/dovecot.log" "$_pid"
+	done
+}
+
+se_dovecot_stop() {
+	_pid=$(se_pidfile_pid "$SE_DIR/dovecot/run/master.pid" dovecot) || return 0
+	se_stop_tree "$_pid"
+}

@@ -1,0 +1,55 @@
+# tests/lib.sh: shared helpers for integration test scripts (sourced).
+#
+# Every test script prints TAP lines ("ok N - what", "not ok N - what") and
+# exits 0; tests/run counts them. A script that dies before printing a
+# result for every check it planned is counted as a failure.
+# Scripts run inside tests/env/run, so $STEED_ENV/env.sh is there.
+
+t_n=0
+t_failed=0
+
+# ok DESCRIPTION COMMAND...: run COMMAND, report its success.
+ok() {
+	_d=$1; shift
+	t_n=$((t_n + 1))
+	if "$@" >"$T_TMP/out.$t_n" 2>&1; then
+		echo "ok $t_n - $_d"
+	else
+		echo "not ok $t_n - $_d"
+		sed 's/^/#   /' "$T_TMP/out.$t_n" | head -40
+		t_failed=$((t_failed + 1))
+	fi
+}
+
+# fails DESCRIPTION COMMAND...: COMMAND must fail (exit non-zero).
+fails() {
+	_d=$1; shift
+	t_n=$((t_n + 1))
+	if "$@" >"$T_TMP/out.$t_n" 2>&1; then
+		echo "not ok $t_n - $_d (command succeeded)"
+		sed 's/^/#   /' "$T_TMP/out.$t_n" | head -40
+		t_failed=$((t_failed + 1))
+	else
+		echo "ok $t_n - $_d"
+	fi
+}
+
+# check DESCRIPTION TEST-EXPRESSION...: like ok, for "[ ... ]" style checks.
+check() { ok "$@"; }
+
+# diag TEXT: a comment line in the output.
+diag() { echo "# $*"; }
+
+# bail TEXT: the environment itself is broken; fail loudly.
+bail() { echo "not ok $((t_n + 1)) - $*"; exit 1; }
+
+[ -n "${STEED_ENV:-}" ] && [ -f "$STEED_ENV/env.sh" ] && . "$STEED_ENV/env.sh"
+T_TMP=$(mktemp -d "${STEED_ENV:-/tmp}/t.XXXXXX")
+trap 'rm -rf "$T_TMP"' EXIT
+
+# The binary under test (tests/run sets STEEDMAIL).
+: "${STEEDMAIL:=$PWD/steedmail}"
+sm() { "$STEEDMAIL" "$@"; }
+
+# has FILE TEXT: FILE contains TEXT (fixed string).
+has() { grep -qF -- "$2" "$1"; }
