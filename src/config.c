@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "addr.h"
 #include "buf.h"
 #include "config.h"
 #include "log.h"
@@ -83,22 +84,6 @@ config_has_controls(const char *s)
 		if ((unsigned char)*s < 0x20 || *s == 0x7f)
 			return 1;
 	return 0;
-}
-
-/* A deliberately plain check: one @, no blanks or specials. */
-static int
-config_valid_address(const char *s)
-{
-	const char	*at = strchr(s, '@');
-	size_t		 len = strlen(s);
-
-	if (at == NULL || at == s || at[1] == '\0' || strchr(at + 1, '@'))
-		return 0;
-	if (len > 254 || strpbrk(s, " \t<>()[]\\,;:\"") != NULL)
-		return 0;
-	if (at[1] == '.' || s[len - 1] == '.')
-		return 0;
-	return 1;
 }
 
 static int
@@ -227,7 +212,7 @@ config_set(struct config_parser *p, const struct config_setting *s,
 		return config_parse_url(p, s->name, v, s->type,
 		    (struct config_url *)((char *)base + s->offset));
 	case CONFIG_ADDRESS:
-		if (!config_valid_address(v))
+		if (!addr_valid(v))
 			return config_error(p, "%s: \"%s\" is not a mail "
 			    "address of the form local@domain", s->name, v);
 		break;

@@ -1,14 +1,16 @@
 /*
  * main.c: steedmail's command line. It parses options, opens the debug log
- * and the configuration, and hands over to the command asked for. Commands
- * print; the engine modules they call never do.
+ * and the configuration, and hands over to the command asked for (cmd-*.c).
+ * Commands print; the engine modules they call never do.
  */
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sysexits.h>
 
+#include "cmd.h"
 #include "config.h"
 #include "log.h"
 #include "paths.h"
@@ -17,15 +19,27 @@
 #include "xmalloc.h"
 
 enum {
-	OPT_CHECK_CONFIG = 256,
-	OPT_HELP_CONFIG
+	CMD_NONE = 0,
+	CMD_SEND,
+	CMD_CHECK_CONFIG = 256,
+	CMD_HELP_CONFIG,
+	CMD_LIST,
+	CMD_FETCH,
+	CMD_VIEW,
+	CMD_SYNC,
+	CMD_FLUSH
 };
 
 static const struct option main_options[] = {
-	{ "help",		no_argument,		NULL, 'h' },
-	{ "version",		no_argument,		NULL, 'V' },
-	{ "check-config",	no_argument,		NULL, OPT_CHECK_CONFIG },
-	{ "help-config",	no_argument,		NULL, OPT_HELP_CONFIG },
+	{ "help",		no_argument,	NULL, 'h' },
+	{ "version",		no_argument,	NULL, 'V' },
+	{ "check-config",	no_argument,	NULL, CMD_CHECK_CONFIG },
+	{ "help-config",	no_argument,	NULL, CMD_HELP_CONFIG },
+	{ "list",		no_argument,	NULL, CMD_LIST },
+	{ "fetch",		no_argument,	NULL, CMD_FETCH },
+	{ "view",		no_argument,	NULL, CMD_VIEW },
+	{ "sync",		no_argument,	NULL, CMD_SYNC },
+	{ "flush",		no_argument,	NULL, CMD_FLUSH },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -34,8 +48,18 @@ main_usage(FILE *f)
 {
 	fputs(
 "usage: steedmail [-F CONFIG] [-A ACCOUNT] [-d LEVEL] COMMAND\n"
+"       steedmail -s SUBJECT [-c ADDR]... [-b ADDR]... [-a FILE]... [--] RCPT...\n"
 "\n"
 "Commands:\n"
+"  -s SUBJECT         send standard input as a message to RCPT...\n"
+"  -c ADDR            with -s: a Cc recipient (repeatable)\n"
+"  -b ADDR            with -s: a Bcc recipient (repeatable)\n"
+"  -a FILE            with -s: attach FILE (repeatable)\n"
+"  --flush            send what the outbox holds\n"
+"  --sync [FOLDER]    bring the header cache up to date; print the count\n"
+"  --list [FOLDER]    one line per message: UID, flags, date, from, subject\n"
+"  --fetch UID [FOLDER]  the raw message on standard output\n"
+"  --view FILE|-      a message as the pager shows it, as plain text\n"
 "  --check-config     read the configuration, report problems, list accounts\n"
 "  --help-config      list every configuration setting\n"
 "  -h, --help         show this help\n"
@@ -49,7 +73,36 @@ main_usage(FILE *f)
 "                     $XDG_CACHE_HOME/steedmail/debug.log; passwords and\n"
 "                     decrypted text are never written to it\n"
 "\n"
-"See steedmail(1) and steedmail.conf(5).\n", f);
+"FOLDER defaults to INBOX. See steedmail(1) and steedmail.conf(5).\n", f);
+}
+
+void
+cmd_error(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg, *safe;
+
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	safe = strsafe(msg, 0);
+	fprintf(stderr, "steedmail: %s\n", safe);
+	log_msg(LOG_INFO, "error shown: %s", msg);
+	free(safe);
+	free(msg);
+}
+
+struct account *
+cmd_account(struct cmd_ctx *ctx)
+{
+	struct account	*a;
+	char		*cause = NULL;
+
+	if ((a = config_account(ctx->cf, ctx->account, &cause)) == NULL) {
+		cmd_error("%s", cause);
+		free(cause);
+	}
+	return a;
 }
 
 static void
@@ -67,36 +120,19 @@ main_help_config(void)
 	}
 }
 
-static void
-main_print_warnings(struct config *cf)
+int
+cmd_check_config(struct cmd_ctx *ctx)
 {
-	size_t	 i;
-	char	*safe;
-
-	for (i = 0; i < cf->nwarnings; i++) {
-		safe = strsafe(cf->warnings[i], 0);
-		fprintf(stderr, "steedmail: warning: %s\n", safe);
-		free(safe);
-	}
-}
-
-static int
-main_check_config(struct config *cf, const char *account)
-{
+	struct config	*cf = ctx->cf;
 	struct account	*a, *def;
-	char		*cause = NULL, *safe;
+	char		*safe;
 
 	if (cf->naccounts == 0) {
 		printf("%s: no accounts\n", cf->path);
 		return EX_OK;
 	}
-	if ((def = config_account(cf, account, &cause)) == NULL) {
-		safe = strsafe(cause, 0);
-		fprintf(stderr, "steedmail: %s\n", safe);
-		free(safe);
-		free(cause);
+	if ((def = cmd_account(ctx)) == NULL)
 		return EX_USAGE;
-	}
 	printf("%s: %zu account%s\n", cf->path, cf->naccounts,
 	    cf->naccounts == 1 ? "" : "s");
 	for (a = cf->accounts; a != NULL; a = a->next) {
@@ -120,18 +156,18 @@ main_open_log(const char *level_arg)
 
 	level = strtol(level_arg, &end, 10);
 	if (*level_arg == '\0' || *end != '\0' || level < 1 || level > 3) {
-		fprintf(stderr, "steedmail: -d wants a level from 1 to 3\n");
+		cmd_error("-d wants a level from 1 to 3");
 		return -1;
 	}
 	if ((dir = paths_cache_dir(&cause)) == NULL) {
-		fprintf(stderr, "steedmail: %s\n", cause);
+		cmd_error("%s", cause);
 		free(cause);
 		return -1;
 	}
 	path = xasprintf("%s/debug.log", dir);
 	free(dir);
 	if (log_open(path, (int)level, &cause) == -1) {
-		fprintf(stderr, "steedmail: %s\n", cause);
+		cmd_error("%s", cause);
 		free(cause);
 		free(path);
 		return -1;
@@ -140,19 +176,51 @@ main_open_log(const char *level_arg)
 	return 0;
 }
 
+static void
+main_push(char ***v, size_t *n, char *s)
+{
+	*v = xreallocarray(*v, *n + 1, sizeof **v);
+	(*v)[(*n)++] = s;
+}
+
+static int
+main_run(int command, struct cmd_ctx *ctx)
+{
+	switch (command) {
+	case CMD_SEND:		return cmd_send(ctx);
+	case CMD_FLUSH:		return cmd_flush(ctx);
+	case CMD_LIST:		return cmd_list(ctx);
+	case CMD_FETCH:		return cmd_fetch(ctx);
+	case CMD_SYNC:		return cmd_sync(ctx);
+	case CMD_VIEW:		return cmd_view(ctx);
+	default:		return cmd_check_config(ctx);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
-	const char	*config_path = NULL, *account = NULL, *debug = NULL;
-	struct config	*cf;
-	char		*cause = NULL, *safe;
-	int		 ch, command = 0, rc;
+	const char	*config_path = NULL, *debug = NULL;
+	struct cmd_ctx	 ctx;
+	char		*cause = NULL;
+	size_t		 i;
+	int		 ch, command = CMD_NONE, rc;
 
-	while ((ch = getopt_long(argc, argv, "A:d:F:hV", main_options,
+	memset(&ctx, 0, sizeof ctx);
+	while ((ch = getopt_long(argc, argv, "A:a:b:c:d:F:hs:V", main_options,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'A':
-			account = optarg;
+			ctx.account = optarg;
+			break;
+		case 'a':
+			main_push(&ctx.attach, &ctx.nattach, optarg);
+			break;
+		case 'b':
+			main_push(&ctx.bcc, &ctx.nbcc, optarg);
+			break;
+		case 'c':
+			main_push(&ctx.cc, &ctx.ncc, optarg);
 			break;
 		case 'd':
 			debug = optarg;
@@ -163,50 +231,86 @@ main(int argc, char **argv)
 		case 'h':
 			main_usage(stdout);
 			return EX_OK;
-		case 'V':
-			printf("steedmail %s\n", STEED_VERSION);
-			return EX_OK;
-		case OPT_CHECK_CONFIG:
-		case OPT_HELP_CONFIG:
-			if (command != 0 && command != ch) {
-				fprintf(stderr, "steedmail: give one command "
-				    "at a time\n");
+		case 's':
+			ctx.subject = optarg;
+			ch = CMD_SEND;
+			/* FALLTHROUGH */
+		case CMD_CHECK_CONFIG:
+		case CMD_HELP_CONFIG:
+		case CMD_LIST:
+		case CMD_FETCH:
+		case CMD_VIEW:
+		case CMD_SYNC:
+		case CMD_FLUSH:
+			if (command != CMD_NONE && command != ch) {
+				cmd_error("give one command at a time");
 				return EX_USAGE;
 			}
 			command = ch;
 			break;
+		case 'V':
+			printf("steedmail %s\n", STEED_VERSION);
+			return EX_OK;
 		default:
 			main_usage(stderr);
 			return EX_USAGE;
 		}
 	}
-	if (optind != argc || command == 0) {
-		if (optind != argc)
-			fprintf(stderr, "steedmail: unexpected argument "
-			    "\"%s\"\n", argv[optind]);
-		else
-			fprintf(stderr, "steedmail: no command given\n");
+	ctx.argc = argc - optind;
+	ctx.argv = argv + optind;
+	if (command == CMD_NONE) {
+		cmd_error("no command given");
 		main_usage(stderr);
 		return EX_USAGE;
 	}
-	if (command == OPT_HELP_CONFIG) {
+	if (command != CMD_SEND && (ctx.ncc || ctx.nbcc || ctx.nattach)) {
+		cmd_error("-c, -b and -a go with -s");
+		return EX_USAGE;
+	}
+	switch (command) {
+	case CMD_HELP_CONFIG:
+	case CMD_CHECK_CONFIG:
+	case CMD_FLUSH:
+		if (ctx.argc != 0) {
+			cmd_error("unexpected argument \"%s\"", ctx.argv[0]);
+			return EX_USAGE;
+		}
+		break;
+	case CMD_LIST:
+	case CMD_SYNC:
+	case CMD_VIEW:
+		if (ctx.argc > 1) {
+			cmd_error("unexpected argument \"%s\"", ctx.argv[1]);
+			return EX_USAGE;
+		}
+		break;
+	}
+	if (command == CMD_HELP_CONFIG) {
 		main_help_config();
 		return EX_OK;
+	}
+	if (command == CMD_VIEW) {
+		rc = cmd_view(&ctx);
+		return rc;
 	}
 	if (debug != NULL && main_open_log(debug) == -1)
 		return EX_CANTCREAT;
 
-	if ((cf = config_load(config_path, &cause)) == NULL) {
-		safe = strsafe(cause, 0);
+	if ((ctx.cf = config_load(config_path, &cause)) == NULL) {
+		char *safe = strsafe(cause, 0);
 		fprintf(stderr, "%s\n", safe);
 		free(safe);
 		free(cause);
 		log_close();
 		return EX_CONFIG;
 	}
-	main_print_warnings(cf);
-	rc = main_check_config(cf, account);
-	config_free(cf);
+	for (i = 0; i < ctx.cf->nwarnings; i++)
+		cmd_error("warning: %s", ctx.cf->warnings[i]);
+	rc = main_run(command, &ctx);
+	config_free(ctx.cf);
+	free(ctx.cc);
+	free(ctx.bcc);
+	free(ctx.attach);
 	log_close();
 	return rc;
 }

@@ -13,8 +13,9 @@
 static int tap_n, tap_failed;
 
 #define TAP_OK(cond, ...) do {						\
+	int tap_c = (cond) ? 1 : 0;	/* evaluated once */		\
 	tap_n++;							\
-	if (cond) {							\
+	if (tap_c) {							\
 		printf("ok %d - ", tap_n);				\
 	} else {							\
 		tap_failed++;						\
@@ -22,7 +23,7 @@ static int tap_n, tap_failed;
 	}								\
 	printf(__VA_ARGS__);						\
 	putchar('\n');							\
-	if (!(cond))							\
+	if (!tap_c)							\
 		printf("#   %s:%d: %s\n", __FILE__, __LINE__, #cond);	\
 } while (0)
 

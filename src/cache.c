@@ -1,0 +1,447 @@
+/*
+ * cache.c: the SQLite header cache of cache.h.
+ *
+ * The file name comes from the account's id in the configuration (letters,
+ * digits, '.', '_', '-'), never from anything a server sends; mailbox
+ * names are only ever values in the database. The schema is versioned with
+ * PRAGMA user_version and marked as ours with PRAGMA application_id; a
+ * file that fails either check, or that SQLite finds corrupt, is deleted
+ * and created anew.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "cache.h"
+#include "log.h"
+#include "paths.h"
+#include "xmalloc.h"
+
+#define CACHE_APP_ID	0x53544843	/* "STHC" */
+#define CACHE_VERSION	1
+
+struct cache {
+	sqlite3		*db;
+	char		*path;
+	int		 broken;	/* delete the file on close */
+	sqlite3_stmt	*put, *flags, *del;
+};
+
+static const char cache_schema[] =
+    "CREATE TABLE mailbox ("
+    " id INTEGER PRIMARY KEY,"
+    " name TEXT NOT NULL UNIQUE,"
+    " uidvalidity INTEGER NOT NULL,"
+    " uidnext INTEGER NOT NULL DEFAULT 0,"
+    " highestmodseq INTEGER NOT NULL DEFAULT 0);"
+    "CREATE TABLE message ("
+    " mailbox INTEGER NOT NULL,"
+    " uid INTEGER NOT NULL,"
+    " flags TEXT NOT NULL,"
+    " internaldate INTEGER NOT NULL,"
+    " size INTEGER NOT NULL,"
+    " date TEXT, sender TEXT, subject TEXT, message_id TEXT,"
+    " PRIMARY KEY (mailbox, uid)) WITHOUT ROWID;";
+
+static int
+cache_fail(struct cache *c, const char *what, char **cause)
+{
+	int	code = sqlite3_extended_errcode(c->db) & 0xff;
+
+	if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
+		c->broken = 1;
+	*cause = xasprintf("header cache %s: %s: %s%s", c->path, what,
+	    sqlite3_errmsg(c->db),
+	    c->broken ? " (it will be rebuilt)" : "");
+	return -1;
+}
+
+static void
+cache_unlink(const char *path)
+{
+	char	*p;
+
+	unlink(path);
+	p = xasprintf("%s-wal", path);
+	unlink(p);
+	free(p);
+	p = xasprintf("%s-shm", path);
+	unlink(p);
+	free(p);
+}
+
+static int
+cache_pragma_int(sqlite3 *db, const char *sql, int *value)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	rc = sqlite3_step(st);
+	*value = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Open path as our cache; 1 if it must be rebuilt, -1 on error. */
+static int
+cache_try_open(struct cache *c, char **cause)
+{
+	int	app, version, tables;
+	char	*sql;
+
+	if (sqlite3_open_v2(c->path, &c->db, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		if (c->db == NULL) {
+			*cause = xasprintf("header cache %s: cannot open",
+			    c->path);
+			return -1;
+		}
+		return 1;
+	}
+	sqlite3_busy_timeout(c->db, 5000);
+	if (cache_pragma_int(c->db, "PRAGMA application_id", &app) == -1 ||
+	    cache_pragma_int(c->db, "PRAGMA user_version", &version) == -1 ||
+	    cache_pragma_int(c->db, "SELECT count(*) FROM sqlite_master",
+	    &tables) == -1)
+		return 1;
+	if (tables == 0) {
+		sql = xasprintf("PRAGMA journal_mode=WAL;"
+		    "PRAGMA application_id=%d; PRAGMA user_version=%d;"
+		    "BEGIN; %s COMMIT;", CACHE_APP_ID, CACHE_VERSION,
+		    cache_schema);
+		if (sqlite3_exec(c->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+			free(sql);
+			return cache_fail(c, "cannot create", cause);
+		}
+		free(sql);
+	} else if (app != CACHE_APP_ID || version != CACHE_VERSION) {
+		log_msg(LOG_INFO, "cache: %s is not ours or of another "
+		    "version (%x/%d); rebuilding", c->path, app, version);
+		return 1;
+	}
+	if (sqlite3_exec(c->db, "PRAGMA journal_mode=WAL;"
+	    "PRAGMA synchronous=NORMAL", NULL, NULL, NULL) != SQLITE_OK)
+		return 1;
+	return 0;
+}
+
+struct cache *
+cache_open_path(const char *path, char **cause)
+{
+	struct cache	*c;
+	int		 rc;
+
+	c = xcalloc(1, sizeof *c);
+	c->path = xstrdup(path);
+	if ((rc = cache_try_open(c, cause)) == 1) {
+		sqlite3_close(c->db);
+		c->db = NULL;
+		cache_unlink(c->path);
+		rc = cache_try_open(c, cause);
+		if (rc == 1) {
+			*cause = xasprintf("header cache %s: cannot be "
+			    "created", c->path);
+			rc = -1;
+		}
+	}
+	if (rc == -1) {
+		sqlite3_close(c->db);
+		free(c->path);
+		free(c);
+		return NULL;
+	}
+	if (sqlite3_prepare_v2(c->db, "INSERT OR REPLACE INTO message "
+	    "(mailbox, uid, flags, internaldate, size, date, sender, subject,"
+	    " message_id) VALUES (?,?,?,?,?,?,?,?,?)", -1, &c->put,
+	    NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(c->db, "UPDATE message SET flags = ? "
+	    "WHERE mailbox = ? AND uid = ?", -1, &c->flags, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(c->db, "DELETE FROM message "
+	    "WHERE mailbox = ? AND uid = ?", -1, &c->del, NULL) != SQLITE_OK) {
+		cache_fail(c, "cannot prepare", cause);
+		cache_close(c);
+		return NULL;
+	}
+	return c;
+}
+
+struct cache *
+cache_open(const char *id, char **cause)
+{
+	struct cache	*c;
+	char		*dir, *path;
+
+	if ((dir = paths_cache_dir(cause)) == NULL)
+		return NULL;
+	path = xasprintf("%s/%s.hcache", dir, id);
+	free(dir);
+	c = cache_open_path(path, cause);
+	free(path);
+	return c;
+}
+
+void
+cache_close(struct cache *c)
+{
+	if (c == NULL)
+		return;
+	sqlite3_finalize(c->put);
+	sqlite3_finalize(c->flags);
+	sqlite3_finalize(c->del);
+	sqlite3_close(c->db);
+	if (c->broken)
+		cache_unlink(c->path);
+	free(c->path);
+	free(c);
+}
+
+static int
+cache_exec(struct cache *c, const char *sql, char **cause)
+{
+	if (sqlite3_exec(c->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return cache_fail(c, sql, cause);
+	return 0;
+}
+
+int
+cache_begin(struct cache *c, char **cause)
+{
+	return cache_exec(c, "BEGIN", cause);
+}
+
+int
+cache_commit(struct cache *c, char **cause)
+{
+	return cache_exec(c, "COMMIT", cause);
+}
+
+void
+cache_rollback(struct cache *c)
+{
+	sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+int
+cache_recount(struct cache *c, struct cache_mailbox *mb, char **cause)
+{
+	sqlite3_stmt	*st;
+
+	if (sqlite3_prepare_v2(c->db, "SELECT count(*), coalesce(max(uid), 0)"
+	    " FROM message WHERE mailbox = ?", -1, &st, NULL) != SQLITE_OK)
+		return cache_fail(c, "count", cause);
+	sqlite3_bind_int64(st, 1, mb->id);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return cache_fail(c, "count", cause);
+	}
+	mb->count = (uint32_t)sqlite3_column_int64(st, 0);
+	mb->maxuid = (uint32_t)sqlite3_column_int64(st, 1);
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int
+cache_mailbox(struct cache *c, const char *name, uint32_t uidvalidity,
+    struct cache_mailbox *mb, char **cause)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	memset(mb, 0, sizeof *mb);
+	if (sqlite3_prepare_v2(c->db, "SELECT id, uidvalidity, uidnext, "
+	    "highestmodseq FROM mailbox WHERE name = ?", -1, &st,
+	    NULL) != SQLITE_OK)
+		return cache_fail(c, "mailbox", cause);
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		mb->id = sqlite3_column_int64(st, 0);
+		mb->uidvalidity = (uint32_t)sqlite3_column_int64(st, 1);
+		mb->uidnext = (uint32_t)sqlite3_column_int64(st, 2);
+		mb->highestmodseq = (uint64_t)sqlite3_column_int64(st, 3);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return cache_fail(c, "mailbox", cause);
+
+	if (rc == SQLITE_DONE) {
+		if (sqlite3_prepare_v2(c->db, "INSERT INTO mailbox (name, "
+		    "uidvalidity) VALUES (?, ?)", -1, &st, NULL) != SQLITE_OK)
+			return cache_fail(c, "mailbox", cause);
+		sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(st, 2, uidvalidity);
+		rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+		if (rc != SQLITE_DONE)
+			return cache_fail(c, "mailbox", cause);
+		mb->id = sqlite3_last_insert_rowid(c->db);
+		mb->uidvalidity = uidvalidity;
+		return 0;
+	}
+	if (mb->uidvalidity != uidvalidity) {
+		log_msg(LOG_INFO, "cache: UIDVALIDITY of a mailbox changed "
+		    "(%u to %u); dropping its cached messages",
+		    mb->uidvalidity, uidvalidity);
+		if (sqlite3_prepare_v2(c->db, "DELETE FROM message WHERE "
+		    "mailbox = ?", -1, &st, NULL) != SQLITE_OK)
+			return cache_fail(c, "reset", cause);
+		sqlite3_bind_int64(st, 1, mb->id);
+		rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+		if (rc != SQLITE_DONE)
+			return cache_fail(c, "reset", cause);
+		mb->uidvalidity = uidvalidity;
+		mb->uidnext = 0;
+		mb->highestmodseq = 0;
+		if (cache_mailbox_update(c, mb, cause) == -1)
+			return -1;
+	}
+	return cache_recount(c, mb, cause);
+}
+
+int
+cache_mailbox_update(struct cache *c, struct cache_mailbox *mb, char **cause)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(c->db, "UPDATE mailbox SET uidvalidity = ?, "
+	    "uidnext = ?, highestmodseq = ? WHERE id = ?", -1, &st,
+	    NULL) != SQLITE_OK)
+		return cache_fail(c, "update", cause);
+	sqlite3_bind_int64(st, 1, mb->uidvalidity);
+	sqlite3_bind_int64(st, 2, mb->uidnext);
+	sqlite3_bind_int64(st, 3, (sqlite3_int64)mb->highestmodseq);
+	sqlite3_bind_int64(st, 4, mb->id);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return cache_fail(c, "update", cause);
+	return 0;
+}
+
+static int
+cache_step(struct cache *c, sqlite3_stmt *st, const char *what, char **cause)
+{
+	int	rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc != SQLITE_DONE)
+		return cache_fail(c, what, cause);
+	return 0;
+}
+
+int
+cache_put(struct cache *c, const struct cache_mailbox *mb,
+    const struct cache_msg *m, char **cause)
+{
+	sqlite3_bind_int64(c->put, 1, mb->id);
+	sqlite3_bind_int64(c->put, 2, m->uid);
+	sqlite3_bind_text(c->put, 3, m->flags, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(c->put, 4, (sqlite3_int64)m->internaldate);
+	sqlite3_bind_int64(c->put, 5, m->size);
+	sqlite3_bind_text(c->put, 6, m->date, -1, SQLITE_STATIC);
+	sqlite3_bind_text(c->put, 7, m->from, -1, SQLITE_STATIC);
+	sqlite3_bind_text(c->put, 8, m->subject, -1, SQLITE_STATIC);
+	sqlite3_bind_text(c->put, 9, m->message_id, -1, SQLITE_STATIC);
+	return cache_step(c, c->put, "insert", cause);
+}
+
+int
+cache_set_flags(struct cache *c, const struct cache_mailbox *mb, uint32_t uid,
+    const char *flags, char **cause)
+{
+	sqlite3_bind_text(c->flags, 1, flags, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(c->flags, 2, mb->id);
+	sqlite3_bind_int64(c->flags, 3, uid);
+	return cache_step(c, c->flags, "flags", cause);
+}
+
+int
+cache_delete(struct cache *c, const struct cache_mailbox *mb, uint32_t uid,
+    char **cause)
+{
+	sqlite3_bind_int64(c->del, 1, mb->id);
+	sqlite3_bind_int64(c->del, 2, uid);
+	return cache_step(c, c->del, "delete", cause);
+}
+
+int
+cache_delete_missing(struct cache *c, const struct cache_mailbox *mb,
+    const uint32_t *uids, size_t n, uint32_t upto, char **cause)
+{
+	sqlite3_stmt	*st;
+	uint32_t	*gone = NULL, uid;
+	size_t		 ngone = 0, i = 0, j;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(c->db, "SELECT uid FROM message WHERE "
+	    "mailbox = ? AND uid <= ? ORDER BY uid", -1, &st,
+	    NULL) != SQLITE_OK)
+		return cache_fail(c, "scan", cause);
+	sqlite3_bind_int64(st, 1, mb->id);
+	sqlite3_bind_int64(st, 2, upto);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		uid = (uint32_t)sqlite3_column_int64(st, 0);
+		while (i < n && uids[i] < uid)
+			i++;
+		if (i < n && uids[i] == uid)
+			continue;
+		gone = xreallocarray(gone, ngone + 1, sizeof *gone);
+		gone[ngone++] = uid;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(gone);
+		return cache_fail(c, "scan", cause);
+	}
+	for (j = 0; j < ngone; j++) {
+		if (cache_delete(c, mb, gone[j], cause) == -1) {
+			free(gone);
+			return -1;
+		}
+	}
+	free(gone);
+	return 0;
+}
+
+int
+cache_each(struct cache *c, const struct cache_mailbox *mb,
+    int (*fn)(const struct cache_msg *, void *), void *arg, char **cause)
+{
+	sqlite3_stmt		*st;
+	struct cache_msg	 m;
+	const char		*flags;
+	int			 rc;
+
+	if (sqlite3_prepare_v2(c->db, "SELECT uid, flags, internaldate, size,"
+	    " date, sender, subject, message_id FROM message WHERE"
+	    " mailbox = ? ORDER BY uid", -1, &st, NULL) != SQLITE_OK)
+		return cache_fail(c, "read", cause);
+	sqlite3_bind_int64(st, 1, mb->id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		memset(&m, 0, sizeof m);
+		m.uid = (uint32_t)sqlite3_column_int64(st, 0);
+		flags = (const char *)sqlite3_column_text(st, 1);
+		if (flags != NULL)
+			strncpy(m.flags, flags, sizeof m.flags - 1);
+		m.internaldate = (time_t)sqlite3_column_int64(st, 2);
+		m.size = (uint32_t)sqlite3_column_int64(st, 3);
+		m.date = (const char *)sqlite3_column_text(st, 4);
+		m.from = (const char *)sqlite3_column_text(st, 5);
+		m.subject = (const char *)sqlite3_column_text(st, 6);
+		m.message_id = (const char *)sqlite3_column_text(st, 7);
+		if (fn(&m, arg) != 0)
+			break;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return cache_fail(c, "read", cause);
+	return 0;
+}

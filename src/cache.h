@@ -1,0 +1,74 @@
+/*
+ * cache.h: the header cache, one SQLite database per account under the
+ * cache directory. It holds, per mailbox and UIDVALIDITY, each message's
+ * UID, flags, dates, size and the envelope fields the index shows, plus the
+ * mailbox's HIGHESTMODSEQ and UIDNEXT, so that a warm open asks the server
+ * only for what changed. A cache that is corrupt, of another schema or not
+ * ours is thrown away and rebuilt; losing it costs time, never mail.
+ */
+#ifndef STEED_CACHE_H
+#define STEED_CACHE_H
+
+#include <stdint.h>
+#include <time.h>
+
+struct cache;
+
+struct cache_mailbox {
+	int64_t		id;
+	uint32_t	uidvalidity;
+	uint32_t	uidnext;
+	uint64_t	highestmodseq;
+	uint32_t	count;		/* messages cached */
+	uint32_t	maxuid;		/* highest UID cached */
+};
+
+struct cache_msg {
+	uint32_t	 uid;
+	char		 flags[8];	/* maildir letters: D F R S T */
+	time_t		 internaldate;
+	uint32_t	 size;
+	const char	*date;		/* the Date header, as sent */
+	const char	*from;		/* decoded, UTF-8 */
+	const char	*subject;	/* decoded, UTF-8 */
+	const char	*message_id;
+};
+
+/* Open (creating or rebuilding) the cache for account id. */
+struct cache	*cache_open(const char *id, char **cause);
+/* The same at an explicit path (tests). */
+struct cache	*cache_open_path(const char *path, char **cause);
+void		 cache_close(struct cache *);
+
+/*
+ * The cached state of mailbox name. If uidvalidity differs from the cached
+ * one, the mailbox's messages are dropped first (their UIDs mean nothing
+ * now). Fills *mb; returns -1 on a database error.
+ */
+int	 cache_mailbox(struct cache *, const char *name, uint32_t uidvalidity,
+	    struct cache_mailbox *mb, char **cause);
+int	 cache_mailbox_update(struct cache *, struct cache_mailbox *,
+	    char **cause);
+
+int	 cache_begin(struct cache *, char **cause);
+int	 cache_commit(struct cache *, char **cause);
+void	 cache_rollback(struct cache *);
+
+int	 cache_put(struct cache *, const struct cache_mailbox *,
+	    const struct cache_msg *, char **cause);
+int	 cache_set_flags(struct cache *, const struct cache_mailbox *,
+	    uint32_t uid, const char *flags, char **cause);
+int	 cache_delete(struct cache *, const struct cache_mailbox *,
+	    uint32_t uid, char **cause);
+/* Delete every cached UID <= upto that is not in the sorted list uids. */
+int	 cache_delete_missing(struct cache *, const struct cache_mailbox *,
+	    const uint32_t *uids, size_t n, uint32_t upto, char **cause);
+/* Recount count and maxuid of mb from the table. */
+int	 cache_recount(struct cache *, struct cache_mailbox *, char **cause);
+
+/* Call fn for every cached message of mb, in UID order. */
+int	 cache_each(struct cache *, const struct cache_mailbox *,
+	    int (*fn)(const struct cache_msg *, void *), void *arg,
+	    char **cause);
+
+#endif

@@ -1,0 +1,267 @@
+/*
+ * cmd-send.c: "steedmail -s SUBJECT RCPT... < body" and "steedmail
+ * --flush". Sending is always: build the message, put it in the outbox,
+ * flush the outbox. Nothing touches the network before the message is
+ * safely on disk, so whatever happens next, it is not lost.
+ *
+ * Exit codes (sysexits.h): 0 sent, or queued for later with a note on
+ * stderr; 64 a bad command line; 65 a body that is not UTF-8 text; 66 an
+ * attachment that cannot be read; 69 refused for good by the server; 75
+ * the message could not even be queued (nothing was sent; try again).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysexits.h>
+#include <unistd.h>
+
+#include "addr.h"
+#include "buf.h"
+#include "cmd.h"
+#include "mime-build.h"
+#include "outbox.h"
+#include "send.h"
+#include "xmalloc.h"
+
+#define CMD_SEND_BODY_MAX	(64u * 1024 * 1024)
+
+/* Every recipient must be one plain address; say which one is not. */
+static int
+cmd_send_check_addrs(char **v, size_t n, const char *what)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (strpbrk(v[i], "\r\n") != NULL) {
+			cmd_error("%s address contains a line break: refused",
+			    what);
+			return -1;
+		}
+		if (!addr_valid(v[i])) {
+			cmd_error("%s \"%s\" is not a mail address "
+			    "(local@domain)", what, v[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static struct mime_addr *
+cmd_send_addrs(char **v, size_t n)
+{
+	struct mime_addr	*a;
+	size_t			 i;
+
+	a = xcalloc(n + 1, sizeof *a);
+	for (i = 0; i < n; i++)
+		a[i].addr = v[i];
+	return a;
+}
+
+static int
+cmd_send_read_body(struct buf *body)
+{
+	char	chunk[65536];
+	ssize_t	n;
+
+	while ((n = read(STDIN_FILENO, chunk, sizeof chunk)) != 0) {
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			cmd_error("cannot read the message body: %s",
+			    strerror(errno));
+			return EX_IOERR;
+		}
+		if (body->len + n > CMD_SEND_BODY_MAX) {
+			cmd_error("the message body is larger than %u MB; "
+			    "attach large files with -a",
+			    CMD_SEND_BODY_MAX / (1024 * 1024));
+			return EX_DATAERR;
+		}
+		buf_add(body, chunk, n);
+	}
+	return EX_OK;
+}
+
+/* Say what happened to the message id; return the exit code. */
+static int
+cmd_send_report(const struct send_report *rep, const char *id)
+{
+	size_t	i, others = 0;
+	int	rc = EX_OK, found = 0;
+
+	for (i = 0; i < rep->n; i++) {
+		const struct send_item *it = &rep->items[i];
+		if (id != NULL && strcmp(it->id, id) != 0) {
+			if (it->status != SEND_DONE)
+				others++;
+			continue;
+		}
+		found = 1;
+		switch (it->status) {
+		case SEND_DONE:
+			if (id == NULL)
+				printf("%s: %s\n", it->id, it->text);
+			break;
+		case SEND_UNSAVED:
+			cmd_error("%s%s%s", id ? "" : it->id, id ? "" : ": ",
+			    it->text);
+			break;
+		case SEND_QUEUED:
+			cmd_error("%s%s%s; it stays in the outbox and is sent "
+			    "by the next run or steedmail --flush",
+			    id ? "" : it->id, id ? "" : ": ", it->text);
+			if (id == NULL)
+				rc = rc == EX_OK ? EX_TEMPFAIL : rc;
+			break;
+		case SEND_REFUSED:
+			cmd_error("%s%s%s", id ? "" : it->id, id ? "" : ": ",
+			    it->text);
+			rc = EX_UNAVAILABLE;
+			break;
+		}
+	}
+	if (id != NULL && !found) {
+		cmd_error("the message is queued; another steedmail is "
+		    "sending the outbox");
+	}
+	if (others > 0)
+		cmd_error("%zu older message%s in the outbox could not be "
+		    "sent yet (see steedmail --flush)", others,
+		    others == 1 ? "" : "s");
+	return rc;
+}
+
+int
+cmd_send(struct cmd_ctx *ctx)
+{
+	struct account		 *a;
+	struct mime_out		  m;
+	struct mime_addr	 *to, *cc, *bcc;
+	struct send_report	  rep;
+	struct buf		  body, msg;
+	char			**rcpts = NULL, *dir, *id = NULL;
+	char			 *cause = NULL;
+	size_t			  n = 0, i;
+	int			  rc;
+
+	if (ctx->argc == 0) {
+		cmd_error("-s needs at least one recipient");
+		return EX_USAGE;
+	}
+	if (strpbrk(ctx->subject, "\r\n") != NULL) {
+		cmd_error("the subject contains a line break: refused");
+		return EX_USAGE;
+	}
+	if (cmd_send_check_addrs(ctx->argv, ctx->argc, "recipient") == -1 ||
+	    cmd_send_check_addrs(ctx->cc, ctx->ncc, "Cc") == -1 ||
+	    cmd_send_check_addrs(ctx->bcc, ctx->nbcc, "Bcc") == -1)
+		return EX_USAGE;
+	for (i = 0; i < ctx->nattach; i++) {
+		if (access(ctx->attach[i], R_OK) == -1) {
+			cmd_error("cannot read attachment %s: %s",
+			    ctx->attach[i], strerror(errno));
+			return EX_NOINPUT;
+		}
+	}
+	if ((a = cmd_account(ctx)) == NULL)
+		return EX_USAGE;
+
+	buf_init(&body);
+	if ((rc = cmd_send_read_body(&body)) != EX_OK) {
+		buf_free(&body);
+		return rc;
+	}
+
+	memset(&m, 0, sizeof m);
+	m.from.name = a->name;
+	m.from.addr = a->address;
+	m.to = to = cmd_send_addrs(ctx->argv, ctx->argc);
+	m.nto = ctx->argc;
+	m.cc = cc = cmd_send_addrs(ctx->cc, ctx->ncc);
+	m.ncc = ctx->ncc;
+	m.bcc = bcc = cmd_send_addrs(ctx->bcc, ctx->nbcc);
+	m.nbcc = ctx->nbcc;
+	m.subject = ctx->subject;
+	m.body = body.data != NULL ? body.data : "";
+	m.attachments = (const char * const *)ctx->attach;
+	m.nattachments = ctx->nattach;
+	buf_init(&msg);
+	if (mime_build(&m, &msg, &cause) == -1) {
+		cmd_error("%s", cause);
+		free(cause);
+		buf_free(&body);
+		buf_free(&msg);
+		free(to);
+		free(cc);
+		free(bcc);
+		return EX_DATAERR;
+	}
+	buf_free(&body);
+	free(to);
+	free(cc);
+	free(bcc);
+
+	/*
+	 * Here the encryption policy will decide, per recipient, whether the
+	 * message goes out signed and encrypted; it acts on msg before it is
+	 * queued, so the outbox only ever holds what is sent.
+	 */
+
+	for (i = 0; i < (size_t)ctx->argc; i++)
+		rcpts = xreallocarray(rcpts, n + 1, sizeof *rcpts),
+		rcpts[n++] = ctx->argv[i];
+	for (i = 0; i < ctx->ncc; i++)
+		rcpts = xreallocarray(rcpts, n + 1, sizeof *rcpts),
+		rcpts[n++] = ctx->cc[i];
+	for (i = 0; i < ctx->nbcc; i++)
+		rcpts = xreallocarray(rcpts, n + 1, sizeof *rcpts),
+		rcpts[n++] = ctx->bcc[i];
+
+	if ((dir = outbox_dir(&cause)) == NULL ||
+	    outbox_queue(dir, a->id, a->address, rcpts, n, msg.data, msg.len,
+	    &id, &cause) == -1) {
+		cmd_error("cannot queue the message, nothing was sent: %s",
+		    cause);
+		free(cause);
+		free(dir);
+		free(rcpts);
+		buf_free(&msg);
+		return EX_TEMPFAIL;
+	}
+	free(dir);
+	free(rcpts);
+	buf_free(&msg);
+	send_crash_point("queued");
+
+	if (send_flush(ctx->cf, NULL, &rep, &cause) == -1) {
+		cmd_error("the message is queued but was not sent: %s", cause);
+		free(cause);
+		free(id);
+		return EX_OK;
+	}
+	rc = cmd_send_report(&rep, id);
+	send_report_free(&rep);
+	free(id);
+	return rc;
+}
+
+int
+cmd_flush(struct cmd_ctx *ctx)
+{
+	struct send_report	 rep;
+	char			*cause = NULL;
+	int			 rc;
+
+	if (send_flush(ctx->cf, NULL, &rep, &cause) == -1) {
+		cmd_error("%s", cause);
+		free(cause);
+		return EX_TEMPFAIL;
+	}
+	if (rep.n == 0)
+		printf("the outbox is empty\n");
+	rc = cmd_send_report(&rep, NULL);
+	send_report_free(&rep);
+	return rc;
+}

@@ -1,0 +1,157 @@
+/*
+ * imap-mailbox.c: the mailbox operations of imap-mailbox.h. Mailbox names
+ * from the server are only passed back to the server, never used as paths.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "imap-mailbox.h"
+#include "imap-sync.h"
+#include "xmalloc.h"
+
+static int
+imap_mailbox_has_use(const struct mailimap_mailbox_list *mb, const char *use)
+{
+	clistiter				*it;
+	const struct mailimap_mbx_list_oflag	*of;
+
+	if (mb->mb_flag == NULL || mb->mb_flag->mbf_oflags == NULL)
+		return 0;
+	for (it = clist_begin(mb->mb_flag->mbf_oflags); it; it = clist_next(it)) {
+		of = clist_content(it);
+		if (of->of_type == MAILIMAP_MBX_LIST_OFLAG_FLAG_EXT &&
+		    of->of_flag_ext != NULL &&
+		    strcasecmp(of->of_flag_ext, use) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+char *
+imap_mailbox_special(mailimap *imap, const char *use, char **cause)
+{
+	clist				*list = NULL;
+	clistiter			*it;
+	struct mailimap_mailbox_list	*mb;
+	char				*found = NULL, *named = NULL;
+	int				 err;
+
+	if ((err = mailimap_list(imap, "", "*", &list)) != MAILIMAP_NO_ERROR) {
+		*cause = imap_sync_error(imap, "LIST", err);
+		return NULL;
+	}
+	for (it = clist_begin(list); it != NULL; it = clist_next(it)) {
+		mb = clist_content(it);
+		if (mb->mb_name == NULL)
+			continue;
+		if (found == NULL && imap_mailbox_has_use(mb, use))
+			found = xstrdup(mb->mb_name);
+		if (named == NULL && strcasecmp(mb->mb_name, use) == 0)
+			named = xstrdup(mb->mb_name);
+	}
+	mailimap_list_result_free(list);
+	/* Without RFC 6154, fall back to a mailbox called by the use. */
+	if (found == NULL)
+		found = named;
+	else
+		free(named);
+	if (found == NULL)
+		*cause = xasprintf("the server has no \\%s mailbox", use);
+	return found;
+}
+
+int
+imap_mailbox_append(mailimap *imap, const char *mailbox, const char *msg,
+    size_t len, int seen, char **cause)
+{
+	struct mailimap_flag_list	*flags;
+	int				 err;
+
+	flags = mailimap_flag_list_new_empty();
+	if (seen)
+		mailimap_flag_list_add(flags, mailimap_flag_new_seen());
+	err = mailimap_append(imap, mailbox, flags, NULL, msg, len);
+	mailimap_flag_list_free(flags);
+	if (err != MAILIMAP_NO_ERROR) {
+		*cause = imap_sync_error(imap, "APPEND", err);
+		return -1;
+	}
+	return 0;
+}
+
+int
+imap_mailbox_has_msgid(mailimap *imap, const char *mailbox, const char *msgid,
+    char **cause)
+{
+	struct mailimap_search_key	*key;
+	clist				*res = NULL;
+	int				 err, found;
+
+	if ((err = mailimap_examine(imap, mailbox)) != MAILIMAP_NO_ERROR) {
+		*cause = imap_sync_error(imap, "EXAMINE", err);
+		return -1;
+	}
+	key = mailimap_search_key_new_header(xstrdup("Message-ID"),
+	    xstrdup(msgid));
+	err = mailimap_uid_search(imap, NULL, key, &res);
+	mailimap_search_key_free(key);
+	if (err != MAILIMAP_NO_ERROR) {
+		*cause = imap_sync_error(imap, "UID SEARCH", err);
+		return -1;
+	}
+	found = !clist_isempty(res);
+	mailimap_search_result_free(res);
+	return found;
+}
+
+int
+imap_mailbox_fetch(mailimap *imap, const char *mailbox, uint32_t uid,
+    struct buf *out, char **cause)
+{
+	struct mailimap_fetch_type	*ft;
+	struct mailimap_set		*set;
+	clist				*res = NULL;
+	clistiter			*it, *jt;
+	struct mailimap_msg_att		*ma;
+	struct mailimap_msg_att_item	*item;
+	struct mailimap_msg_att_body_section *bs;
+	int				 err, got = 0;
+
+	if ((err = mailimap_examine(imap, mailbox)) != MAILIMAP_NO_ERROR) {
+		*cause = imap_sync_error(imap, "EXAMINE", err);
+		return -1;
+	}
+	ft = mailimap_fetch_type_new_fetch_att(
+	    mailimap_fetch_att_new_body_peek_section(mailimap_section_new(NULL)));
+	set = mailimap_set_new_single(uid);
+	err = mailimap_uid_fetch(imap, set, ft, &res);
+	mailimap_set_free(set);
+	mailimap_fetch_type_free(ft);
+	if (err != MAILIMAP_NO_ERROR) {
+		*cause = imap_sync_error(imap, "UID FETCH", err);
+		return -1;
+	}
+	for (it = clist_begin(res); it != NULL && !got; it = clist_next(it)) {
+		ma = clist_content(it);
+		for (jt = clist_begin(ma->att_list); jt; jt = clist_next(jt)) {
+			item = clist_content(jt);
+			if (item->att_type != MAILIMAP_MSG_ATT_ITEM_STATIC ||
+			    item->att_data.att_static->att_type !=
+			    MAILIMAP_MSG_ATT_BODY_SECTION)
+				continue;
+			bs = item->att_data.att_static->att_data.att_body_section;
+			if (bs->sec_body_part != NULL) {
+				buf_add(out, bs->sec_body_part, bs->sec_length);
+				got = 1;
+			}
+		}
+	}
+	mailimap_fetch_list_free(res);
+	if (!got) {
+		*cause = xasprintf("no message with UID %u in this mailbox",
+		    uid);
+		return -1;
+	}
+	return 0;
+}

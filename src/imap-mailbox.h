@@ -1,0 +1,27 @@
+/*
+ * imap-mailbox.h: mailbox-level IMAP operations on a logged-in session:
+ * finding a special-use mailbox (RFC 6154), appending a message, looking a
+ * message up by Message-ID, and fetching one message whole.
+ */
+#ifndef STEED_IMAP_MAILBOX_H
+#define STEED_IMAP_MAILBOX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <libetpan/libetpan.h>
+
+#include "buf.h"
+
+/* The mailbox flagged \Sent, \Drafts, ... (use without the backslash). */
+char	*imap_mailbox_special(mailimap *, const char *use, char **cause);
+int	 imap_mailbox_append(mailimap *, const char *mailbox, const char *msg,
+	    size_t len, int seen, char **cause);
+/* 1 if mailbox holds a message with this Message-ID, 0 if not, -1. */
+int	 imap_mailbox_has_msgid(mailimap *, const char *mailbox,
+	    const char *msgid, char **cause);
+/* The whole message with this UID (read-only, flags untouched). */
+int	 imap_mailbox_fetch(mailimap *, const char *mailbox, uint32_t uid,
+	    struct buf *out, char **cause);
+
+#endif

@@ -1,0 +1,52 @@
+/*
+ * outbox.h: the durable outbox. A message to send is written here (write,
+ * fsync, rename) before any network traffic, and leaves only once it is
+ * both accepted by the submission server and saved to Sent. Every step is
+ * recorded on disk before the next begins, so a crash at any point leaves
+ * the message here and a later flush neither loses nor resends it.
+ */
+#ifndef STEED_OUTBOX_H
+#define STEED_OUTBOX_H
+
+#include <stddef.h>
+
+#include "buf.h"
+
+struct outbox_entry {
+	char	 *id;
+	char	 *account;
+	char	 *from;		/* envelope sender */
+	char	**rcpts;	/* envelope recipients, Bcc included */
+	size_t	  nrcpts;
+	int	  accepted;	/* the server took it: never submit again */
+	int	  saved;	/* a copy is in the Sent mailbox */
+};
+
+/* The outbox directory under the data dir, created 0700. */
+char	*outbox_dir(char **cause);
+/* Queue a message; on success *id is the new entry's id. */
+int	 outbox_queue(const char *dir, const char *account, const char *from,
+	    char *const *rcpts, size_t nrcpts, const char *msg, size_t len,
+	    char **id, char **cause);
+/* Every queued entry, oldest first. */
+int	 outbox_list(const char *dir, struct outbox_entry ***entries,
+	    size_t *n, char **cause);
+void	 outbox_free_entries(struct outbox_entry **, size_t);
+int	 outbox_read(const char *dir, const struct outbox_entry *,
+	    struct buf *msg, char **cause);
+/* Record that the server accepted it, with the server's reply. */
+int	 outbox_mark_accepted(const char *dir, struct outbox_entry *,
+	    const char *reply, char **cause);
+int	 outbox_mark_saved(const char *dir, struct outbox_entry *,
+	    char **cause);
+/* Done: remove every file of the entry. */
+int	 outbox_remove(const char *dir, const struct outbox_entry *,
+	    char **cause);
+/* Refused for good: move to DIR/failed/ with the reason; return its path. */
+char	*outbox_fail(const char *dir, const struct outbox_entry *,
+	    const char *reason, char **cause);
+/* Exclusive lock on the outbox for a flush; -1 if another holds it. */
+int	 outbox_lock(const char *dir, char **cause);
+void	 outbox_unlock(int fd);
+
+#endif

@@ -1,0 +1,101 @@
+/*
+ * smtp-submit.c: the SMTP transaction of smtp-submit.h.
+ *
+ * Outgoing messages are built 7-bit clean (quoted-printable or base64), so
+ * BODY=8BITMIME is never needed. A connection that breaks after the data
+ * was sent but before the server's reply arrived is reported as "try
+ * later": SMTP gives no way to ask whether the server kept the message,
+ * and a duplicate is better than a loss.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "log.h"
+#include "smtp-submit.h"
+#include "strsafe.h"
+#include "xmalloc.h"
+
+/* The server's last reply, bounded and terminal-safe. */
+static char *
+smtp_submit_reply(mailsmtp *s)
+{
+	const char	*r = s->response != NULL ? s->response : "";
+	struct buf	 b;
+
+	buf_init(&b);
+	strsafe_add(&b, r, strnlen(r, 512), 0);
+	return buf_take(&b);
+}
+
+static void
+smtp_submit_fail(mailsmtp *s, int err, const char *step, const char *rcpt,
+    struct smtp_submit_result *res)
+{
+	res->code = s->response_code;
+	res->reply = smtp_submit_reply(s);
+	if (rcpt != NULL)
+		res->rcpt = strsafe(rcpt, 0);
+	if (err == MAILSMTP_ERROR_STREAM || res->code == 0) {
+		res->status = SMTP_SUBMIT_TEMPFAIL;
+		res->what = xasprintf("connection to the submission server "
+		    "lost during %s", step);
+	} else if (res->code >= 400 && res->code < 500) {
+		res->status = SMTP_SUBMIT_TEMPFAIL;
+		res->what = xasprintf("server said try later at %s%s%s: %s",
+		    step, rcpt ? " " : "", rcpt ? res->rcpt : "", res->reply);
+	} else {
+		res->status = SMTP_SUBMIT_REFUSED;
+		if (rcpt != NULL)
+			res->what = xasprintf("server refused recipient %s: "
+			    "%d %s", res->rcpt, res->code, res->reply);
+		else
+			res->what = xasprintf("server refused the message at "
+			    "%s: %d %s", step, res->code, res->reply);
+	}
+	log_msg(LOG_INFO, "smtp: %s", res->what);
+	mailsmtp_reset(s);
+}
+
+void
+smtp_submit(mailsmtp *s, const char *from, char *const *rcpts, size_t nrcpts,
+    const char *msg, size_t len, struct smtp_submit_result *res)
+{
+	size_t	i;
+	int	err;
+
+	memset(res, 0, sizeof *res);
+	if ((err = mailsmtp_mail(s, from)) != MAILSMTP_NO_ERROR) {
+		smtp_submit_fail(s, err, "MAIL FROM", NULL, res);
+		return;
+	}
+	for (i = 0; i < nrcpts; i++) {
+		err = mailsmtp_rcpt(s, rcpts[i]);
+		if (err != MAILSMTP_NO_ERROR) {
+			smtp_submit_fail(s, err, "RCPT TO", rcpts[i], res);
+			return;
+		}
+	}
+	if ((err = mailsmtp_data(s)) != MAILSMTP_NO_ERROR) {
+		smtp_submit_fail(s, err, "DATA", NULL, res);
+		return;
+	}
+	if ((err = mailsmtp_data_message(s, msg, len)) != MAILSMTP_NO_ERROR) {
+		smtp_submit_fail(s, err, "the end of DATA", NULL, res);
+		return;
+	}
+	res->status = SMTP_SUBMIT_ACCEPTED;
+	res->code = s->response_code;
+	res->reply = smtp_submit_reply(s);
+	res->what = xasprintf("accepted: %s", res->reply);
+	log_msg(LOG_INFO, "smtp: %s", res->what);
+}
+
+void
+smtp_submit_result_free(struct smtp_submit_result *res)
+{
+	free(res->reply);
+	free(res->rcpt);
+	free(res->what);
+	memset(res, 0, sizeof *res);
+}

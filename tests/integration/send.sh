@@ -1,0 +1,91 @@
+# send.sh: steedmail -s end to end against the real Postfix and Dovecot:
+# delivery, Sent copies, the outbox when the MTA is down, 5xx refusals,
+# and SIGKILL at every step of a send (nothing lost, nothing twice).
+. "$(dirname "$0")/../lib.sh"
+
+alice() { XDG_DATA_HOME="$T_TMP/alice" XDG_CACHE_HOME="$T_TMP/alice-c" sm -F "$STEED_ENV/alice.conf" "$@"; }
+bob() { XDG_DATA_HOME="$T_TMP/bob" XDG_CACHE_HOME="$T_TMP/bob-c" sm -F "$STEED_ENV/bob.conf" "$@"; }
+
+# count WHO FOLDER TEXT: how many messages in FOLDER list TEXT.
+count() { "$1" --list "$2" 2>/dev/null | grep -cF -- "$3"; }
+
+# arrives WHO FOLDER TEXT N: wait up to 15 s for exactly N such messages.
+arrives() {
+	for _ in $(seq 1 30); do
+		[ "$(count "$1" "$2" "$3")" = "$4" ] && return 0
+		sleep 0.5
+	done
+	echo "expected $4 message(s) '$3' in $1's $2; found $(count "$1" "$2" "$3")"
+	"$1" --list "$2"
+	return 1
+}
+
+outbox_empty() { [ -z "$(ls "$T_TMP/alice/steedmail/outbox/" 2>/dev/null | grep '\.env$')" ]; }
+
+u=$$-$(date +%s)
+
+echo "Hello Bob, this is line one." | alice -s "greeting $u" "$STEED_BOB" >"$T_TMP/o" 2>&1
+ok "alice sends with -s: exit 0, nothing on stderr" sh -c "[ $? = 0 ] && [ ! -s '$T_TMP/o' ]"
+ok "the message arrives in bob's INBOX (--list as bob)" arrives bob INBOX "greeting $u" 1
+ok "a copy is in alice's Sent" arrives alice Sent "greeting $u" 1
+ok "the outbox is empty afterwards" outbox_empty
+uid=$(bob --list | grep -F "greeting $u" | cut -f1)
+bob --fetch "$uid" >"$T_TMP/m" 2>&1
+ok "--fetch gives the raw message with body and headers" sh -c "grep -q 'Hello Bob, this is line one.' '$T_TMP/m' && grep -q '^Subject: greeting $u' '$T_TMP/m' && grep -q '^From: .*alice@steed.test' '$T_TMP/m' && grep -q '^Message-ID: <' '$T_TMP/m'"
+ok "--sync prints the message count" sh -c "bob --sync 2>/dev/null | grep -Eq '^[0-9]+ messages$'"
+
+"$STEED_ENV_BIN/add-user" "carol@steed.test" carol-pw >/dev/null 2>&1
+echo "to many" | alice -s "many $u" -c carol@steed.test -b "$STEED_BOB" "$STEED_ALICE" >"$T_TMP/o" 2>&1
+ok "Cc and Bcc recipients: exit 0" test $? = 0
+ok "the Bcc recipient gets it" arrives bob INBOX "many $u" 1
+uid=$(bob --list | grep -F "many $u" | cut -f1)
+bob --fetch "$uid" >"$T_TMP/m" 2>&1
+ok "no Bcc header in what was delivered" sh -c "! grep -qi '^Bcc:' '$T_TMP/m' && grep -q '^Cc: carol@steed.test' '$T_TMP/m'"
+
+echo x | alice -s "$(printf 'evil\r\nBcc: eve@evil.example')" "$STEED_BOB" >"$T_TMP/o" 2>&1
+ok "CR/LF in the subject is refused with 64" sh -c "[ $? = 64 ] && grep -q 'line break' '$T_TMP/o'"
+echo x | alice -s hi "$(printf 'bob@steed.test\r\nRCPT TO:<eve@evil.example>')" >"$T_TMP/o" 2>&1
+ok "CR/LF in a recipient is refused with 64" test $? = 64
+echo x | alice -s hi "not an address" >"$T_TMP/o" 2>&1
+ok "a bad recipient is refused with 64, named" sh -c "[ $? = 64 ] && grep -q 'not a mail address' '$T_TMP/o'"
+echo x | alice -s hi -a /nonexistent/file "$STEED_BOB" >"$T_TMP/o" 2>&1
+ok "an unreadable attachment is refused with 66" test $? = 66
+
+# The MTA is down: the message waits in the outbox; --flush sends it.
+postfix -c "$STEED_ENV/postfix" stop >/dev/null 2>&1
+for _ in $(seq 1 50); do
+	(exec 3<>/dev/tcp/127.0.0.1/$STEED_SUBMISSION_PORT) 2>/dev/null || break
+	sleep 0.1
+done
+echo "while down" | alice -s "down $u" "$STEED_BOB" >"$T_TMP/o" 2>&1
+rc=$?
+ok "MTA down: exit 0 with a note that it is queued" sh -c "[ $rc = 0 ] && grep -q 'queued' '$T_TMP/o' && grep -q 'steedmail --flush' '$T_TMP/o'"
+ok "MTA down: the message is in the outbox" sh -c "! { ls '$T_TMP/alice/steedmail/outbox/' | grep -q '\.env$'; } && exit 1 || exit 0"
+alice --flush >"$T_TMP/o" 2>&1
+ok "--flush while still down: exit 75, still queued" sh -c "[ $? = 75 ] && ls '$T_TMP/alice/steedmail/outbox/' | grep -q '\.env$'"
+postfix -c "$STEED_ENV/postfix" start >/dev/null 2>&1
+for _ in $(seq 1 50); do
+	(exec 3<>/dev/tcp/127.0.0.1/$STEED_SUBMISSION_PORT) 2>/dev/null && break
+	sleep 0.1
+done
+alice --flush >"$T_TMP/o" 2>&1
+ok "--flush once the MTA is back: exit 0" sh -c "[ $? = 0 ] && grep -q 'sent and saved' '$T_TMP/o'"
+ok "the queued message arrives once" arrives bob INBOX "down $u" 1
+ok "and is in Sent once" arrives alice Sent "down $u" 1
+ok "the outbox is empty again" outbox_empty
+
+# SIGKILL at every step of a send; the next flush finishes the job once.
+for step in queued accepted appended saved; do
+	echo "crash at $step" | STEEDMAIL_CRASH_AT=$step alice -s "crash-$step $u" "$STEED_BOB" >/dev/null 2>&1
+	rc=$?
+	alice --flush >"$T_TMP/o" 2>&1
+	ok "killed at '$step' (status $rc): --flush completes it" sh -c "[ $rc = 137 ] && outbox_empty() { [ -z \"\$(ls '$T_TMP/alice/steedmail/outbox/' | grep '\.env$')\" ]; } && outbox_empty"
+	ok "killed at '$step': bob has it exactly once" arrives bob INBOX "crash-$step $u" 1
+	ok "killed at '$step': Sent has it exactly once" arrives alice Sent "crash-$step $u" 1
+done
+
+# A recipient the server refuses for good.
+echo "nobody" | alice -s "refused $u" "nobody@steed.test" >"$T_TMP/o" 2>&1
+rc=$?
+ok "5xx recipient: exit 69, the recipient and the server's words named" sh -c "[ $rc = 69 ] && grep -q 'nobody@steed.test' '$T_TMP/o' && grep -q '550\|5\.1\.1' '$T_TMP/o'"
+ok "5xx: the message is kept in outbox/failed, not lost" sh -c "ls '$T_TMP/alice/steedmail/outbox/failed/' | grep -q '\.eml$'"
