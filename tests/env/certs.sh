@@ -9,6 +9,7 @@
 # EC P-256 keys: generated instantly, accepted by every TLS stack we use.
 
 se_certs() {
+	local _c _cn _n _newkey
 	_c=$SE_DIR/tls
 	mkdir -p "$_c" || se_fail "cannot create $_c"
 	# Minimal config so the system openssl.cnf plays no part.

@@ -4,6 +4,14 @@
 
 se_log() { printf 'steed-env: %s\n' "$*" >&2; }
 
+# se_trace WHAT: with STEED_ENV_TRACE=1, log WHAT with the elapsed time.
+se_trace() {
+	[ "${STEED_ENV_TRACE:-0}" = 1 ] || return 0
+	local _now=${EPOCHREALTIME/./}
+	: "${SE_T0:=$_now}"
+	se_log "$(( (_now - SE_T0) / 1000 )) ms: $*"
+}
+
 # se_fail WHAT [LOGFILE]: one clear line naming what failed, then the tail
 # of the log that explains it, then exit 1 (the EXIT trap tears down).
 se_fail() {
@@ -17,6 +25,7 @@ se_fail() {
 
 # se_need PROGRAM...: fail unless every program can be found.
 se_need() {
+	local _p
 	for _p in "$@"; do
 		command -v "$_p" >/dev/null 2>&1 ||
 			se_fail "required program '$_p' not found (install it)"
@@ -75,6 +84,7 @@ EOF
 
 # se_alive PID: true if PID exists and is not a zombie.
 se_alive() {
+	local _st
 	_st=$(ps -o stat= -p "$1" 2>/dev/null) || return 1
 	case $_st in Z*|'') return 1 ;; esac
 	return 0
@@ -101,7 +111,7 @@ se_tree() {
 
 # se_wait_gone TIMEOUT_TENTHS PID...: wait until none of the PIDs is alive.
 se_wait_gone() {
-	_t=$1; shift
+	local _t=$1 _any _p; shift
 	while [ "$_t" -gt 0 ]; do
 		_any=
 		for _p in "$@"; do se_alive "$_p" && { _any=1; break; }; done
@@ -113,22 +123,30 @@ se_wait_gone() {
 }
 
 # se_pidfile_pid FILE COMM: the pid in FILE, if that process is alive and its
-# command name is COMM (guards against stale pid files and pid reuse).
+# command name starts with COMM (guards against stale pid files and pid reuse).
 se_pidfile_pid() {
+	local _pid _comm
 	[ -s "$1" ] || return 1
 	_pid=$(awk 'NR == 1 { print $1 }' "$1")
 	case $_pid in ''|*[!0-9]*) return 1 ;; esac
 	se_alive "$_pid" || return 1
 	_comm=$(ps -o comm= -p "$_pid" 2>/dev/null)
-	[ "$_comm" = "$2" ] || return 1
+	case $_comm in "$2"*) ;; *) return 1 ;; esac
 	echo "$_pid"
 }
 
-# se_stop_tree PID [SIGNAL]: signal PID (default TERM), wait up to 5 s for
-# it and every process it had started to exit, then SIGKILL leftovers.
+# se_stop_tree PID [SIGNAL [all]]: signal PID (default TERM; with "all"
+# every process of its tree), wait up to 5 s for it and every process it
+# had started to exit, then SIGKILL leftovers.
 se_stop_tree() {
+	local _tree
 	_tree=$(se_tree "$1" | tr '\n' ' ')
-	kill "-${2:-TERM}" "$1" 2>/dev/null
+	if [ "${3:-}" = all ]; then
+		# shellcheck disable=SC2086
+		kill "-${2:-TERM}" $_tree 2>/dev/null
+	else
+		kill "-${2:-TERM}" "$1" 2>/dev/null
+	fi
 	se_wait_gone 50 $_tree && return 0
 	# shellcheck disable=SC2086
 	kill -KILL $_tree 2>/dev/null
@@ -138,7 +156,7 @@ se_stop_tree() {
 # se_wait_tcp PORT WHAT LOG [PID]: wait until 127.0.0.1:PORT accepts
 # connections (up to ~15 s); fail early if PID died.
 se_wait_tcp() {
-	_n=0
+	local _n=0
 	while [ $_n -lt 300 ]; do
 		if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then
 			return 0

@@ -18,6 +18,7 @@ SE_BROKEN_TXT=bad.broken.test
 
 # se_zone_build ZONE: produce zones/ZONE.zone from zones/ZONE.src.
 se_zone_build() {
+	local _exp _inc _mode _z _zd
 	_z=$1
 	_zd=$SE_DIR/dns/zones
 	_mode=$(cat "$_zd/$_z.mode") || return 1
@@ -65,6 +66,7 @@ se_zone_serial_served() {
 
 # se_zone_wait ZONE SERIAL: wait (up to ~10 s) until NSD serves SERIAL.
 se_zone_wait() {
+	local _n
 	_n=0
 	while [ $_n -lt 200 ]; do
 		[ "$(se_zone_serial_served "$1")" = "$2" ] && return 0
@@ -77,6 +79,7 @@ se_zone_wait() {
 # se_zone_new ZONE MODE: write the initial source of ZONE (records from
 # stdin, SOA and NS added here) and make keys when MODE needs them.
 se_zone_new() {
+	local _k _kd _s _z _zd
 	_z=$1
 	_zd=$SE_DIR/dns/zones
 	{
@@ -101,6 +104,7 @@ se_zone_new() {
 }
 
 se_dns_setup() {
+	local _d _h
 	_d=$SE_DIR/dns
 	mkdir -p "$_d/zones" "$_d/keys" "$_d/xfr" || se_fail "cannot create $_d"
 	: >"$_d/trust-anchors"
@@ -199,6 +203,7 @@ EOF
 }
 
 se_nsd_start() {
+	local _d
 	_d=$SE_DIR/dns
 	se_need nsd nsd-control ldns-keygen ldns-signzone drill
 	nsd-checkconf "$_d/nsd.conf" >"$_d/nsd.log" 2>&1 ||
@@ -209,6 +214,7 @@ se_nsd_start() {
 
 # Second half of the start, so the servers can start in parallel.
 se_nsd_wait() {
+	local _d _n _pid _z
 	_d=$SE_DIR/dns
 	_pid=
 	_n=0
@@ -224,6 +230,7 @@ se_nsd_wait() {
 }
 
 se_nsd_stop() {
+	local _d _pid
 	_d=$SE_DIR/dns
 	_pid=$(se_pidfile_pid "$_d/nsd.pid" nsd) || return 0
 	se_stop_tree "$_pid"

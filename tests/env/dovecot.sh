@@ -10,6 +10,7 @@
 # Dovecot refuses uid 0 for mail users, so as root an existing unprivileged
 # account is used (nobody, else dovecot); otherwise the current user.
 se_mail_ids() {
+	local _u
 	if [ "$(id -u)" -eq 0 ]; then
 		for _u in nobody dovecot; do
 			if id -u "$_u" >/dev/null 2>&1; then
@@ -26,6 +27,7 @@ se_mail_ids() {
 
 # se_user_line ADDRESS PASSWORD: the passwd-file line of a mail user.
 se_user_line() {
+	local _dom _loc
 	_dom=${1#*@}
 	_loc=${1%@*}
 	printf '%s:{PLAIN}%s:%s:%s::%s/mail/%s/%s::\n' "$1" "$2" \
@@ -33,6 +35,7 @@ se_user_line() {
 }
 
 se_dovecot_setup() {
+	local _chroot _d _internal_user _login_user
 	_d=$SE_DIR/dovecot
 	mkdir -p "$_d/run" "$_d/state" "$SE_DIR/mail" || se_fail "cannot create $_d"
 	se_user_line alice@steed.test alice-pw >"$_d/users"
@@ -79,6 +82,15 @@ auth_mechanisms = plain login
 auth_failure_delay = 0
 auth_cache_size = 0
 
+# Dovecot counts loopback connections as secured, so disable_plaintext_auth
+# alone would let LOGIN through without TLS here. This passdb denies every
+# IMAP login that did not come over TLS (%{secured} is "TLS" only then;
+# Postfix's SASL requests are service smtp and already need TLS there).
+passdb {
+  driver = passwd-file
+  deny = yes
+  args = username_format=%{if;%{service};eq;imap;%{if;%{secured};eq;TLS;-;%u};-} $_d/users
+}
 passdb {
   driver = passwd-file
   args = scheme=PLAIN username_format=%u $_d/users
@@ -137,6 +149,13 @@ service lmtp {
     port = $SE_LMTP_PORT
   }
 }
+# No auth penalty (growing delays after failed logins from one IP): the
+# tests fail logins on purpose, all from 127.0.0.1.
+service anvil {
+  unix_listener anvil-auth-penalty {
+    mode = 0
+  }
+}
 service auth {
   inet_listener auth-smtp {
     address = 127.0.0.1
@@ -146,6 +165,7 @@ service auth {
 EOF
 	if [ "$(id -u)" -ne 0 ]; then
 		cat >>"$_d/dovecot.conf" <<EOF
+default_internal_group = $(id -gn)
 service anvil {
   chroot =
 }
@@ -154,6 +174,7 @@ EOF
 }
 
 se_dovecot_start() {
+	local _d
 	_d=$SE_DIR/dovecot
 	se_need dovecot doveconf
 	doveconf -c "$_d/dovecot.conf" -n >"$_d/doveconf.out" 2>&1 ||
@@ -163,6 +184,7 @@ se_dovecot_start() {
 }
 
 se_dovecot_wait() {
+	local _d _n _p _pid
 	_d=$SE_DIR/dovecot
 	_pid=
 	_n=0
@@ -176,6 +198,8 @@ se_dovecot_wait() {
 }
 
 se_dovecot_stop() {
+	local _pid
 	_pid=$(se_pidfile_pid "$SE_DIR/dovecot/run/master.pid" dovecot) || return 0
-	se_stop_tree "$_pid"
+	# The master alone takes a second to wind down its children.
+	se_stop_tree "$_pid" TERM all
 }

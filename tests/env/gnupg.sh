@@ -24,6 +24,7 @@ se_gnupg_setup() {
 # home under $SE_DIR/g and remove socket directories gpg may have put under
 # /run/user/UID.
 se_gnupg_stop() {
+	local _h _sd
 	[ -d "$SE_DIR/g" ] || return 0
 	for _h in "$SE_DIR"/g/*/; do
 		[ -d "$_h" ] || continue

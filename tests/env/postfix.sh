@@ -1,14 +1,23 @@
 # tests/env/postfix.sh: the private Postfix instance (sourced by tests/env/run).
 #
 # $SE_DIR/postfix            config_directory (main.cf, master.cf)
-# $SE_DIR/postfix/queue      queue_directory (root-owned, as Postfix wants)
-# $SE_DIR/postfix/data       data_directory (owned by the postfix user)
+# $SE_DIR/postfix-queue      queue_directory (root-owned, as Postfix wants)
+# $SE_DIR/postfix-data       data_directory (owned by the postfix user)
+# (not below the config directory: "postfix check" wants that all root-owned)
 # $SE_DIR/postfix/maillog    maillog_file (written by postlogd)
 #
 # Only the two submission services listen (STARTTLS and implicit TLS); AUTH
 # goes to Dovecot, mail for steed.test goes to Dovecot's LMTP port.
 
+# se_postfix_users: the recipients Postfix accepts, from Dovecot's users.
+se_postfix_users() {
+	awk -F: '{ print tolower($1) " OK" }' "$SE_DIR/dovecot/users" \
+	    >"$SE_DIR/postfix/vmailbox.new" &&
+	    mv "$SE_DIR/postfix/vmailbox.new" "$SE_DIR/postfix/vmailbox"
+}
+
 se_postfix_setup() {
+	local _p
 	_p=$SE_DIR/postfix
 	if [ "$(id -u)" -ne 0 ]; then
 		se_fail "postfix: the test environment must run as root (Postfix's master daemon cannot run unprivileged)"
@@ -17,22 +26,21 @@ se_postfix_setup() {
 		se_fail "postfix: system user 'postfix' is missing (is the postfix package installed?)"
 	getent group postdrop >/dev/null 2>&1 ||
 		se_fail "postfix: system group 'postdrop' is missing (is the postfix package installed?)"
-	mkdir -p "$_p/queue" "$_p/data" || se_fail "cannot create $_p"
-	chmod 0755 "$_p" "$_p/queue"
-	chown postfix "$_p/data"
-	chmod 0700 "$_p/data"
+	mkdir -p "$_p" "$_p-queue" "$_p-data" || se_fail "cannot create $_p"
+	chmod 0755 "$_p" "$_p-queue"
+	chown postfix "$_p-data"
+	chmod 0700 "$_p-data"
 	: >"$_p/maillog"
 
 	cat >"$_p/main.cf" <<EOF
 # Private Postfix instance of the steedmail test environment.
 compatibility_level = 3.6
-queue_directory = $_p/queue
-data_directory = $_p/data
+queue_directory = $_p-queue
+data_directory = $_p-data
 mail_owner = postfix
 setgid_group = postdrop
 maillog_file = $_p/maillog
 maillog_file_prefixes = $SE_DIR
-maillog_file_rotate_suffix =
 
 myhostname = smtp.steed.test
 mydomain = steed.test
@@ -56,6 +64,9 @@ smtpd_peername_lookup = no
 
 virtual_mailbox_domains = steed.test
 virtual_transport = lmtp:inet:127.0.0.1:$SE_LMTP_PORT
+# The users Dovecot knows, so an unknown one is refused at RCPT (5.1.1)
+# instead of bouncing later; add-user rewrites it and reloads Postfix.
+virtual_mailbox_maps = texthash:$SE_DIR/postfix/vmailbox
 
 # Fast feedback for tests.
 smtpd_error_sleep_time = 0
@@ -127,24 +138,38 @@ anvil     unix  -       -       n       -       1       anvil
 scache    unix  -       -       n       -       1       scache
 postlog   unix-dgram n  -       n       -       1       postlogd
 EOF
+	# Postfix waits up to two seconds when main.cf or master.cf is very
+	# new (guarding against half-written files); make them look settled.
+	touch -d '-1 minute' "$_p/main.cf" "$_p/master.cf"
 }
 
 se_postfix_start() {
+	local _p
 	_p=$SE_DIR/postfix
 	se_need postfix postconf
 	# "postfix start" also runs the integrity checks and creates the queue
 	# directories; its output goes to the log, problems show up there.
+	postconf -c "$_p" -n >/dev/null 2>"$_p/start.log"
+	if [ -s "$_p/start.log" ]; then
+		se_fail "postfix: configuration problem (postconf)" "$_p/start.log"
+	fi
 	postfix -c "$_p" start >>"$_p/start.log" 2>&1 || {
+		# Without a terminal on stderr, early fatal errors only go to
+		# syslog; rerun the check on a pseudo terminal to see them.
+		if command -v script >/dev/null 2>&1; then
+			script -qc "postfix -c '$_p' check" /dev/null >>"$_p/start.log" 2>&1
+		fi
 		cat "$_p/maillog" >>"$_p/start.log" 2>/dev/null
 		se_fail "postfix did not start" "$_p/start.log"
 	}
 }
 
 se_postfix_wait() {
+	local _n _p _pid
 	_p=$SE_DIR/postfix
 	_pid=
 	_n=0
-	while [ $_n -lt 100 ] && ! _pid=$(se_pidfile_pid "$_p/queue/pid/master.pid" master); do
+	while [ $_n -lt 100 ] && ! _pid=$(se_pidfile_pid "$_p-queue/pid/master.pid" master); do
 		sleep 0.05; _n=$((_n + 1))
 	done
 	[ -n "$_pid" ] || se_fail "postfix master did not write its pid file" "$_p/maillog"
@@ -156,8 +181,9 @@ se_postfix_wait() {
 }
 
 se_postfix_stop() {
+	local _p _pid _tree
 	_p=$SE_DIR/postfix
-	_pid=$(se_pidfile_pid "$_p/queue/pid/master.pid" master) || return 0
+	_pid=$(se_pidfile_pid "$_p-queue/pid/master.pid" master) || return 0
 	_tree=$(se_tree "$_pid" | tr '\n' ' ')
 	postfix -c "$_p" abort >>"$_p/start.log" 2>&1
 	# shellcheck disable=SC2086
