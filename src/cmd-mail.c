@@ -90,7 +90,8 @@ cmd_sync(struct cmd_ctx *ctx)
 	if ((rc = cmd_mail_open(ctx, &m, 1)) != EX_OK)
 		return rc;
 	if ((rc = cmd_mail_sync(&m, &st)) == EX_OK) {
-		printf("%u messages\n", st.mb.count);
+		printf("%u message%s\n", st.mb.count,
+		    st.mb.count == 1 ? "" : "s");
 		if (st.unchanged)
 			fprintf(stderr, "steedmail: %s: nothing changed\n",
 			    m.folder);

@@ -22,9 +22,22 @@ smtp_submit_reply(mailsmtp *s)
 {
 	const char	*r = s->response != NULL ? s->response : "";
 	struct buf	 b;
+	size_t		 n = strnlen(r, 512), i, start;
 
+	/* A multi-line reply comes joined with newlines: one line of it. */
+	while (n > 0 && (r[n - 1] == '\n' || r[n - 1] == '\r'))
+		n--;
 	buf_init(&b);
-	strsafe_add(&b, r, strnlen(r, 512), 0);
+	for (i = start = 0; i <= n; i++) {
+		if (i < n && r[i] != '\n' && r[i] != '\r')
+			continue;
+		if (i > start) {
+			if (b.len > 0)
+				buf_addc(&b, ' ');
+			strsafe_add(&b, r + start, i - start, 0);
+		}
+		start = i + 1;
+	}
 	return buf_take(&b);
 }
 

@@ -32,7 +32,8 @@ ok "the outbox is empty afterwards" outbox_empty
 uid=$(bob --list | grep -F "greeting $u" | cut -f1)
 bob --fetch "$uid" >"$T_TMP/m" 2>&1
 ok "--fetch gives the raw message with body and headers" sh -c "grep -q 'Hello Bob, this is line one.' '$T_TMP/m' && grep -q '^Subject: greeting $u' '$T_TMP/m' && grep -q '^From: .*alice@steed.test' '$T_TMP/m' && grep -q '^Message-ID: <' '$T_TMP/m'"
-ok "--sync prints the message count" sh -c "bob --sync 2>/dev/null | grep -Eq '^[0-9]+ messages$'"
+bob --sync >"$T_TMP/o" 2>/dev/null
+ok "--sync prints the message count" grep -Eqx '[0-9]+ messages?' "$T_TMP/o"
 
 "$STEED_ENV_BIN/add-user" "carol@steed.test" carol-pw >/dev/null 2>&1
 echo "to many" | alice -s "many $u" -c carol@steed.test -b "$STEED_BOB" "$STEED_ALICE" >"$T_TMP/o" 2>&1
@@ -87,5 +88,5 @@ done
 # A recipient the server refuses for good.
 echo "nobody" | alice -s "refused $u" "nobody@steed.test" >"$T_TMP/o" 2>&1
 rc=$?
-ok "5xx recipient: exit 69, the recipient and the server's words named" sh -c "[ $rc = 69 ] && grep -q 'nobody@steed.test' '$T_TMP/o' && grep -q '550\|5\.1\.1' '$T_TMP/o'"
+ok "5xx recipient: exit 69, the recipient and the server's words named" sh -c "[ $rc = 69 ] && grep -q 'refused recipient nobody@steed.test: 550 5.1.1' '$T_TMP/o' && ! grep -q '\^J' '$T_TMP/o'"
 ok "5xx: the message is kept in outbox/failed, not lost" sh -c "ls '$T_TMP/alice/steedmail/outbox/failed/' | grep -q '\.eml$'"
