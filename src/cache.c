@@ -21,7 +21,7 @@
 #include "xmalloc.h"
 
 #define CACHE_APP_ID	0x53544843	/* "STHC" */
-#define CACHE_VERSION	1
+#define CACHE_VERSION	2
 
 struct cache {
 	sqlite3		*db;
@@ -45,6 +45,21 @@ static const char cache_schema[] =
     " size INTEGER NOT NULL,"
     " date TEXT, sender TEXT, subject TEXT, message_id TEXT,"
     " PRIMARY KEY (mailbox, uid)) WITHOUT ROWID;";
+
+/*
+ * Forward migrations: cache_migrations[n] takes a version n+1 database to
+ * version n+2. A new database runs cache_schema and then all of them.
+ */
+static const char *cache_migrations[] = {
+	/* 1 -> 2: flag changes not yet confirmed by the server. */
+	"CREATE TABLE pending ("
+	" id INTEGER PRIMARY KEY,"
+	" mailbox TEXT NOT NULL,"
+	" uidvalidity INTEGER NOT NULL,"
+	" uid INTEGER NOT NULL,"
+	" add_flags TEXT NOT NULL,"
+	" remove_flags TEXT NOT NULL);",
+};
 
 static int
 cache_fail(struct cache *c, const char *what, char **cause)
@@ -111,14 +126,32 @@ cache_try_open(struct cache *c, char **cause)
 		return 1;
 	if (tables == 0) {
 		sql = xasprintf("PRAGMA journal_mode=WAL;"
-		    "PRAGMA application_id=%d; PRAGMA user_version=%d;"
-		    "BEGIN; %s COMMIT;", CACHE_APP_ID, CACHE_VERSION,
-		    cache_schema);
+		    "PRAGMA application_id=%d; PRAGMA user_version=1;"
+		    "BEGIN; %s COMMIT;", CACHE_APP_ID, cache_schema);
 		if (sqlite3_exec(c->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
 			free(sql);
 			return cache_fail(c, "cannot create", cause);
 		}
 		free(sql);
+		version = 1;
+		app = CACHE_APP_ID;
+	}
+	if (app == CACHE_APP_ID && version >= 1 && version < CACHE_VERSION) {
+		for (; version < CACHE_VERSION; version++) {
+			sql = xasprintf("BEGIN; %s PRAGMA user_version=%d; "
+			    "COMMIT;", cache_migrations[version - 1],
+			    version + 1);
+			if (sqlite3_exec(c->db, sql, NULL, NULL,
+			    NULL) != SQLITE_OK) {
+				free(sql);
+				sqlite3_exec(c->db, "ROLLBACK", NULL, NULL,
+				    NULL);
+				return 1;
+			}
+			free(sql);
+			log_msg(LOG_INFO, "cache: %s migrated to version %d",
+			    c->path, version + 1);
+		}
 	} else if (app != CACHE_APP_ID || version != CACHE_VERSION) {
 		log_msg(LOG_INFO, "cache: %s is not ours or of another "
 		    "version (%x/%d); rebuilding", c->path, app, version);
@@ -408,6 +441,76 @@ cache_delete_missing(struct cache *c, const struct cache_mailbox *mb,
 		}
 	}
 	free(gone);
+	return 0;
+}
+
+int
+cache_pending_add(struct cache *c, const char *mailbox, uint32_t uidvalidity,
+    uint32_t uid, const char *add, const char *remove, char **cause)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(c->db, "INSERT INTO pending (mailbox, "
+	    "uidvalidity, uid, add_flags, remove_flags) VALUES (?,?,?,?,?)",
+	    -1, &st, NULL) != SQLITE_OK)
+		return cache_fail(c, "pending", cause);
+	sqlite3_bind_text(st, 1, mailbox, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, uidvalidity);
+	sqlite3_bind_int64(st, 3, uid);
+	sqlite3_bind_text(st, 4, add, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 5, remove, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return cache_fail(c, "pending", cause);
+	return (int)sqlite3_last_insert_rowid(c->db);
+}
+
+int
+cache_pending_each(struct cache *c,
+    int (*fn)(const struct cache_pending *, void *), void *arg, char **cause)
+{
+	sqlite3_stmt		*st;
+	struct cache_pending	 p;
+	int			 rc;
+
+	if (sqlite3_prepare_v2(c->db, "SELECT id, mailbox, uidvalidity, uid,"
+	    " add_flags, remove_flags FROM pending ORDER BY id", -1, &st,
+	    NULL) != SQLITE_OK)
+		return cache_fail(c, "pending", cause);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		p.id = sqlite3_column_int64(st, 0);
+		p.mailbox = (const char *)sqlite3_column_text(st, 1);
+		p.uidvalidity = (uint32_t)sqlite3_column_int64(st, 2);
+		p.uid = (uint32_t)sqlite3_column_int64(st, 3);
+		p.add = (const char *)sqlite3_column_text(st, 4);
+		p.remove = (const char *)sqlite3_column_text(st, 5);
+		if (p.mailbox == NULL || p.add == NULL || p.remove == NULL)
+			continue;
+		if (fn(&p, arg) != 0)
+			break;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return cache_fail(c, "pending", cause);
+	return 0;
+}
+
+int
+cache_pending_done(struct cache *c, int64_t id, char **cause)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(c->db, "DELETE FROM pending WHERE id = ?", -1,
+	    &st, NULL) != SQLITE_OK)
+		return cache_fail(c, "pending", cause);
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return cache_fail(c, "pending", cause);
 	return 0;
 }
 

@@ -66,6 +66,29 @@ int	 cache_delete_missing(struct cache *, const struct cache_mailbox *,
 /* Recount count and maxuid of mb from the table. */
 int	 cache_recount(struct cache *, struct cache_mailbox *, char **cause);
 
+/*
+ * Flag changes made here but not yet confirmed by the server. They are
+ * recorded before they are sent and removed once the server has them, so
+ * a dropped connection or a crash never loses one.
+ */
+struct cache_pending {
+	int64_t		 id;
+	const char	*mailbox;
+	uint32_t	 uidvalidity;
+	uint32_t	 uid;
+	const char	*add;		/* maildir letters */
+	const char	*remove;
+};
+
+/* Returns the new entry's id (> 0), or -1. */
+int	 cache_pending_add(struct cache *, const char *mailbox,
+	    uint32_t uidvalidity, uint32_t uid, const char *add,
+	    const char *remove, char **cause);
+int	 cache_pending_each(struct cache *,
+	    int (*fn)(const struct cache_pending *, void *), void *arg,
+	    char **cause);
+int	 cache_pending_done(struct cache *, int64_t id, char **cause);
+
 /* Call fn for every cached message of mb, in UID order. */
 int	 cache_each(struct cache *, const struct cache_mailbox *,
 	    int (*fn)(const struct cache_msg *, void *), void *arg,

@@ -4,6 +4,7 @@
  * Commands print; the engine modules they call never do.
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,6 +206,9 @@ main(int argc, char **argv)
 	char		*cause = NULL;
 	size_t		 i;
 	int		 ch, command = CMD_NONE, rc;
+
+	/* A peer that goes away is an error to report, not a reason to die. */
+	signal(SIGPIPE, SIG_IGN);
 
 	memset(&ctx, 0, sizeof ctx);
 	while ((ch = getopt_long(argc, argv, "A:a:b:c:d:F:hs:V", main_options,

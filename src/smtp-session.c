@@ -1,0 +1,343 @@
+/*
+ * smtp-session.c: opening and closing an authenticated submission session
+ * (see smtp-session.h). Owns the order of events up to AUTH: connect, TLS
+ * (implicit, or STARTTLS upgraded by net-tls.c, never by libetpan's
+ * mailsmtp_socket_starttls, which checks no certificate), EHLO, AUTH.
+ * Called by the code that submits mail.
+ *
+ * It must never send credentials unless TLS with a checked certificate is
+ * up, and forgets the extensions the server named in the clear: EHLO is
+ * said again over TLS.
+ *
+ * AUTH PLAIN and AUTH LOGIN are spoken here: libetpan 1.9.4 sends them
+ * through Cyrus SASL, whose PLAIN and LOGIN plugins may not be installed.
+ */
+#include <ctype.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <gnutls/gnutls.h>
+
+#include "buf.h"
+#include "log.h"
+#include "net-tls.h"
+#include "smtp-session.h"
+#include "strsafe.h"
+#include "xmalloc.h"
+
+#define SMTP_SESSION_WORDS_MAX	200	/* bytes of server text shown */
+#define SMTP_SESSION_BYE_WAIT	5	/* seconds to wait for QUIT */
+#define SMTP_SESSION_MAX_LINES	100	/* lines in one reply */
+
+/* "CODE text", terminal-safe and bounded, from a reply's code and text. */
+static char *
+smtp_session_words_of(int code, const char *text)
+{
+	struct buf	 b, safe;
+	size_t		 n;
+	char		*s;
+
+	buf_init(&b);
+	if (code > 0)
+		buf_addf(&b, "%d ", code);
+	for (s = text != NULL ? xstrdup(text) : xstrdup(""), n = 0;
+	    s[n] != '\0'; n++) {
+		if (s[n] == '\n' || s[n] == '\r')
+			s[n] = ' ';
+	}
+	while (n > 0 && s[n - 1] == ' ')
+		s[--n] = '\0';
+	buf_init(&safe);
+	if (n > SMTP_SESSION_WORDS_MAX) {
+		strsafe_add(&safe, s, SMTP_SESSION_WORDS_MAX, 0);
+		buf_adds(&safe, "...");
+	} else
+		strsafe_add(&safe, s, n, 0);
+	buf_adds(&b, safe.len != 0 ? safe.data : "(no reason given)");
+	buf_free(&safe);
+	free(s);
+	return buf_take(&b);
+}
+
+static char *
+smtp_session_error(mailsmtp *smtp, int r, const char *host, const char *what)
+{
+	char	*words, *cause;
+
+	switch (r) {
+	case MAILSMTP_ERROR_STREAM:
+		return xasprintf("connection to %s lost during %s (closed, or "
+		    "no answer in time)", host, what);
+	case MAILSMTP_ERROR_MEMORY:
+		fatal("out of memory");
+	}
+	words = smtp_session_words_of(smtp->response_code, smtp->response);
+	cause = xasprintf("%s refused %s: %s", host, what, words);
+	free(words);
+	return cause;
+}
+
+/* Close at once, without QUIT: after a refusal there is nothing to say. */
+static void
+smtp_session_abort(mailsmtp *smtp)
+{
+	if (smtp->stream != NULL) {
+		mailstream_close(smtp->stream);
+		smtp->stream = NULL;
+	}
+	mailsmtp_free(smtp);
+}
+
+/*
+ * EHLO with our address as an address literal rather than our host name,
+ * which is nobody's business; the name only if the address is unknown.
+ */
+static int
+smtp_session_ehlo(mailsmtp *smtp, const char *host, char **cause)
+{
+	int	r;
+
+	r = mailesmtp_ehlo_with_ip(smtp, 1);
+	if (r == MAILSMTP_ERROR_HOSTNAME)
+		r = mailesmtp_ehlo(smtp);
+	if (r != MAILSMTP_NO_ERROR) {
+		*cause = smtp_session_error(smtp, r, host, "EHLO");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+smtp_session_starttls(mailsmtp *smtp, const struct net_tls_policy *p,
+    char **cause)
+{
+	int	r;
+
+	if (!(smtp->esmtp & MAILSMTP_ESMTP_STARTTLS)) {
+		*cause = xasprintf("server %s does not offer STARTTLS; "
+		    "refusing to send the password in clear", p->host);
+		return -1;
+	}
+	r = mailesmtp_starttls(smtp);
+	if (r != MAILSMTP_NO_ERROR) {
+		if (smtp->stream->read_buffer_len > 0)
+			*cause = xasprintf("server %s sent data before the TLS "
+			    "handshake; possible injection attack", p->host);
+		else
+			*cause = smtp_session_error(smtp, r, p->host,
+			    "STARTTLS");
+		return -1;
+	}
+	if (net_tls_starttls(smtp->stream, p, cause) == -1)
+		return -1;
+	return smtp_session_ehlo(smtp, p->host, cause);
+}
+
+static char *
+smtp_session_base64(const char *data, size_t len)
+{
+	gnutls_datum_t	 in, out;
+	char		*s;
+
+	in.data = (unsigned char *)(uintptr_t)data;
+	in.size = (unsigned)len;
+	if (gnutls_base64_encode2(&in, &out) < 0)
+		fatal("out of memory");
+	s = xstrndup((char *)out.data, out.size);
+	explicit_bzero(out.data, out.size);
+	gnutls_free(out.data);
+	return s;
+}
+
+/*
+ * Send one line (CRLF added) and read the reply: returns its code, 0 when
+ * the connection broke, -1 when the reply was not SMTP; its text goes to
+ * words.
+ */
+static int
+smtp_session_command(mailsmtp *smtp, const char *line, struct buf *words)
+{
+	MMAPString	*in;
+	char		*l;
+	int		 code = 0, n;
+
+	buf_reset(words);
+	if (mailstream_write(smtp->stream, line, strlen(line)) == -1 ||
+	    mailstream_write(smtp->stream, "\r\n", 2) == -1 ||
+	    mailstream_flush(smtp->stream) == -1)
+		return 0;
+	if ((in = mmap_string_new("")) == NULL)
+		fatal("out of memory");
+	for (n = 0; n < SMTP_SESSION_MAX_LINES; n++) {
+		l = mailstream_read_line_remove_eol(smtp->stream, in);
+		if (l == NULL) {
+			code = 0;
+			break;
+		}
+		if (!isdigit((unsigned char)l[0]) ||
+		    !isdigit((unsigned char)l[1]) ||
+		    !isdigit((unsigned char)l[2]) ||
+		    (l[3] != '\0' && l[3] != ' ' && l[3] != '-')) {
+			buf_adds(words, l);
+			code = -1;
+			break;
+		}
+		code = (l[0] - '0') * 100 + (l[1] - '0') * 10 + (l[2] - '0');
+		if (words->len != 0)
+			buf_addc(words, ' ');
+		buf_adds(words, l[3] == '\0' ? l + 3 : l + 4);
+		if (l[3] != '-')
+			break;
+	}
+	mmap_string_free(in);
+	return code;
+}
+
+/* Send a secret line: registered for the log, and marked private. */
+static int
+smtp_session_secret(mailsmtp *smtp, const char *line, struct buf *words)
+{
+	int	code;
+
+	log_secret_add(line);
+	mailstream_set_privacy(smtp->stream, 0);
+	code = smtp_session_command(smtp, line, words);
+	mailstream_set_privacy(smtp->stream, 1);
+	log_secret_remove(line);
+	return code;
+}
+
+static int
+smtp_session_auth(mailsmtp *smtp, const char *host, const char *user,
+    const char *password, char **cause)
+{
+	struct buf	 words, plain;
+	char		*b64, *line, *said;
+	int		 code;
+
+	if (!net_tls_active(smtp->stream)) {
+		*cause = xasprintf("refusing to send the password to %s "
+		    "without TLS", host);
+		return -1;
+	}
+	if (password == NULL) {
+		*cause = xasprintf("no password to log in to %s as %s", host,
+		    user);
+		return -1;
+	}
+	buf_init(&words);
+	if (smtp->auth & MAILSMTP_AUTH_PLAIN) {
+		buf_init(&plain);
+		buf_addc(&plain, '\0');
+		buf_adds(&plain, user);
+		buf_addc(&plain, '\0');
+		buf_adds(&plain, password);
+		b64 = smtp_session_base64(plain.data, plain.len);
+		explicit_bzero(plain.data, plain.len);
+		buf_free(&plain);
+		line = xasprintf("AUTH PLAIN %s", b64);
+		log_secret_add(b64);
+		code = smtp_session_secret(smtp, line, &words);
+		log_secret_remove(b64);
+		freezero_str(line);
+		freezero_str(b64);
+	} else if (smtp->auth & MAILSMTP_AUTH_LOGIN) {
+		code = smtp_session_command(smtp, "AUTH LOGIN", &words);
+		if (code == 334) {
+			b64 = smtp_session_base64(user, strlen(user));
+			code = smtp_session_command(smtp, b64, &words);
+			free(b64);
+		}
+		if (code == 334) {
+			b64 = smtp_session_base64(password, strlen(password));
+			code = smtp_session_secret(smtp, b64, &words);
+			freezero_str(b64);
+		}
+	} else {
+		*cause = xasprintf("server %s offers neither AUTH PLAIN nor "
+		    "AUTH LOGIN", host);
+		return -1;
+	}
+
+	if (code == 235) {
+		buf_free(&words);
+		log_msg(LOG_INFO, "SMTP: logged in to %s as %s", host, user);
+		return 0;
+	}
+	if (code == 0)
+		*cause = xasprintf("connection to %s lost during AUTH (closed, "
+		    "or no answer in time)", host);
+	else {
+		said = smtp_session_words_of(code, words.data);
+		*cause = xasprintf("SMTP login as %s refused: %s", user, said);
+		free(said);
+	}
+	buf_free(&words);
+	return -1;
+}
+
+mailsmtp *
+smtp_session_open(const struct account *a, const char *ca_file,
+    const char *password, char **cause)
+{
+	const struct config_url	*u = &a->smtp;
+	struct net_tls_policy	 p;
+	mailstream		*s;
+	mailsmtp		*smtp;
+	int			 fd, r;
+
+	memset(&p, 0, sizeof p);
+	p.host = u->host;
+	p.ca_file = a->ca_file != NULL ? a->ca_file : ca_file;
+	p.pin_sha256 = a->cert_fingerprint;
+	p.timeout = NET_TIMEOUT;
+
+	if ((fd = net_connect(u->host, u->port, p.timeout, cause)) == -1)
+		return NULL;
+	if (u->tls == CONFIG_TLS_IMPLICIT) {
+		if ((s = net_tls_open(fd, &p, cause)) == NULL) {
+			close(fd);
+			return NULL;
+		}
+	} else if ((s = mailstream_socket_open_timeout(fd, p.timeout)) == NULL)
+		fatal("out of memory");
+	if ((smtp = mailsmtp_new(0, NULL)) == NULL)
+		fatal("out of memory");
+	mailsmtp_set_timeout(smtp, p.timeout);
+
+	log_secret_add(password);
+	/* On failure, mailsmtp_connect() closes the stream itself. */
+	if ((r = mailsmtp_connect(smtp, s)) != MAILSMTP_NO_ERROR) {
+		*cause = smtp_session_error(smtp, r, u->host, "the connection");
+		goto fail;
+	}
+	if (smtp_session_ehlo(smtp, u->host, cause) == -1)
+		goto fail;
+	if (u->tls == CONFIG_TLS_STARTTLS &&
+	    smtp_session_starttls(smtp, &p, cause) == -1)
+		goto fail;
+	if (smtp_session_auth(smtp, u->host, a->user, password, cause) == -1)
+		goto fail;
+	log_secret_remove(password);
+	return smtp;
+
+fail:
+	log_secret_remove(password);
+	smtp_session_abort(smtp);
+	return NULL;
+}
+
+void
+smtp_session_close(mailsmtp *smtp)
+{
+	if (smtp == NULL)
+		return;
+	if (smtp->stream != NULL) {
+		mailstream_low_set_timeout(mailstream_get_low(smtp->stream),
+		    SMTP_SESSION_BYE_WAIT);
+		mailsmtp_quit(smtp);
+	}
+	mailsmtp_free(smtp);
+}

@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""fakesrv.py: a lying IMAP or SMTP server on loopback, for the TLS tests.
+
+    fakesrv.py MODE LOGFILE [CERT KEY] [--timeout SECONDS]
+
+Listens on 127.0.0.1 on a free port, prints the port on standard output,
+serves one connection and exits (or exits after the time-out, 20 s by
+default: it never runs forever). Every line it receives is appended to
+LOGFILE as it arrives, so a test can check that no LOGIN, AUTH or password
+was ever sent.
+
+Modes:
+  imap-nostarttls  greeting and CAPABILITY without STARTTLS
+  imap-inject      answers STARTTLS with OK plus injected bytes in the same
+                   write; with CERT KEY it then starts TLS as asked
+  imap-preauth     PREAUTH greeting on a connection that needs STARTTLS
+  imap-login       (CERT KEY) IMAPS without AUTH=PLAIN: the client must LOGIN
+  smtp-nostarttls  EHLO without STARTTLS
+  smtp-inject      answers STARTTLS with 220 plus injected bytes; with CERT
+                   KEY it then starts TLS as asked
+  smtp-login       (CERT KEY) SMTPS offering only AUTH LOGIN
+  tls-cert         (CERT KEY) IMAPS presenting that certificate
+
+In every mode the server accepts whatever credentials it is sent: a client
+that should have refused shows up as a logged-in session and a LOGIN or
+AUTH line in the log.
+"""
+import argparse
+import signal
+import socket
+import ssl
+import sys
+
+
+class Conn:
+    """A line-oriented connection that can switch to TLS midway."""
+
+    def __init__(self, sock, log):
+        self.sock = sock
+        self.log = log
+        self.buf = b""
+
+    def readline(self):
+        while b"\n" not in self.buf:
+            data = self.sock.recv(4096)
+            if not data:
+                if self.buf:
+                    line, self.buf = self.buf, b""
+                    self.record(line)
+                    return line
+                return None
+            self.buf += data
+        line, self.buf = self.buf.split(b"\n", 1)
+        self.record(line)
+        return line.rstrip(b"\r")
+
+    def record(self, line):
+        self.log.write(line.decode("latin-1").rstrip("\r") + "\n")
+        self.log.flush()
+
+    def send(self, text):
+        self.sock.sendall(text.encode())
+
+    def starttls(self, ctx):
+        if self.buf:
+            raise RuntimeError("client sent data before the handshake")
+        self.sock = ctx.wrap_socket(self.sock, server_side=True)
+        self.log.write("# TLS started\n")
+        self.log.flush()
+
+
+def imap(conn, caps, greeting, on_starttls=None):
+    conn.send(greeting.format(caps=caps))
+    while True:
+        line = conn.readline()
+        if line is None:
+            return
+        words = line.decode("latin-1").split(" ")
+        tag = words[0]
+        cmd = words[1].upper() if len(words) > 1 else ""
+        if cmd == "CAPABILITY":
+            conn.send("* CAPABILITY %s\r\n%s OK done\r\n" % (caps, tag))
+        elif cmd == "LOGIN":
+            conn.send("%s OK logged in\r\n" % tag)
+        elif cmd == "AUTHENTICATE":
+            if len(words) < 4:
+                conn.send("+ \r\n")
+                if conn.readline() is None:
+                    return
+            conn.send("%s OK logged in\r\n" % tag)
+        elif cmd == "STARTTLS" and on_starttls is not None:
+            caps = on_starttls(conn, tag)
+            if caps is None:
+                return
+        elif cmd == "LOGOUT":
+            conn.send("* BYE bye\r\n%s OK done\r\n" % tag)
+            return
+        else:
+            conn.send("%s OK fine\r\n" % tag)
+
+
+def smtp(conn, ehlo, on_starttls=None):
+    conn.send("220 fake.test ESMTP\r\n")
+    while True:
+        line = conn.readline()
+        if line is None:
+            return
+        text = line.decode("latin-1")
+        cmd = text.split(" ")[0].upper()
+        if cmd in ("EHLO", "HELO"):
+            lines = ["fake.test"] + ehlo
+            conn.send("".join("250%s%s\r\n" % ("-" if i < len(lines) - 1
+                                                else " ", l)
+                              for i, l in enumerate(lines)))
+        elif cmd == "AUTH":
+            words = text.split(" ")
+            mech = words[1].upper() if len(words) > 1 else ""
+            if mech == "LOGIN":
+                conn.send("334 VXNlcm5hbWU6\r\n")
+                if conn.readline() is None:
+                    return
+                conn.send("334 UGFzc3dvcmQ6\r\n")
+                if conn.readline() is None:
+                    return
+            elif len(words) < 3:
+                conn.send("334 \r\n")
+                if conn.readline() is None:
+                    return
+            conn.send("235 2.7.0 accepted\r\n")
+        elif cmd == "STARTTLS" and on_starttls is not None:
+            ehlo = on_starttls(conn)
+            if ehlo is None:
+                return
+        elif cmd == "QUIT":
+            conn.send("221 bye\r\n")
+            return
+        else:
+            conn.send("250 ok\r\n")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("mode")
+    ap.add_argument("logfile")
+    ap.add_argument("cert", nargs="?")
+    ap.add_argument("key", nargs="?")
+    ap.add_argument("--timeout", type=int, default=20)
+    a = ap.parse_args()
+
+    signal.alarm(a.timeout)
+    ctx = None
+    if a.cert:
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(a.cert, a.key)
+    implicit = a.mode in ("imap-login", "smtp-login", "tls-cert")
+    if implicit and ctx is None:
+        sys.exit("fakesrv: mode %s needs CERT KEY" % a.mode)
+
+    lsock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    lsock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    lsock.bind(("127.0.0.1", 0))
+    lsock.listen(1)
+    print(lsock.getsockname()[1], flush=True)
+
+    sock, _ = lsock.accept()
+    lsock.close()
+    log = open(a.logfile, "a")
+    conn = Conn(sock, log)
+    try:
+        if implicit:
+            conn.starttls(ctx)
+        serve(a.mode, conn, ctx)
+    except (OSError, ssl.SSLError, RuntimeError) as e:
+        log.write("# %s\n" % e)
+    log.close()
+    try:
+        conn.sock.close()
+    except OSError:
+        pass
+
+
+def serve(mode, conn, ctx):
+    greeting = "* OK [CAPABILITY {caps}] fake ready\r\n"
+    if mode == "imap-nostarttls":
+        imap(conn, "IMAP4rev1 AUTH=PLAIN", greeting)
+    elif mode == "imap-preauth":
+        imap(conn, "IMAP4rev1 STARTTLS",
+             "* PREAUTH [CAPABILITY {caps}] logged in already\r\n")
+    elif mode == "imap-inject":
+        def inject(c, tag):
+            c.send("%s OK begin TLS\r\n* OK [CAPABILITY IMAP4rev1 "
+                   "AUTH=PLAIN] injected\r\n" % tag)
+            if ctx is None:
+                return "IMAP4rev1 AUTH=PLAIN"
+            c.starttls(ctx)
+            return "IMAP4rev1 AUTH=PLAIN"
+        imap(conn, "IMAP4rev1 STARTTLS AUTH=PLAIN", greeting, inject)
+    elif mode == "imap-login":
+        imap(conn, "IMAP4rev1", greeting)
+    elif mode == "tls-cert":
+        imap(conn, "IMAP4rev1 AUTH=PLAIN", greeting)
+    elif mode == "smtp-nostarttls":
+        smtp(conn, ["AUTH PLAIN LOGIN", "8BITMIME"])
+    elif mode == "smtp-inject":
+        def inject(c):
+            c.send("220 2.0.0 go ahead\r\n250-injected\r\n")
+            if ctx is None:
+                return ["AUTH PLAIN LOGIN"]
+            c.starttls(ctx)
+            return ["AUTH PLAIN LOGIN"]
+        smtp(conn, ["STARTTLS", "AUTH PLAIN LOGIN"], inject)
+    elif mode == "smtp-login":
+        smtp(conn, ["AUTH LOGIN"])
+    else:
+        sys.exit("fakesrv: unknown mode %s" % mode)
+
+
+if __name__ == "__main__":
+    main()

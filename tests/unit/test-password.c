@@ -1,0 +1,134 @@
+/*
+ * test-password.c: password.c, running real password commands: the first
+ * line is the password, failures and time-outs give a cause, and with no
+ * password and no terminal the cause says what to set.
+ */
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "password.h"
+#include "tap.h"
+#include "xmalloc.h"
+
+/* Run command; return the password or "cause: ..." (allocated). */
+static char *
+run(const char *command, int timeout)
+{
+	char	*pw, *cause = NULL, *s;
+
+	if ((pw = password_run("t", command, timeout, &cause)) != NULL) {
+		s = xstrdup(pw);
+		freezero_str(pw);
+		free(cause);
+		return s;
+	}
+	s = xasprintf("cause: %s", cause != NULL ? cause : "(none)");
+	free(cause);
+	return s;
+}
+
+static void
+check(const char *command, const char *want, const char *what)
+{
+	char	*got;
+
+	got = run(command, 5);
+	TAP_STR(got, want, "%s", what);
+	free(got);
+}
+
+/* password_get with no password and no controlling terminal. */
+static void
+test_no_tty(void)
+{
+	struct account	 a;
+	char		*pw, *cause = NULL, buf[256];
+	ssize_t		 n;
+	pid_t		 pid;
+	int		 p[2];
+
+	memset(&a, 0, sizeof a);
+	a.id = "work";
+	a.user = "me@example.org";
+	if (pipe(p) == -1 || (pid = fork()) == -1)
+		fatal("pipe or fork");
+	if (pid == 0) {
+		close(p[0]);
+		setsid();	/* no controlling terminal: /dev/tty fails */
+		pw = password_get(&a, &cause);
+		dprintf(p[1], "%s", pw != NULL ? "got a password" : cause);
+		_exit(0);
+	}
+	close(p[1]);
+	n = read(p[0], buf, sizeof buf - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	close(p[0]);
+	waitpid(pid, NULL, 0);
+	TAP_STR(buf, "no password for account work: set password-command",
+	    "no password and no terminal");
+
+	a.password = "from-config";
+	pw = password_get(&a, &cause);
+	TAP_STR(pw, "from-config", "password setting");
+	free(pw);
+
+	a.password = NULL;
+	a.password_command = "echo from-command";
+	pw = password_get(&a, &cause);
+	TAP_STR(pw, "from-command", "password-command");
+	free(pw);
+}
+
+int
+main(void)
+{
+	char	*got;
+	time_t	 t0;
+
+	signal(SIGPIPE, SIG_IGN);
+
+	check("echo secret", "secret", "first line of output");
+	check("printf 'one\\ntwo\\n'", "one", "only the first line");
+	check("printf 'crlf\\r\\n'", "crlf", "CR LF stripped");
+	check("printf 'no newline'", "no newline", "no final newline");
+	check("printf ' sp ace \\n'", " sp ace ", "spaces kept");
+	check("yes longer-than-a-pipe | head -c 300000", "longer-than-a-pipe",
+	    "much output, drained");
+	check("echo \"$0\"", "sh", "run by /bin/sh -c");
+	check("exit 3", "cause: password-command for account t failed "
+	    "(exit status 3)", "exit status in the cause");
+	check("echo pw; exit 1", "cause: password-command for account t "
+	    "failed (exit status 1)", "output but failed: no password");
+	check("kill -9 $$", "cause: password-command for account t was "
+	    "killed by signal 9", "killed by a signal");
+	check("true", "cause: password-command for account t printed no "
+	    "password", "no output");
+	check("echo", "cause: password-command for account t printed no "
+	    "password", "empty line");
+	check("no-such-command-here 2>/dev/null", "cause: password-command "
+	    "for account t failed (exit status 127)", "command not found");
+
+	t0 = time(NULL);
+	got = run("sleep 20", 1);
+	TAP_STR(got, "cause: password-command for account t did not finish "
+	    "within 1 s", "time-out");
+	TAP_OK(time(NULL) - t0 <= 3, "time-out kept");
+	free(got);
+
+	t0 = time(NULL);
+	got = run("sleep 5 & echo bg", 10);
+	TAP_STR(got, "bg", "a child left running does not hold us up");
+	TAP_OK(time(NULL) - t0 <= 3, "returned at once");
+	free(got);
+
+	test_no_tty();
+	return TAP_DONE();
+}
