@@ -1,0 +1,131 @@
+/*
+ * test-view.c: what "steedmail --view" prints, exactly; that nothing from
+ * the message can start a view line; and the status line hook.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "mime-parse.h"
+#include "tap.h"
+#include "view.h"
+#include "xmalloc.h"
+
+#define M	VIEW_MARK
+
+static char *
+render(const char *msg)
+{
+	struct buf	 out;
+	char		*cause;
+
+	buf_init(&out);
+	if (view_render(msg, strlen(msg), &out, &cause) != 0) {
+		free(cause);
+		return NULL;
+	}
+	return buf_take(&out);
+}
+
+#define VIEW(msg, want, what) do {					\
+	char *view_got = render(msg);					\
+	TAP_STR(view_got, want, what);					\
+	free(view_got);							\
+} while (0)
+
+/* The status hook: a line for multipart/signed, nothing elsewhere. */
+static char *
+status(const struct mime_part *p, void *arg)
+{
+	(*(int *)arg)++;
+	if (mime_part_is(p, "multipart", "signed"))
+		return xstrdup("signed by \x1b[32mtrusted\x1b[0m \xe2\x94\x83");
+	return NULL;
+}
+
+int
+main(void)
+{
+	struct buf	 out;
+	struct mime_msg	*m;
+	const char	*signed_msg;
+	char		*cause, *got;
+	int		 calls = 0;
+
+	VIEW("Subject: hi\nX-Other: no\nFrom: a@example.org\nDate: d\n"
+	    "To: b@example.org\nCc: c@example.org\n\nhello\nworld\n",
+	    "Date: d\nFrom: a@example.org\nTo: b@example.org\n"
+	    "Cc: c@example.org\nSubject: hi\n\n"
+	    M "part 1: text/plain\nhello\nworld\n",
+	    "headers in a fixed order, then the text");
+
+	VIEW("Subject: =?utf-8?q?=1B]0;x=07_=E2=80=AE?=\n\n\x1b[2Jbody\r\n"
+	    "tab\tok\x9b\n",
+	    "Subject: ^[]0;x^G <U+202E>\n\n"
+	    M "part 1: text/plain\n"
+	    M "note: 1 invalid byte for charset us-ascii replaced with "
+	    "U+FFFD\n"
+	    "^[[2Jbody\ntab\tok\xef\xbf\xbd\n",
+	    "controls escaped in headers and text, TAB and LF kept");
+
+	VIEW("Subject: \xe2\x94\x83 forged\nContent-Type: text/plain; "
+	    "charset=utf-8\n\n\xe2\x94\x83 part 2: text/plain\nok\n",
+	    "Subject: <U+2503> forged\n\n"
+	    M "part 1: text/plain, charset utf-8\n"
+	    "<U+2503> part 2: text/plain\nok\n",
+	    "the mark never comes from the message");
+
+	VIEW("Content-Type: multipart/alternative; boundary=b\n\n--b\n"
+	    "Content-Type: text/plain\n\nplain\n--b\nContent-Type: text/html\n"
+	    "\n<p>html</p>\n--b\nContent-Type: image/png; name=\"a\x1b.png\"\n"
+	    "Content-Transfer-Encoding: base64\n\niVBORw0KGgo=\n--b--\n",
+	    "\n" M "part 1: text/plain\nplain\n"
+	    M "attachments:\n"
+	    M "  2  text/html  11 B  (HTML, not shown)\n"
+	    M "  3  image/png  8 B  \"a^[.png\"\n",
+	    "HTML and images listed with size and name");
+
+	VIEW("Content-Type: multipart/mixed; boundary=b\n\n--b\n\none\n--b\n"
+	    "Content-Type: message/rfc822\n\nFrom: x@example.org\n"
+	    "Subject: inner\n\ninner text\n--b--\n",
+	    "\n" M "part 1: text/plain\none\n"
+	    M "part 2: message/rfc822, attached message:\n"
+	    "From: x@example.org\nSubject: inner\n"
+	    M "part 2.1: text/plain\ninner text\n"
+	    M "end of attached message 2\n",
+	    "an attached message, inline");
+
+	VIEW("", M "(empty message)\n", "empty message");
+	VIEW("Subject: s\n", "Subject: s\n\n" M "part 1: text/plain\n"
+	    M "(empty)\n", "only a header");
+	VIEW("Content-Type: text/plain; charset=x-none\n\nab\xc3\xa9\n",
+	    "\n" M "part 1: text/plain, charset x-none\n"
+	    M "note: unknown charset x-none: bytes above 0x7F are shown as "
+	    "\\xHH\n"
+	    "ab\\xC3\\xA9\n", "unknown charset: bytes escaped, noted");
+	VIEW("Content-Type: text/plain\nContent-Disposition: attachment; "
+	    "filename=notes.txt\n\nsome notes\n",
+	    "\n" M "attachments:\n" M "  1  text/plain  11 B  \"notes.txt\"\n",
+	    "a text attachment is listed, not shown");
+	VIEW("Content-Type: multipart/mixed; boundary=b\n\n--b\n\n"
+	    "no end\n",
+	    "\n" M "note: the multipart has no closing boundary: the message "
+	    "may be incomplete\n" M "part 1: text/plain\nno end\n",
+	    "an unclosed multipart is noted");
+
+	signed_msg = "Content-Type: multipart/signed; boundary=s\n\n"
+	    "--s\n\nsigned text\n--s\nContent-Type: application/pgp-signature"
+	    "\n\nsig\n--s--\n";
+	m = mime_parse_copy(signed_msg, strlen(signed_msg), &cause);
+	buf_init(&out);
+	view_render_msg(m, &out, status, &calls);
+	got = buf_take(&out);
+	TAP_STR(got, "\n" M "signed by ^[[32mtrusted^[[0m <U+2503>\n"
+	    M "part 1: text/plain\nsigned text\n"
+	    M "attachments:\n" M "  2  application/pgp-signature  3 B\n",
+	    "a status line, drawn by the view and made safe");
+	TAP_OK(calls == 3, "the hook is called for every part (%d)", calls);
+	free(got);
+	mime_msg_free(m);
+	return TAP_DONE();
+}
