@@ -90,3 +90,25 @@ echo "nobody" | alice -s "refused $u" "nobody@steed.test" >"$T_TMP/o" 2>&1
 rc=$?
 ok "5xx recipient: exit 69, the recipient and the server's words named" sh -c "[ $rc = 69 ] && grep -q 'refused recipient nobody@steed.test: 550 5.1.1' '$T_TMP/o' && ! grep -q '\^J' '$T_TMP/o'"
 ok "5xx: the message is kept in outbox/failed, not lost" sh -c "ls '$T_TMP/alice/steedmail/outbox/failed/' | grep -q '\.eml$'"
+
+# A full disk: the message cannot be queued, so nothing is sent, and the
+# user is told plainly; once there is room, sending works again.
+full=$T_TMP/full
+mkdir -p "$full"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=1m tmpfs "$full" 2>/dev/null; then
+	trap 'umount "$full" 2>/dev/null; rm -rf "$T_TMP"' EXIT
+	mkdir -p "$full/steedmail/outbox"
+	dd if=/dev/zero of="$full/filler" bs=4k 2>/dev/null
+	head -c 200000 /dev/urandom | base64 >"$T_TMP/big"
+	XDG_DATA_HOME=$full XDG_CACHE_HOME="$T_TMP/alice-c" sm -F "$STEED_ENV/alice.conf" -s "full $u" "$STEED_BOB" <"$T_TMP/big" >"$T_TMP/o" 2>&1
+	rc=$?
+	ok "disk full: exit 75, 'nothing was sent', the reason named" sh -c "[ $rc = 75 ] && grep -q 'nothing was sent' '$T_TMP/o' && grep -q 'No space left on device' '$T_TMP/o'"
+	ok "disk full: no half-written entry left in the outbox" sh -c "[ -z \"\$(ls -A '$full/steedmail/outbox' | grep -v '^.lock$')\" ]"
+	rm -f "$full/filler"
+	XDG_DATA_HOME=$full XDG_CACHE_HOME="$T_TMP/alice-c" sm -F "$STEED_ENV/alice.conf" -s "full $u" "$STEED_BOB" <"$T_TMP/big" >"$T_TMP/o" 2>&1
+	ok "with room again, the same send works" test $? = 0
+	ok "and it arrives once" arrives bob INBOX "full $u" 1
+	umount "$full"
+else
+	echo "ok $((t_n + 1)) - disk full # SKIP needs root to mount a small tmpfs"
+fi
