@@ -17,6 +17,9 @@ const struct config_setting config_settings[] = {
 	{ "ca-file", CONFIG_GLOBAL, CONFIG_PATH, G(ca_file), 0, "FILE",
 	  "PEM file of CA certificates trusted for every account, "
 	  "instead of the system store" },
+	{ "gnupg-home", CONFIG_GLOBAL, CONFIG_PATH, G(gnupg_home), 0, "DIR",
+	  "use this GnuPG home (e.g. ~/.gnupg) instead of steedmail's own "
+	  "in the data directory" },
 
 	{ "name", CONFIG_ACCOUNT, CONFIG_STRING, A(name), 0, "TEXT",
 	  "your name, as shown in From" },
@@ -41,6 +44,14 @@ const struct config_setting config_settings[] = {
 	  A(cert_fingerprint), 0, "SHA256",
 	  "accept exactly the server certificate with this SHA-256 "
 	  "fingerprint (for self-signed servers)" },
+	{ "key", CONFIG_ACCOUNT, CONFIG_KEY_ID, A(key), 0, "FPR",
+	  "use this existing OpenPGP key (or smartcard key) instead of "
+	  "creating one" },
+	{ "smime", CONFIG_ACCOUNT, CONFIG_BOOL, A(smime), 0, "yes|no",
+	  "also create and use a self-signed S/MIME certificate "
+	  "(default: no)" },
+	{ "smime-key", CONFIG_ACCOUNT, CONFIG_KEY_ID, A(smime_key), 0, "FPR",
+	  "use this existing S/MIME certificate instead of creating one" },
 };
 
 const size_t config_nsettings =

@@ -73,6 +73,8 @@ config_type_name(enum config_type t)
 	case CONFIG_PATH:		return "file name";
 	case CONFIG_FINGERPRINT:	return "SHA-256 fingerprint";
 	case CONFIG_ACCOUNT_ID:		return "account name";
+	case CONFIG_KEY_ID:		return "key fingerprint";
+	case CONFIG_BOOL:		return "yes or no";
 	}
 	return "?";
 }
@@ -183,6 +185,27 @@ config_parse_fingerprint(const char *v, char **out)
 	return 0;
 }
 
+/* A key fingerprint as gpg prints it, spaces allowed; kept upper-case. */
+static int
+config_parse_keyid(const char *v, char **out)
+{
+	char	hex[65];
+	size_t	n = 0;
+
+	for (; *v != '\0'; v++) {
+		if (*v == ' ')
+			continue;
+		if (!isxdigit((unsigned char)*v) || n == 64)
+			return -1;
+		hex[n++] = (char)toupper((unsigned char)*v);
+	}
+	if (n != 40 && n != 64)
+		return -1;
+	hex[n] = '\0';
+	*out = xstrdup(hex);
+	return 0;
+}
+
 static char *
 config_expand_path(const char *v)
 {
@@ -228,6 +251,20 @@ config_set(struct config_parser *p, const struct config_setting *s,
 		return 0;
 	case CONFIG_PATH:
 		*field = config_expand_path(v);
+		return 0;
+	case CONFIG_KEY_ID:
+		if (config_parse_keyid(v, field) == -1)
+			return config_error(p, "%s: expected a key fingerprint "
+			    "(40 or 64 hex digits, spaces allowed)", s->name);
+		return 0;
+	case CONFIG_BOOL:
+		if (strcmp(v, "yes") == 0)
+			*(int *)field = 1;
+		else if (strcmp(v, "no") == 0)
+			*(int *)field = 0;
+		else
+			return config_error(p, "%s: expected yes or no",
+			    s->name);
 		return 0;
 	case CONFIG_STRING:
 	case CONFIG_SECRET:
@@ -534,6 +571,8 @@ config_free_account(struct account *a)
 	free(a->password_command);
 	free(a->ca_file);
 	free(a->cert_fingerprint);
+	free(a->key);
+	free(a->smime_key);
 	free(a);
 }
 
@@ -555,5 +594,6 @@ config_free(struct config *cf)
 	free(cf->path);
 	free(cf->default_account);
 	free(cf->ca_file);
+	free(cf->gnupg_home);
 	free(cf);
 }

@@ -35,6 +35,9 @@ struct account {
 	char		*password_command;
 	char		*ca_file;
 	char		*cert_fingerprint; /* 64 lower-case hex digits */
+	char		*key;		/* OpenPGP fingerprint, upper-case hex */
+	int		 smime;		/* also an S/MIME certificate */
+	char		*smime_key;	/* its fingerprint, upper-case hex */
 
 	struct account	*next;
 };
@@ -43,6 +46,7 @@ struct config {
 	char		*path;
 	char		*default_account;
 	char		*ca_file;
+	char		*gnupg_home;	/* NULL: steedmail's own, in the data dir */
 
 	struct account	*accounts;
 	size_t		 naccounts;
@@ -61,7 +65,9 @@ enum config_type {
 	CONFIG_SMTP_URL,	/* smtps://host[:port], smtp://host[:port] */
 	CONFIG_PATH,		/* a file name; ~/ is expanded */
 	CONFIG_FINGERPRINT,	/* SHA-256, hex, colons allowed */
-	CONFIG_ACCOUNT_ID	/* the name of an [account] section */
+	CONFIG_ACCOUNT_ID,	/* the name of an [account] section */
+	CONFIG_KEY_ID,		/* a key fingerprint: 40 or 64 hex digits */
+	CONFIG_BOOL		/* yes or no (an int field) */
 };
 
 enum config_scope {

@@ -1,0 +1,24 @@
+/*
+ * crypto.h: the one door to gpgme. It chooses the GnuPG home (steedmail's
+ * own under the data directory, 0700, or the configured gnupg-home), checks
+ * the engines once, and hands out contexts bound to that home for OpenPGP
+ * (gpg) and S/MIME (gpgsm). Everything else in src/crypto-* goes through
+ * crypto_ctx(); nobody calls gpgme_new() directly.
+ */
+#ifndef STEED_CRYPTO_H
+#define STEED_CRYPTO_H
+
+#include <gpgme.h>
+
+#include "config.h"
+
+/* Set the home up (home NULL: the default). Safe to call more than once. */
+int		 crypto_init(const char *home, char **cause);
+/* The GnuPG home in use (after crypto_init). */
+const char	*crypto_home(void);
+/* A new context for proto, on the home; release with gpgme_release(). */
+gpgme_ctx_t	 crypto_ctx(gpgme_protocol_t proto, char **cause);
+/* "what: gpgme's words" for an error. */
+char		*crypto_error(const char *what, gpgme_error_t);
+
+#endif
