@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include "charset.h"
+#include "strsafe.h"
 #include "xmalloc.h"
 
 #define CHARSET_NAME_MAX	64
@@ -57,33 +58,9 @@ static const char *charset_unknowns[] = {
 size_t
 charset_utf8_seq(const char *s, size_t len)
 {
-	const unsigned char	*p = (const unsigned char *)s;
-	unsigned int		 c, min;
-	size_t			 n, i;
+	uint32_t	cp;
 
-	if (len == 0)
-		return 0;
-	c = p[0];
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		n = 2; c &= 0x1f; min = 0x80;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		n = 3; c &= 0x0f; min = 0x800;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		n = 4; c &= 0x07; min = 0x10000;
-	} else
-		return 0;
-	if (len < n)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		c = (c << 6) | (p[i] & 0x3f);
-	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	return n;
+	return strsafe_utf8_decode(s, len, &cp);
 }
 
 int

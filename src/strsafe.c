@@ -10,13 +10,15 @@
 #include "strsafe.h"
 #include "xmalloc.h"
 
-/* Decode one UTF-8 sequence; return its length, or 0 if it is invalid. */
-static size_t
-strsafe_decode(const unsigned char *p, size_t len, uint32_t *cp)
+size_t
+strsafe_utf8_decode(const char *s, size_t len, uint32_t *cp)
 {
-	uint32_t	c, min;
-	size_t		n, i;
+	const unsigned char	*p = (const unsigned char *)s;
+	uint32_t		 c, min;
+	size_t			 n, i;
 
+	if (len == 0)
+		return 0;
 	c = p[0];
 	if (c < 0x80) {
 		*cp = c;
@@ -68,7 +70,7 @@ strsafe_add(struct buf *out, const char *in, size_t len, int flags)
 	uint32_t		 c;
 
 	while (i < len) {
-		if ((n = strsafe_decode(p + i, len - i, &c)) == 0) {
+		if ((n = strsafe_utf8_decode(in + i, len - i, &c)) == 0) {
 			buf_addf(out, "\\x%02X", p[i]);
 			escaped++;
 			i++;

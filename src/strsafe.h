@@ -7,6 +7,7 @@
 #define STEED_STRSAFE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "buf.h"
 
@@ -21,6 +22,12 @@
  * \xHH. Returns the number of characters that were escaped.
  */
 size_t	 strsafe_add(struct buf *out, const char *in, size_t len, int flags);
+/*
+ * Decode one strict UTF-8 sequence (no overlong forms, surrogates or code
+ * points above U+10FFFF) at s; return its length and the code point, or 0
+ * if it is not valid. The one UTF-8 decoder of the program.
+ */
+size_t	 strsafe_utf8_decode(const char *s, size_t len, uint32_t *cp);
 /* The same for a C string, returned newly allocated. */
 char	*strsafe(const char *in, int flags);
 
