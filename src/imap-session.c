@@ -31,11 +31,7 @@
 #define IMAP_SESSION_WORDS_MAX	200	/* bytes of server text shown */
 #define IMAP_SESSION_BYE_WAIT	5	/* seconds to wait for LOGOUT */
 
-/*
- * The server's own words from the last line it sent (the tagged reply, or
- * the greeting), without tag and status: "[CODE] text". Terminal-safe.
- */
-static char *
+char *
 imap_session_words(mailimap *imap)
 {
 	const char	*buf, *line, *end, *p;
@@ -104,10 +100,16 @@ imap_session_error(mailimap *imap, int r, const char *host, const char *what)
 	return cause;
 }
 
-/* Close at once, without LOGOUT: after a refusal there is nothing to say. */
-static void
-imap_session_abort(mailimap *imap)
+/*
+ * Close at once, without LOGOUT: after a refusal there is nothing to say,
+ * and on a lost connection nobody to say it to. (mailimap_free() itself
+ * would send LOGOUT while the stream is there.)
+ */
+void
+imap_session_drop(mailimap *imap)
 {
+	if (imap == NULL)
+		return;
 	if (imap->imap_stream != NULL) {
 		mailstream_close(imap->imap_stream);
 		imap->imap_stream = NULL;
@@ -351,23 +353,11 @@ imap_session_open(const struct account *a, const char *ca_file,
 	struct net_tls_policy	 p;
 	mailstream		*s;
 	mailimap		*imap;
-	int			 fd, r;
+	int			 r;
 
-	memset(&p, 0, sizeof p);
-	p.host = u->host;
-	p.ca_file = a->ca_file != NULL ? a->ca_file : ca_file;
-	p.pin_sha256 = a->cert_fingerprint;
-	p.timeout = NET_TIMEOUT;
-
-	if ((fd = net_connect(u->host, u->port, p.timeout, cause)) == -1)
+	net_tls_policy_account(&p, a, u, ca_file);
+	if ((s = net_open(u, &p, cause)) == NULL)
 		return NULL;
-	if (u->tls == CONFIG_TLS_IMPLICIT) {
-		if ((s = net_tls_open(fd, &p, cause)) == NULL) {
-			close(fd);
-			return NULL;
-		}
-	} else if ((s = mailstream_socket_open_timeout(fd, p.timeout)) == NULL)
-		fatal("out of memory");
 	if ((imap = mailimap_new(0, NULL)) == NULL)
 		fatal("out of memory");
 	mailimap_set_timeout(imap, p.timeout);
@@ -403,7 +393,7 @@ imap_session_open(const struct account *a, const char *ca_file,
 
 fail:
 	log_secret_remove(password);
-	imap_session_abort(imap);
+	imap_session_drop(imap);
 	return NULL;
 }
 

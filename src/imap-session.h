@@ -24,4 +24,17 @@ mailimap	*imap_session_open(const struct account *a, const char *ca_file,
 /* Log out (briefly waiting for the server), close and free. NULL is fine. */
 void		 imap_session_close(mailimap *);
 
+/*
+ * Close and free without a word to the server: for a connection that is
+ * lost or out of step, where LOGOUT would only wait. NULL is fine.
+ */
+void		 imap_session_drop(mailimap *);
+
+/*
+ * The server's own words from the last line it sent (the tagged reply, or
+ * the greeting), without tag and status: "[CODE] text", bounded and
+ * terminal-safe. Returns new memory.
+ */
+char		*imap_session_words(mailimap *);
+
 #endif

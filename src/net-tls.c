@@ -845,3 +845,33 @@ net_tls_fingerprint(mailstream *s)
 		return NULL;
 	return xstrdup(hex);
 }
+
+void
+net_tls_policy_account(struct net_tls_policy *p, const struct account *a,
+    const struct config_url *u, const char *ca_file)
+{
+	memset(p, 0, sizeof *p);
+	p->host = u->host;
+	p->ca_file = a->ca_file != NULL ? a->ca_file : ca_file;
+	p->pin_sha256 = a->cert_fingerprint;
+	p->timeout = NET_TIMEOUT;
+}
+
+mailstream *
+net_open(const struct config_url *u, const struct net_tls_policy *p,
+    char **cause)
+{
+	mailstream	*s;
+	int		 fd;
+
+	if ((fd = net_connect(u->host, u->port, p->timeout, cause)) == -1)
+		return NULL;
+	if (u->tls == CONFIG_TLS_IMPLICIT) {
+		if ((s = net_tls_open(fd, p, cause)) == NULL)
+			close(fd);
+		return s;
+	}
+	if ((s = mailstream_socket_open_timeout(fd, p->timeout)) == NULL)
+		fatal("out of memory");
+	return s;
+}

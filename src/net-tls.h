@@ -9,6 +9,8 @@
 
 #include <libetpan/libetpan.h>
 
+#include "config.h"
+
 #define NET_TIMEOUT	30	/* seconds, when a policy gives none */
 
 /* What the server's certificate must be. */
@@ -47,6 +49,22 @@ mailstream	*net_tls_open(int fd, const struct net_tls_policy *,
  */
 int		 net_tls_starttls(mailstream *,
 		     const struct net_tls_policy *, char **cause);
+
+/*
+ * The policy for a server of an account: the account's pin and CA file, or
+ * the global ca_file, or the system store.
+ */
+void		 net_tls_policy_account(struct net_tls_policy *,
+		     const struct account *, const struct config_url *,
+		     const char *ca_file);
+
+/*
+ * Connect to the server of a URL: with implicit TLS, a verified TLS stream;
+ * with STARTTLS, a plain stream for the protocol to upgrade with
+ * net_tls_starttls() before it sends anything that matters.
+ */
+mailstream	*net_open(const struct config_url *, const struct net_tls_policy *,
+		     char **cause);
 
 /* Is this stream one of ours, with TLS up? */
 int		 net_tls_active(mailstream *);

@@ -286,23 +286,11 @@ smtp_session_open(const struct account *a, const char *ca_file,
 	struct net_tls_policy	 p;
 	mailstream		*s;
 	mailsmtp		*smtp;
-	int			 fd, r;
+	int			 r;
 
-	memset(&p, 0, sizeof p);
-	p.host = u->host;
-	p.ca_file = a->ca_file != NULL ? a->ca_file : ca_file;
-	p.pin_sha256 = a->cert_fingerprint;
-	p.timeout = NET_TIMEOUT;
-
-	if ((fd = net_connect(u->host, u->port, p.timeout, cause)) == -1)
+	net_tls_policy_account(&p, a, u, ca_file);
+	if ((s = net_open(u, &p, cause)) == NULL)
 		return NULL;
-	if (u->tls == CONFIG_TLS_IMPLICIT) {
-		if ((s = net_tls_open(fd, &p, cause)) == NULL) {
-			close(fd);
-			return NULL;
-		}
-	} else if ((s = mailstream_socket_open_timeout(fd, p.timeout)) == NULL)
-		fatal("out of memory");
 	if ((smtp = mailsmtp_new(0, NULL)) == NULL)
 		fatal("out of memory");
 	mailsmtp_set_timeout(smtp, p.timeout);
