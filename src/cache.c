@@ -278,9 +278,10 @@ cache_recount(struct cache *c, struct cache_mailbox *mb, char **cause)
 	return 0;
 }
 
-int
-cache_mailbox(struct cache *c, const char *name, uint32_t uidvalidity,
-    struct cache_mailbox *mb, char **cause)
+/* The mailbox's row into *mb: 1, 0 if there is none, -1. */
+static int
+cache_mailbox_row(struct cache *c, const char *name, struct cache_mailbox *mb,
+    char **cause)
 {
 	sqlite3_stmt	*st;
 	int		 rc;
@@ -301,8 +302,32 @@ cache_mailbox(struct cache *c, const char *name, uint32_t uidvalidity,
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return cache_fail(c, "mailbox", cause);
+	return rc == SQLITE_ROW;
+}
 
-	if (rc == SQLITE_DONE) {
+int
+cache_mailbox_find(struct cache *c, const char *name,
+    struct cache_mailbox *mb, char **cause)
+{
+	int	rc;
+
+	if ((rc = cache_mailbox_row(c, name, mb, cause)) != 1)
+		return rc;
+	if (cache_recount(c, mb, cause) == -1)
+		return -1;
+	return 1;
+}
+
+int
+cache_mailbox(struct cache *c, const char *name, uint32_t uidvalidity,
+    struct cache_mailbox *mb, char **cause)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if ((rc = cache_mailbox_row(c, name, mb, cause)) == -1)
+		return -1;
+	if (rc == 0) {
 		if (sqlite3_prepare_v2(c->db, "INSERT INTO mailbox (name, "
 		    "uidvalidity) VALUES (?, ?)", -1, &st, NULL) != SQLITE_OK)
 			return cache_fail(c, "mailbox", cause);
@@ -403,6 +428,34 @@ cache_delete(struct cache *c, const struct cache_mailbox *mb, uint32_t uid,
 	sqlite3_bind_int64(c->del, 1, mb->id);
 	sqlite3_bind_int64(c->del, 2, uid);
 	return cache_step(c, c->del, "delete", cause);
+}
+
+int
+cache_get_flags(struct cache *c, const struct cache_mailbox *mb, uint32_t uid,
+    char flags[8], char **cause)
+{
+	sqlite3_stmt	*st;
+	const char	*f;
+	int		 rc;
+
+	flags[0] = '\0';
+	if (sqlite3_prepare_v2(c->db, "SELECT flags FROM message WHERE "
+	    "mailbox = ? AND uid = ?", -1, &st, NULL) != SQLITE_OK)
+		return cache_fail(c, "flags", cause);
+	sqlite3_bind_int64(st, 1, mb->id);
+	sqlite3_bind_int64(st, 2, uid);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && (f = (const char *)sqlite3_column_text(st,
+	    0)) != NULL) {
+		strncpy(flags, f, 7);
+		flags[7] = '\0';
+	}
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	if (rc != SQLITE_ROW)
+		return cache_fail(c, "flags", cause);
+	return 1;
 }
 
 int
@@ -512,6 +565,25 @@ cache_pending_done(struct cache *c, int64_t id, char **cause)
 	if (rc != SQLITE_DONE)
 		return cache_fail(c, "pending", cause);
 	return 0;
+}
+
+int
+cache_pending_drop(struct cache *c, const char *mailbox, uint32_t uidvalidity,
+    char **cause)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(c->db, "DELETE FROM pending WHERE mailbox = ? "
+	    "AND uidvalidity != ?", -1, &st, NULL) != SQLITE_OK)
+		return cache_fail(c, "pending", cause);
+	sqlite3_bind_text(st, 1, mailbox, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, uidvalidity);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return cache_fail(c, "pending", cause);
+	return sqlite3_changes(c->db);
 }
 
 int

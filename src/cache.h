@@ -49,6 +49,13 @@ int	 cache_mailbox(struct cache *, const char *name, uint32_t uidvalidity,
 	    struct cache_mailbox *mb, char **cause);
 int	 cache_mailbox_update(struct cache *, struct cache_mailbox *,
 	    char **cause);
+/*
+ * The cached state of mailbox name as it is, creating and dropping
+ * nothing (for work without the server). Returns 1 and fills *mb if the
+ * mailbox is cached, 0 if not, -1 on a database error.
+ */
+int	 cache_mailbox_find(struct cache *, const char *name,
+	    struct cache_mailbox *mb, char **cause);
 
 int	 cache_begin(struct cache *, char **cause);
 int	 cache_commit(struct cache *, char **cause);
@@ -60,6 +67,9 @@ int	 cache_set_flags(struct cache *, const struct cache_mailbox *,
 	    uint32_t uid, const char *flags, char **cause);
 int	 cache_delete(struct cache *, const struct cache_mailbox *,
 	    uint32_t uid, char **cause);
+/* The cached flags of uid in flags[8]: 1 if cached, 0 if not, -1. */
+int	 cache_get_flags(struct cache *, const struct cache_mailbox *,
+	    uint32_t uid, char flags[8], char **cause);
 /* Delete every cached UID <= upto that is not in the sorted list uids. */
 int	 cache_delete_missing(struct cache *, const struct cache_mailbox *,
 	    const uint32_t *uids, size_t n, uint32_t upto, char **cause);
@@ -88,6 +98,13 @@ int	 cache_pending_each(struct cache *,
 	    int (*fn)(const struct cache_pending *, void *), void *arg,
 	    char **cause);
 int	 cache_pending_done(struct cache *, int64_t id, char **cause);
+/*
+ * Drop the pending changes of mailbox recorded under another UIDVALIDITY
+ * than uidvalidity (their UIDs name other messages now, or none). Returns
+ * how many were dropped, or -1.
+ */
+int	 cache_pending_drop(struct cache *, const char *mailbox,
+	    uint32_t uidvalidity, char **cause);
 
 /* Call fn for every cached message of mb, in UID order. */
 int	 cache_each(struct cache *, const struct cache_mailbox *,

@@ -1,7 +1,8 @@
 /*
- * cmd-mail.c: the reading commands for scripts: --sync, --list and
- * --fetch. Each logs in to the account's IMAP server, brings the header
- * cache of the folder up to date, and answers from it.
+ * cmd-mail.c: the reading commands for scripts: --sync, --list, --fetch
+ * and --idle, and the opening of an account's IMAP connection that every
+ * IMAP command shares (which also sends flag changes saved earlier).
+ * --list falls back to the header cache when the server cannot be reached.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,30 +14,68 @@
 #include "buf.h"
 #include "cache.h"
 #include "cmd.h"
-#include "imap-mailbox.h"
-#include "imap-session.h"
-#include "imap-sync.h"
+#include "imap-conn.h"
 #include "password.h"
 #include "strsafe.h"
 #include "xmalloc.h"
 
-struct cmd_mail {
-	struct account	*a;
-	mailimap	*imap;
-	struct cache	*cache;
-	const char	*folder;
-};
+#define CMD_IDLE_TIMEOUT	300	/* seconds --idle waits by default */
 
-static int
-cmd_mail_open(struct cmd_ctx *ctx, struct cmd_mail *m, int want_cache)
+uint32_t
+cmd_uid(const char *what, const char *arg)
+{
+	unsigned long	 uid;
+	char		*end;
+
+	uid = strtoul(arg, &end, 10);
+	if (*arg < '0' || *arg > '9' || *end != '\0' || uid == 0 ||
+	    uid > 0xffffffffUL) {
+		cmd_error("%s: \"%s\" is not a UID", what, arg);
+		return 0;
+	}
+	return (uint32_t)uid;
+}
+
+int
+cmd_mail_exit(int result)
+{
+	switch (result) {
+	case IMAP_OPS_OK:
+		return EX_OK;
+	case IMAP_OPS_LOST:
+	case IMAP_CONN_SAVED:
+		return EX_TEMPFAIL;
+	case IMAP_CONN_LOCAL:
+		return EX_IOERR;
+	default:
+		return EX_UNAVAILABLE;
+	}
+}
+
+void
+cmd_mail_warnings(struct cmd_mail *m)
+{
+	char	*w;
+
+	if (m->conn == NULL)
+		return;
+	while ((w = imap_conn_warning(m->conn)) != NULL) {
+		cmd_error("warning: %s", w);
+		free(w);
+	}
+}
+
+int
+cmd_mail_open(struct cmd_ctx *ctx, struct cmd_mail *m, const char *folder)
 {
 	char	*pw, *cause = NULL;
+	size_t	 n;
 
 	memset(m, 0, sizeof *m);
-	m->folder = ctx->argc > 0 ? ctx->argv[0] : "INBOX";
+	m->folder = folder != NULL ? folder : "INBOX";
 	if ((m->a = cmd_account(ctx)) == NULL)
 		return EX_USAGE;
-	if (want_cache && (m->cache = cache_open(m->a->id, &cause)) == NULL) {
+	if ((m->cache = cache_open(m->a->id, &cause)) == NULL) {
 		cmd_error("%s", cause);
 		free(cause);
 		return EX_CANTCREAT;
@@ -45,63 +84,67 @@ cmd_mail_open(struct cmd_ctx *ctx, struct cmd_mail *m, int want_cache)
 		cmd_error("%s", cause);
 		free(cause);
 		cache_close(m->cache);
+		m->cache = NULL;
 		return EX_CONFIG;
 	}
-	m->imap = imap_session_open(m->a, m->a->ca_file != NULL ?
-	    m->a->ca_file : ctx->cf->ca_file, pw, &cause);
+	m->conn = imap_conn_new(m->a, ctx->cf->ca_file, pw, m->cache);
 	freezero_str(pw);
-	if (m->imap == NULL) {
-		cmd_error("%s", cause);
-		free(cause);
-		cache_close(m->cache);
-		return EX_UNAVAILABLE;
-	}
+	if (imap_conn_open(m->conn, &cause) != IMAP_OPS_OK)
+		m->down = cause;
+	cmd_mail_warnings(m);
+	if ((n = imap_conn_replayed(m->conn)) > 0)
+		fprintf(stderr, "steedmail: %zu saved flag change%s sent to "
+		    "the server\n", n, n == 1 ? "" : "s");
 	return EX_OK;
 }
 
-static void
+void
 cmd_mail_close(struct cmd_mail *m)
 {
-	if (m->imap != NULL)
-		imap_session_close(m->imap);
+	cmd_mail_warnings(m);
+	imap_conn_close(m->conn);
 	cache_close(m->cache);
+	free(m->down);
+	memset(m, 0, sizeof *m);
 }
 
+/* The server cannot be reached: say so, for commands that need it. */
 static int
-cmd_mail_sync(struct cmd_mail *m, struct imap_sync_stats *st)
+cmd_mail_down(struct cmd_mail *m)
 {
-	char	*cause = NULL;
-
-	if (imap_sync(m->imap, m->cache, m->folder, st, &cause) == -1) {
-		cmd_error("%s: %s", m->folder, cause);
-		free(cause);
-		return EX_TEMPFAIL;
-	}
-	return EX_OK;
+	cmd_error("%s", m->down);
+	cmd_mail_close(m);
+	return EX_TEMPFAIL;
 }
 
 int
 cmd_sync(struct cmd_ctx *ctx)
 {
-	struct cmd_mail		m;
-	struct imap_sync_stats	st;
-	int			rc;
+	struct cmd_mail		 m;
+	struct imap_sync_stats	 st;
+	char			*cause = NULL;
+	int			 rc;
 
-	if ((rc = cmd_mail_open(ctx, &m, 1)) != EX_OK)
+	if ((rc = cmd_mail_open(ctx, &m, ctx->argc > 0 ? ctx->argv[0] :
+	    NULL)) != EX_OK)
 		return rc;
-	if ((rc = cmd_mail_sync(&m, &st)) == EX_OK) {
-		printf("%u message%s\n", st.mb.count,
-		    st.mb.count == 1 ? "" : "s");
-		if (st.unchanged)
-			fprintf(stderr, "steedmail: %s: nothing changed\n",
-			    m.folder);
-		else
-			fprintf(stderr, "steedmail: %s: %u new, %u flag "
-			    "updates, %u expunged\n", m.folder, st.fetched,
-			    st.flags_changed, st.expunged);
+	if (m.down != NULL)
+		return cmd_mail_down(&m);
+	if (imap_conn_sync(m.conn, m.folder, &st, &cause) != IMAP_OPS_OK) {
+		cmd_error("%s: %s", m.folder, cause);
+		free(cause);
+		cmd_mail_close(&m);
+		return EX_TEMPFAIL;
 	}
+	printf("%u message%s\n", st.mb.count, st.mb.count == 1 ? "" : "s");
+	if (st.unchanged)
+		fprintf(stderr, "steedmail: %s: nothing changed\n", m.folder);
+	else
+		fprintf(stderr, "steedmail: %s: %u new, %u flag updates, %u "
+		    "expunged\n", m.folder, st.fetched, st.flags_changed,
+		    st.expunged);
 	cmd_mail_close(&m);
-	return rc;
+	return EX_OK;
 }
 
 static void
@@ -133,27 +176,68 @@ cmd_list_one(const struct cache_msg *msg, void *arg)
 	return 0;
 }
 
+static int
+cmd_list_print(struct cmd_mail *m, const struct cache_mailbox *mb)
+{
+	struct buf	 b;
+	char		*cause = NULL;
+	int		 rc = EX_OK;
+
+	buf_init(&b);
+	if (cache_each(m->cache, mb, cmd_list_one, &b, &cause) == -1) {
+		cmd_error("%s", cause);
+		free(cause);
+		rc = EX_SOFTWARE;
+	}
+	buf_free(&b);
+	return rc;
+}
+
+/* The server is out of reach: the cached copy, if there is one, and 75. */
+static int
+cmd_list_cached(struct cmd_mail *m, const char *why)
+{
+	struct cache_mailbox	 mb;
+	char			*cause = NULL;
+	int			 rc;
+
+	if ((rc = cache_mailbox_find(m->cache, m->folder, &mb,
+	    &cause)) == -1) {
+		cmd_error("%s", cause);
+		free(cause);
+	}
+	if (rc != 1) {
+		cmd_error("%s: %s", m->folder, why);
+		return EX_TEMPFAIL;
+	}
+	cmd_error("%s: showing the cached copy (%s)", m->folder, why);
+	cmd_list_print(m, &mb);
+	return EX_TEMPFAIL;
+}
+
 int
 cmd_list(struct cmd_ctx *ctx)
 {
-	struct cmd_mail		m;
-	struct imap_sync_stats	st;
-	struct buf		b;
+	struct cmd_mail		 m;
+	struct imap_sync_stats	 st;
 	char			*cause = NULL;
-	int			rc;
+	int			 rc;
 
-	if ((rc = cmd_mail_open(ctx, &m, 1)) != EX_OK)
+	if ((rc = cmd_mail_open(ctx, &m, ctx->argc > 0 ? ctx->argv[0] :
+	    NULL)) != EX_OK)
 		return rc;
-	if ((rc = cmd_mail_sync(&m, &st)) == EX_OK) {
-		buf_init(&b);
-		if (cache_each(m.cache, &st.mb, cmd_list_one, &b,
-		    &cause) == -1) {
-			cmd_error("%s", cause);
-			free(cause);
-			rc = EX_SOFTWARE;
-		}
-		buf_free(&b);
-	}
+	if (m.down != NULL)
+		rc = cmd_list_cached(&m, m.down);
+	else if ((rc = imap_conn_sync(m.conn, m.folder, &st, &cause)) ==
+	    IMAP_OPS_LOST) {
+		rc = cmd_list_cached(&m, cause);
+		free(cause);
+	} else if (rc != IMAP_OPS_OK) {
+		cmd_error("%s: %s", m.folder, cause);
+		free(cause);
+		rc = EX_TEMPFAIL;
+	} else
+		rc = cmd_list_print(&m, &st.mb);
 	cmd_mail_close(&m);
 	return rc;
 }
@@ -163,30 +247,27 @@ cmd_fetch(struct cmd_ctx *ctx)
 {
 	struct cmd_mail		 m;
 	struct buf		 b, safe;
-	unsigned long		 uid;
-	char			*end, *cause = NULL;
+	uint32_t		 uid;
+	char			*cause = NULL;
 	int			 rc;
 
 	if (ctx->argc < 1 || ctx->argc > 2) {
 		cmd_error("usage: steedmail --fetch UID [FOLDER]");
 		return EX_USAGE;
 	}
-	uid = strtoul(ctx->argv[0], &end, 10);
-	if (*ctx->argv[0] == '\0' || *end != '\0' || uid == 0 ||
-	    uid > 0xffffffffUL) {
-		cmd_error("--fetch: \"%s\" is not a UID", ctx->argv[0]);
+	if ((uid = cmd_uid("--fetch", ctx->argv[0])) == 0)
 		return EX_USAGE;
-	}
-	ctx->argc--;
-	ctx->argv++;
-	if ((rc = cmd_mail_open(ctx, &m, 0)) != EX_OK)
+	if ((rc = cmd_mail_open(ctx, &m, ctx->argc > 1 ? ctx->argv[1] :
+	    NULL)) != EX_OK)
 		return rc;
+	if (m.down != NULL)
+		return cmd_mail_down(&m);
 	buf_init(&b);
-	if (imap_mailbox_fetch(m.imap, m.folder, (uint32_t)uid, &b,
-	    &cause) == -1) {
+	if ((rc = imap_conn_fetch(m.conn, m.folder, uid, &b, &cause)) !=
+	    IMAP_OPS_OK) {
 		cmd_error("%s: %s", m.folder, cause);
 		free(cause);
-		rc = EX_UNAVAILABLE;
+		rc = cmd_mail_exit(rc);
 	} else if (isatty(STDOUT_FILENO)) {
 		/* Raw bytes are for pipes; a terminal gets them escaped. */
 		buf_init(&safe);
@@ -199,6 +280,50 @@ cmd_fetch(struct cmd_ctx *ctx)
 		rc = EX_IOERR;
 	}
 	buf_free(&b);
+	cmd_mail_close(&m);
+	return rc;
+}
+
+/*
+ * --idle: one line for the first change ("new mail" before "expunged"
+ * before "flags changed") and 0, or "timeout" and 1, so that a script can
+ * loop on it or test it.
+ */
+int
+cmd_idle(struct cmd_ctx *ctx)
+{
+	struct cmd_mail		 m;
+	struct imap_idle_how	 how;
+	unsigned		 events;
+	char			*cause = NULL;
+	int			 rc;
+
+	if ((rc = cmd_mail_open(ctx, &m, ctx->argc > 0 ? ctx->argv[0] :
+	    NULL)) != EX_OK)
+		return rc;
+	if (m.down != NULL)
+		return cmd_mail_down(&m);
+	memset(&how, 0, sizeof how);
+	how.timeout = ctx->timeout > 0 ? ctx->timeout : CMD_IDLE_TIMEOUT;
+	if ((rc = imap_conn_idle(m.conn, m.folder, &how, &events,
+	    &cause)) != IMAP_OPS_OK) {
+		cmd_error("%s: %s", m.folder, cause);
+		free(cause);
+		cmd_mail_close(&m);
+		return cmd_mail_exit(rc);
+	}
+	if (events & IMAP_IDLE_EXISTS)
+		puts("new mail");
+	else if (events & IMAP_IDLE_EXPUNGE)
+		puts("expunged");
+	else if (events & IMAP_IDLE_FETCH)
+		puts("flags changed");
+	else {
+		puts("timeout");
+		rc = 1;
+	}
+	if (fflush(stdout) != 0)
+		rc = EX_IOERR;
 	cmd_mail_close(&m);
 	return rc;
 }

@@ -6,8 +6,15 @@
  *
  * Exit codes (sysexits.h): 0 sent, or queued for later with a note on
  * stderr; 64 a bad command line; 65 a body that is not UTF-8 text; 66 an
- * attachment that cannot be read; 69 refused for good by the server; 75
- * the message could not even be queued (nothing was sent; try again).
+ * attachment that cannot be read; 69 refused for good by the server, or
+ * the message could not be signed or encrypted as asked (a key missing,
+ * gpg failing: nothing was queued); 75 the message could not even be
+ * queued (nothing was sent; try again).
+ *
+ * --sign and --encrypt are an explicit choice here; deciding for the user
+ * is the encryption policy's job. With either, the account's key is made
+ * on first use. Whenever the account has an OpenPGP key, the message
+ * carries an Autocrypt header, protected or not.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,11 +23,15 @@
 #include <sysexits.h>
 #include <unistd.h>
 
+#include "account/keygen.h"
 #include "addr.h"
 #include "buf.h"
 #include "cmd.h"
+#include "crypto-out.h"
+#include "crypto.h"
 #include "mime-build.h"
 #include "outbox.h"
+#include "paths.h"
 #include "send.h"
 #include "xmalloc.h"
 
@@ -82,6 +93,138 @@ cmd_send_read_body(struct buf *body)
 		buf_add(body, chunk, n);
 	}
 	return EX_OK;
+}
+
+/* Every recipient must have a key for --encrypt; name those without. */
+static int
+cmd_send_keys_missing(gpgme_protocol_t proto, const struct mime_out *m)
+{
+	struct buf	  names;
+	const char	**missing;
+	char		 *cause = NULL;
+	size_t		  n, i;
+
+	if (crypto_out_missing(proto, m, &missing, &n, &cause) == -1) {
+		cmd_error("cannot look for the recipients' keys, nothing was "
+		    "sent: %s", cause);
+		free(cause);
+		return -1;
+	}
+	if (n == 0)
+		return 0;
+	buf_init(&names);
+	for (i = 0; i < n; i++)
+		buf_addf(&names, "%s%s", i > 0 ? ", " : "", missing[i]);
+	cmd_error("no %s key for %s: not sent (add it with steedmail "
+	    "--import-key)", proto == GPGME_PROTOCOL_CMS ? "S/MIME" :
+	    "OpenPGP", names.data);
+	buf_free(&names);
+	free(missing);
+	return -1;
+}
+
+/*
+ * Is there a keyring at all? A plain message from an account that never
+ * had a key need not start gpg to find that out.
+ */
+static int
+cmd_send_has_keyring(struct cmd_ctx *ctx)
+{
+	char	*data, *path, *cause = NULL;
+	int	 yes;
+
+	if (ctx->cf->gnupg_home != NULL)
+		return 1;
+	if ((data = paths_data_dir(&cause)) == NULL) {
+		free(cause);
+		return 0;
+	}
+	path = xasprintf("%s/gnupg/pubring.kbx", data);
+	yes = access(path, F_OK) == 0;
+	free(path);
+	free(data);
+	return yes;
+}
+
+/*
+ * Sign or encrypt msg as asked, and add the Autocrypt header when the
+ * account has an OpenPGP key. msg holds the plain message, already
+ * checked; it is replaced only when the protected one is complete.
+ * Returns an exit code after saying why.
+ */
+static int
+cmd_send_protect(struct cmd_ctx *ctx, struct account *a,
+    const struct mime_out *m, struct buf *msg)
+{
+	struct keygen_key	 pgp, smime;
+	struct crypto_out	 co;
+	struct buf		 out;
+	char			*cause = NULL;
+	int			 want = ctx->sign || ctx->encrypt, have = 0;
+	int			 rc = EX_UNAVAILABLE;
+
+	memset(&pgp, 0, sizeof pgp);
+	memset(&smime, 0, sizeof smime);
+	if (!want && !cmd_send_has_keyring(ctx))
+		return EX_OK;
+	if (want && cmd_key_init(ctx) == -1)
+		return EX_UNAVAILABLE;
+	if (!want && crypto_init(ctx->cf->gnupg_home, &cause) == -1) {
+		free(cause);	/* no gpg: plain mail still goes */
+		return EX_OK;
+	}
+	switch (keygen_openpgp(a, want && !ctx->smime, &pgp, &cause)) {
+	case -1:
+		if (want && !ctx->smime) {
+			cmd_error("no key to sign with, nothing was sent: %s",
+			    cause);
+			free(cause);
+			return EX_UNAVAILABLE;
+		}
+		free(cause);
+		cause = NULL;
+		break;
+	case 0:
+		have = 1;
+		break;
+	}
+	if (!want && !have)
+		return EX_OK;
+	if (want && ctx->smime && keygen_smime(a, 1, &smime, &cause) == -1) {
+		cmd_error("no S/MIME certificate to sign with, nothing was "
+		    "sent: %s", cause);
+		goto out;
+	}
+	memset(&co, 0, sizeof co);
+	co.proto = ctx->smime ? GPGME_PROTOCOL_CMS : GPGME_PROTOCOL_OpenPGP;
+	co.sign = want;
+	co.encrypt = ctx->encrypt;
+	co.signer = ctx->smime ? smime.fpr : pgp.fpr;
+	co.autocrypt = have ? pgp.fpr : NULL;
+	if (co.encrypt && cmd_send_keys_missing(co.proto, m) == -1)
+		goto out;
+	buf_init(&out);
+	if (crypto_out_build(m, &co, &out, &cause) == -1) {
+		buf_free(&out);
+		if (!want) {
+			/* Only the Autocrypt header failed: send it plain. */
+			free(cause);
+			cause = NULL;
+			rc = EX_OK;
+			goto out;
+		}
+		cmd_error("cannot %s the message, nothing was sent: %s",
+		    co.encrypt ? "encrypt" : "sign", cause);
+		goto out;
+	}
+	buf_free(msg);
+	*msg = out;
+	rc = EX_OK;
+out:
+	free(cause);
+	keygen_key_free(&pgp);
+	keygen_key_free(&smime);
+	return rc;
 }
 
 /* Say what happened to the message id; return the exit code. */
@@ -198,16 +341,22 @@ cmd_send(struct cmd_ctx *ctx)
 		free(bcc);
 		return EX_DATAERR;
 	}
-	buf_free(&body);
-	free(to);
-	free(cc);
-	free(bcc);
 
 	/*
 	 * Here the encryption policy will decide, per recipient, whether the
 	 * message goes out signed and encrypted; it acts on msg before it is
-	 * queued, so the outbox only ever holds what is sent.
+	 * queued, so the outbox only ever holds what is sent. For now the
+	 * choice is the user's (--sign, --encrypt).
 	 */
+	rc = cmd_send_protect(ctx, a, &m, &msg);
+	buf_free(&body);
+	free(to);
+	free(cc);
+	free(bcc);
+	if (rc != EX_OK) {
+		buf_free(&msg);
+		return rc;
+	}
 
 	for (i = 0; i < (size_t)ctx->argc; i++)
 		rcpts = xreallocarray(rcpts, n + 1, sizeof *rcpts),

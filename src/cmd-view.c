@@ -1,6 +1,9 @@
 /*
  * cmd-view.c: "steedmail --view FILE|-": a message file shown as the pager
  * shows it, as plain text, with every byte from the message made safe.
+ * Its security (crypto-in.c) is drawn by the view's own lines: a verdict
+ * after the headers, and each part's status above the part; decrypted
+ * content is shown in place of its ciphertext, between view lines.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,12 +15,15 @@
 
 #include "buf.h"
 #include "cmd.h"
+#include "crypto.h"
+#include "crypto-in.h"
+#include "mime-parse.h"
 #include "view.h"
 #include "xmalloc.h"
 
 #define CMD_VIEW_MAX	(256u * 1024 * 1024)
 
-static int
+int
 cmd_view_read(const char *path, struct buf *raw)
 {
 	char	chunk[65536];
@@ -53,12 +59,36 @@ cmd_view_read(const char *path, struct buf *raw)
 	return EX_OK;
 }
 
+/* Set the GnuPG home up; a failure is a warning, verdicts say the rest. */
+void
+cmd_crypto_init(struct cmd_ctx *ctx)
+{
+	char	*cause = NULL;
+
+	if (crypto_init(ctx->cf != NULL ? ctx->cf->gnupg_home : NULL,
+	    &cause) == -1) {
+		cmd_error("warning: %s", cause);
+		free(cause);
+	}
+}
+
+static void
+cmd_view_note(struct view_hooks *h, char *s)
+{
+	h->notes = xreallocarray(h->notes, h->nnotes + 1, sizeof *h->notes);
+	h->notes[h->nnotes++] = s;
+}
+
 int
 cmd_view(struct cmd_ctx *ctx)
 {
-	struct buf	 raw, out;
-	char		*cause = NULL;
-	int		 rc;
+	struct buf		 raw, out;
+	struct mime_msg		*m;
+	struct crypto_in	*ci;
+	struct view_hooks	 h;
+	char			*cause = NULL;
+	size_t			 i, len;
+	int			 rc;
 
 	if (ctx->argc != 1) {
 		cmd_error("usage: steedmail --view FILE|-");
@@ -69,18 +99,41 @@ cmd_view(struct cmd_ctx *ctx)
 		buf_free(&raw);
 		return rc;
 	}
-	buf_init(&out);
-	if (view_render(raw.data != NULL ? raw.data : "", raw.len, &out,
-	    &cause) == -1) {
+	len = raw.len;
+	if ((m = mime_parse(buf_take(&raw), len, &cause)) == NULL) {
 		cmd_error("%s: %s", ctx->argv[0], cause);
 		free(cause);
-		rc = EX_DATAERR;
-	} else if (fwrite(out.data, 1, out.len, stdout) != out.len ||
+		return EX_DATAERR;
+	}
+	cmd_crypto_init(ctx);
+	ci = crypto_in_analyse(m, 0);
+	memset(&h, 0, sizeof h);
+	h.status = crypto_in_view_status;
+	h.inner = crypto_in_view_inner;
+	h.headers = ci->protected;
+	h.arg = ci;
+	cmd_view_note(&h, ci->encryption == CRYPTO_IN_NONE &&
+	    ci->nsigs == 0 && ci->nparts == 0 ?
+	    xstrdup("security: not signed, not encrypted") :
+	    xasprintf("security: %s", ci->summary));
+	if (ci->protected != NULL)
+		cmd_view_note(&h, xstrdup("protected headers used: the "
+		    "headers above come from inside the message"));
+	for (i = 0; i < ci->nwarnings; i++)
+		cmd_view_note(&h, xasprintf("warning: %s", ci->warnings[i]));
+	buf_init(&out);
+	view_render_hooks(m, &out, &h);
+	if (fwrite(out.data, 1, out.len, stdout) != out.len ||
 	    fflush(stdout) != 0) {
 		cmd_error("cannot write to standard output");
 		rc = EX_IOERR;
 	}
-	buf_free(&raw);
+	for (i = 0; i < h.nnotes; i++)
+		free(h.notes[i]);
+	free(h.notes);
+	explicit_bzero(out.data, out.cap);
 	buf_free(&out);
+	crypto_in_free(ci);
+	mime_msg_free(m);
 	return rc;
 }

@@ -7,8 +7,13 @@
 #define STEED_CMD_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "config.h"
+
+struct buf;
+struct cache;
+struct imap_conn;
 
 struct cmd_ctx {
 	struct config	 *cf;
@@ -20,6 +25,20 @@ struct cmd_ctx {
 	const char	 *subject;
 	char		**cc, **bcc, **attach;
 	size_t		  ncc, nbcc, nattach;
+
+	int		  timeout;	/* --timeout seconds; 0: default */
+
+	/* --sign, --encrypt, --smime (with -s; --smime with the key ones) */
+	int		  sign, encrypt, smime;
+};
+
+/* What the IMAP commands share: the account, its cache, the connection. */
+struct cmd_mail {
+	struct account		*a;
+	struct cache		*cache;
+	struct imap_conn	*conn;
+	const char		*folder;
+	char			*down;	/* why the server cannot be reached */
 };
 
 int	cmd_check_config(struct cmd_ctx *);
@@ -29,6 +48,36 @@ int	cmd_list(struct cmd_ctx *);
 int	cmd_fetch(struct cmd_ctx *);
 int	cmd_sync(struct cmd_ctx *);
 int	cmd_view(struct cmd_ctx *);
+int	cmd_inspect(struct cmd_ctx *);
+int	cmd_idle(struct cmd_ctx *);
+int	cmd_flag(struct cmd_ctx *);
+int	cmd_move(struct cmd_ctx *);
+int	cmd_delete(struct cmd_ctx *);
+int	cmd_genkey(struct cmd_ctx *);
+int	cmd_export_key(struct cmd_ctx *);
+int	cmd_import_key(struct cmd_ctx *);
+/* crypto_init() on the configured home; -1 after saying why. */
+int	cmd_key_init(struct cmd_ctx *);
+
+/*
+ * Open the account's cache and IMAP connection for folder (NULL: INBOX),
+ * sending saved flag changes. A server that cannot be reached is not an
+ * error here: m->down says why. Returns EX_OK or an exit code, after
+ * saying why.
+ */
+int	cmd_mail_open(struct cmd_ctx *, struct cmd_mail *, const char *folder);
+void	cmd_mail_close(struct cmd_mail *);
+/* Show the connection's warnings gathered since the last call. */
+void	cmd_mail_warnings(struct cmd_mail *);
+/* The exit code for a result of imap-conn.h. */
+int	cmd_mail_exit(int result);
+/* A UID operand of command what, or 0 after saying why. */
+uint32_t cmd_uid(const char *what, const char *arg);
+
+/* A message file (or - for standard input) into raw; an exit code. */
+int	cmd_view_read(const char *path, struct buf *raw);
+/* crypto_init() for --view and --inspect: a failure is only a warning. */
+void	cmd_crypto_init(struct cmd_ctx *);
 
 /* "steedmail: MESSAGE" on stderr, the message made terminal-safe. */
 void	cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

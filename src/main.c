@@ -28,8 +28,22 @@ enum {
 	CMD_FETCH,
 	CMD_VIEW,
 	CMD_SYNC,
-	CMD_FLUSH
+	CMD_FLUSH,
+	CMD_FLAG,
+	CMD_MOVE,
+	CMD_DELETE,
+	CMD_IDLE,
+	OPT_TIMEOUT,
+	CMD_GENKEY,
+	CMD_EXPORT_KEY,
+	CMD_IMPORT_KEY,
+	OPT_SIGN,
+	OPT_ENCRYPT,
+	OPT_SMIME,
+	CMD_INSPECT
 };
+
+#define MAIN_TIMEOUT_MAX	86400	/* seconds --idle may wait at most */
 
 static const struct option main_options[] = {
 	{ "help",		no_argument,	NULL, 'h' },
@@ -39,8 +53,20 @@ static const struct option main_options[] = {
 	{ "list",		no_argument,	NULL, CMD_LIST },
 	{ "fetch",		no_argument,	NULL, CMD_FETCH },
 	{ "view",		no_argument,	NULL, CMD_VIEW },
+	{ "inspect",		no_argument,	NULL, CMD_INSPECT },
 	{ "sync",		no_argument,	NULL, CMD_SYNC },
 	{ "flush",		no_argument,	NULL, CMD_FLUSH },
+	{ "flag",		no_argument,	NULL, CMD_FLAG },
+	{ "move",		no_argument,	NULL, CMD_MOVE },
+	{ "delete",		no_argument,	NULL, CMD_DELETE },
+	{ "idle",		no_argument,	NULL, CMD_IDLE },
+	{ "timeout",		required_argument, NULL, OPT_TIMEOUT },
+	{ "genkey",		no_argument,	NULL, CMD_GENKEY },
+	{ "export-key",		no_argument,	NULL, CMD_EXPORT_KEY },
+	{ "import-key",		no_argument,	NULL, CMD_IMPORT_KEY },
+	{ "sign",		no_argument,	NULL, OPT_SIGN },
+	{ "encrypt",		no_argument,	NULL, OPT_ENCRYPT },
+	{ "smime",		no_argument,	NULL, OPT_SMIME },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -56,11 +82,26 @@ main_usage(FILE *f)
 "  -c ADDR            with -s: a Cc recipient (repeatable)\n"
 "  -b ADDR            with -s: a Bcc recipient (repeatable)\n"
 "  -a FILE            with -s: attach FILE (repeatable)\n"
+"  --sign             with -s: sign (PGP/MIME; the key is made if need be)\n"
+"  --encrypt          with -s: sign and encrypt to every recipient\n"
+"  --smime            with -s, --genkey, --export-key: S/MIME instead\n"
+"  --genkey           make the account's key if it has none; show it\n"
+"  --export-key       the account's public key, ASCII-armored, on stdout\n"
+"  --import-key FILE|-  add public keys or certificates to steedmail's home\n"
 "  --flush            send what the outbox holds\n"
 "  --sync [FOLDER]    bring the header cache up to date; print the count\n"
 "  --list [FOLDER]    one line per message: UID, flags, date, from, subject\n"
 "  --fetch UID [FOLDER]  the raw message on standard output\n"
+"  --flag UID FLAGS [FOLDER]\n"
+"                     change flags: +LETTERS adds, -LETTERS removes, from\n"
+"                     D draft, F flagged, R replied, S seen, T deleted\n"
+"  --move UID TOFOLDER [FOLDER]  move a message to another folder\n"
+"  --delete UID [FOLDER]  move a message to Trash (in Trash: remove it)\n"
+"  --idle [FOLDER]    wait for a change and print it: \"new mail\",\n"
+"                     \"expunged\", \"flags changed\" or \"timeout\"\n"
+"  --timeout SECONDS  with --idle: how long to wait (default 300)\n"
 "  --view FILE|-      a message as the pager shows it, as plain text\n"
+"  --inspect FILE|-   a message's security verdicts, as key: value lines\n"
 "  --check-config     read the configuration, report problems, list accounts\n"
 "  --help-config      list every configuration setting\n"
 "  -h, --help         show this help\n"
@@ -177,6 +218,73 @@ main_open_log(const char *level_arg)
 	return 0;
 }
 
+/* The argument of --timeout, or 0 after saying why. */
+static int
+main_timeout(const char *arg)
+{
+	char	*end;
+	long	 n;
+
+	n = strtol(arg, &end, 10);
+	if (*arg < '0' || *arg > '9' || *end != '\0' || n < 1 ||
+	    n > MAIN_TIMEOUT_MAX) {
+		cmd_error("--timeout wants seconds, from 1 to %d",
+		    MAIN_TIMEOUT_MAX);
+		return 0;
+	}
+	return (int)n;
+}
+
+/*
+ * The FLAGS of --flag may start with '-' ("-S", "-FS"), which getopt would
+ * take for options (-F even for one with an argument). When such a word
+ * of flag letters comes right after the UID, as in "--flag 5 -S", it is
+ * taken out before the options are parsed and put back among the
+ * operands after (see main_put_flags).
+ */
+static char *
+main_take_flags(int *argc, char **argv)
+{
+	char	*flags;
+	int	 i;
+
+	for (i = 1; i + 2 < *argc && strcmp(argv[i], "--") != 0; i++) {
+		if (strcmp(argv[i], "--flag") == 0)
+			break;
+	}
+	if (i + 2 >= *argc || strcmp(argv[i], "--flag") != 0 ||
+	    argv[i + 1][0] == '-' || argv[i + 2][0] != '-' ||
+	    argv[i + 2][1] == '\0' || argv[i + 2][1] == '-' ||
+	    argv[i + 2][strspn(argv[i + 2], "+-DFRST")] != '\0')
+		return NULL;
+	flags = argv[i + 2];
+	for (i += 2; i < *argc; i++)
+		argv[i] = argv[i + 1];
+	(*argc)--;
+	return flags;
+}
+
+/* Put FLAGS back after the UID operand; returns the new operand list. */
+static char **
+main_put_flags(struct cmd_ctx *ctx, char *flags)
+{
+	char	**v;
+	int	  i, n = 0;
+
+	v = xreallocarray(NULL, ctx->argc + 2, sizeof *v);
+	for (i = 0; i < ctx->argc; i++) {
+		v[n++] = ctx->argv[i];
+		if (i == 0)
+			v[n++] = flags;
+	}
+	if (ctx->argc == 0)
+		v[n++] = flags;
+	v[n] = NULL;
+	ctx->argc = n;
+	ctx->argv = v;
+	return v;
+}
+
 static void
 main_push(char ***v, size_t *n, char *s)
 {
@@ -194,6 +302,14 @@ main_run(int command, struct cmd_ctx *ctx)
 	case CMD_FETCH:		return cmd_fetch(ctx);
 	case CMD_SYNC:		return cmd_sync(ctx);
 	case CMD_VIEW:		return cmd_view(ctx);
+	case CMD_INSPECT:	return cmd_inspect(ctx);
+	case CMD_FLAG:		return cmd_flag(ctx);
+	case CMD_MOVE:		return cmd_move(ctx);
+	case CMD_DELETE:	return cmd_delete(ctx);
+	case CMD_IDLE:		return cmd_idle(ctx);
+	case CMD_GENKEY:	return cmd_genkey(ctx);
+	case CMD_EXPORT_KEY:	return cmd_export_key(ctx);
+	case CMD_IMPORT_KEY:	return cmd_import_key(ctx);
 	default:		return cmd_check_config(ctx);
 	}
 }
@@ -203,7 +319,7 @@ main(int argc, char **argv)
 {
 	const char	*config_path = NULL, *debug = NULL;
 	struct cmd_ctx	 ctx;
-	char		*cause = NULL;
+	char		*cause = NULL, *flags, **operands = NULL;
 	size_t		 i;
 	int		 ch, command = CMD_NONE, rc;
 
@@ -211,6 +327,7 @@ main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 
 	memset(&ctx, 0, sizeof ctx);
+	flags = main_take_flags(&argc, argv);
 	while ((ch = getopt_long(argc, argv, "A:a:b:c:d:F:hs:V", main_options,
 	    NULL)) != -1) {
 		switch (ch) {
@@ -244,13 +361,34 @@ main(int argc, char **argv)
 		case CMD_LIST:
 		case CMD_FETCH:
 		case CMD_VIEW:
+		case CMD_INSPECT:
 		case CMD_SYNC:
 		case CMD_FLUSH:
+		case CMD_FLAG:
+		case CMD_MOVE:
+		case CMD_DELETE:
+		case CMD_IDLE:
+		case CMD_GENKEY:
+		case CMD_EXPORT_KEY:
+		case CMD_IMPORT_KEY:
 			if (command != CMD_NONE && command != ch) {
 				cmd_error("give one command at a time");
 				return EX_USAGE;
 			}
 			command = ch;
+			break;
+		case OPT_SIGN:
+			ctx.sign = 1;
+			break;
+		case OPT_ENCRYPT:
+			ctx.encrypt = 1;
+			break;
+		case OPT_SMIME:
+			ctx.smime = 1;
+			break;
+		case OPT_TIMEOUT:
+			if ((ctx.timeout = main_timeout(optarg)) == 0)
+				return EX_USAGE;
 			break;
 		case 'V':
 			printf("steedmail %s\n", STEED_VERSION);
@@ -262,6 +400,8 @@ main(int argc, char **argv)
 	}
 	ctx.argc = argc - optind;
 	ctx.argv = argv + optind;
+	if (flags != NULL)
+		operands = main_put_flags(&ctx, flags);
 	if (command == CMD_NONE) {
 		cmd_error("no command given");
 		main_usage(stderr);
@@ -271,10 +411,25 @@ main(int argc, char **argv)
 		cmd_error("-c, -b and -a go with -s");
 		return EX_USAGE;
 	}
+	if (command != CMD_SEND && (ctx.sign || ctx.encrypt)) {
+		cmd_error("--sign and --encrypt go with -s");
+		return EX_USAGE;
+	}
+	if (ctx.smime && command != CMD_SEND && command != CMD_GENKEY &&
+	    command != CMD_EXPORT_KEY) {
+		cmd_error("--smime goes with -s, --genkey or --export-key");
+		return EX_USAGE;
+	}
+	if (command != CMD_IDLE && ctx.timeout != 0) {
+		cmd_error("--timeout goes with --idle");
+		return EX_USAGE;
+	}
 	switch (command) {
 	case CMD_HELP_CONFIG:
 	case CMD_CHECK_CONFIG:
 	case CMD_FLUSH:
+	case CMD_GENKEY:
+	case CMD_EXPORT_KEY:
 		if (ctx.argc != 0) {
 			cmd_error("unexpected argument \"%s\"", ctx.argv[0]);
 			return EX_USAGE;
@@ -283,6 +438,8 @@ main(int argc, char **argv)
 	case CMD_LIST:
 	case CMD_SYNC:
 	case CMD_VIEW:
+	case CMD_INSPECT:
+	case CMD_IDLE:
 		if (ctx.argc > 1) {
 			cmd_error("unexpected argument \"%s\"", ctx.argv[1]);
 			return EX_USAGE;
@@ -293,14 +450,16 @@ main(int argc, char **argv)
 		main_help_config();
 		return EX_OK;
 	}
-	if (command == CMD_VIEW) {
-		rc = cmd_view(&ctx);
-		return rc;
-	}
 	if (debug != NULL && main_open_log(debug) == -1)
 		return EX_CANTCREAT;
 
-	if ((ctx.cf = config_load(config_path, &cause)) == NULL) {
+	/* --view and --inspect want only the GnuPG home: a broken or
+	 * missing configuration does not stop them. */
+	if ((ctx.cf = config_load(config_path, &cause)) == NULL &&
+	    (command == CMD_VIEW || command == CMD_INSPECT)) {
+		cmd_error("warning: %s; the default GnuPG home is used", cause);
+		free(cause);
+	} else if (ctx.cf == NULL) {
 		char *safe = strsafe(cause, 0);
 		fprintf(stderr, "%s\n", safe);
 		free(safe);
@@ -308,13 +467,14 @@ main(int argc, char **argv)
 		log_close();
 		return EX_CONFIG;
 	}
-	for (i = 0; i < ctx.cf->nwarnings; i++)
+	for (i = 0; ctx.cf != NULL && i < ctx.cf->nwarnings; i++)
 		cmd_error("warning: %s", ctx.cf->warnings[i]);
 	rc = main_run(command, &ctx);
 	config_free(ctx.cf);
 	free(ctx.cc);
 	free(ctx.bcc);
 	free(ctx.attach);
+	free(operands);
 	log_close();
 	return rc;
 }

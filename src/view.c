@@ -27,6 +27,7 @@
 struct view_ctx {
 	struct buf		 *out;
 	view_status_fn		  status;
+	view_inner_fn		  inner;
 	void			 *arg;
 	struct mime_part	**atts;
 	size_t			  natts;
@@ -117,18 +118,29 @@ view_cut(const char *s, size_t len, size_t max)
 	return i;
 }
 
-/* The chosen header fields, in a fixed order, every occurrence. */
+/*
+ * The chosen header fields, in a fixed order, every occurrence; a field
+ * that prot (if not NULL) has is taken from prot instead of h.
+ */
 static void
-view_header_block(struct view_ctx *c, const struct mime_header *h)
+view_header_block(struct view_ctx *c, const struct mime_header *h,
+    const struct mime_header *prot)
 {
 	const struct mime_field	*f;
 	struct buf		 d;
 	char			*v;
 	size_t			 i, len, n;
 
+	const struct mime_header *from;
+
 	for (i = 0; i < sizeof view_headers / sizeof *view_headers; i++) {
 		f = NULL;
-		while ((f = mime_header_find(h, view_headers[i], f)) != NULL) {
+		from = h;
+		if (prot != NULL && mime_header_find(prot, view_headers[i],
+		    NULL) != NULL)
+			from = prot;
+		while ((f = mime_header_find(from, view_headers[i], f)) !=
+		    NULL) {
 			v = mime_header_unfold(f, &len);
 			buf_init(&d);
 			if (strcmp(view_headers[i], "Date") == 0)
@@ -258,7 +270,7 @@ view_message(struct view_ctx *c, struct mime_part *p)
 	struct mime_part	*inner = TAILQ_FIRST(&p->children);
 
 	view_part_line(c, p, "attached message:");
-	view_header_block(c, &inner->header);
+	view_header_block(c, &inner->header, NULL);
 	view_part(c, inner);
 	view_mark(c);
 	buf_adds(c->out, "end of attached message ");
@@ -266,12 +278,47 @@ view_message(struct view_ctx *c, struct mime_part *p)
 	buf_addc(c->out, '\n');
 }
 
+static void	view_attachments(struct view_ctx *);
+
+/* Content shown in place of part p, between two view lines. */
+static void
+view_inner(struct view_ctx *c, struct mime_part *p, struct mime_part *in)
+{
+	struct mime_part	**atts = c->atts;
+	size_t			  natts = c->natts;
+	const char		 *name = *p->section == '\0' ? "-" : p->section;
+
+	view_mark(c);
+	buf_adds(c->out, "part ");
+	view_safe_str(c->out, name);
+	buf_adds(c->out, ": ");
+	view_safe_str(c->out, p->type);
+	buf_addc(c->out, '/');
+	view_safe_str(c->out, p->subtype);
+	buf_adds(c->out, ", its content follows\n");
+	c->atts = NULL;
+	c->natts = 0;
+	view_part(c, in);
+	view_attachments(c);
+	free(c->atts);
+	c->atts = atts;
+	c->natts = natts;
+	view_mark(c);
+	buf_adds(c->out, "end of the content of part ");
+	view_safe_str(c->out, name);
+	buf_addc(c->out, '\n');
+}
+
 static void
 view_part(struct view_ctx *c, struct mime_part *p)
 {
-	struct mime_part	*child;
+	struct mime_part	*child, *in;
 
 	view_status(c, p);
+	if (c->inner != NULL && (in = c->inner(p, c->arg)) != NULL) {
+		view_inner(c, p, in);
+		return;
+	}
 	if (p->flags & MIME_PART_TOO_DEEP) {
 		view_part_line(c, p, "nested too deeply, not shown");
 		return;
@@ -354,18 +401,37 @@ void
 view_render_msg(struct mime_msg *m, struct buf *out, view_status_fn status,
     void *arg)
 {
+	struct view_hooks	h;
+
+	memset(&h, 0, sizeof h);
+	h.status = status;
+	h.arg = arg;
+	view_render_hooks(m, out, &h);
+}
+
+void
+view_render_hooks(struct mime_msg *m, struct buf *out,
+    const struct view_hooks *h)
+{
 	struct view_ctx	c;
+	size_t		i;
 
 	memset(&c, 0, sizeof c);
 	c.out = out;
-	c.status = status;
-	c.arg = arg;
+	c.status = h->status;
+	c.inner = h->inner;
+	c.arg = h->arg;
 	if (m->len == 0) {
 		view_line(&c, "(empty message)");
 		return;
 	}
-	view_header_block(&c, &m->root->header);
+	view_header_block(&c, &m->root->header, h->headers);
 	buf_addc(out, '\n');
+	for (i = 0; i < h->nnotes; i++) {
+		view_mark(&c);
+		view_safe_str(out, h->notes[i]);
+		buf_addc(out, '\n');
+	}
 	view_part(&c, m->root);
 	view_attachments(&c);
 	if (m->cut)

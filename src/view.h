@@ -30,6 +30,29 @@ struct mime_part;
 typedef char	*(*view_status_fn)(const struct mime_part *, void *arg);
 
 /*
+ * The content to show in place of a part, or NULL for the part itself:
+ * the hook the crypto code uses to put decrypted or verified content where
+ * the ciphertext was. The tree stays the hook owner's. The view draws a
+ * line where that content begins and ends, and lists its attachments
+ * before the end line, so that nothing from inside is shown as if it were
+ * outside, or the other way round.
+ */
+typedef struct mime_part *(*view_inner_fn)(const struct mime_part *,
+	    void *arg);
+
+struct view_hooks {
+	view_status_fn			 status;	/* or NULL */
+	view_inner_fn			 inner;		/* or NULL */
+	/* Header fields shown instead of the message's own (protected
+	 * headers), field by field; NULL for none. */
+	const struct mime_header	*headers;
+	/* Lines drawn as view lines after the header block. */
+	char				**notes;
+	size_t				 nnotes;
+	void				*arg;
+};
+
+/*
  * Render the len bytes at raw into out: the Date, From, To, Cc and Subject
  * headers, each text/plain part, and a list of the other parts. Every byte
  * that came from the message is made terminal-safe. Returns -1 with *cause
@@ -40,5 +63,8 @@ int	 view_render(const char *raw, size_t len, struct buf *out,
 /* The same for a parsed message, with a status hook (NULL for none). */
 void	 view_render_msg(struct mime_msg *, struct buf *out,
 	    view_status_fn status, void *arg);
+/* The same with all the hooks. */
+void	 view_render_hooks(struct mime_msg *, struct buf *out,
+	    const struct view_hooks *);
 
 #endif

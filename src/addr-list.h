@@ -1,0 +1,28 @@
+/*
+ * addr-list.h: the plain addresses (local@domain, lower case) named in a
+ * header field such as From, To or Cc, read with libetpan's RFC 5322
+ * parser. The crypto code compares them with key user IDs and Autocrypt
+ * attributes; they are untrusted text like everything from a message.
+ */
+#ifndef STEED_ADDR_LIST_H
+#define STEED_ADDR_LIST_H
+
+#include <stddef.h>
+
+struct mime_header;
+
+/* Lower-case copy of an address. */
+char	*addr_list_lower(const char *);
+/*
+ * The addresses of every field named name in h, appended to *v (*n of
+ * them); groups are opened. Unreadable fields add nothing.
+ */
+void	 addr_list_get(const struct mime_header *h, const char *name,
+	    char ***v, size_t *n);
+/* The one address of the From field, or NULL if there is not exactly one. */
+char	*addr_list_from(const struct mime_header *h);
+void	 addr_list_free(char **v, size_t n);
+/* 1 if a and b are the same address (compared in lower case). */
+int	 addr_list_same(const char *a, const char *b);
+
+#endif

@@ -1,0 +1,130 @@
+/*
+ * cmd-flag.c: the commands that change messages on the server, for
+ * scripts: --flag, --move and --delete. Silent when all went as asked;
+ * a note on standard error when the server could only do part of it, or
+ * when a flag change had to be saved for later.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sysexits.h>
+
+#include "cmd.h"
+#include "imap-conn.h"
+#include "xmalloc.h"
+
+/* A move that could only copy. */
+static void
+cmd_flag_kept(const char *to, const char *from)
+{
+	cmd_error("copied to %s; the original in %s is flagged deleted but "
+	    "still there: the server offers neither MOVE nor UIDPLUS, and "
+	    "expunging would remove every message flagged deleted", to, from);
+}
+
+int
+cmd_flag(struct cmd_ctx *ctx)
+{
+	struct cmd_mail	 m;
+	char		 add[IMAP_OPS_FLAGS_SIZE], remove[IMAP_OPS_FLAGS_SIZE];
+	char		*cause = NULL;
+	uint32_t	 uid;
+	int		 rc;
+
+	if (ctx->argc < 2 || ctx->argc > 3) {
+		cmd_error("usage: steedmail --flag UID FLAGS [FOLDER]");
+		return EX_USAGE;
+	}
+	if ((uid = cmd_uid("--flag", ctx->argv[0])) == 0)
+		return EX_USAGE;
+	if (imap_ops_flags_parse(ctx->argv[1], add, remove, &cause) == -1) {
+		cmd_error("--flag: %s", cause);
+		free(cause);
+		return EX_USAGE;
+	}
+	if ((rc = cmd_mail_open(ctx, &m, ctx->argc > 2 ? ctx->argv[2] :
+	    NULL)) != EX_OK)
+		return rc;
+	rc = imap_conn_flag(m.conn, m.folder, uid, add, remove, &cause);
+	if (rc == IMAP_CONN_SAVED)
+		cmd_error("%s: UID %u: the change is saved and will be sent "
+		    "when the server can be reached (%s)", m.folder, uid,
+		    cause);
+	else if (rc != IMAP_OPS_OK)
+		cmd_error("%s: %s", m.folder, cause);
+	free(cause);
+	cmd_mail_close(&m);
+	return cmd_mail_exit(rc);
+}
+
+int
+cmd_move(struct cmd_ctx *ctx)
+{
+	struct cmd_mail		 m;
+	enum imap_ops_how	 how;
+	const char		*to;
+	char			*cause = NULL;
+	uint32_t		 uid;
+	int			 rc;
+
+	if (ctx->argc < 2 || ctx->argc > 3) {
+		cmd_error("usage: steedmail --move UID TOFOLDER [FOLDER]");
+		return EX_USAGE;
+	}
+	if ((uid = cmd_uid("--move", ctx->argv[0])) == 0)
+		return EX_USAGE;
+	to = ctx->argv[1];
+	if ((rc = cmd_mail_open(ctx, &m, ctx->argc > 2 ? ctx->argv[2] :
+	    NULL)) != EX_OK)
+		return rc;
+	if (m.down != NULL) {
+		cmd_error("%s; nothing was moved", m.down);
+		cmd_mail_close(&m);
+		return EX_TEMPFAIL;
+	}
+	rc = imap_conn_move(m.conn, m.folder, uid, to, &how, &cause);
+	if (rc != IMAP_OPS_OK)
+		cmd_error("%s: %s", m.folder, cause);
+	else if (how == IMAP_OPS_COPIED_KEPT)
+		cmd_flag_kept(to, m.folder);
+	free(cause);
+	cmd_mail_close(&m);
+	return cmd_mail_exit(rc);
+}
+
+int
+cmd_delete(struct cmd_ctx *ctx)
+{
+	struct cmd_mail		 m;
+	enum imap_ops_how	 how;
+	char			*trash = NULL, *cause = NULL;
+	uint32_t		 uid;
+	int			 rc;
+
+	if (ctx->argc < 1 || ctx->argc > 2) {
+		cmd_error("usage: steedmail --delete UID [FOLDER]");
+		return EX_USAGE;
+	}
+	if ((uid = cmd_uid("--delete", ctx->argv[0])) == 0)
+		return EX_USAGE;
+	if ((rc = cmd_mail_open(ctx, &m, ctx->argc > 1 ? ctx->argv[1] :
+	    NULL)) != EX_OK)
+		return rc;
+	if (m.down != NULL) {
+		cmd_error("%s; nothing was deleted", m.down);
+		cmd_mail_close(&m);
+		return EX_TEMPFAIL;
+	}
+	rc = imap_conn_delete(m.conn, m.folder, uid, &how, &trash, &cause);
+	if (rc != IMAP_OPS_OK)
+		cmd_error("%s: %s", m.folder, cause);
+	else if (how == IMAP_OPS_MARKED)
+		cmd_error("%s: UID %u is flagged deleted but still there: the "
+		    "server does not offer UIDPLUS, and expunging would remove "
+		    "every message flagged deleted", m.folder, uid);
+	else if (how == IMAP_OPS_COPIED_KEPT)
+		cmd_flag_kept(trash, m.folder);
+	free(trash);
+	free(cause);
+	cmd_mail_close(&m);
+	return cmd_mail_exit(rc);
+}

@@ -1,0 +1,102 @@
+/*
+ * imap-ops.h: what can be done to messages of the selected mailbox of a
+ * logged-in IMAP session: change their flags, copy, move and expunge them
+ * by UID. Also the conversion between maildir flag letters and IMAP
+ * system flags, and the parsing of a "+FS-T" flag change.
+ *
+ * Every operation returns one of the classes below, so that the caller can
+ * tell a connection worth re-opening from a server that said no.
+ */
+#ifndef STEED_IMAP_OPS_H
+#define STEED_IMAP_OPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <libetpan/libetpan.h>
+
+/* Results of the operations here and in imap-conn.h. */
+enum imap_ops_status {
+	IMAP_OPS_OK = 0,
+	IMAP_OPS_REFUSED = -1,		/* the server said NO or BAD (its
+					   words are in the cause), or the
+					   message or mailbox is not there */
+	IMAP_OPS_LOST = -2,		/* the connection is gone (closed,
+					   timed out, BYE, or out of step):
+					   reconnect and try again */
+	IMAP_OPS_UNSUPPORTED = -3	/* the server lacks an extension
+					   this needs */
+};
+
+/* How a message left its mailbox (imap_ops_move and friends). */
+enum imap_ops_how {
+	IMAP_OPS_MOVED,			/* it is in the other mailbox only */
+	IMAP_OPS_COPIED_KEPT,		/* copied; the original is flagged
+					   \Deleted but still there */
+	IMAP_OPS_EXPUNGED,		/* removed for good */
+	IMAP_OPS_MARKED			/* flagged \Deleted, not expunged */
+};
+
+/* The maildir letters, in the order they are always written. */
+#define IMAP_OPS_LETTERS	"DFRST"
+/* Room for a set of letters and the NUL (as struct cache_msg's flags). */
+#define IMAP_OPS_FLAGS_SIZE	8
+
+/*
+ * Parse a flag change such as "+S", "-S" or "+FS-T": groups of letters
+ * (D draft, F flagged, R replied, S seen, T deleted), each group after a
+ * '+' (add) or '-' (remove). Fills add and remove with the letters in
+ * IMAP_OPS_LETTERS order. Returns -1 and a cause for anything else, for an
+ * empty group, and for a letter both added and removed.
+ */
+int	 imap_ops_flags_parse(const char *arg, char add[IMAP_OPS_FLAGS_SIZE],
+	    char remove[IMAP_OPS_FLAGS_SIZE], char **cause);
+
+/*
+ * The flags have + add - remove, in order, into out. Letters that are
+ * not maildir flag letters are left out.
+ */
+void	 imap_ops_flags_apply(const char *have, const char *add,
+	    const char *remove, char out[IMAP_OPS_FLAGS_SIZE]);
+
+/* IMAP system flags for maildir letters (unknown letters are skipped). */
+struct mailimap_flag_list *imap_ops_flag_list(const char *letters);
+/* The maildir letters of an IMAP flag list, in order, into out. */
+void	 imap_ops_flag_letters(const struct mailimap_flag_list *,
+	    char out[IMAP_OPS_FLAGS_SIZE]);
+
+/*
+ * The class of libetpan's error err from doing what (e.g. "UID STORE"),
+ * with a cause naming it and, for a refusal, the server's words.
+ */
+int	 imap_ops_error(mailimap *, int err, const char *what, char **cause);
+
+/* UID STORE +FLAGS.SILENT add, then -FLAGS.SILENT remove (either "" ). */
+int	 imap_ops_store(mailimap *, uint32_t uid, const char *add,
+	    const char *remove, char **cause);
+/*
+ * The flags of uid as the server has them now, into flags. Returns
+ * IMAP_OPS_OK, or IMAP_OPS_REFUSED with a cause when there is no such
+ * message, or another class.
+ */
+int	 imap_ops_get_flags(mailimap *, uint32_t uid,
+	    char flags[IMAP_OPS_FLAGS_SIZE], char **cause);
+int	 imap_ops_copy(mailimap *, uint32_t uid, const char *to,
+	    char **cause);
+/*
+ * Move uid to mailbox to: UID MOVE (RFC 6851) if offered; else UID COPY,
+ * \Deleted and, with UIDPLUS (RFC 4315), UID EXPUNGE of that UID alone.
+ * Without UIDPLUS the original is left flagged \Deleted, because a plain
+ * EXPUNGE would also remove every other message flagged so. *how says
+ * which it was. Once the copy is made, no failure is IMAP_OPS_LOST: a
+ * retry would copy the message twice.
+ */
+int	 imap_ops_move(mailimap *, uint32_t uid, const char *to,
+	    enum imap_ops_how *how, char **cause);
+/* UID EXPUNGE of these UIDs; IMAP_OPS_UNSUPPORTED without UIDPLUS. */
+int	 imap_ops_expunge(mailimap *, const uint32_t *uids, size_t n,
+	    char **cause);
+/* NOOP: is the connection still there? */
+int	 imap_ops_noop(mailimap *, char **cause);
+
+#endif

@@ -1,0 +1,253 @@
+#!/bin/sh
+# tests/crypto/gen.sh DIR SMHOME: make the keys and the hostile corpus of
+# tests/shell/crypto-in.sh, with real gpg, at test time (no private key is
+# ever committed). Throwaway homes go under DIR/homes; steedmail's own
+# GnuPG home SMHOME gets bob's secret key (bob is steedmail's user) and
+# the public keys of alice and mallory; carol's key stays unknown to it.
+# Messages go to DIR/*.eml. Prints the fingerprints as "NAME FPR" lines
+# to DIR/fprs. The caller kills the agents: gpgconf --homedir H --kill all
+# for DIR/homes/* and SMHOME.
+set -eu
+D=$1
+SM=$2
+H=$D/homes
+mkdir -p "$H" "$SM"
+chmod 700 "$SM"
+
+g() { _h=$1; shift; gpg --homedir "$_h" --batch --quiet --no-tty \
+    --pinentry-mode loopback --passphrase '' --trust-model always "$@"; }
+
+key() {	# key HOME UID ALGO
+	mkdir -p "$1"; chmod 700 "$1"
+	g "$1" --quick-gen-key "$2" "$3" default never
+}
+fpr() { gpg --homedir "$1" --batch --with-colons -k "$2" |
+    awk -F: '/^fpr/ { print $10; exit }'; }
+
+# bob: RSA, so that a message without MDC (--rfc2440) can be made to him.
+mkdir -p "$SM"
+g "$SM" --quick-gen-key bob@example.org rsa2048 sign,cert never
+g "$SM" --quick-add-key "$(fpr "$SM" bob@example.org)" rsa2048 encr never
+key "$H/alice" "Alice <alice@example.org>" default
+key "$H/mallory" "Mallory <mallory@evil.example>" default
+key "$H/carol" "Carol <carol@example.net>" default
+key "$H/dave" "Dave <dave@example.net>" default
+g "$SM" --export bob@example.org | g "$H/alice" --import
+g "$SM" --export bob@example.org | g "$H/mallory" --import
+g "$H/alice" --export alice@example.org | g "$SM" --import
+g "$H/mallory" --export mallory@evil.example | g "$SM" --import
+g "$H/carol" --export carol@example.net | g "$H/alice" --import
+g "$H/alice" --export alice@example.org >"$D/alice.pub"
+g "$H/mallory" --export mallory@evil.example >"$D/mallory.pub"
+g "$H/dave" --export dave@example.net >"$D/dave.pub"
+{
+	echo "bob $(fpr "$SM" bob@example.org)"
+	echo "alice $(fpr "$H/alice" alice@example.org)"
+	echo "mallory $(fpr "$H/mallory" mallory@evil.example)"
+	echo "carol $(fpr "$H/carol" carol@example.net)"
+	echo "dave $(fpr "$H/dave" dave@example.net)"
+} >"$D/fprs"
+
+# S/MIME: self-signed certificates for bob (in SMHOME) and alice, each
+# trusted by both homes (trustlist.txt), if gpgsm is there.
+S="--batch --pinentry-mode loopback --passphrase-fd 0 --disable-crl-checks --disable-dirmngr"
+if command -v gpgsm >/dev/null 2>&1; then
+	mkdir -p "$H/salice"; chmod 700 "$H/salice"
+	for u in bob alice; do
+		[ $u = bob ] && h=$SM || h=$H/salice
+		printf 'Key-Type: RSA\nKey-Length: 2048\nKey-Usage: sign, encrypt\nSerial: random\nName-DN: CN=%s,O=Example\nName-Email: %s@example.org\n' \
+		    $u $u >"$D/$u.parm"
+		gpgsm --homedir "$h" $S --gen-key "$D/$u.parm" </dev/null \
+		    >"$D/$u.crt" 2>/dev/null
+	done
+	for h in "$SM" "$H/salice"; do
+		for u in bob alice; do
+			gpgsm --homedir "$h" --batch --import "$D/$u.crt" 2>/dev/null
+		done
+		gpgsm --homedir "$h" --with-colons -k | awk -F: \
+		    '/^fpr/ { print $10 " S relax" }' >"$h/trustlist.txt"
+		gpgconf --homedir "$h" --reload gpg-agent
+	done
+	touch "$D/smime"
+fi
+
+python3 - "$D" <<'PY'
+import base64, os, subprocess, sys
+D = sys.argv[1]
+H = D + "/homes"
+
+def gpg(home, args, data):
+    return subprocess.run(["gpg", "--homedir", home, "--batch", "--quiet",
+        "--no-tty", "--pinentry-mode", "loopback", "--passphrase", "",
+        "--trust-model", "always"] + args, input=data,
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=True).stdout
+
+def crlf(s):
+    return s.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+
+def write(name, msg, lf=True):
+    if lf:
+        msg = msg.replace(b"\r\n", b"\n")
+    open("%s/%s.eml" % (D, name), "wb").write(msg)
+
+def hdr(frm="Alice <alice@example.org>", to="Bob <bob@example.org>",
+        subject="Test", extra=b""):
+    return (b"From: " + frm.encode() + b"\r\nTo: " + to.encode() +
+        b"\r\nSubject: " + subject.encode() +
+        b"\r\nDate: Mon, 1 Jan 2024 10:00:00 +0000\r\nMIME-Version: 1.0\r\n"
+        + extra)
+
+def text(body, extra=b""):
+    return crlf(b"Content-Type: text/plain; charset=utf-8\r\n" + extra +
+        b"\r\n" + body)
+
+def signed(entity, home, bnd=b"SIG"):
+    sig = gpg(home, ["--detach-sign", "--armor", "--digest-algo", "SHA256"],
+        entity)
+    return (b"Content-Type: multipart/signed; micalg=pgp-sha256;\r\n"
+        b" protocol=\"application/pgp-signature\"; boundary=\"" + bnd +
+        b"\"\r\n\r\n--" + bnd + b"\r\n" + entity + b"\r\n--" + bnd +
+        b"\r\nContent-Type: application/pgp-signature; name=signature.asc"
+        b"\r\n\r\n" + crlf(sig) + b"\r\n--" + bnd + b"--\r\n")
+
+def encrypted(cipher, bnd=b"ENC"):
+    return (b"Content-Type: multipart/encrypted;\r\n"
+        b" protocol=\"application/pgp-encrypted\"; boundary=\"" + bnd +
+        b"\"\r\n\r\n--" + bnd + b"\r\nContent-Type: application/pgp-encrypted"
+        b"\r\n\r\nVersion: 1\r\n\r\n--" + bnd +
+        b"\r\nContent-Type: application/octet-stream\r\n"
+        b"Content-Transfer-Encoding: base64\r\n\r\n" +
+        base64.encodebytes(cipher).replace(b"\n", b"\r\n") + b"\r\n--" +
+        bnd + b"--\r\n")
+
+def mixed(parts, bnd=b"MIX"):
+    out = b"Content-Type: multipart/mixed; boundary=\"" + bnd + b"\"\r\n\r\n"
+    for p in parts:
+        out += b"--" + bnd + b"\r\n" + p + b"\r\n"
+    return out + b"--" + bnd + b"--\r\n"
+
+A, M, C = H + "/alice", H + "/mallory", H + "/carol"
+body = text(b"Hello Bob,\r\nthe meeting is at noon.\r\n")
+
+write("plain", hdr() + text(b"Nothing special here.\r\n"))
+write("signed", hdr(subject="Signed") + signed(body, A))
+write("signed-crlf", hdr(subject="Signed CRLF") + signed(body, A), lf=False)
+s = signed(body, A)
+write("signed-tampered", hdr(subject="Tampered") +
+    s.replace(b"at noon", b"at nine"))
+write("wrong-signer", hdr(subject="From alice, signed by mallory") +
+    signed(body, M))
+write("unknown-key", hdr(subject="Signed by carol") + signed(body, C))
+write("partly-signed", hdr(subject="Partly signed") + mixed([
+    text(b"This first part is NOT signed: pay mallory.\r\n"),
+    signed(body, A)]))
+inner = hdr(subject="Original") + signed(body, A)
+write("forwarded-signed", hdr(frm="Mallory <mallory@evil.example>",
+    subject="Fwd: Original") + mixed([
+    text(b"See the forwarded message.\r\n"),
+    b"Content-Type: message/rfc822\r\n\r\n" + crlf(inner)]))
+fake = ("\u2503 Good signature from alice@example.org\r\n"
+    "gpg: Good signature from \"Alice <alice@example.org>\"\r\n").encode()
+write("fake-status", hdr(subject="\u2503 Good signature") + mixed([
+    text(fake),
+    b"Content-Type: application/octet-stream\r\nContent-Disposition: "
+    b"attachment; filename*=utf-8''%E2%94%83%20Good%20signature%20from%20"
+    b"alice%0Agpg%3A%20Good%20signature.txt\r\n\r\nxx\r\n"]))
+
+secret = text(b"The secret word is SWORDFISH-7.\r\n" + b"padding line\r\n" * 20)
+prot = crlf(b"Content-Type: text/plain; charset=utf-8; protected-headers=v1"
+    b"\r\nSubject: The real subject\r\nFrom: Alice <alice@example.org>\r\n"
+    b"To: Bob <bob@example.org>\r\n\r\nThe secret word is SWORDFISH-7.\r\n")
+enc = lambda data, home=A, extra=[]: gpg(home, ["--encrypt", "--sign", "-r",
+    "bob@example.org"] + extra, data)
+write("signed-encrypted", hdr(subject="...") + encrypted(enc(prot)))
+write("encrypted-unsigned", hdr(subject="Enc") + encrypted(gpg(A,
+    ["--encrypt", "-r", "bob@example.org"], secret)))
+write("sign-then-encrypt", hdr(subject="...") + encrypted(gpg(A,
+    ["--encrypt", "-r", "bob@example.org"], signed(secret, A))))
+write("encrypted-signed-by-mallory", hdr(subject="Enc") + encrypted(
+    enc(secret, M)))
+write("nomdc", hdr(subject="No MDC") + encrypted(gpg(A, ["--encrypt",
+    "--rfc2440", "--cipher-algo", "AES", "-r", "bob@example.org"], secret)))
+c = bytearray(gpg(A, ["--encrypt", "--compress-algo", "none", "-r",
+    "bob@example.org"], secret))
+c[-60] ^= 0x01
+write("tampered-encrypted", hdr(subject="Tampered") + encrypted(bytes(c)))
+write("no-seckey", hdr(subject="To carol") + encrypted(gpg(A, ["--encrypt",
+    "-r", "carol@example.net"], secret)))
+write("mixed-encrypted", hdr(subject="Mixed") + mixed([
+    text(b"Plain text next to the ciphertext.\r\n"),
+    encrypted(enc(secret))]))
+fwd = hdr(subject="Old secret") + encrypted(enc(secret))
+write("nested-foreign", hdr(frm="Mallory <mallory@evil.example>",
+    subject="Fwd: old") + mixed([text(b"Please quote this back.\r\n"),
+    b"Content-Type: message/rfc822\r\n\r\n" + crlf(fwd)]))
+arm = gpg(A, ["--encrypt", "--sign", "--armor", "-r", "bob@example.org"],
+    b"Inline secret SWORDFISH-7.\n")
+write("inline-encrypted", hdr(subject="Inline") + text(arm))
+cs = gpg(A, ["--clearsign"], b"Inline signed text from alice.\n")
+write("inline-signed", hdr(subject="Clearsigned") + text(cs))
+write("inline-signed-extra", hdr(subject="Clearsigned") + text(
+    b"Unsigned text before.\r\n" + cs))
+
+def ac(keyfile, addr="alice@example.org", pre=b"", post=b""):
+    kd = base64.b64encode(open(keyfile, "rb").read())
+    folded = b"\r\n ".join(kd[i:i + 72] for i in range(0, len(kd), 72))
+    return (b"Autocrypt: " + pre + b"addr=" + addr.encode() +
+        b"; prefer-encrypt=mutual; " + post + b"keydata=\r\n " + folded +
+        b"\r\n")
+AP = D + "/alice.pub"
+write("autocrypt-good", hdr(extra=ac(AP)) + body)
+write("autocrypt-mismatch", hdr(extra=ac(D + "/mallory.pub",
+    addr="mallory@evil.example")) + body)
+write("autocrypt-two", hdr(extra=ac(AP) + ac(AP)) + body)
+write("autocrypt-critical", hdr(extra=ac(AP, post=b"color=red; ")) + body)
+write("autocrypt-underscore", hdr(extra=ac(AP, post=b"_color=red; ")) + body)
+kd = base64.b64encode(open(AP, "rb").read())
+write("autocrypt-keydata-first", hdr(extra=b"Autocrypt: keydata=" + kd +
+    b"; addr=alice@example.org\r\n") + body)
+write("autocrypt-big", hdr(extra=ac(AP, post=b"_pad=" + b"x" * 11000 +
+    b"; ")) + body)
+gkd = base64.b64encode(open(D + "/dave.pub", "rb").read())
+gos = crlf(b"Content-Type: text/plain; charset=utf-8\r\n"
+    b"Autocrypt-Gossip: addr=dave@example.net; keydata=" + gkd + b"\r\n"
+    b"Autocrypt-Gossip: addr=mallory@evil.example; keydata=" +
+    base64.b64encode(open(D + "/mallory.pub", "rb").read()) +
+    b"\r\n\r\nHi both.\r\n")
+write("gossip", hdr(to="bob@example.org, dave@example.net") +
+    encrypted(enc(gos)))
+if os.path.exists(D + "/smime"):
+    SA = H + "/salice"
+    def gpgsm(args, data):
+        # The key has no passphrase; the data comes from a file, as
+        # gpgsm would take the first line of standard input for one.
+        open(D + "/smime.in", "wb").write(data)
+        return subprocess.run(["gpgsm", "--homedir", SA, "--batch",
+            "--disable-crl-checks", "--disable-dirmngr"] + args +
+            [D + "/smime.in"], stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            check=True).stdout
+    b64 = lambda d: base64.encodebytes(d).replace(b"\n", b"\r\n")
+    def smime_signed(entity):
+        sig = gpgsm(["-u", "alice@example.org", "--detach-sign"], entity)
+        return (b"Content-Type: multipart/signed; protocol=\"application/"
+            b"pkcs7-signature\"; micalg=sha-256; boundary=\"SB\"\r\n\r\n"
+            b"--SB\r\n" + entity + b"\r\n--SB\r\nContent-Type: application/"
+            b"pkcs7-signature; name=smime.p7s\r\nContent-Transfer-Encoding: "
+            b"base64\r\n\r\n" + b64(sig) + b"\r\n--SB--\r\n")
+    def p7m(kind, der):
+        return (b"Content-Type: application/pkcs7-mime; smime-type=" + kind +
+            b"; name=smime.p7m\r\nContent-Transfer-Encoding: base64\r\n\r\n"
+            + b64(der))
+    write("smime-signed", hdr(subject="S/MIME signed") + smime_signed(body))
+    write("smime-opaque", hdr(subject="S/MIME opaque") + p7m(b"signed-data",
+        gpgsm(["-u", "alice@example.org", "--sign"], body)))
+    write("smime-encrypted", hdr(subject="S/MIME enc") + p7m(
+        b"enveloped-data", gpgsm(["-r", "bob@example.org", "--encrypt"],
+        secret)))
+    write("smime-signed-encrypted", hdr(subject="S/MIME both") + p7m(
+        b"enveloped-data", gpgsm(["-r", "bob@example.org", "--encrypt"],
+        smime_signed(secret))))
+write("gossip-unsigned", hdr(to="bob@example.org, dave@example.net") +
+    encrypted(gpg(A, ["--encrypt", "-r", "bob@example.org"], gos)))
+PY

@@ -1,0 +1,215 @@
+# crypto-in.sh: incoming security verdicts, asserted through
+# "steedmail --inspect" and "--view" on the corpus tests/crypto/gen.sh
+# makes with real gpg at test time: good, bad, foreign and unknown
+# signatures, partial signatures, forwarded and nested content, EFAIL
+# cases (no MDC, tampered ciphertext), forged status text, protected
+# headers, Autocrypt headers good and bad, gossip. No server needed.
+. "$(dirname "$0")/../lib.sh"
+
+command -v gpg >/dev/null 2>&1 || bail "gpg is needed"
+command -v python3 >/dev/null 2>&1 || bail "python3 is needed"
+
+C=$T_TMP/c
+SM=$XDG_DATA_HOME/steedmail/gnupg
+cleanup() {
+	for h in "$C"/homes/* "$SM"; do	# the agents gen.sh and steedmail started
+		[ -d "$h" ] && gpgconf --homedir "$h" --kill all >/dev/null 2>&1
+	done
+	rm -rf "$T_TMP"
+}
+trap cleanup EXIT
+
+ok "gen.sh makes keys and messages" sh tests/crypto/gen.sh "$C" "$SM"
+fpr() { awk -v n="$1" '$1 == n { print $2 }' "$C/fprs"; }
+ALICE=$(fpr alice)
+MALLORY=$(fpr mallory)
+DAVE=$(fpr dave)
+MARK=$(printf '\342\224\203')
+
+# inspect NAME: run --inspect on NAME.eml into $T_TMP/NAME.out.
+inspect() {
+	sm --inspect "$C/$1.eml" >"$T_TMP/$1.out" 2>"$T_TMP/$1.err"
+	echo $? >"$T_TMP/$1.rc"
+}
+# kv NAME KEY VALUE: the inspect output of NAME has the line "KEY: VALUE".
+kv() { grep -qxF -- "$2: $3" "$T_TMP/$1.out" || {
+	echo "no \"$2: $3\" in:"; cat "$T_TMP/$1.out"; return 1; }; }
+# nokv NAME KEY: no line for KEY.
+nokv() { ! grep -q -- "^$2: " "$T_TMP/$1.out"; }
+# hasnt NAME TEXT: TEXT appears nowhere in the inspect and view output.
+hasnt() { ! grep -qF -- "$2" "$T_TMP/$1.out" "$T_TMP/$1.view"; }
+view() { sm --view "$C/$1.eml" >"$T_TMP/$1.view" 2>&1; echo $? >"$T_TMP/$1.vrc"; }
+
+for f in "$C"/*.eml; do
+	n=${f##*/}; n=${n%.eml}
+	inspect "$n"
+	view "$n"
+	ok "$n: --inspect exits 0" test "$(cat "$T_TMP/$n.rc")" = 0
+	ok "$n: --view exits 0" test "$(cat "$T_TMP/$n.vrc")" = 0
+done
+
+ok "plain: not signed, not encrypted" sh -c \
+    "grep -qx 'encryption: none' '$T_TMP/plain.out' &&
+     grep -qx 'signed: no' '$T_TMP/plain.out'"
+ok "plain: the view says it is not signed" \
+    has "$T_TMP/plain.view" "$MARK security: not signed, not encrypted"
+
+# Signatures.
+for n in signed signed-crlf; do
+	ok "$n: signed yes" kv $n signed yes
+	ok "$n: covers the root" kv $n signature.1.part root
+	ok "$n: good" kv $n signature.1.status good
+	ok "$n: alice's fingerprint" kv $n signature.1.fpr "$ALICE"
+	ok "$n: signer from the key" kv $n signature.1.signer alice@example.org
+	ok "$n: matches From" kv $n signature.1.matches-from yes
+done
+ok "signed: the view shows the good signature above the part" \
+    has "$T_TMP/signed.view" "$MARK security of part root: good signature (OpenPGP) by alice@example.org"
+ok "signed-tampered: bad" kv signed-tampered signature.1.status bad
+ok "signed-tampered: not signed" kv signed-tampered signed invalid
+ok "wrong-signer: good math, someone else" kv wrong-signer signature.1.status good
+ok "wrong-signer: signer is mallory" kv wrong-signer signature.1.signer mallory@evil.example
+ok "wrong-signer: does not match From" kv wrong-signer signature.1.matches-from no
+ok "wrong-signer: verdict someone-else" kv wrong-signer signed someone-else
+ok "wrong-signer: a warning names the signer" \
+    has "$T_TMP/wrong-signer.out" "warning: part root is signed by someone else: mallory@evil.example"
+ok "wrong-signer: the view never says good" sh -c \
+    "! grep -q 'good signature' '$T_TMP/wrong-signer.view'"
+ok "wrong-signer: the view says someone else" \
+    has "$T_TMP/wrong-signer.view" "by someone else: mallory@evil.example"
+ok "unknown-key: unknown-key" kv unknown-key signature.1.status unknown-key
+ok "unknown-key: verdict unverified" kv unknown-key signed unverified
+ok "partly-signed: partly" kv partly-signed signed partly
+ok "partly-signed: the signature covers part 2" kv partly-signed signature.1.part 2
+ok "partly-signed: summary says which part" kv partly-signed summary \
+    "part 2 is signed by alice@example.org, the rest is not"
+ok "partly-signed: part 1 is marked unsigned" kv partly-signed part.1 \
+    "not signed, not encrypted"
+ok "partly-signed: the view marks part 1 unsigned" \
+    has "$T_TMP/partly-signed.view" "$MARK security of part 1: not signed, not encrypted"
+ok "forwarded-signed: only partly signed" kv forwarded-signed signed partly
+ok "forwarded-signed: the signature covers the forwarded part" \
+    kv forwarded-signed signature.1.part 2
+ok "forwarded-signed: held against the forwarded message's From" \
+    kv forwarded-signed signature.1.from alice@example.org
+ok "inline-signed: good, root" sh -c \
+    "grep -qx 'signature.1.status: good' '$T_TMP/inline-signed.out' &&
+     grep -qx 'signed: yes' '$T_TMP/inline-signed.out'"
+ok "inline-signed-extra: the unsigned text is not shown" sh -c \
+    "! grep -q 'Unsigned text before' '$T_TMP/inline-signed-extra.view'"
+ok "inline-signed-extra: warned" \
+    has "$T_TMP/inline-signed-extra.out" "text outside its OpenPGP block"
+
+# Forged status text.
+ok "fake-status: no signature" kv fake-status signatures 0
+ok "fake-status: not signed" kv fake-status signed no
+ok "fake-status: no view line says Good signature" sh -c \
+    "! grep '^$MARK' '$T_TMP/fake-status.view' | grep -v 'attachments:\|^$MARK   2 ' | grep -q 'Good signature'"
+ok "fake-status: the forged mark is escaped in body and file name" sh -c \
+    "grep -c '<U+2503> Good signature' '$T_TMP/fake-status.view' | grep -qx 3"
+for f in "$T_TMP"/*.view; do
+	n=${f##*/}
+	ok "${n%.view}: every view line is steedmail's own" sh -c \
+	    "! grep '^$MARK' '$f' | grep -v '^$MARK \(security\|part \|end of\|attachments:\|  [0-9]\|warning: \|protected headers\|note: \|(empty)\|attached message\|end of attached\)' | grep -q ."
+done
+
+# Encryption.
+for n in signed-encrypted sign-then-encrypt inline-encrypted; do
+	ok "$n: openpgp" kv $n encryption openpgp
+	ok "$n: integrity ok" kv $n integrity ok
+	ok "$n: decrypted" kv $n decrypted yes
+	ok "$n: signed by the sender, over everything" kv $n signed yes
+	ok "$n: the signature covers the root" kv $n signature.1.part root
+done
+ok "signed-encrypted: protected headers" kv signed-encrypted protected-headers yes
+ok "signed-encrypted: the view shows the protected subject" \
+    has "$T_TMP/signed-encrypted.view" "Subject: The real subject"
+ok "signed-encrypted: the view says so" \
+    has "$T_TMP/signed-encrypted.view" "$MARK protected headers used"
+ok "signed-encrypted: the view draws where the decrypted content ends" \
+    has "$T_TMP/signed-encrypted.view" "$MARK end of the content of part"
+ok "encrypted-unsigned: decrypted, not signed" sh -c \
+    "grep -qx 'decrypted: yes' '$T_TMP/encrypted-unsigned.out' &&
+     grep -qx 'signed: no' '$T_TMP/encrypted-unsigned.out'"
+ok "encrypted-signed-by-mallory: someone else" \
+    kv encrypted-signed-by-mallory signed someone-else
+ok "nomdc: integrity none" kv nomdc integrity none
+ok "nomdc: not decrypted" kv nomdc decrypted "no (no integrity protection)"
+ok "nomdc: no plaintext anywhere" hasnt nomdc SWORDFISH
+ok "nomdc: the view says why" has "$T_TMP/nomdc.view" "NOT SHOWN: it has no integrity protection"
+ok "tampered-encrypted: integrity failed" kv tampered-encrypted integrity failed
+ok "tampered-encrypted: no plaintext anywhere" hasnt tampered-encrypted SWORDFISH
+ok "tampered-encrypted: not decrypted" sh -c \
+    "grep -q '^decrypted: no (' '$T_TMP/tampered-encrypted.out'"
+ok "no-seckey: not decrypted, no secret key" \
+    kv no-seckey decrypted "no (no secret key for it)"
+for n in mixed-encrypted nested-foreign; do
+	ok "$n: the ciphertext below the top is not opened" kv $n part.2 \
+	    "encrypted part not opened: not at the top of the message"
+	ok "$n: no plaintext anywhere" hasnt $n SWORDFISH
+	ok "$n: the message is not called encrypted" kv $n encryption none
+done
+
+# S/MIME.
+if [ -e "$C/smime" ]; then
+	for n in smime-signed smime-opaque; do
+		ok "$n: good, by alice, over the root" sh -c \
+		    "grep -qx 'signature.1.status: good' '$T_TMP/$n.out' &&
+		     grep -qx 'signature.1.protocol: smime' '$T_TMP/$n.out' &&
+		     grep -qx 'signature.1.signer: alice@example.org' '$T_TMP/$n.out' &&
+		     grep -qx 'signed: yes' '$T_TMP/$n.out'"
+	done
+	ok "smime-encrypted: S/MIME without a signature has no integrity" \
+	    kv smime-encrypted integrity none
+	ok "smime-encrypted: so nothing is shown" hasnt smime-encrypted SWORDFISH
+	ok "smime-signed-encrypted: decrypted" kv smime-signed-encrypted decrypted yes
+	ok "smime-signed-encrypted: integrity from the signature" \
+	    kv smime-signed-encrypted integrity ok
+	ok "smime-signed-encrypted: signed by alice" kv smime-signed-encrypted signed yes
+	ok "smime-signed-encrypted: the view shows the plaintext" \
+	    has "$T_TMP/smime-signed-encrypted.view" SWORDFISH
+else
+	echo "ok - S/MIME # SKIP gpgsm not installed"
+fi
+
+# Autocrypt.
+ok "autocrypt-good: valid" kv autocrypt-good autocrypt valid
+ok "autocrypt-good: addr" kv autocrypt-good autocrypt.addr alice@example.org
+ok "autocrypt-good: the imported fingerprint" kv autocrypt-good autocrypt.fpr "$ALICE"
+ok "autocrypt-good: prefer-encrypt" kv autocrypt-good autocrypt.prefer-encrypt mutual
+ok "autocrypt-good: the key is in steedmail's home" sh -c \
+    "gpg --homedir '$SM' --batch --with-colons -k '$ALICE' >/dev/null"
+ok "autocrypt-mismatch: invalid" sh -c \
+    "grep -q '^autocrypt: invalid (addr mallory@evil.example is not the From' '$T_TMP/autocrypt-mismatch.out'"
+ok "autocrypt-two: invalid" kv autocrypt-two autocrypt \
+    "invalid (more than one Autocrypt header: none is used)"
+ok "autocrypt-big: invalid" kv autocrypt-big autocrypt \
+    "invalid (the header is longer than 10240 bytes)"
+ok "autocrypt-critical: invalid" kv autocrypt-critical autocrypt \
+    "invalid (unknown critical attribute \"color\")"
+ok "autocrypt-underscore: valid" kv autocrypt-underscore autocrypt valid
+ok "autocrypt-keydata-first: valid (Level 1 allows it)" \
+    kv autocrypt-keydata-first autocrypt valid
+for n in autocrypt-mismatch autocrypt-two autocrypt-big autocrypt-critical; do
+	ok "$n: nothing imported" nokv $n autocrypt.fpr
+done
+ok "gossip: dave's key from inside signed, encrypted content" \
+    kv gossip gossip.1.addr dave@example.net
+ok "gossip: dave's fingerprint" kv gossip gossip.1.fpr "$DAVE"
+ok "gossip: not for mallory, who is no recipient" sh -c \
+    "! grep -q 'gossip.*mallory' '$T_TMP/gossip.out' &&
+     grep -q 'mallory@evil.example, who is not a recipient' '$T_TMP/gossip.out'"
+ok "gossip-unsigned: gossip not read without a signature" \
+    nokv gossip-unsigned gossip.1.addr
+
+# Reading.
+fails "--inspect on a missing file fails" sm --inspect "$T_TMP/nope.eml"
+sm --inspect "$T_TMP/nope.eml" >/dev/null 2>&1
+ok "... with 65" test $? = 65
+ok "--inspect - reads standard input" sh -c \
+    "'$STEEDMAIL' --inspect - <'$C/signed.eml' | grep -qx 'signed: yes'"
+ok "no config file needed" test ! -e "$XDG_CONFIG_HOME/steedmail/config"
+ok "the debug log never gets decrypted text" sh -c \
+    "'$STEEDMAIL' -d 3 --view '$C/signed-encrypted.eml' >/dev/null 2>&1;
+     ! grep -rq SWORDFISH '$XDG_CACHE_HOME'"
+exit 0

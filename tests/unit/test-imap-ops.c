@@ -1,0 +1,269 @@
+/*
+ * test-imap-ops.c: what of the IMAP operations works without a server:
+ * parsing flag changes such as "+FS-T", applying them, the letters to
+ * IMAP flags and back, sorting libetpan's errors into classes, and the
+ * cache calls imap-conn.c relies on (flags of one message, the pending
+ * table across a UIDVALIDITY change).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "imap-idle.h"
+#include "imap-ops.h"
+#include "tap.h"
+
+static char	dir[] = "/tmp/steed-ops-XXXXXX";
+
+/* Parse arg; "add/remove" on success, "error: cause" on failure. */
+static const char *
+parse(const char *arg)
+{
+	static char	 out[300];
+	char		 add[IMAP_OPS_FLAGS_SIZE], remove[IMAP_OPS_FLAGS_SIZE];
+	char		*cause = NULL;
+
+	if (imap_ops_flags_parse(arg, add, remove, &cause) == -1) {
+		snprintf(out, sizeof out, "error: %s", cause);
+		free(cause);
+	} else
+		snprintf(out, sizeof out, "%s/%s", add, remove);
+	return out;
+}
+
+static const char *
+apply(const char *have, const char *add, const char *remove)
+{
+	static char	out[IMAP_OPS_FLAGS_SIZE];
+
+	imap_ops_flags_apply(have, add, remove, out);
+	return out;
+}
+
+/* Letters to an IMAP flag list and back. */
+static const char *
+round_trip(const char *letters, int *n)
+{
+	static char			 out[IMAP_OPS_FLAGS_SIZE];
+	struct mailimap_flag_list	*fl;
+
+	fl = imap_ops_flag_list(letters);
+	*n = clist_count(fl->fl_list);
+	imap_ops_flag_letters(fl, out);
+	mailimap_flag_list_free(fl);
+	return out;
+}
+
+static void
+test_parse(void)
+{
+	TAP_STR(parse("+S"), "S/", "+S adds seen");
+	TAP_STR(parse("-S"), "/S", "-S removes seen");
+	TAP_STR(parse("+FS-T"), "FS/T", "+FS-T: two groups");
+	TAP_STR(parse("+TSRFD"), "DFRST/", "letters come out in order");
+	TAP_STR(parse("-T+S+F"), "FS/T", "groups may repeat and come in "
+	    "any order");
+	TAP_STR(parse("+SS"), "S/", "a letter twice is once");
+	TAP_OK(strncmp(parse(""), "error:", 6) == 0, "empty is refused");
+	TAP_OK(strncmp(parse("S"), "error: flags \"S\" must start", 27) == 0,
+	    "a letter without + or - is refused");
+	TAP_OK(strncmp(parse("+"), "error:", 6) == 0, "a lone + is refused");
+	TAP_OK(strncmp(parse("+S-"), "error:", 6) == 0,
+	    "a trailing - with no letters is refused");
+	TAP_OK(strncmp(parse("+-S"), "error:", 6) == 0,
+	    "an empty group in the middle is refused");
+	TAP_OK(strstr(parse("+s"), "'s'") != NULL,
+	    "lower case is refused, naming the letter");
+	TAP_OK(strstr(parse("+X"), "not a flag letter") != NULL,
+	    "an unknown letter is refused");
+	TAP_OK(strstr(parse("+S-FS"), "both add and remove S") != NULL,
+	    "adding and removing the same letter is refused, naming it");
+	TAP_OK(strncmp(parse("+S\\Seen"), "error:", 6) == 0,
+	    "IMAP flag names are not letters");
+}
+
+static void
+test_apply(void)
+{
+	TAP_STR(apply("", "S", ""), "S", "add to nothing");
+	TAP_STR(apply("RS", "F", "S"), "FR", "add and remove");
+	TAP_STR(apply("T", "", "T"), "", "remove the last");
+	TAP_STR(apply("ST", "S", ""), "ST", "adding what is there changes "
+	    "nothing");
+	TAP_STR(apply("SxD", "", ""), "DS", "unknown letters are dropped, "
+	    "the rest sorted");
+	TAP_STR(apply("", "", "S"), "", "removing what is not there");
+}
+
+static void
+test_flag_list(void)
+{
+	struct mailimap_flag_list	*fl;
+	struct mailimap_flag		*f;
+	char				 out[IMAP_OPS_FLAGS_SIZE];
+	int				 n;
+
+	TAP_STR(round_trip("DFRST", &n), "DFRST", "all five letters survive "
+	    "the trip to IMAP flags and back");
+	TAP_OK(n == 5, "as five IMAP flags");
+	TAP_STR(round_trip("", &n), "", "no letters: an empty list");
+	TAP_OK(n == 0, "with nothing in it");
+
+	fl = imap_ops_flag_list("T");
+	f = clist_content(clist_begin(fl->fl_list));
+	TAP_OK(clist_count(fl->fl_list) == 1 &&
+	    f->fl_type == MAILIMAP_FLAG_DELETED, "T is \\Deleted");
+	mailimap_flag_list_free(fl);
+	fl = imap_ops_flag_list("R");
+	f = clist_content(clist_begin(fl->fl_list));
+	TAP_OK(f->fl_type == MAILIMAP_FLAG_ANSWERED, "R is \\Answered");
+	mailimap_flag_list_free(fl);
+
+	/* Keywords and \Recent have no letter. */
+	fl = mailimap_flag_list_new_empty();
+	mailimap_flag_list_add(fl, mailimap_flag_new_flag_keyword(
+	    strdup("$Junk")));
+	mailimap_flag_list_add(fl, mailimap_flag_new_seen());
+	imap_ops_flag_letters(fl, out);
+	TAP_STR(out, "S", "a keyword is left out");
+	mailimap_flag_list_free(fl);
+}
+
+static void
+test_errors(void)
+{
+	mailimap	*imap;
+	char		*cause = NULL;
+
+	imap = mailimap_new(0, NULL);
+	TAP_OK(imap_ops_error(imap, MAILIMAP_ERROR_STREAM, "UID STORE",
+	    &cause) == IMAP_OPS_LOST && strstr(cause, "UID STORE") != NULL,
+	    "a stream error is a lost connection, naming the command");
+	free(cause);
+	TAP_OK(imap_ops_error(imap, MAILIMAP_ERROR_PARSE, "UID MOVE",
+	    &cause) == IMAP_OPS_LOST, "a reply not understood: lost too");
+	free(cause);
+
+	mmap_string_assign(imap->imap_stream_buffer,
+	    "5 NO [TRYCREATE] Mailbox doesn't exist: Arch\033[2Jive\r\n");
+	TAP_OK(imap_ops_error(imap, MAILIMAP_ERROR_UID_COPY, "UID COPY",
+	    &cause) == IMAP_OPS_REFUSED, "NO is a refusal");
+	TAP_OK(strstr(cause, "[TRYCREATE] Mailbox doesn't exist") != NULL,
+	    "with the server's words");
+	TAP_OK(strchr(cause, '\033') == NULL && strstr(cause, "^[") != NULL,
+	    "made terminal-safe");
+	free(cause);
+
+	mmap_string_assign(imap->imap_stream_buffer,
+	    "* BYE Disconnected by an administrator\r\n");
+	TAP_OK(imap_ops_error(imap, MAILIMAP_ERROR_FATAL, "NOOP", &cause) ==
+	    IMAP_OPS_LOST && strstr(cause, "Disconnected by an "
+	    "administrator") != NULL, "BYE is a lost connection, with the "
+	    "server's words");
+	free(cause);
+	TAP_OK(imap_ops_error(imap, MAILIMAP_NO_ERROR, "NOOP", &cause) ==
+	    IMAP_OPS_OK, "no error is no error");
+
+	{
+		char	*big = malloc(5000);
+
+		memset(big, 'x', 4990);
+		memcpy(big, "7 BAD ", 6);
+		strcpy(big + 4990, "\r\n");
+		mmap_string_assign(imap->imap_stream_buffer, big);
+		free(big);
+		imap_ops_error(imap, MAILIMAP_ERROR_UID_STORE, "UID STORE",
+		    &cause);
+		TAP_OK(strlen(cause) < 400, "a long reply is cut short");
+		free(cause);
+	}
+
+	TAP_OK(imap_ops_noop(imap, &cause) == IMAP_OPS_LOST,
+	    "NOOP without a connection: lost, without trying");
+	free(cause);
+	{
+		struct imap_idle_how	how = { 1, 0, 0 };
+		unsigned		ev = 99;
+
+		TAP_OK(imap_idle_wait(imap, &how, &ev, &cause) ==
+		    IMAP_OPS_LOST && ev == 0, "idle without a connection: "
+		    "lost at once");
+		free(cause);
+	}
+	mailimap_free(imap);
+}
+
+static int
+count_pending(const struct cache_pending *p, void *arg)
+{
+	(void)p;
+	(*(int *)arg)++;
+	return 0;
+}
+
+static void
+test_cache(void)
+{
+	struct cache		*c;
+	struct cache_mailbox	 mb, found;
+	struct cache_msg	 m;
+	char			 path[256], flags[8], *cause = NULL;
+	int			 n;
+
+	if (mkdtemp(dir) == NULL) {
+		TAP_OK(0, "a temporary directory");
+		return;
+	}
+	snprintf(path, sizeof path, "%s/ops.hcache", dir);
+	c = cache_open_path(path, &cause);
+	TAP_OK(c != NULL, "a cache");
+	if (c == NULL)
+		return;
+	TAP_OK(cache_mailbox_find(c, "INBOX", &found, &cause) == 0,
+	    "a mailbox never synced is not found (and not made)");
+	TAP_OK(cache_mailbox_find(c, "INBOX", &found, &cause) == 0,
+	    "still not");
+	cache_mailbox(c, "INBOX", 42, &mb, &cause);
+	memset(&m, 0, sizeof m);
+	m.uid = 7;
+	strcpy(m.flags, "RS");
+	cache_put(c, &mb, &m, &cause);
+	TAP_OK(cache_mailbox_find(c, "INBOX", &found, &cause) == 1 &&
+	    found.uidvalidity == 42 && found.count == 1 && found.maxuid == 7,
+	    "once synced it is found, with its UIDVALIDITY and count");
+	TAP_OK(cache_get_flags(c, &mb, 7, flags, &cause) == 1 &&
+	    strcmp(flags, "RS") == 0, "the flags of a cached message");
+	TAP_OK(cache_get_flags(c, &mb, 8, flags, &cause) == 0 &&
+	    flags[0] == '\0', "a UID not cached");
+
+	cache_pending_add(c, "INBOX", 42, 7, "F", "", &cause);
+	cache_pending_add(c, "INBOX", 41, 3, "S", "", &cause);
+	cache_pending_add(c, "Archive", 5, 3, "", "S", &cause);
+	TAP_OK(cache_pending_drop(c, "INBOX", 42, &cause) == 1,
+	    "a UIDVALIDITY change drops the mailbox's older changes");
+	n = 0;
+	cache_pending_each(c, count_pending, &n, &cause);
+	TAP_OK(n == 2, "and only those");
+	TAP_OK(cache_pending_drop(c, "INBOX", 42, &cause) == 0,
+	    "nothing more to drop");
+	cache_close(c);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/ops.hcache-wal", dir);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/ops.hcache-shm", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
+int
+main(void)
+{
+	test_parse();
+	test_apply();
+	test_flag_list();
+	test_errors();
+	test_cache();
+	return TAP_DONE();
+}
