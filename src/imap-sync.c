@@ -6,18 +6,20 @@
  * whole sync of a mailbox is one transaction per batch, so an interrupted
  * sync leaves a consistent cache that the next run continues from.
  */
+#include <sys/socket.h>
+
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "buf.h"
+#include "imap-fetch.h"
 #include "imap-sync.h"
 #include "log.h"
 #include "rfc2047.h"
 #include "strsafe.h"
 #include "xmalloc.h"
-
-#define IMAP_FIELD_MAX	998	/* longest header text kept in the cache */
 
 char *
 imap_sync_error(mailimap *imap, const char *what, int err)
@@ -37,57 +39,6 @@ imap_sync_error(mailimap *imap, const char *what, int err)
 	msg = xasprintf("%s failed: %s", what, safe);
 	free(safe);
 	return msg;
-}
-
-/* Decoded, bounded UTF-8 of a header string from the server. */
-static char *
-imap_sync_text(const char *s)
-{
-	char	*raw, *dec;
-
-	if (s == NULL)
-		return NULL;
-	raw = xstrndup(s, IMAP_FIELD_MAX);
-	dec = rfc2047_decode_str(raw);
-	free(raw);
-	return dec;
-}
-
-static char *
-imap_sync_from(const struct mailimap_envelope *env)
-{
-	struct mailimap_address	*a;
-
-	if (env->env_from == NULL || env->env_from->frm_list == NULL ||
-	    clist_isempty(env->env_from->frm_list))
-		return NULL;
-	a = clist_content(clist_begin(env->env_from->frm_list));
-	if (a->ad_personal_name != NULL && *a->ad_personal_name != '\0')
-		return imap_sync_text(a->ad_personal_name);
-	if (a->ad_mailbox_name == NULL)
-		return NULL;
-	return xasprintf("%.200s@%.200s", a->ad_mailbox_name,
-	    a->ad_host_name != NULL ? a->ad_host_name : "");
-}
-
-static time_t
-imap_sync_time(const struct mailimap_date_time *dt)
-{
-	struct tm	tm;
-	int		zone, off;
-
-	if (dt == NULL)
-		return 0;
-	memset(&tm, 0, sizeof tm);
-	tm.tm_year = dt->dt_year - 1900;
-	tm.tm_mon = dt->dt_month - 1;
-	tm.tm_mday = dt->dt_day;
-	tm.tm_hour = dt->dt_hour;
-	tm.tm_min = dt->dt_min;
-	tm.tm_sec = dt->dt_sec;
-	zone = dt->dt_zone;			/* e.g. -130 for -01:30 */
-	off = (abs(zone) / 100) * 3600 + (abs(zone) % 100) * 60;
-	return timegm(&tm) - (zone < 0 ? -off : off);
 }
 
 /* The flags of a FETCH response as maildir letters, sorted. */
@@ -203,104 +154,191 @@ imap_sync_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static struct mailimap_set *
-imap_sync_set(const uint32_t *uids, size_t n)
+/* The UIDs uids[0..n) as an IMAP set, "1:5,9", in b. */
+static void
+imap_sync_set(struct buf *b, const uint32_t *uids, size_t n)
 {
-	struct mailimap_set	*set = mailimap_set_new_empty();
-	size_t			 i = 0, j;
+	size_t	i = 0, j;
 
+	buf_reset(b);
 	while (i < n) {
 		for (j = i; j + 1 < n && uids[j + 1] == uids[j] + 1; j++)
 			;
-		mailimap_set_add_interval(set, uids[i], uids[j]);
+		if (b->len > 0)
+			buf_addc(b, ',');
+		if (j > i)
+			buf_addf(b, "%u:%u", uids[i], uids[j]);
+		else
+			buf_addf(b, "%u", uids[i]);
 		i = j + 1;
 	}
-	return set;
 }
 
-/* Fetch envelopes of the given UIDs in batches and store them. */
+/* What the FETCH reader's callback stores into. */
+struct imap_sync_store {
+	struct cache		*c;
+	struct cache_mailbox	*mb;
+	uint32_t		*fetched;
+	struct buf		 from, subject;	/* reused for every message */
+};
+
+/* Decoded header text (subject, a display name) in b, as a C string. */
+static const char *
+imap_sync_decode(struct buf *b, const char *s)
+{
+	if (s == NULL)
+		return NULL;
+	buf_reset(b);
+	rfc2047_decode(b, s, strlen(s));
+	return b->data != NULL ? b->data : "";
+}
+
+static int
+imap_sync_store_msg(const struct imap_fetch_msg *fm, void *arg, char **cause)
+{
+	struct imap_sync_store	*st = arg;
+	struct cache_msg	 m;
+	char			 date[201], addr[402];
+
+	/* A FETCH the server sent of itself (a flag change): no envelope. */
+	if (!fm->has_envelope)
+		return 0;
+	memset(&m, 0, sizeof m);
+	m.uid = fm->uid;
+	m.size = fm->size;
+	m.internaldate = fm->internaldate;
+	memcpy(m.flags, fm->flags, sizeof m.flags);
+	if (fm->from_name != NULL && *fm->from_name != '\0')
+		m.from = imap_sync_decode(&st->from, fm->from_name);
+	else if (fm->from_mailbox != NULL) {
+		snprintf(addr, sizeof addr, "%.200s@%.200s", fm->from_mailbox,
+		    fm->from_host != NULL ? fm->from_host : "");
+		m.from = addr;
+	}
+	m.subject = imap_sync_decode(&st->subject, fm->subject);
+	if (fm->date != NULL) {
+		snprintf(date, sizeof date, "%s", fm->date);
+		m.date = date;
+	}
+	m.message_id = fm->message_id;
+	if (cache_put(st->c, st->mb, &m, cause) == -1)
+		return -1;
+	(*st->fetched)++;
+	return 0;
+}
+
+/*
+ * The connection is out of step with the server: make sure nothing is
+ * read from it again, so that the next libetpan call fails as a lost
+ * connection (and imap-conn reconnects) instead of reading garbage.
+ */
+static void
+imap_sync_unusable(mailimap *imap)
+{
+	mailstream	*s = imap->imap_stream;
+	mailstream_low	*low;
+	char		 junk[512];
+	size_t		 n;
+	int		 fd;
+
+	if (s == NULL)
+		return;
+	/* What libetpan holds already is out of step too. */
+	while ((n = s->read_buffer_len) > 0) {
+		if (mailstream_read(s, junk, n < sizeof junk ? n :
+		    sizeof junk) <= 0)
+			break;
+	}
+	if ((low = mailstream_get_low(s)) != NULL &&
+	    (fd = mailstream_low_get_fd(low)) != -1)
+		shutdown(fd, SHUT_RDWR);
+}
+
+/*
+ * Fetch envelopes of the given UIDs in batches and store them, one
+ * transaction a batch. The FETCHes are pipelined: the next batch is asked
+ * for before the answer to the current one is read, so the server works
+ * while the client parses. They go out with tags of their own ("S1",
+ * ...), which libetpan's numbers never are, and are read with the
+ * streaming reader of imap-fetch.h straight from libetpan's stream.
+ */
 static int
 imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
     const uint32_t *uids, size_t n, uint32_t *fetched, char **cause)
 {
-	struct mailimap_fetch_type	*ft;
-	struct mailimap_set		*set;
-	struct imap_sync_att		 a;
-	struct cache_msg		 m;
-	clist				*res;
-	clistiter			*it;
-	size_t				 off, len;
-	char				*from, *subject, *date, *mid;
-	int				 err, rc = 0;
+	struct imap_sync_store	 st;
+	struct imap_fetch	*r;
+	struct buf		 set;
+	size_t			 nbatch, sent = 0, done, off;
+	char			 tag[2][24];
+	char			*why = NULL;
+	int			 rc = IMAP_FETCH_OK, drc;
 
-	ft = mailimap_fetch_type_new_fetch_att_list_empty();
-	mailimap_fetch_type_new_fetch_att_list_add(ft,
-	    mailimap_fetch_att_new_uid());
-	mailimap_fetch_type_new_fetch_att_list_add(ft,
-	    mailimap_fetch_att_new_flags());
-	mailimap_fetch_type_new_fetch_att_list_add(ft,
-	    mailimap_fetch_att_new_internaldate());
-	mailimap_fetch_type_new_fetch_att_list_add(ft,
-	    mailimap_fetch_att_new_rfc822_size());
-	mailimap_fetch_type_new_fetch_att_list_add(ft,
-	    mailimap_fetch_att_new_envelope());
+	if (n == 0)
+		return 0;
+	nbatch = (n + IMAP_SYNC_BATCH - 1) / IMAP_SYNC_BATCH;
+	memset(&st, 0, sizeof st);
+	st.c = c;
+	st.mb = mb;
+	st.fetched = fetched;
+	buf_init(&st.from);
+	buf_init(&st.subject);
+	buf_init(&set);
+	r = imap_fetch_new_stream(imap->imap_stream);
+	if (imap->imap_selection_info != NULL)
+		imap_fetch_track_exists(r,
+		    &imap->imap_selection_info->sel_exists);
 
-	for (off = 0; off < n && rc == 0; off += len) {
-		len = n - off < IMAP_SYNC_BATCH ? n - off : IMAP_SYNC_BATCH;
-		set = imap_sync_set(uids + off, len);
-		res = NULL;
-		err = mailimap_uid_fetch(imap, set, ft, &res);
-		mailimap_set_free(set);
-		if (err != MAILIMAP_NO_ERROR) {
-			*cause = imap_sync_error(imap, "UID FETCH", err);
-			rc = -1;
-			break;
+	for (done = 0; done < nbatch; done++) {
+		/* At most two outstanding: this batch and the next. */
+		while (sent < nbatch && sent <= done + 1) {
+			off = sent * IMAP_SYNC_BATCH;
+			imap_sync_set(&set, uids + off, n - off <
+			    IMAP_SYNC_BATCH ? n - off : IMAP_SYNC_BATCH);
+			snprintf(tag[sent % 2], sizeof tag[0], "S%zu",
+			    sent + 1);
+			if (imap_fetch_send(imap->imap_stream, tag[sent % 2],
+			    set.data, 1, cause) == -1) {
+				rc = IMAP_FETCH_BROKEN;
+				goto out;
+			}
+			sent++;
 		}
 		if (cache_begin(c, cause) == -1) {
-			mailimap_fetch_list_free(res);
-			rc = -1;
+			rc = IMAP_FETCH_LOCAL;
 			break;
 		}
-		for (it = clist_begin(res); it != NULL; it = clist_next(it)) {
-			imap_sync_parse(clist_content(it), &a);
-			if (a.uid == 0)
-				continue;
-			memset(&m, 0, sizeof m);
-			m.uid = a.uid;
-			m.size = a.size;
-			m.internaldate = imap_sync_time(a.idate);
-			imap_sync_flags(a.dyn, m.flags);
-			from = subject = date = mid = NULL;
-			if (a.env != NULL) {
-				from = imap_sync_from(a.env);
-				subject = imap_sync_text(a.env->env_subject);
-				if (a.env->env_date != NULL)
-					date = xstrndup(a.env->env_date, 200);
-				if (a.env->env_message_id != NULL)
-					mid = xstrndup(a.env->env_message_id,
-					    IMAP_FIELD_MAX);
-			}
-			m.from = from;
-			m.subject = subject;
-			m.date = date;
-			m.message_id = mid;
-			rc = cache_put(c, mb, &m, cause);
-			free(from);
-			free(subject);
-			free(date);
-			free(mid);
-			if (rc == -1)
-				break;
-			(*fetched)++;
-		}
-		mailimap_fetch_list_free(res);
-		if (rc == -1 || cache_commit(c, cause) == -1) {
+		rc = imap_fetch_response(r, tag[done % 2], imap_sync_store_msg,
+		    &st, cause);
+		if (rc == IMAP_FETCH_OK && cache_commit(c, cause) == -1)
+			rc = IMAP_FETCH_LOCAL;
+		if (rc != IMAP_FETCH_OK) {
 			cache_rollback(c);
-			rc = -1;
+			done++;		/* its answer was read */
+			break;
 		}
 	}
-	mailimap_fetch_type_free(ft);
-	return rc;
+	/* Stopped early: read what is still coming, to stay in step. */
+	if (rc == IMAP_FETCH_REFUSED || rc == IMAP_FETCH_LOCAL) {
+		for (; done < sent; done++) {
+			drc = imap_fetch_response(r, tag[done % 2], NULL, NULL,
+			    &why);
+			free(why);
+			why = NULL;
+			if (drc == IMAP_FETCH_BROKEN) {
+				rc = IMAP_FETCH_BROKEN;
+				break;
+			}
+		}
+	}
+out:
+	if (rc == IMAP_FETCH_BROKEN)
+		imap_sync_unusable(imap);
+	imap_fetch_free(r);
+	buf_free(&set);
+	buf_free(&st.from);
+	buf_free(&st.subject);
+	return rc == IMAP_FETCH_OK ? 0 : -1;
 }
 
 /* Flags of messages up to maxuid: changed since modseq, or all of them. */

@@ -1,0 +1,85 @@
+/*
+ * dns-lookup.h: correspondents' keys from DNS, validated with DNSSEC:
+ * OPENPGPKEY (RFC 7929) and SMIMEA (RFC 8162) records at the address's
+ * domain, looked up for many addresses at once under one deadline through
+ * one validating libunbound context per process. Results are cached (in
+ * SQLite, with their TTL; negative answers with a short TTL).
+ *
+ * Every answer is classified. A bogus answer is never returned as a key:
+ * it is a possible attack. An insecure answer is only a hint for first
+ * contact. A secure one is strong evidence.
+ */
+#ifndef STEED_DNS_LOOKUP_H
+#define STEED_DNS_LOOKUP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+
+enum dns_type {
+	DNS_OPENPGPKEY = 61,
+	DNS_SMIMEA = 53
+};
+
+enum dns_status {
+	DNS_SECURE,		/* DNSSEC-validated record(s) */
+	DNS_INSECURE,		/* record(s) from an unsigned zone */
+	DNS_BOGUS,		/* validation failed: never used */
+	DNS_NONE,		/* no such record (NXDOMAIN or NODATA) */
+	DNS_SERVFAIL,		/* the resolver could not get an answer */
+	DNS_TIMEOUT,		/* no answer before the deadline */
+	DNS_ERROR		/* anything else (bad config, no resolver) */
+};
+
+struct dns_record {
+	/* OPENPGPKEY: the transferable public key, binary (RFC 4880). */
+	/* SMIMEA: the certificate association data. */
+	unsigned char	*data;
+	size_t		 len;
+	uint8_t		 usage, selector, mtype;	/* SMIMEA only */
+};
+
+struct dns_result {
+	char			*address;
+	enum dns_type		 type;
+	enum dns_status		 status;
+	int			 secure_denial;	/* DNS_NONE proven by DNSSEC */
+	char			*why;		/* unbound's reason if bogus,
+						   or what went wrong */
+	uint32_t		 ttl;
+	int			 cached;	/* answered from the cache */
+	struct dns_record	*records;	/* empty unless SECURE/INSECURE */
+	size_t			 nrecords;
+};
+
+struct dns_ctx;
+
+/* The validating resolver, set up from the configuration's dns-* settings. */
+struct dns_ctx	*dns_open(const struct config *, char **cause);
+void		 dns_close(struct dns_ctx *);
+
+/*
+ * Look up each type in types (a bit mask: 1 << 0 for OPENPGPKEY, 1 << 1
+ * for SMIMEA) for every address, all at once, waiting at most timeout_ms
+ * in all. Fills *out with naddrs * (number of types) results in address
+ * order. Returns -1 only when nothing could be asked at all.
+ */
+#define DNS_WANT_OPENPGPKEY	0x1
+#define DNS_WANT_SMIMEA		0x2
+int		 dns_lookup(struct dns_ctx *, char *const *addrs, size_t naddrs,
+		     int types, int timeout_ms, struct dns_result **out,
+		     size_t *nout, char **cause);
+void		 dns_results_free(struct dns_result *, size_t);
+
+/* "secure", "insecure", "bogus", "none", "servfail", "timeout", "error". */
+const char	*dns_status_name(enum dns_status);
+
+/*
+ * The owner name of local@domain for type: hex of the first 28 octets of
+ * SHA2-256 of the local part as given, "._openpgpkey." or "._smimecert."
+ * and the domain. lower: the same with the local part lower-cased.
+ */
+char		*dns_owner_name(const char *address, enum dns_type, int lower);
+
+#endif

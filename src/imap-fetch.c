@@ -1,0 +1,927 @@
+/*
+ * imap-fetch.c: the streaming FETCH reader of imap-fetch.h.
+ *
+ * The reader owns one window of bytes taken from its source and parses it
+ * a byte at a time, never needing a whole token or line in memory: quoted
+ * strings and literals are copied into fixed field buffers up to
+ * IMAP_FETCH_FIELD_MAX and the rest is read past. Every loop takes at
+ * least one byte or fails, and every failure marks the reader broken, so
+ * hostile input ends in an error, not in a loop or an overrun.
+ *
+ * Called by imap-sync for new messages; it must never print, and never
+ * take bytes past the tagged reply it waits for (the mailstream source
+ * below stops at any line that could be one).
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "buf.h"
+#include "imap-fetch.h"
+#include "strsafe.h"
+#include "xmalloc.h"
+
+#define IMAP_FETCH_WINDOW	16384	/* bytes taken from the source */
+#define IMAP_FETCH_WORD		64	/* longest atom compared */
+#define IMAP_FETCH_TEXT		300	/* bytes kept of a reply's text */
+
+#define IMAP_FETCH_MALFORMED	"server sent a malformed FETCH response"
+#define IMAP_FETCH_LOST		"UID FETCH: the connection to the IMAP " \
+				"server was lost"
+
+enum imap_fetch_field {
+	IMAP_FETCH_F_DATE,
+	IMAP_FETCH_F_SUBJECT,
+	IMAP_FETCH_F_NAME,
+	IMAP_FETCH_F_MAILBOX,
+	IMAP_FETCH_F_HOST,
+	IMAP_FETCH_F_MID,
+	IMAP_FETCH_F_IDATE,
+	IMAP_FETCH_F_COUNT
+};
+
+struct imap_fetch_str {
+	size_t	len;
+	int	nil;
+	char	s[IMAP_FETCH_FIELD_MAX + 1];
+};
+
+struct imap_fetch {
+	imap_fetch_read_fn	 read;
+	void			*arg;
+	size_t			 pos, len;	/* the window: buf[pos..len) */
+	int			 bol;		/* last byte taken was LF */
+	int			 broken;
+	char			*why;		/* why broken */
+	uint32_t		*exists;
+
+	struct imap_fetch_msg	 msg;
+	struct imap_fetch_str	 f[IMAP_FETCH_F_COUNT];
+	char			 text[IMAP_FETCH_TEXT + 1];
+	char			 buf[IMAP_FETCH_WINDOW];
+};
+
+/* Reading bytes. */
+
+static int
+imap_fetch_fail(struct imap_fetch *r, const char *why)
+{
+	if (!r->broken) {
+		r->broken = 1;
+		r->why = xstrdup(why);
+	}
+	return -1;
+}
+
+static int
+imap_fetch_bad(struct imap_fetch *r)
+{
+	return imap_fetch_fail(r, IMAP_FETCH_MALFORMED);
+}
+
+static int
+imap_fetch_fill(struct imap_fetch *r)
+{
+	ssize_t	n;
+
+	if (r->broken)
+		return -1;
+	n = r->read(r->arg, r->buf, sizeof r->buf, r->bol);
+	if (n <= 0 || (size_t)n > sizeof r->buf)
+		return imap_fetch_fail(r, IMAP_FETCH_LOST);
+	r->pos = 0;
+	r->len = (size_t)n;
+	r->bol = r->buf[r->len - 1] == '\n';
+	return 0;
+}
+
+/* The next byte, not taken; -1 when there is none (the reader broke). */
+static inline int
+imap_fetch_peek(struct imap_fetch *r)
+{
+	if (r->pos == r->len && imap_fetch_fill(r) == -1)
+		return -1;
+	return (unsigned char)r->buf[r->pos];
+}
+
+static inline int
+imap_fetch_getc(struct imap_fetch *r)
+{
+	int	c;
+
+	if ((c = imap_fetch_peek(r)) != -1)
+		r->pos++;
+	return c;
+}
+
+static int
+imap_fetch_expect(struct imap_fetch *r, int want)
+{
+	int	c;
+
+	if ((c = imap_fetch_getc(r)) == -1)
+		return -1;
+	return c == want ? 0 : imap_fetch_bad(r);
+}
+
+/* One space or more. */
+static int
+imap_fetch_sp(struct imap_fetch *r)
+{
+	int	c;
+
+	if (imap_fetch_expect(r, ' ') == -1)
+		return -1;
+	while ((c = imap_fetch_peek(r)) == ' ')
+		r->pos++;
+	return c == -1 ? -1 : 0;
+}
+
+static int
+imap_fetch_crlf(struct imap_fetch *r)
+{
+	int	c;
+
+	if ((c = imap_fetch_getc(r)) == '\r')
+		c = imap_fetch_getc(r);
+	if (c == -1)
+		return -1;
+	return c == '\n' ? 0 : imap_fetch_bad(r);
+}
+
+/* Take n bytes, copying what still fits into f (NULL: none). */
+static int
+imap_fetch_take(struct imap_fetch *r, struct imap_fetch_str *f, uint64_t n)
+{
+	size_t	have, k;
+
+	while (n > 0) {
+		if (r->pos == r->len && imap_fetch_fill(r) == -1)
+			return -1;
+		have = r->len - r->pos;
+		if (have > n)
+			have = (size_t)n;
+		if (f != NULL && f->len < IMAP_FETCH_FIELD_MAX) {
+			k = IMAP_FETCH_FIELD_MAX - f->len;
+			if (k > have)
+				k = have;
+			memcpy(f->s + f->len, r->buf + r->pos, k);
+			f->len += k;
+		}
+		r->pos += have;
+		n -= have;
+	}
+	return 0;
+}
+
+/* Tokens. */
+
+static int
+imap_fetch_number(struct imap_fetch *r, uint64_t max, uint64_t *out)
+{
+	uint64_t	v = 0;
+	int		c, n = 0;
+
+	while ((c = imap_fetch_peek(r)) >= '0' && c <= '9') {
+		r->pos++;
+		v = v * 10 + (uint64_t)(c - '0');
+		if (v > max)
+			return imap_fetch_bad(r);
+		n++;
+	}
+	if (c == -1)
+		return -1;
+	if (n == 0)
+		return imap_fetch_bad(r);
+	*out = v;
+	return 0;
+}
+
+static int
+imap_fetch_u32(struct imap_fetch *r, uint32_t *out)
+{
+	uint64_t	v;
+
+	if (imap_fetch_number(r, UINT32_MAX, &v) == -1)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int
+imap_fetch_atom_char(int c)
+{
+	return c > ' ' && c < 0x7f && c != '(' && c != ')' && c != '[' &&
+	    c != ']' && c != '{' && c != '"';
+}
+
+/*
+ * An atom into w (cut to cap - 1 bytes); *n is its whole length, which
+ * may be 0 when the next byte cannot start one.
+ */
+static int
+imap_fetch_atom(struct imap_fetch *r, char *w, size_t cap, size_t *n)
+{
+	size_t	len = 0;
+	int	c;
+
+	while ((c = imap_fetch_peek(r)) != -1 && imap_fetch_atom_char(c)) {
+		r->pos++;
+		if (len + 1 < cap)
+			w[len] = (char)c;
+		len++;
+	}
+	w[len < cap ? len : cap - 1] = '\0';
+	*n = len;
+	return c == -1 ? -1 : 0;
+}
+
+static int
+imap_fetch_is(const char *w, size_t n, const char *name)
+{
+	return n == strlen(name) && strcasecmp(w, name) == 0;
+}
+
+/* The rest of a quoted string, its opening quote taken. */
+static int
+imap_fetch_quoted(struct imap_fetch *r, struct imap_fetch_str *f)
+{
+	int	c;
+
+	for (;;) {
+		if ((c = imap_fetch_getc(r)) == -1)
+			return -1;
+		if (c == '"')
+			return 0;
+		if (c == '\\' && (c = imap_fetch_getc(r)) == -1)
+			return -1;
+		if (c == '\r' || c == '\n')
+			return imap_fetch_bad(r);
+		if (f != NULL && f->len < IMAP_FETCH_FIELD_MAX)
+			f->s[f->len++] = (char)c;
+	}
+}
+
+/* The rest of a literal, its "{" taken: "n}" CRLF and n bytes. */
+static int
+imap_fetch_literal(struct imap_fetch *r, struct imap_fetch_str *f)
+{
+	uint64_t	n;
+
+	if (imap_fetch_number(r, UINT32_MAX, &n) == -1)
+		return -1;
+	if (imap_fetch_peek(r) == '+')
+		r->pos++;
+	if (imap_fetch_expect(r, '}') == -1 ||
+	    imap_fetch_expect(r, '\r') == -1 ||
+	    imap_fetch_expect(r, '\n') == -1)
+		return -1;
+	return imap_fetch_take(r, f, n);
+}
+
+/* NIL, a quoted string or a literal, into f (NULL: read and dropped). */
+static int
+imap_fetch_nstring(struct imap_fetch *r, struct imap_fetch_str *f)
+{
+	char	w[8];
+	size_t	n;
+	int	c, rc;
+
+	if (f != NULL) {
+		f->len = 0;
+		f->nil = 0;
+	}
+	if ((c = imap_fetch_peek(r)) == -1)
+		return -1;
+	if (c == '"' || c == '{') {
+		r->pos++;
+		if (c == '"')
+			rc = imap_fetch_quoted(r, f);
+		else
+			rc = imap_fetch_literal(r, f);
+		if (rc == -1)
+			return -1;
+		if (f != NULL)
+			f->s[f->len] = '\0';
+		return 0;
+	}
+	if (imap_fetch_atom(r, w, sizeof w, &n) == -1)
+		return -1;
+	if (!imap_fetch_is(w, n, "NIL"))
+		return imap_fetch_bad(r);
+	if (f != NULL) {
+		f->nil = 1;
+		f->s[0] = '\0';
+	}
+	return 0;
+}
+
+/* Any value, read past: an atom, a string, or a list of them. */
+static int
+imap_fetch_skip_value(struct imap_fetch *r)
+{
+	char	w[IMAP_FETCH_WORD];
+	size_t	n;
+	int	c, depth = 0;
+
+	do {
+		if ((c = imap_fetch_peek(r)) == -1)
+			return -1;
+		switch (c) {
+		case '(':
+			r->pos++;
+			depth++;
+			break;
+		case ')':
+			if (depth == 0)
+				return imap_fetch_bad(r);
+			r->pos++;
+			depth--;
+			break;
+		case '"':
+		case '{':
+			if (imap_fetch_nstring(r, NULL) == -1)
+				return -1;
+			break;
+		case ' ':
+			if (depth == 0)
+				return imap_fetch_bad(r);
+			r->pos++;
+			break;
+		case '\r':
+		case '\n':
+			return imap_fetch_bad(r);
+		default:
+			if (imap_fetch_atom(r, w, sizeof w, &n) == -1)
+				return -1;
+			if (n == 0)
+				r->pos++;	/* "[", "]" or a control */
+			break;
+		}
+	} while (depth > 0);
+	return 0;
+}
+
+/* The rest of a line, literals included. */
+static int
+imap_fetch_skip_line(struct imap_fetch *r)
+{
+	uint64_t	lit = 0;
+	int		c, digits = 0;
+	int		state = 0;	/* 1 "{n", 2 "{n}", 3 "{n}\r" */
+
+	for (;;) {
+		if ((c = imap_fetch_getc(r)) == -1)
+			return -1;
+		if (c == '\n') {
+			if (state < 2)
+				return 0;
+			if (imap_fetch_take(r, NULL, lit) == -1)
+				return -1;
+			state = 0;
+			continue;
+		}
+		if (c == '{') {
+			state = 1;
+			lit = 0;
+			digits = 0;
+		} else if (state == 1 && c >= '0' && c <= '9') {
+			lit = lit * 10 + (uint64_t)(c - '0');
+			digits++;
+			if (lit > UINT32_MAX)
+				state = 0;
+		} else if (state == 1 && c == '+' && digits > 0)
+			continue;
+		else if (state == 1 && c == '}' && digits > 0)
+			state = 2;
+		else if (state == 2 && c == '\r')
+			state = 3;
+		else
+			state = 0;
+	}
+}
+
+/* The rest of a line as text, kept in r->text (bounded, raw). */
+static int
+imap_fetch_text(struct imap_fetch *r)
+{
+	size_t	n = 0;
+	int	c;
+
+	while ((c = imap_fetch_getc(r)) != -1 && c != '\n') {
+		if (c != '\r' && n < IMAP_FETCH_TEXT)
+			r->text[n++] = (char)c;
+	}
+	r->text[n] = '\0';
+	return c == -1 ? -1 : 0;
+}
+
+/* A message's parts. */
+
+static int
+imap_fetch_flags(struct imap_fetch *r, char *out)
+{
+	char	w[IMAP_FETCH_WORD];
+	size_t	n;
+	int	c, d = 0, f = 0, a = 0, s = 0, t = 0;
+
+	if (imap_fetch_expect(r, '(') == -1)
+		return -1;
+	for (;;) {
+		if ((c = imap_fetch_peek(r)) == -1)
+			return -1;
+		if (c == ')') {
+			r->pos++;
+			break;
+		}
+		if (c == ' ') {
+			r->pos++;
+			continue;
+		}
+		if (imap_fetch_atom(r, w, sizeof w, &n) == -1)
+			return -1;
+		if (n == 0)
+			return imap_fetch_bad(r);
+		if (imap_fetch_is(w, n, "\\Draft"))
+			d = 1;
+		else if (imap_fetch_is(w, n, "\\Flagged"))
+			f = 1;
+		else if (imap_fetch_is(w, n, "\\Answered"))
+			a = 1;
+		else if (imap_fetch_is(w, n, "\\Seen"))
+			s = 1;
+		else if (imap_fetch_is(w, n, "\\Deleted"))
+			t = 1;
+	}
+	if (d) *out++ = 'D';
+	if (f) *out++ = 'F';
+	if (a) *out++ = 'R';
+	if (s) *out++ = 'S';
+	if (t) *out++ = 'T';
+	*out = '\0';
+	return 0;
+}
+
+/* Digits at s[*i], at least lo and at most hi of them. */
+static int
+imap_fetch_digits(const char *s, size_t *i, int lo, int hi, int *v)
+{
+	int	n = 0;
+
+	*v = 0;
+	while (n < hi && s[*i] >= '0' && s[*i] <= '9') {
+		*v = *v * 10 + (s[*i] - '0');
+		(*i)++;
+		n++;
+	}
+	return n >= lo ? 0 : -1;
+}
+
+/* "17-Jul-1996 02:44:25 -0700" (the day may be space-padded); 0: not. */
+static time_t
+imap_fetch_date(const char *s)
+{
+	static const char	 months[] = "JanFebMarAprMayJunJulAugSepOct"
+				     "NovDec";
+	struct tm		 tm;
+	size_t			 i = 0;
+	int			 day, mon, year, hh, mm, ss, zone, off, sign;
+
+	if (s[i] == ' ')
+		i++;
+	if (imap_fetch_digits(s, &i, 1, 2, &day) == -1 || s[i++] != '-')
+		return 0;
+	for (mon = 0; mon < 12; mon++)
+		if (strncasecmp(s + i, months + 3 * mon, 3) == 0)
+			break;
+	if (mon == 12)
+		return 0;
+	i += 3;
+	if (s[i++] != '-' || imap_fetch_digits(s, &i, 4, 4, &year) == -1 ||
+	    s[i++] != ' ' || imap_fetch_digits(s, &i, 2, 2, &hh) == -1 ||
+	    s[i++] != ':' || imap_fetch_digits(s, &i, 2, 2, &mm) == -1 ||
+	    s[i++] != ':' || imap_fetch_digits(s, &i, 2, 2, &ss) == -1 ||
+	    s[i++] != ' ')
+		return 0;
+	if (s[i] != '+' && s[i] != '-')
+		return 0;
+	sign = s[i++] == '-' ? -1 : 1;
+	if (imap_fetch_digits(s, &i, 4, 4, &zone) == -1 || s[i] != '\0')
+		return 0;
+	if (day < 1 || day > 31 || hh > 23 || mm > 59 || ss > 60)
+		return 0;
+	memset(&tm, 0, sizeof tm);
+	tm.tm_year = year - 1900;
+	tm.tm_mon = mon;
+	tm.tm_mday = day;
+	tm.tm_hour = hh;
+	tm.tm_min = mm;
+	tm.tm_sec = ss;
+	off = (zone / 100) * 3600 + (zone % 100) * 60;
+	return timegm(&tm) - sign * off;
+}
+
+/* One address; the first of From is kept. */
+static int
+imap_fetch_address(struct imap_fetch *r, int keep)
+{
+	struct imap_fetch_str	*f = r->f;
+
+	if (imap_fetch_expect(r, '(') == -1 ||
+	    imap_fetch_nstring(r, keep ? &f[IMAP_FETCH_F_NAME] : NULL) == -1 ||
+	    imap_fetch_sp(r) == -1 ||
+	    imap_fetch_nstring(r, NULL) == -1 ||
+	    imap_fetch_sp(r) == -1 ||
+	    imap_fetch_nstring(r, keep ? &f[IMAP_FETCH_F_MAILBOX] : NULL) ==
+	    -1 ||
+	    imap_fetch_sp(r) == -1 ||
+	    imap_fetch_nstring(r, keep ? &f[IMAP_FETCH_F_HOST] : NULL) == -1 ||
+	    imap_fetch_expect(r, ')') == -1)
+		return -1;
+	return 0;
+}
+
+/* NIL or a list of addresses. */
+static int
+imap_fetch_addresses(struct imap_fetch *r, int keep)
+{
+	char	w[8];
+	size_t	n;
+	int	c, count = 0;
+
+	if ((c = imap_fetch_peek(r)) == -1)
+		return -1;
+	if (c != '(') {
+		if (imap_fetch_atom(r, w, sizeof w, &n) == -1)
+			return -1;
+		return imap_fetch_is(w, n, "NIL") ? 0 : imap_fetch_bad(r);
+	}
+	r->pos++;
+	for (;;) {
+		if ((c = imap_fetch_peek(r)) == -1)
+			return -1;
+		if (c == ')') {
+			r->pos++;
+			return 0;
+		}
+		if (c == ' ') {
+			r->pos++;
+			continue;
+		}
+		if (imap_fetch_address(r, keep && count == 0) == -1)
+			return -1;
+		count++;
+	}
+}
+
+static int
+imap_fetch_envelope(struct imap_fetch *r)
+{
+	struct imap_fetch_str	*f = r->f;
+	int			 i;
+
+	f[IMAP_FETCH_F_NAME].nil = f[IMAP_FETCH_F_MAILBOX].nil =
+	    f[IMAP_FETCH_F_HOST].nil = 1;
+	if (imap_fetch_expect(r, '(') == -1 ||
+	    imap_fetch_nstring(r, &f[IMAP_FETCH_F_DATE]) == -1 ||
+	    imap_fetch_sp(r) == -1 ||
+	    imap_fetch_nstring(r, &f[IMAP_FETCH_F_SUBJECT]) == -1)
+		return -1;
+	/* From, Sender, Reply-To, To, Cc, Bcc. */
+	for (i = 0; i < 6; i++) {
+		if (imap_fetch_sp(r) == -1 ||
+		    imap_fetch_addresses(r, i == 0) == -1)
+			return -1;
+	}
+	if (imap_fetch_sp(r) == -1 ||
+	    imap_fetch_nstring(r, NULL) == -1 ||	/* In-Reply-To */
+	    imap_fetch_sp(r) == -1 ||
+	    imap_fetch_nstring(r, &f[IMAP_FETCH_F_MID]) == -1)
+		return -1;
+	/* Some servers add more; read past it. */
+	while (imap_fetch_peek(r) == ' ') {
+		if (imap_fetch_sp(r) == -1)
+			return -1;
+		if (imap_fetch_peek(r) == ')')
+			break;
+		if (imap_fetch_skip_value(r) == -1)
+			return -1;
+	}
+	return imap_fetch_expect(r, ')');
+}
+
+/* A section ("[...]") and partial ("<...>") after an item's name. */
+static int
+imap_fetch_section(struct imap_fetch *r)
+{
+	int	c;
+
+	if (imap_fetch_peek(r) != '[')
+		return r->broken ? -1 : 0;
+	while ((c = imap_fetch_getc(r)) != ']') {
+		if (c == -1)
+			return -1;
+		if (c == '\r' || c == '\n')
+			return imap_fetch_bad(r);
+	}
+	if (imap_fetch_peek(r) != '<')
+		return r->broken ? -1 : 0;
+	r->pos++;
+	while ((c = imap_fetch_getc(r)) != '>') {
+		if (c == -1)
+			return -1;
+		if ((c < '0' || c > '9') && c != '.')
+			return imap_fetch_bad(r);
+	}
+	return 0;
+}
+
+static const char *
+imap_fetch_field(struct imap_fetch *r, enum imap_fetch_field i)
+{
+	return r->f[i].nil ? NULL : r->f[i].s;
+}
+
+/* "(" item SP value *(SP item SP value) ")", into r->msg. */
+static int
+imap_fetch_msg_att(struct imap_fetch *r)
+{
+	struct imap_fetch_msg	*m = &r->msg;
+	char			 w[IMAP_FETCH_WORD];
+	size_t			 n;
+	int			 c, i, rc, plain;
+
+	m->uid = m->size = 0;
+	m->internaldate = 0;
+	m->has_flags = m->has_envelope = 0;
+	m->flags[0] = '\0';
+	for (i = 0; i < IMAP_FETCH_F_COUNT; i++)
+		r->f[i].nil = 1;
+	if (imap_fetch_expect(r, '(') == -1)
+		return -1;
+	for (;;) {
+		if ((c = imap_fetch_peek(r)) == -1)
+			return -1;
+		if (c == ')') {
+			r->pos++;
+			break;
+		}
+		if (imap_fetch_atom(r, w, sizeof w, &n) == -1)
+			return -1;
+		if (n == 0)
+			return imap_fetch_bad(r);
+		plain = imap_fetch_peek(r) != '[';
+		if (imap_fetch_section(r) == -1 || imap_fetch_sp(r) == -1)
+			return -1;
+		if (plain && imap_fetch_is(w, n, "UID"))
+			rc = imap_fetch_u32(r, &m->uid);
+		else if (plain && imap_fetch_is(w, n, "RFC822.SIZE"))
+			rc = imap_fetch_u32(r, &m->size);
+		else if (plain && imap_fetch_is(w, n, "FLAGS")) {
+			rc = imap_fetch_flags(r, m->flags);
+			m->has_flags = 1;
+		} else if (plain && imap_fetch_is(w, n, "INTERNALDATE")) {
+			rc = imap_fetch_nstring(r, &r->f[IMAP_FETCH_F_IDATE]);
+			if (rc == 0 && !r->f[IMAP_FETCH_F_IDATE].nil)
+				m->internaldate = imap_fetch_date(
+				    r->f[IMAP_FETCH_F_IDATE].s);
+		} else if (plain && imap_fetch_is(w, n, "ENVELOPE")) {
+			rc = imap_fetch_envelope(r);
+			m->has_envelope = 1;
+		} else
+			rc = imap_fetch_skip_value(r);
+		if (rc == -1)
+			return -1;
+		if ((c = imap_fetch_peek(r)) == ' ')
+			r->pos++;
+		else if (c != ')')
+			return c == -1 ? -1 : imap_fetch_bad(r);
+	}
+	m->date = imap_fetch_field(r, IMAP_FETCH_F_DATE);
+	m->subject = imap_fetch_field(r, IMAP_FETCH_F_SUBJECT);
+	m->from_name = imap_fetch_field(r, IMAP_FETCH_F_NAME);
+	m->from_mailbox = imap_fetch_field(r, IMAP_FETCH_F_MAILBOX);
+	m->from_host = imap_fetch_field(r, IMAP_FETCH_F_HOST);
+	m->message_id = imap_fetch_field(r, IMAP_FETCH_F_MID);
+	return 0;
+}
+
+/* Responses. */
+
+#define IMAP_FETCH_LINE_OTHER	0	/* skipped, or counted */
+#define IMAP_FETCH_LINE_MSG	1	/* a FETCH, in r->msg */
+#define IMAP_FETCH_LINE_DONE	2	/* tag's reply: OK */
+#define IMAP_FETCH_LINE_NO	3	/* tag's reply: NO or BAD */
+
+/* "* ..." after the star and space. */
+static int
+imap_fetch_untagged(struct imap_fetch *r)
+{
+	char		w[IMAP_FETCH_WORD];
+	struct buf	b;
+	size_t		n;
+	uint32_t	num;
+	int		c;
+
+	if ((c = imap_fetch_peek(r)) == -1)
+		return -1;
+	if (c >= '0' && c <= '9') {
+		if (imap_fetch_u32(r, &num) == -1 || imap_fetch_sp(r) == -1 ||
+		    imap_fetch_atom(r, w, sizeof w, &n) == -1)
+			return -1;
+		if (imap_fetch_is(w, n, "FETCH")) {
+			r->msg.seq = num;
+			if (imap_fetch_sp(r) == -1 ||
+			    imap_fetch_msg_att(r) == -1 ||
+			    imap_fetch_crlf(r) == -1)
+				return -1;
+			return IMAP_FETCH_LINE_MSG;
+		}
+		if (r->exists != NULL && imap_fetch_is(w, n, "EXISTS"))
+			*r->exists = num;
+		else if (r->exists != NULL && *r->exists > 0 &&
+		    imap_fetch_is(w, n, "EXPUNGE"))
+			(*r->exists)--;
+		return imap_fetch_skip_line(r) == -1 ? -1 :
+		    IMAP_FETCH_LINE_OTHER;
+	}
+	if (imap_fetch_atom(r, w, sizeof w, &n) == -1)
+		return -1;
+	if (imap_fetch_is(w, n, "BYE")) {
+		if (imap_fetch_text(r) == -1)
+			return -1;
+		buf_init(&b);
+		buf_adds(&b, "the IMAP server closed the connection:");
+		strsafe_add(&b, r->text, strlen(r->text), 0);
+		imap_fetch_fail(r, b.data);
+		buf_free(&b);
+		return -1;
+	}
+	if (imap_fetch_is(w, n, "OK") || imap_fetch_is(w, n, "NO") ||
+	    imap_fetch_is(w, n, "BAD") || imap_fetch_is(w, n, "PREAUTH"))
+		return imap_fetch_text(r) == -1 ? -1 : IMAP_FETCH_LINE_OTHER;
+	return imap_fetch_skip_line(r) == -1 ? -1 : IMAP_FETCH_LINE_OTHER;
+}
+
+/* One response, literals and all. */
+static int
+imap_fetch_line(struct imap_fetch *r, const char *tag)
+{
+	char	w[IMAP_FETCH_WORD];
+	size_t	n;
+	int	c;
+
+	if ((c = imap_fetch_peek(r)) == -1)
+		return -1;
+	if (c == '*') {
+		r->pos++;
+		if (imap_fetch_sp(r) == -1)
+			return -1;
+		return imap_fetch_untagged(r);
+	}
+	/* A tagged reply; only tag's may come. */
+	if (imap_fetch_atom(r, w, sizeof w, &n) == -1)
+		return -1;
+	if (n != strlen(tag) || strcmp(w, tag) != 0 ||
+	    imap_fetch_expect(r, ' ') == -1 ||
+	    imap_fetch_atom(r, w, sizeof w, &n) == -1)
+		return imap_fetch_bad(r);
+	if (imap_fetch_is(w, n, "OK"))
+		c = IMAP_FETCH_LINE_DONE;
+	else if (imap_fetch_is(w, n, "NO") || imap_fetch_is(w, n, "BAD"))
+		c = IMAP_FETCH_LINE_NO;
+	else
+		return imap_fetch_bad(r);
+	if (imap_fetch_peek(r) == ' ')
+		r->pos++;
+	return imap_fetch_text(r) == -1 ? -1 : c;
+}
+
+int
+imap_fetch_response(struct imap_fetch *r, const char *tag,
+    imap_fetch_msg_fn fn, void *arg, char **cause)
+{
+	struct buf	 b;
+	char		*failed = NULL;
+	int		 rc;
+
+	for (;;) {
+		if (r->broken) {
+			free(failed);
+			*cause = xstrdup(r->why);
+			return IMAP_FETCH_BROKEN;
+		}
+		rc = imap_fetch_line(r, tag);
+		if (rc == -1 && !r->broken)
+			imap_fetch_bad(r);
+		if (rc == IMAP_FETCH_LINE_MSG && r->msg.uid != 0 &&
+		    fn != NULL && failed == NULL) {
+			if (fn(&r->msg, arg, &failed) == -1 && failed == NULL)
+				failed = xstrdup("storing a message failed");
+		}
+		if (rc == IMAP_FETCH_LINE_DONE || rc == IMAP_FETCH_LINE_NO)
+			break;
+	}
+	if (failed != NULL) {
+		*cause = failed;
+		return IMAP_FETCH_LOCAL;
+	}
+	if (rc == IMAP_FETCH_LINE_DONE)
+		return IMAP_FETCH_OK;
+	buf_init(&b);
+	buf_adds(&b, "UID FETCH failed: ");
+	strsafe_add(&b, r->text, strlen(r->text), 0);
+	*cause = buf_take(&b);
+	return IMAP_FETCH_REFUSED;
+}
+
+/* The reader. */
+
+struct imap_fetch *
+imap_fetch_new(imap_fetch_read_fn fn, void *arg)
+{
+	struct imap_fetch	*r;
+
+	r = xmalloc(sizeof *r);
+	memset(r, 0, offsetof(struct imap_fetch, f));
+	r->read = fn;
+	r->arg = arg;
+	r->bol = 1;	/* libetpan reads whole lines */
+	return r;
+}
+
+/*
+ * Bytes from libetpan's buffer, never beyond what it holds (more would
+ * wait for the network), and never into a line that does not start with
+ * "*": that could be the tagged reply, after which the bytes are
+ * libetpan's again.
+ */
+static ssize_t
+imap_fetch_stream_read(void *arg, char *dst, size_t max, int bol)
+{
+	mailstream	*s = arg;
+	const char	*b, *nl;
+	size_t		 n, i = 0;
+	ssize_t		 got;
+
+	if ((got = mailstream_feed_read_buffer(s)) <= 0)
+		return got;
+	b = s->read_buffer;
+	n = s->read_buffer_len < max ? s->read_buffer_len : max;
+	if (bol && b[0] != '*') {
+		if ((nl = memchr(b, '\n', n)) != NULL)
+			n = (size_t)(nl - b) + 1;
+	} else {
+		while (i < n && (nl = memchr(b + i, '\n', n - i)) != NULL) {
+			i = (size_t)(nl - b) + 1;
+			if (i < n && b[i] != '*') {
+				n = i;
+				break;
+			}
+		}
+	}
+	return mailstream_read(s, dst, n);
+}
+
+struct imap_fetch *
+imap_fetch_new_stream(mailstream *s)
+{
+	return imap_fetch_new(imap_fetch_stream_read, s);
+}
+
+void
+imap_fetch_free(struct imap_fetch *r)
+{
+	if (r == NULL)
+		return;
+	free(r->why);
+	free(r);
+}
+
+void
+imap_fetch_track_exists(struct imap_fetch *r, uint32_t *exists)
+{
+	r->exists = exists;
+}
+
+int
+imap_fetch_send(mailstream *s, const char *tag, const char *set,
+    int envelope, char **cause)
+{
+	char	*cmd;
+	size_t	 len;
+	int	 ok;
+
+	cmd = xasprintf("%s UID FETCH %s (UID FLAGS%s)\r\n", tag, set,
+	    envelope ? " INTERNALDATE RFC822.SIZE ENVELOPE" : "");
+	len = strlen(cmd);
+	ok = mailstream_write(s, cmd, len) == (ssize_t)len &&
+	    mailstream_flush(s) == 0;
+	free(cmd);
+	if (!ok) {
+		*cause = xstrdup(IMAP_FETCH_LOST);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,93 @@
+/*
+ * imap-fetch.h: a streaming reader for the answer to one kind of command,
+ * "UID FETCH <set> (UID FLAGS INTERNALDATE RFC822.SIZE ENVELOPE)" (or
+ * "(UID FLAGS)"), as imap-sync sends it for every new message of a
+ * mailbox. It reads the bytes straight from the session's mailstream and
+ * hands each message to a callback in a struct whose strings live in the
+ * reader's own fixed buffers: nothing is allocated per message, and no
+ * response is ever held whole, whatever its size.
+ *
+ * The server is not trusted: strings longer than IMAP_FETCH_FIELD_MAX are
+ * cut (the rest is read and dropped), literals of any size are read in
+ * pieces, unknown FETCH items and other untagged responses are skipped.
+ * Bytes that fit no reading end it with "server sent a malformed FETCH
+ * response"; the connection is then out of step and must not be used
+ * again. The reader never takes a byte past the tagged reply it waits
+ * for, so libetpan's own calls work on the same stream afterwards.
+ */
+#ifndef STEED_IMAP_FETCH_H
+#define STEED_IMAP_FETCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include <libetpan/libetpan.h>
+
+#define IMAP_FETCH_FIELD_MAX	998	/* bytes kept of a string */
+
+/* What imap_fetch_response() returns. */
+#define IMAP_FETCH_OK		0
+#define IMAP_FETCH_REFUSED	(-1)	/* NO or BAD; still in step */
+#define IMAP_FETCH_BROKEN	(-2)	/* malformed, BYE or lost: the
+					   connection is unusable */
+#define IMAP_FETCH_LOCAL	(-3)	/* the callback failed; the answer
+					   was read to its end, in step */
+
+/* One message. Strings are NULL for NIL; they last until the callback
+   returns. from_* are those of the first From address. */
+struct imap_fetch_msg {
+	uint32_t	 seq;
+	uint32_t	 uid;		/* 0: the server sent none */
+	char		 flags[8];	/* maildir letters: D F R S T */
+	int		 has_flags;
+	time_t		 internaldate;	/* 0: none, or not understood */
+	uint32_t	 size;
+	int		 has_envelope;
+	const char	*date;
+	const char	*subject;
+	const char	*from_name;
+	const char	*from_mailbox;
+	const char	*from_host;
+	const char	*message_id;
+};
+
+/*
+ * Where the bytes come from: at most max of them into dst; >0 bytes,
+ * 0 at the end of the stream, -1 on an error. bol says that the last
+ * byte handed out was a line feed (or that none was yet): a source that
+ * must not read past the reply may then stop at the next one.
+ */
+typedef ssize_t	(*imap_fetch_read_fn)(void *arg, char *dst, size_t max,
+		    int bol);
+/* Called for every FETCH with a UID; -1 (and a cause) stops the calls. */
+typedef int	(*imap_fetch_msg_fn)(const struct imap_fetch_msg *,
+		    void *arg, char **cause);
+
+struct imap_fetch;
+
+struct imap_fetch *imap_fetch_new(imap_fetch_read_fn, void *arg);
+/* A reader on a libetpan stream (the session's imap_stream). */
+struct imap_fetch *imap_fetch_new_stream(mailstream *);
+void		 imap_fetch_free(struct imap_fetch *);
+
+/* Keep *exists current with the EXISTS and EXPUNGE seen (NULL: don't). */
+void		 imap_fetch_track_exists(struct imap_fetch *, uint32_t *);
+
+/*
+ * Send "tag UID FETCH set (UID FLAGS[ INTERNALDATE RFC822.SIZE
+ * ENVELOPE])" on s. set is an IMAP sequence set ("1:5,9").
+ */
+int		 imap_fetch_send(mailstream *, const char *tag,
+		     const char *set, int envelope, char **cause);
+
+/*
+ * Read responses up to the tagged reply to tag, calling fn (NULL: none)
+ * for each FETCH with a UID. Returns IMAP_FETCH_OK, or one of the others
+ * above with a cause. After IMAP_FETCH_BROKEN every later call fails.
+ */
+int		 imap_fetch_response(struct imap_fetch *, const char *tag,
+		     imap_fetch_msg_fn fn, void *arg, char **cause);
+
+#endif

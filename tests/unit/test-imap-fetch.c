@@ -1,0 +1,441 @@
+/*
+ * test-imap-fetch.c: the streaming FETCH reader on canned server answers,
+ * fed from memory in pieces of every size, and through a libetpan stream
+ * on a socketpair to show that it leaves libetpan's bytes alone.
+ */
+#include <sys/socket.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "imap-fetch.h"
+#include "tap.h"
+
+struct mem {
+	const char	*data;
+	size_t		 len, pos, chunk;
+};
+
+static ssize_t
+mem_read(void *arg, char *dst, size_t max, int bol)
+{
+	struct mem	*m = arg;
+	size_t		 n = m->len - m->pos;
+
+	(void)bol;
+	if (n > m->chunk)
+		n = m->chunk;
+	if (n > max)
+		n = max;
+	memcpy(dst, m->data + m->pos, n);
+	m->pos += n;
+	return (ssize_t)n;
+}
+
+/* What the callback saw, copied. */
+#define GOT_MAX	8
+struct got {
+	size_t		n;
+	uint32_t	uid[GOT_MAX], size[GOT_MAX];
+	long long	idate[GOT_MAX];
+	int		env[GOT_MAX];
+	char		flags[GOT_MAX][8];
+	char		*date[GOT_MAX], *subject[GOT_MAX], *name[GOT_MAX];
+	char		*mailbox[GOT_MAX], *host[GOT_MAX], *mid[GOT_MAX];
+	int		 fail_at;	/* 1-based: fail on this message */
+};
+
+static char *
+dup_or_null(const char *s)
+{
+	return s == NULL ? NULL : strdup(s);
+}
+
+static int
+collect(const struct imap_fetch_msg *m, void *arg, char **cause)
+{
+	struct got	*g = arg;
+	size_t		 i = g->n;
+
+	if (g->fail_at != 0 && (int)i + 1 == g->fail_at) {
+		*cause = strdup("disk full");
+		return -1;
+	}
+	if (i >= GOT_MAX)
+		return 0;
+	g->uid[i] = m->uid;
+	g->size[i] = m->size;
+	g->idate[i] = (long long)m->internaldate;
+	g->env[i] = m->has_envelope;
+	memcpy(g->flags[i], m->flags, 8);
+	g->date[i] = dup_or_null(m->date);
+	g->subject[i] = dup_or_null(m->subject);
+	g->name[i] = dup_or_null(m->from_name);
+	g->mailbox[i] = dup_or_null(m->from_mailbox);
+	g->host[i] = dup_or_null(m->from_host);
+	g->mid[i] = dup_or_null(m->message_id);
+	g->n++;
+	return 0;
+}
+
+static void
+got_free(struct got *g)
+{
+	size_t	i;
+
+	for (i = 0; i < g->n; i++) {
+		free(g->date[i]);
+		free(g->subject[i]);
+		free(g->name[i]);
+		free(g->mailbox[i]);
+		free(g->host[i]);
+		free(g->mid[i]);
+	}
+	memset(g, 0, sizeof *g);
+}
+
+/* Parse data (len bytes) up to tag's reply, in pieces of chunk bytes. */
+static int
+run(const char *data, size_t len, size_t chunk, const char *tag,
+    struct got *g, char **cause)
+{
+	struct mem		 m = { data, len, 0, chunk };
+	struct imap_fetch	*r;
+	int			 rc;
+
+	*cause = NULL;
+	r = imap_fetch_new(mem_read, &m);
+	rc = imap_fetch_response(r, tag, collect, g, cause);
+	imap_fetch_free(r);
+	return rc;
+}
+
+static int
+runs(const char *data, struct got *g, char **cause)
+{
+	return run(data, strlen(data), 7, "S1", g, cause);
+}
+
+#define ENV_NORMAL \
+	"(\"Mon, 7 Feb 1994 21:52:25 -0800\" \"Re: the plan\" " \
+	"((\"Ada Lovelace\" NIL \"ada\" \"example.org\")) " \
+	"((NIL NIL \"ada\" \"example.org\")) NIL " \
+	"((NIL NIL \"bob\" \"steed.test\")) NIL NIL NIL " \
+	"\"<1@example.org>\")"
+
+static void
+test_normal(void)
+{
+	const char	*in =
+	    "* 1 FETCH (UID 101 FLAGS (\\Seen \\Flagged $Junk) "
+	    "INTERNALDATE \"17-Jul-1996 02:44:25 -0700\" RFC822.SIZE 4286 "
+	    "ENVELOPE " ENV_NORMAL ")\r\n"
+	    "* 2 FETCH (UID 102 FLAGS () INTERNALDATE \" 1-Jan-2020 00:00:00 "
+	    "+0000\" RFC822.SIZE 1 ENVELOPE (NIL NIL NIL NIL NIL NIL NIL NIL "
+	    "NIL NIL))\r\n"
+	    "S1 OK Fetch completed.\r\n";
+	size_t		 chunks[] = { 1, 2, 3, 5, 64, 100000 };
+	struct got	 g;
+	char		*cause;
+	size_t		 i;
+	int		 rc, good = 1;
+
+	memset(&g, 0, sizeof g);
+	rc = runs(in, &g, &cause);
+	TAP_OK(rc == IMAP_FETCH_OK && g.n == 2, "two messages, OK");
+	TAP_OK(g.uid[0] == 101 && g.size[0] == 4286, "UID and size");
+	TAP_STR(g.flags[0], "FS", "flags as sorted letters, keywords left out");
+	TAP_OK(g.idate[0] == 837596665, "INTERNALDATE with a zone");
+	TAP_STR(g.date[0], "Mon, 7 Feb 1994 21:52:25 -0800", "Date");
+	TAP_STR(g.subject[0], "Re: the plan", "Subject");
+	TAP_STR(g.name[0], "Ada Lovelace", "From: the name");
+	TAP_STR(g.mailbox[0], "ada", "From: the mailbox");
+	TAP_STR(g.host[0], "example.org", "From: the host");
+	TAP_STR(g.mid[0], "<1@example.org>", "Message-ID");
+	TAP_OK(g.idate[1] == 1577836800, "a space-padded day");
+	TAP_OK(g.flags[1][0] == '\0' && g.env[1], "no flags");
+	TAP_OK(g.date[1] == NULL && g.subject[1] == NULL &&
+	    g.name[1] == NULL && g.mailbox[1] == NULL && g.mid[1] == NULL,
+	    "NIL everywhere: all NULL");
+	got_free(&g);
+	for (i = 0; i < sizeof chunks / sizeof chunks[0]; i++) {
+		rc = run(in, strlen(in), chunks[i], "S1", &g, &cause);
+		if (rc != IMAP_FETCH_OK || g.n != 2 || g.subject[0] == NULL ||
+		    strcmp(g.subject[0], "Re: the plan") != 0 ||
+		    g.uid[1] != 102)
+			good = 0;
+		got_free(&g);
+	}
+	TAP_OK(good, "the same whatever the pieces the bytes come in");
+}
+
+static void
+test_strings(void)
+{
+	char		*in, *big, *cause;
+	struct got	 g;
+	size_t		 i;
+	int		 rc, good;
+
+	memset(&g, 0, sizeof g);
+	rc = runs("* 1 FETCH (UID 5 ENVELOPE (NIL {12}\r\nhi (there)\r\n "
+	    "(({7}\r\n\"Ad\" a) NIL {3}\r\nada {0}\r\n)) NIL NIL NIL NIL NIL "
+	    "NIL \"a \\\"quoted\\\" \\\\ id\") FLAGS (\\Draft \\Answered "
+	    "\\Deleted))\r\nS1 OK\r\n", &g, &cause);
+	TAP_OK(rc == IMAP_FETCH_OK && g.n == 1, "literals in the envelope");
+	TAP_STR(g.subject[0], "hi (there)\r\n", "a literal keeps its bytes");
+	TAP_STR(g.name[0], "\"Ad\" a)", "a literal with quotes and a paren");
+	TAP_STR(g.host[0], "", "an empty literal");
+	TAP_STR(g.mid[0], "a \"quoted\" \\ id", "quoted escapes");
+	TAP_STR(g.flags[0], "DRT", "flags after the envelope");
+	got_free(&g);
+
+	rc = runs("* 1 FETCH (UID 6 ENVELOPE (NIL \"R\xc3\xbc\xff\x01\" NIL "
+	    "NIL NIL NIL NIL NIL NIL NIL))\r\nS1 OK\r\n", &g, &cause);
+	TAP_STR(g.subject[0], "R\xc3\xbc\xff\x01",
+	    "8-bit bytes and controls are handed on as they are");
+	got_free(&g);
+
+	/* A literal of 3 MB: cut, read past, the rest still parsed. */
+	big = malloc(3000001);
+	memset(big, 'x', 3000000);
+	big[3000000] = '\0';
+	if (asprintf(&in, "* 1 FETCH (UID 7 ENVELOPE (NIL {3000000}\r\n%s "
+	    "NIL NIL NIL NIL NIL NIL NIL \"<big>\") RFC822.SIZE 9)\r\n"
+	    "* 2 FETCH (UID 8 ENVELOPE (NIL \"%.5000s\" NIL NIL NIL NIL NIL "
+	    "NIL NIL NIL))\r\nS1 OK\r\n", big, big) == -1)
+		return;
+	rc = run(in, strlen(in), 4093, "S1", &g, &cause);
+	TAP_OK(rc == IMAP_FETCH_OK && g.n == 2, "a huge literal is read past");
+	TAP_OK(g.subject[0] != NULL &&
+	    strlen(g.subject[0]) == IMAP_FETCH_FIELD_MAX,
+	    "and cut to %d bytes", IMAP_FETCH_FIELD_MAX);
+	TAP_STR(g.mid[0], "<big>", "what follows it is read");
+	TAP_OK(g.size[0] == 9, "the items after the envelope too");
+	TAP_OK(g.subject[1] != NULL &&
+	    strlen(g.subject[1]) == IMAP_FETCH_FIELD_MAX,
+	    "a long quoted string is cut as well");
+	got_free(&g);
+	free(in);
+	free(big);
+
+	/* Every prefix of a response ends in "lost", never in a hang. */
+	in = "* 1 FETCH (UID 5 FLAGS (\\Seen) ENVELOPE (NIL {3}\r\nabc NIL "
+	    "NIL NIL NIL NIL NIL NIL NIL))\r\nS1 OK\r\n";
+	good = 1;
+	for (i = 0; i < strlen(in); i++) {
+		rc = run(in, i, 3, "S1", &g, &cause);
+		if (rc != IMAP_FETCH_BROKEN || cause == NULL ||
+		    strstr(cause, "lost") == NULL)
+			good = 0;
+		free(cause);
+		got_free(&g);
+	}
+	TAP_OK(good, "every truncation of the input: the connection is lost");
+}
+
+static void
+test_untagged(void)
+{
+	const char	*in =
+	    "* 3 EXISTS\r\n"
+	    "* 2 RECENT\r\n"
+	    "* OK [ALERT] \"unbalanced {5}\r\n"
+	    "* FLAGS (\\Seen \\Draft)\r\n"
+	    "* 4 FETCH (FLAGS (\\Seen))\r\n"
+	    "* 1 EXPUNGE\r\n"
+	    "* LIST () \"/\" {5}\r\nINBOX\r\n"
+	    "* 5 FETCH (MODSEQ (123) UID 9 BODY[HEADER.FIELDS (X-A)]<0> {3}\r\n"
+	    "abc X-UNKNOWN (a (b \"c)\" {2}\r\n)) d)) FLAGS (\\Seen) "
+	    "ENVELOPE " ENV_NORMAL ")\r\n"
+	    "* 9 EXISTS\r\n"
+	    "S1 OK done\r\n";
+	struct imap_fetch	*r;
+	struct mem		 m = { in, strlen(in), 0, 11 };
+	struct got		 g;
+	uint32_t		 exists = 0;
+	char			*cause = NULL;
+	int			 rc;
+
+	memset(&g, 0, sizeof g);
+	r = imap_fetch_new(mem_read, &m);
+	imap_fetch_track_exists(r, &exists);
+	rc = imap_fetch_response(r, "S1", collect, &g, &cause);
+	TAP_OK(rc == IMAP_FETCH_OK, "other untagged responses are skipped");
+	TAP_OK(g.n == 1 && g.uid[0] == 9,
+	    "a FETCH without UID is not handed on; unknown items skipped");
+	TAP_STR(g.subject[0], "Re: the plan", "the envelope after them");
+	TAP_OK(exists == 9, "EXISTS and EXPUNGE are tracked");
+	got_free(&g);
+	imap_fetch_free(r);
+}
+
+static void
+test_replies(void)
+{
+	const char	*in = "* 1 FETCH (UID 1 FLAGS ())\r\n"
+			      "S1 NO [SERVERBUG] Internal \x1b[31merror\r\n"
+			      "* 2 FETCH (UID 2 FLAGS ())\r\n"
+			      "S2 BAD Syntax\r\n"
+			      "* 3 FETCH (UID 3 FLAGS ())\r\n"
+			      "* 4 FETCH (UID 4 FLAGS ())\r\n"
+			      "S3 OK\r\n"
+			      "S4 OK\r\n";
+	struct imap_fetch	*r;
+	struct mem		 m = { in, strlen(in), 0, 5 };
+	struct got		 g;
+	char			*cause = NULL;
+	int			 rc;
+
+	memset(&g, 0, sizeof g);
+	r = imap_fetch_new(mem_read, &m);
+	rc = imap_fetch_response(r, "S1", collect, &g, &cause);
+	TAP_OK(rc == IMAP_FETCH_REFUSED, "NO: refused");
+	TAP_STR(cause, "UID FETCH failed: [SERVERBUG] Internal ^[[31merror",
+	    "with the server's words, made safe");
+	free(cause);
+	rc = imap_fetch_response(r, "S2", collect, &g, &cause);
+	TAP_OK(rc == IMAP_FETCH_REFUSED && strstr(cause, "Syntax") != NULL,
+	    "BAD: refused too, and the reader is still in step");
+	free(cause);
+	g.fail_at = g.n + 1;
+	rc = imap_fetch_response(r, "S3", collect, &g, &cause);
+	TAP_OK(rc == IMAP_FETCH_LOCAL && strcmp(cause, "disk full") == 0,
+	    "a failing callback: its cause, the answer read to its end");
+	free(cause);
+	g.fail_at = 0;
+	rc = imap_fetch_response(r, "S4", collect, &g, &cause);
+	TAP_OK(rc == IMAP_FETCH_OK && g.n == 2, "and the next one reads fine");
+	got_free(&g);
+	imap_fetch_free(r);
+
+	rc = runs("* 1 FETCH (UID 1 FLAGS ())\r\n* BYE shutting down\r\n",
+	    &g, &cause);
+	TAP_OK(rc == IMAP_FETCH_BROKEN && cause != NULL &&
+	    strstr(cause, "closed the connection: shutting down") != NULL,
+	    "BYE: the connection is gone, with the server's words");
+	free(cause);
+	got_free(&g);
+}
+
+static void
+test_garbage(void)
+{
+	const char	*bad[] = {
+		"* 1 FETCH UID 1\r\nS1 OK\r\n",
+		"* 1 FETCH (UID x)\r\nS1 OK\r\n",
+		"* 1 FETCH (UID 99999999999)\r\nS1 OK\r\n",
+		"* 1 FETCH (ENVELOPE (NIL))\r\nS1 OK\r\n",
+		"* 1 FETCH (ENVELOPE (NIL NIL NOPE NIL NIL NIL NIL NIL NIL "
+		    "NIL))\r\nS1 OK\r\n",
+		"* 1 FETCH (ENVELOPE (NIL \"a\r\n\" NIL NIL NIL NIL NIL NIL "
+		    "NIL NIL))\r\nS1 OK\r\n",
+		"* 1 FETCH (ENVELOPE (NIL {3x}\r\nabc NIL NIL NIL NIL NIL NIL "
+		    "NIL NIL))\r\nS1 OK\r\n",
+		"* 1 FETCH (UID 1) trailing\r\nS1 OK\r\n",
+		"* 1 FETCH (X ))\r\nS1 OK\r\n",
+		"S9 OK not ours\r\n",
+		"S1 MAYBE\r\n",
+		"+ go on\r\n",
+		")))\r\n",
+	};
+	struct got	 g;
+	char		*cause, *noise;
+	size_t		 i, j, len;
+	int		 rc, good = 1;
+
+	memset(&g, 0, sizeof g);
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		rc = runs(bad[i], &g, &cause);
+		if (rc != IMAP_FETCH_BROKEN || cause == NULL ||
+		    strcmp(cause, "server sent a malformed FETCH response")
+		    != 0) {
+			printf("# not refused: %s", bad[i]);
+			good = 0;
+		}
+		free(cause);
+		got_free(&g);
+	}
+	TAP_OK(good, "malformed answers: a hard error, the connection unusable");
+
+	/* Noise: whatever it is, an answer comes, without overruns. */
+	srand(1);
+	good = 1;
+	len = 4000;
+	noise = malloc(len);
+	for (i = 0; i < 300; i++) {
+		for (j = 0; j < len; j++) {
+			static const char pick[] = "* ()\"\\{}0123456789\r\n"
+			    "FETCH UID ENVELOPE NIL S1 OK";
+			noise[j] = i % 2 ? (char)(rand() & 0xff) :
+			    pick[rand() % (sizeof pick - 1)];
+		}
+		rc = run(noise, len, 1 + i % 50, "S1", &g, &cause);
+		if (rc == IMAP_FETCH_OK && g.n > GOT_MAX)
+			good = 0;
+		free(cause);
+		got_free(&g);
+	}
+	free(noise);
+	TAP_OK(good, "random noise ends in an answer");
+}
+
+/* Through libetpan: the reader stops at its reply and no further. */
+static void
+test_stream(void)
+{
+	const char	*srv =
+	    "* 1 FETCH (UID 1 FLAGS (\\Seen) ENVELOPE (NIL {4}\r\n*\r\nS NIL "
+	    "NIL NIL NIL NIL NIL NIL NIL))\r\n"
+	    "S1 OK [x] * done\r\n"
+	    "* 2 FETCH (UID 2 FLAGS ())\r\n"
+	    "S2 OK\r\n"
+	    "* 7 EXISTS\r\n"
+	    "12 OK libetpan's turn\r\n";
+	struct imap_fetch	*r;
+	mailstream		*s;
+	MMAPString		*line;
+	struct got		 g;
+	char			*cause = NULL, *got;
+	int			 sv[2], rc;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == -1 ||
+	    write(sv[1], srv, strlen(srv)) != (ssize_t)strlen(srv)) {
+		TAP_OK(0, "socketpair");
+		return;
+	}
+	close(sv[1]);
+	s = mailstream_socket_open(sv[0]);
+	memset(&g, 0, sizeof g);
+	r = imap_fetch_new_stream(s);
+	rc = imap_fetch_response(r, "S1", collect, &g, &cause);
+	TAP_OK(rc == IMAP_FETCH_OK && g.n == 1, "a stream: the first reply");
+	TAP_STR(g.subject[0], "*\r\nS", "a literal that looks like a reply");
+	rc = imap_fetch_response(r, "S2", collect, &g, &cause);
+	TAP_OK(rc == IMAP_FETCH_OK && g.n == 2, "the pipelined second one");
+	imap_fetch_free(r);
+	line = mmap_string_new("");
+	got = mailstream_read_line(s, line);
+	TAP_STR(got, "* 7 EXISTS\r\n", "libetpan reads on where the reader "
+	    "stopped");
+	got = mailstream_read_line(s, line);
+	TAP_STR(got, "12 OK libetpan's turn\r\n", "and the line after");
+	mmap_string_free(line);
+	mailstream_close(s);
+	got_free(&g);
+}
+
+int
+main(void)
+{
+	test_normal();
+	test_strings();
+	test_untagged();
+	test_replies();
+	test_garbage();
+	test_stream();
+	return TAP_DONE();
+}
