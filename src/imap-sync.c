@@ -255,6 +255,26 @@ imap_sync_unusable(mailimap *imap)
 }
 
 /*
+ * The batch size: IMAP_SYNC_BATCH, or STEEDMAIL_SYNC_BATCH from the
+ * environment (1 to 100000), which the tests use to run many pipelined
+ * batches on a small mailbox.
+ */
+static size_t
+imap_sync_batch(void)
+{
+	const char	*v = getenv("STEEDMAIL_SYNC_BATCH");
+	char		*end;
+	unsigned long	 n;
+
+	if (v == NULL || *v == '\0')
+		return IMAP_SYNC_BATCH;
+	n = strtoul(v, &end, 10);
+	if (*end != '\0' || n == 0 || n > 100000)
+		return IMAP_SYNC_BATCH;
+	return n;
+}
+
+/*
  * Fetch envelopes of the given UIDs in batches and store them, one
  * transaction a batch. The FETCHes are pipelined: the next batch is asked
  * for before the answer to the current one is read, so the server works
@@ -269,14 +289,15 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 	struct imap_sync_store	 st;
 	struct imap_fetch	*r;
 	struct buf		 set;
-	size_t			 nbatch, sent = 0, done, off;
+	size_t			 nbatch, sent = 0, done, off, batch;
 	char			 tag[2][24];
 	char			*why = NULL;
 	int			 rc = IMAP_FETCH_OK, drc;
 
 	if (n == 0)
 		return 0;
-	nbatch = (n + IMAP_SYNC_BATCH - 1) / IMAP_SYNC_BATCH;
+	batch = imap_sync_batch();
+	nbatch = (n + batch - 1) / batch;
 	memset(&st, 0, sizeof st);
 	st.c = c;
 	st.mb = mb;
@@ -292,9 +313,9 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 	for (done = 0; done < nbatch; done++) {
 		/* At most two outstanding: this batch and the next. */
 		while (sent < nbatch && sent <= done + 1) {
-			off = sent * IMAP_SYNC_BATCH;
-			imap_sync_set(&set, uids + off, n - off <
-			    IMAP_SYNC_BATCH ? n - off : IMAP_SYNC_BATCH);
+			off = sent * batch;
+			imap_sync_set(&set, uids + off, n - off < batch ?
+			    n - off : batch);
 			snprintf(tag[sent % 2], sizeof tag[0], "S%zu",
 			    sent + 1);
 			if (imap_fetch_send(imap->imap_stream, tag[sent % 2],
