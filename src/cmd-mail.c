@@ -263,8 +263,8 @@ cmd_fetch(struct cmd_ctx *ctx)
 	if (m.down != NULL)
 		return cmd_mail_down(&m);
 	buf_init(&b);
-	if ((rc = imap_conn_fetch(m.conn, m.folder, uid, &b, &cause)) !=
-	    IMAP_OPS_OK) {
+	if ((rc = imap_conn_fetch(m.conn, m.folder, uid, ctx->part, &b,
+	    &cause)) != IMAP_OPS_OK) {
 		cmd_error("%s: %s", m.folder, cause);
 		free(cause);
 		rc = cmd_mail_exit(rc);

@@ -27,6 +27,7 @@ struct cmd_ctx {
 	size_t		  ncc, nbcc, nattach;
 
 	int		  timeout;	/* --timeout seconds; 0: default */
+	const char	 *part;		/* --part SECTION for --fetch */
 
 	/* --sign, --encrypt, --smime (with -s; --smime with the key ones) */
 	int		  sign, encrypt, smime;

@@ -477,6 +477,7 @@ imap_conn_sync(struct imap_conn *c, const char *mailbox,
 struct imap_conn_fetch_arg {
 	const char	*mailbox;
 	uint32_t	 uid;
+	const char	*part;
 	struct buf	*out;
 };
 
@@ -485,7 +486,7 @@ imap_conn_fetch_one(struct imap_conn *c, void *arg, char **cause)
 {
 	struct imap_conn_fetch_arg	*f = arg;
 
-	if (imap_mailbox_fetch(c->imap, f->mailbox, f->uid, f->out,
+	if (imap_mailbox_fetch(c->imap, f->mailbox, f->uid, f->part, f->out,
 	    cause) == -1)
 		return imap_conn_classify(c);
 	/* EXAMINEd: read-only now, so not what later operations want. */
@@ -496,12 +497,13 @@ imap_conn_fetch_one(struct imap_conn *c, void *arg, char **cause)
 
 int
 imap_conn_fetch(struct imap_conn *c, const char *mailbox, uint32_t uid,
-    struct buf *out, char **cause)
+    const char *part, struct buf *out, char **cause)
 {
 	struct imap_conn_fetch_arg	f;
 
 	f.mailbox = mailbox;
 	f.uid = uid;
+	f.part = part;
 	f.out = out;
 	return imap_conn_run(c, NULL, imap_conn_fetch_one, &f, cause);
 }

@@ -73,7 +73,7 @@ int	 imap_conn_select(struct imap_conn *, const char *mailbox,
 int	 imap_conn_sync(struct imap_conn *, const char *mailbox,
 	    struct imap_sync_stats *, char **cause);
 int	 imap_conn_fetch(struct imap_conn *, const char *mailbox, uint32_t uid,
-	    struct buf *out, char **cause);
+	    const char *part, struct buf *out, char **cause);
 /*
  * Add and remove maildir flag letters of uid. When the server cannot be
  * reached, the change is kept in the cache and IMAP_CONN_SAVED returned,

@@ -105,25 +105,138 @@ imap_mailbox_has_msgid(mailimap *imap, const char *mailbox, const char *msgid,
 	return found;
 }
 
+/* "1.2.3" as an IMAP section part; NULL if it is not one. */
+static struct mailimap_section *
+imap_mailbox_section(const char *part)
+{
+	clist		*ids;
+	uint32_t	*id;
+	unsigned long	 n;
+	const char	*p = part;
+	char		*end;
+
+	if ((ids = clist_new()) == NULL)
+		fatal("out of memory");
+	for (;;) {
+		if (*p < '1' || *p > '9')
+			break;
+		n = strtoul(p, &end, 10);
+		if (n == 0 || n > 100000)
+			break;
+		id = xmalloc(sizeof *id);
+		*id = (uint32_t)n;
+		if (clist_append(ids, id) != 0)
+			fatal("out of memory");
+		if (*end == '\0')
+			return mailimap_section_new_part(
+			    mailimap_section_part_new(ids));
+		if (*end != '.')
+			break;
+		p = end + 1;
+	}
+	while (!clist_isempty(ids)) {
+		free(clist_content(clist_begin(ids)));
+		clist_delete(ids, clist_begin(ids));
+	}
+	clist_free(ids);
+	return NULL;
+}
+
+/* The n-th (from 1) child of a multipart body, or NULL. */
+static const struct mailimap_body *
+imap_mailbox_child(const struct mailimap_body *b, uint32_t n)
+{
+	clistiter	*it;
+
+	if (b->bd_type != MAILIMAP_BODY_MPART || b->bd_data.bd_body_mpart == NULL)
+		return NULL;
+	for (it = clist_begin(b->bd_data.bd_body_mpart->bd_list); it != NULL;
+	    it = clist_next(it))
+		if (--n == 0)
+			return clist_content(it);
+	return NULL;
+}
+
+/* The body inside a message/rfc822 part, or NULL. */
+static const struct mailimap_body *
+imap_mailbox_inner(const struct mailimap_body *b)
+{
+	const struct mailimap_body_type_1part	*one;
+
+	if (b->bd_type != MAILIMAP_BODY_1PART ||
+	    (one = b->bd_data.bd_body_1part) == NULL ||
+	    one->bd_type != MAILIMAP_BODY_TYPE_1PART_MSG ||
+	    one->bd_data.bd_type_msg == NULL)
+		return NULL;
+	return one->bd_data.bd_type_msg->bd_body;
+}
+
+/*
+ * Does the message whose structure is top have the part "1.2.3"? Servers
+ * answer a FETCH of a missing part with an empty body, which would look
+ * like an empty part; the structure tells the two apart (RFC 3501 6.4.5).
+ */
+static int
+imap_mailbox_has_part(const struct mailimap_body *top, const char *part)
+{
+	const struct mailimap_body	*cur = top, *inner;
+	const char			*p = part;
+	char				*end;
+	unsigned long			 id;
+	int				 first = 1;
+
+	while (cur != NULL) {
+		id = strtoul(p, &end, 10);
+		if (cur->bd_type == MAILIMAP_BODY_MPART)
+			cur = imap_mailbox_child(cur, (uint32_t)id);
+		else if (!first && (inner = imap_mailbox_inner(cur)) != NULL) {
+			if (inner->bd_type == MAILIMAP_BODY_MPART)
+				cur = imap_mailbox_child(inner, (uint32_t)id);
+			else
+				cur = id == 1 ? inner : NULL;
+		} else if (!first || id != 1)
+			cur = NULL;
+		if (*end == '\0')
+			return cur != NULL;
+		p = end + 1;
+		first = 0;
+	}
+	return 0;
+}
+
 int
 imap_mailbox_fetch(mailimap *imap, const char *mailbox, uint32_t uid,
-    struct buf *out, char **cause)
+    const char *part, struct buf *out, char **cause)
 {
+	struct mailimap_section		*section;
 	struct mailimap_fetch_type	*ft;
 	struct mailimap_set		*set;
 	clist				*res = NULL;
 	clistiter			*it, *jt;
 	struct mailimap_msg_att		*ma;
 	struct mailimap_msg_att_item	*item;
-	struct mailimap_msg_att_body_section *bs;
-	int				 err, got = 0;
+	struct mailimap_msg_att_static	*st;
+	struct mailimap_msg_att_body_section *bs = NULL;
+	const struct mailimap_body	*structure = NULL;
+	int				 err, rc = 0;
 
 	if ((err = mailimap_examine(imap, mailbox)) != MAILIMAP_NO_ERROR) {
 		*cause = imap_sync_error(imap, "EXAMINE", err);
 		return -1;
 	}
-	ft = mailimap_fetch_type_new_fetch_att(
-	    mailimap_fetch_att_new_body_peek_section(mailimap_section_new(NULL)));
+	if (part == NULL)
+		section = mailimap_section_new(NULL);
+	else if ((section = imap_mailbox_section(part)) == NULL) {
+		*cause = xasprintf("\"%s\" is not a part number (like 1 or "
+		    "2.1)", part);
+		return -1;
+	}
+	ft = mailimap_fetch_type_new_fetch_att_list_empty();
+	mailimap_fetch_type_new_fetch_att_list_add(ft,
+	    mailimap_fetch_att_new_body_peek_section(section));
+	if (part != NULL)
+		mailimap_fetch_type_new_fetch_att_list_add(ft,
+		    mailimap_fetch_att_new_bodystructure());
 	set = mailimap_set_new_single(uid);
 	err = mailimap_uid_fetch(imap, set, ft, &res);
 	mailimap_set_free(set);
@@ -132,26 +245,32 @@ imap_mailbox_fetch(mailimap *imap, const char *mailbox, uint32_t uid,
 		*cause = imap_sync_error(imap, "UID FETCH", err);
 		return -1;
 	}
-	for (it = clist_begin(res); it != NULL && !got; it = clist_next(it)) {
+	for (it = clist_begin(res); it != NULL; it = clist_next(it)) {
 		ma = clist_content(it);
 		for (jt = clist_begin(ma->att_list); jt; jt = clist_next(jt)) {
 			item = clist_content(jt);
-			if (item->att_type != MAILIMAP_MSG_ATT_ITEM_STATIC ||
-			    item->att_data.att_static->att_type !=
-			    MAILIMAP_MSG_ATT_BODY_SECTION)
+			if (item->att_type != MAILIMAP_MSG_ATT_ITEM_STATIC)
 				continue;
-			bs = item->att_data.att_static->att_data.att_body_section;
-			if (bs->sec_body_part != NULL) {
-				buf_add(out, bs->sec_body_part, bs->sec_length);
-				got = 1;
-			}
+			st = item->att_data.att_static;
+			if (st->att_type == MAILIMAP_MSG_ATT_BODY_SECTION &&
+			    bs == NULL &&
+			    st->att_data.att_body_section->sec_body_part != NULL)
+				bs = st->att_data.att_body_section;
+			else if (st->att_type == MAILIMAP_MSG_ATT_BODYSTRUCTURE)
+				structure = st->att_data.att_bodystructure;
 		}
 	}
-	mailimap_fetch_list_free(res);
-	if (!got) {
+	if (bs == NULL) {
 		*cause = xasprintf("no message with UID %u in this mailbox",
 		    uid);
-		return -1;
-	}
-	return 0;
+		rc = -1;
+	} else if (part != NULL && (structure == NULL ||
+	    !imap_mailbox_has_part(structure, part))) {
+		*cause = xasprintf("no part %s in the message with UID %u",
+		    part, uid);
+		rc = -1;
+	} else
+		buf_add(out, bs->sec_body_part, bs->sec_length);
+	mailimap_fetch_list_free(res);
+	return rc;
 }

@@ -20,8 +20,12 @@ int	 imap_mailbox_append(mailimap *, const char *mailbox, const char *msg,
 /* 1 if mailbox holds a message with this Message-ID, 0 if not, -1. */
 int	 imap_mailbox_has_msgid(mailimap *, const char *mailbox,
 	    const char *msgid, char **cause);
-/* The whole message with this UID (read-only, flags untouched). */
+/*
+ * The message with this UID (read-only, flags untouched): whole when part
+ * is NULL, else the body of one MIME part by its IMAP section ("2.1"), as
+ * the server has it (still in its transfer encoding).
+ */
 int	 imap_mailbox_fetch(mailimap *, const char *mailbox, uint32_t uid,
-	    struct buf *out, char **cause);
+	    const char *part, struct buf *out, char **cause);
 
 #endif

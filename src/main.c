@@ -34,6 +34,7 @@ enum {
 	CMD_DELETE,
 	CMD_IDLE,
 	OPT_TIMEOUT,
+	OPT_PART,
 	CMD_GENKEY,
 	CMD_EXPORT_KEY,
 	CMD_IMPORT_KEY,
@@ -61,6 +62,7 @@ static const struct option main_options[] = {
 	{ "delete",		no_argument,	NULL, CMD_DELETE },
 	{ "idle",		no_argument,	NULL, CMD_IDLE },
 	{ "timeout",		required_argument, NULL, OPT_TIMEOUT },
+	{ "part",		required_argument, NULL, OPT_PART },
 	{ "genkey",		no_argument,	NULL, CMD_GENKEY },
 	{ "export-key",		no_argument,	NULL, CMD_EXPORT_KEY },
 	{ "import-key",		no_argument,	NULL, CMD_IMPORT_KEY },
@@ -92,6 +94,7 @@ main_usage(FILE *f)
 "  --sync [FOLDER]    bring the header cache up to date; print the count\n"
 "  --list [FOLDER]    one line per message: UID, flags, date, from, subject\n"
 "  --fetch UID [FOLDER]  the raw message on standard output\n"
+"  --part SECTION     with --fetch: only this MIME part (1, 2.1, ...)\n"
 "  --flag UID FLAGS [FOLDER]\n"
 "                     change flags: +LETTERS adds, -LETTERS removes, from\n"
 "                     D draft, F flagged, R replied, S seen, T deleted\n"
@@ -386,6 +389,9 @@ main(int argc, char **argv)
 		case OPT_SMIME:
 			ctx.smime = 1;
 			break;
+		case OPT_PART:
+			ctx.part = optarg;
+			break;
 		case OPT_TIMEOUT:
 			if ((ctx.timeout = main_timeout(optarg)) == 0)
 				return EX_USAGE;
@@ -418,6 +424,10 @@ main(int argc, char **argv)
 	if (ctx.smime && command != CMD_SEND && command != CMD_GENKEY &&
 	    command != CMD_EXPORT_KEY) {
 		cmd_error("--smime goes with -s, --genkey or --export-key");
+		return EX_USAGE;
+	}
+	if (command != CMD_FETCH && ctx.part != NULL) {
+		cmd_error("--part goes with --fetch");
 		return EX_USAGE;
 	}
 	if (command != CMD_IDLE && ctx.timeout != 0) {

@@ -43,6 +43,21 @@ uid=$(bob --list | grep -F "many $u" | cut -f1)
 bob --fetch "$uid" >"$T_TMP/m" 2>&1
 ok "no Bcc header in what was delivered" sh -c "! grep -qi '^Bcc:' '$T_TMP/m' && grep -q '^Cc: carol@steed.test' '$T_TMP/m'"
 
+# An attachment, and one part of it fetched alone.
+printf 'attached text, line one\n' >"$T_TMP/notes.txt"
+echo "see attachment" | alice -s "attach $u" -a "$T_TMP/notes.txt" "$STEED_BOB" >"$T_TMP/o" 2>&1
+ok "-a: sent with an attachment" test $? = 0
+ok "the message with the attachment arrives" arrives bob INBOX "attach $u" 1
+uid=$(bob --list | grep -F "attach $u" | cut -f1)
+bob --fetch "$uid" --part 2 >"$T_TMP/p2" 2>"$T_TMP/e"
+ok "--fetch --part 2 gives only the attachment's body" sh -c "base64 -d '$T_TMP/p2' 2>/dev/null | grep -q 'attached text, line one' || grep -q 'attached text, line one' '$T_TMP/p2'; r=\$?; ! grep -q 'see attachment' '$T_TMP/p2' && exit \$r"
+bob --fetch "$uid" --part 1 >"$T_TMP/p1" 2>"$T_TMP/e"
+ok "--fetch --part 1 gives the text" grep -q "see attachment" "$T_TMP/p1"
+bob --fetch "$uid" --part 9 >"$T_TMP/p9" 2>&1
+ok "--part of a part that does not exist: an error, not an empty success" sh -c "[ $? != 0 ] && grep -q 'no part 9' '$T_TMP/p9'"
+bob --fetch "$uid" --part 'x]' >"$T_TMP/px" 2>&1
+ok "--part with a bad section is refused" sh -c "[ $? != 0 ] && grep -q 'not a part number' '$T_TMP/px'"
+
 echo x | alice -s "$(printf 'evil\r\nBcc: eve@evil.example')" "$STEED_BOB" >"$T_TMP/o" 2>&1
 ok "CR/LF in the subject is refused with 64" sh -c "[ $? = 64 ] && grep -q 'line break' '$T_TMP/o'"
 echo x | alice -s hi "$(printf 'bob@steed.test\r\nRCPT TO:<eve@evil.example>')" >"$T_TMP/o" 2>&1
