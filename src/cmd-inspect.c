@@ -16,6 +16,7 @@
 #include "crypto-in.h"
 #include "mime-parse.h"
 #include "strsafe.h"
+#include "trust-store.h"
 #include "xmalloc.h"
 
 /* "key: value", the value made terminal-safe and kept on one line. */
@@ -100,6 +101,30 @@ cmd_inspect_autocrypt(const struct crypto_in *ci)
 		snprintf(key, sizeof key, "gossip.%zu.fpr", g);
 		cmd_inspect_kv(key, "%s", k->fpr);
 	}
+}
+
+/* The sender's trust state (doc/trust.md), recorded in the trust store. */
+static void
+cmd_inspect_trust(const struct crypto_in *ci)
+{
+	struct trust_verdict	v;
+
+	if (cmd_trust_message(ci, &v) == -1) {
+		cmd_inspect_kv("trust.state", "none");
+		cmd_inspect_kv("trust.evidence", "%s", v.evidence != NULL ?
+		    v.evidence : "unknown");
+		trust_verdict_free(&v);
+		return;
+	}
+	cmd_inspect_kv("trust.state", "%s", trust_state_name(v.state));
+	cmd_inspect_kv("trust.fpr", "%s", v.fpr != NULL ? v.fpr : "none");
+	if (v.other != NULL)
+		cmd_inspect_kv("trust.other-fpr", "%s", v.other);
+	cmd_inspect_kv("trust.since", "%s", v.since != 0 ?
+	    trust_date(v.since) : "none");
+	cmd_inspect_kv("trust.messages", "%ld", v.messages);
+	cmd_inspect_kv("trust.evidence", "%s", v.evidence);
+	trust_verdict_free(&v);
 }
 
 /*
@@ -188,6 +213,19 @@ cmd_inspect(struct cmd_ctx *ctx)
 	}
 	cmd_crypto_init(ctx);
 	ci = crypto_in_analyse(m, 1);
+	/*
+	 * A signature by a key that only this message's Autocrypt header
+	 * brought cannot be checked before the key is imported: once it is,
+	 * the message is analysed again, so a first message counts as
+	 * signed (and is first contact in the trust store).
+	 */
+	for (i = 0; i < ci->nsigs && ci->autocrypt.nkeys > 0; i++) {
+		if (ci->sigs[i].status == CRYPTO_IN_UNKNOWN_KEY) {
+			crypto_in_free(ci);
+			ci = crypto_in_analyse(m, 1);
+			break;
+		}
+	}
 	cmd_inspect_kv("encryption", "%s", crypto_in_proto_name(ci->encryption));
 	if (ci->encryption != CRYPTO_IN_NONE) {
 		cmd_inspect_kv("integrity", "%s",
@@ -205,6 +243,7 @@ cmd_inspect(struct cmd_ctx *ctx)
 	cmd_inspect_kv("protected-headers", "%s", ci->protected != NULL ?
 	    "yes" : "no");
 	cmd_inspect_autocrypt(ci);
+	cmd_inspect_trust(ci);
 	cmd_inspect_parts(ci);
 	for (i = 0; i < ci->nwarnings; i++)
 		cmd_inspect_kv("warning", "%s", ci->warnings[i]);

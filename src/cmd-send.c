@@ -11,10 +11,12 @@
  * gpg failing: nothing was queued); 75 the message could not even be
  * queued (nothing was sent; try again).
  *
- * --sign and --encrypt are an explicit choice here; deciding for the user
- * is the encryption policy's job. With either, the account's key is made
- * on first use. Whenever the account has an OpenPGP key, the message
- * carries an Autocrypt header, protected or not.
+ * The encryption policy (policy.h, the settings encrypt and fallback)
+ * decides whether the message is encrypted; --encrypt and
+ * --require-encryption make it encrypt or refuse (69, nothing queued),
+ * --no-encrypt sends in clear. Mail is signed whenever the account has an
+ * OpenPGP key (--sign makes one); encrypting makes one too. The message
+ * carries an Autocrypt header whenever the account has a key.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -32,6 +34,7 @@
 #include "mime-build.h"
 #include "outbox.h"
 #include "paths.h"
+#include "policy.h"
 #include "send.h"
 #include "xmalloc.h"
 
@@ -147,39 +150,142 @@ cmd_send_has_keyring(struct cmd_ctx *ctx)
 }
 
 /*
- * Sign or encrypt msg as asked, and add the Autocrypt header when the
- * account has an OpenPGP key. msg holds the plain message, already
- * checked; it is replaced only when the protected one is complete.
- * Returns an exit code after saying why.
+ * The encryption policy (policy.h) for the draft's recipients. Returns an
+ * exit code; res is set when EX_OK.
  */
 static int
-cmd_send_protect(struct cmd_ctx *ctx, struct account *a,
+cmd_send_policy(struct cmd_ctx *ctx, const struct mime_out *m, int keyring,
+    struct policy_result *res)
+{
+	struct policy_in	  in;
+	char			**addrs, *cause = NULL;
+	size_t			  n = 0, i;
+	int			  rc;
+
+	memset(&in, 0, sizeof in);
+	in.cf = ctx->cf;
+	policy_mode(ctx->cf->encrypt, &in.mode);
+	policy_fallback_mode(ctx->cf->fallback, &in.fallback);
+	in.require = ctx->encrypt || ctx->require_encryption;
+	in.never = ctx->no_encrypt;
+	in.batch = 1;
+	in.use_dns = 1;
+	in.home_empty = !keyring;
+	addrs = xcalloc(m->nto + m->ncc + m->nbcc + 1, sizeof *addrs);
+	for (i = 0; i < m->nto; i++)
+		addrs[n++] = (char *)m->to[i].addr;
+	for (i = 0; i < m->ncc; i++)
+		addrs[n++] = (char *)m->cc[i].addr;
+	for (i = 0; i < m->nbcc; i++)
+		addrs[n++] = (char *)m->bcc[i].addr;
+	rc = policy_decide(&in, addrs, n, res, &cause);
+	free(addrs);
+	if (rc == -1 && !in.require && in.mode == POLICY_OPPORTUNISTIC &&
+	    in.fallback == POLICY_PLAINTEXT) {
+		/* No keys can be known: what a missing key means, for all. */
+		memset(res, 0, sizeof *res);
+		res->action = POLICY_CLEAR;
+		res->line = xasprintf("sent in clear: %s", cause);
+		free(cause);
+		return EX_OK;
+	}
+	if (rc == -1) {
+		cmd_error("cannot decide whether to encrypt, nothing was "
+		    "sent: %s", cause);
+		free(cause);
+		return EX_UNAVAILABLE;
+	}
+	for (i = 0; i < res->n; i++) {
+		if (res->rcpts[i].warning != NULL)
+			cmd_error("warning: %s", res->rcpts[i].warning);
+	}
+	if (res->action != POLICY_REFUSE_SEND)
+		return EX_OK;
+	if (ctx->encrypt) {
+		/* As --encrypt always said it. */
+		struct buf	names;
+		int		why = 0;
+		buf_init(&names);
+		for (i = 0; i < res->n; i++) {
+			if (res->rcpts[i].fpr != NULL)
+				continue;
+			why |= res->rcpts[i].why != NULL;
+			buf_addf(&names, "%s%s", names.len > 0 ? ", " : "",
+			    res->rcpts[i].addr);
+		}
+		if (!why)
+			cmd_error("no OpenPGP key for %s: not sent (add it "
+			    "with steedmail --import-key)", names.data);
+		else
+			cmd_error("%s", res->line);
+		buf_free(&names);
+	} else
+		cmd_error("%s", res->line);
+	policy_result_free(res);
+	return EX_UNAVAILABLE;
+}
+
+/*
+ * Sign or encrypt msg as the flags and the encryption policy say, and add
+ * the Autocrypt header when the account has an OpenPGP key. STEED: mail
+ * is signed whenever the account has a key, and encrypted whenever the
+ * policy finds a key for every recipient. msg holds the plain message,
+ * already checked; it is replaced only when the protected one is
+ * complete. What was done goes to stderr in one line. Returns an exit
+ * code after saying why.
+ */
+static int
+cmd_send_protect_as(struct cmd_ctx *ctx, struct account *a,
     const struct mime_out *m, struct buf *msg)
 {
 	struct keygen_key	 pgp, smime;
 	struct crypto_out	 co;
+	struct policy_result	 res;
 	struct buf		 out;
+	enum policy_encrypt	 mode;
+	const char		**fprs = NULL;
 	char			*cause = NULL;
 	int			 want = ctx->sign || ctx->encrypt, have = 0;
+	int			 keyring, use_policy, encrypt, asked;
 	int			 rc = EX_UNAVAILABLE;
+	size_t			 i;
 
 	memset(&pgp, 0, sizeof pgp);
 	memset(&smime, 0, sizeof smime);
-	if (!want && !cmd_send_has_keyring(ctx))
+	memset(&res, 0, sizeof res);
+	policy_mode(ctx->cf->encrypt, &mode);
+	keyring = cmd_send_has_keyring(ctx);
+	/* S/MIME is encrypted only when asked; the policy is OpenPGP's. */
+	use_policy = !ctx->smime && (!ctx->no_encrypt || ctx->encrypt) &&
+	    (mode != POLICY_NEVER || ctx->encrypt || ctx->require_encryption);
+	asked = want || ctx->require_encryption;
+	if (!asked && !keyring && !use_policy)
 		return EX_OK;
-	if (want && cmd_key_init(ctx) == -1)
+	if (asked && cmd_key_init(ctx) == -1)
 		return EX_UNAVAILABLE;
-	if (!want && crypto_init(ctx->cf->gnupg_home, &cause) == -1) {
+	if (!asked && crypto_init(ctx->cf->gnupg_home, &cause) == -1) {
 		free(cause);	/* no gpg: plain mail still goes */
 		return EX_OK;
 	}
-	switch (keygen_openpgp(a, want && !ctx->smime, &pgp, &cause)) {
+	encrypt = ctx->encrypt;
+	if (use_policy) {
+		if ((rc = cmd_send_policy(ctx, m, keyring, &res)) != EX_OK)
+			return rc;
+		rc = EX_UNAVAILABLE;
+		encrypt = res.action == POLICY_ENCRYPT;
+		if (encrypt) {
+			fprs = xcalloc(res.n + 1, sizeof *fprs);
+			for (i = 0; i < res.n; i++)
+				fprs[i] = res.rcpts[i].fpr;
+		}
+	}
+	switch (keygen_openpgp(a, (want || encrypt) && !ctx->smime, &pgp,
+	    &cause)) {
 	case -1:
-		if (want && !ctx->smime) {
+		if ((want || encrypt) && !ctx->smime) {
 			cmd_error("no key to sign with, nothing was sent: %s",
 			    cause);
-			free(cause);
-			return EX_UNAVAILABLE;
+			goto out;
 		}
 		free(cause);
 		cause = NULL;
@@ -188,8 +294,10 @@ cmd_send_protect(struct cmd_ctx *ctx, struct account *a,
 		have = 1;
 		break;
 	}
-	if (!want && !have)
-		return EX_OK;
+	if (!want && !encrypt && !have) {
+		rc = EX_OK;
+		goto said;
+	}
 	if (want && ctx->smime && keygen_smime(a, 1, &smime, &cause) == -1) {
 		cmd_error("no S/MIME certificate to sign with, nothing was "
 		    "sent: %s", cause);
@@ -197,21 +305,23 @@ cmd_send_protect(struct cmd_ctx *ctx, struct account *a,
 	}
 	memset(&co, 0, sizeof co);
 	co.proto = ctx->smime ? GPGME_PROTOCOL_CMS : GPGME_PROTOCOL_OpenPGP;
-	co.sign = want;
-	co.encrypt = ctx->encrypt;
+	co.sign = 1;		/* the account has a key: sign (STEED) */
+	co.encrypt = encrypt;
 	co.signer = ctx->smime ? smime.fpr : pgp.fpr;
 	co.autocrypt = have ? pgp.fpr : NULL;
-	if (co.encrypt && cmd_send_keys_missing(co.proto, m) == -1)
+	co.rcpt_fprs = fprs;
+	if (co.encrypt && !use_policy &&
+	    cmd_send_keys_missing(co.proto, m) == -1)
 		goto out;
 	buf_init(&out);
 	if (crypto_out_build(m, &co, &out, &cause) == -1) {
 		buf_free(&out);
-		if (!want) {
-			/* Only the Autocrypt header failed: send it plain. */
+		if (!want && !encrypt) {
+			/* Signing was not asked for: send it plain. */
 			free(cause);
 			cause = NULL;
 			rc = EX_OK;
-			goto out;
+			goto said;
 		}
 		cmd_error("cannot %s the message, nothing was sent: %s",
 		    co.encrypt ? "encrypt" : "sign", cause);
@@ -220,10 +330,27 @@ cmd_send_protect(struct cmd_ctx *ctx, struct account *a,
 	buf_free(msg);
 	*msg = out;
 	rc = EX_OK;
+said:
+	if (use_policy && res.line != NULL)
+		cmd_error("%s", res.line);
 out:
 	free(cause);
+	free(fprs);
+	policy_result_free(&res);
 	keygen_key_free(&pgp);
 	keygen_key_free(&smime);
+	return rc;
+}
+
+static int
+cmd_send_protect(struct cmd_ctx *ctx, struct account *a,
+    const struct mime_out *m, struct buf *msg)
+{
+	int	rc;
+
+	rc = cmd_send_protect_as(ctx, a, m, msg);
+	if (rc == EX_OK && ctx->no_encrypt)
+		cmd_error("sent in clear: --no-encrypt");
 	return rc;
 }
 
@@ -343,10 +470,9 @@ cmd_send(struct cmd_ctx *ctx)
 	}
 
 	/*
-	 * Here the encryption policy will decide, per recipient, whether the
-	 * message goes out signed and encrypted; it acts on msg before it is
-	 * queued, so the outbox only ever holds what is sent. For now the
-	 * choice is the user's (--sign, --encrypt).
+	 * The encryption policy decides, per recipient, whether the message
+	 * goes out signed and encrypted; it acts on msg before it is queued,
+	 * so the outbox only ever holds what is sent.
 	 */
 	rc = cmd_send_protect(ctx, a, &m, &msg);
 	buf_free(&body);

@@ -18,6 +18,7 @@
 #include "crypto.h"
 #include "crypto-in.h"
 #include "mime-parse.h"
+#include "trust-store.h"
 #include "view.h"
 #include "xmalloc.h"
 
@@ -86,6 +87,7 @@ cmd_view(struct cmd_ctx *ctx)
 	struct mime_msg		*m;
 	struct crypto_in	*ci;
 	struct view_hooks	 h;
+	struct trust_verdict	 tv;
 	char			*cause = NULL;
 	size_t			 i, len;
 	int			 rc;
@@ -116,6 +118,14 @@ cmd_view(struct cmd_ctx *ctx)
 	    ci->nsigs == 0 && ci->nparts == 0 ?
 	    xstrdup("security: not signed, not encrypted") :
 	    xasprintf("security: %s", ci->summary));
+	/* The sender's trust state, as the trust store has it. */
+	if (cmd_trust_message(ci, &tv) == 0)
+		cmd_view_note(&h, xasprintf("trust: %s%s%s%s",
+		    trust_state_name(tv.state), tv.fpr != NULL ? ", key " : "",
+		    tv.fpr != NULL ? tv.fpr : "", tv.state == TRUST_KEY_CHANGED ||
+		    tv.state == TRUST_CONFLICT ? " -- WARNING: not the key "
+		    "known for this sender" : ""));
+	trust_verdict_free(&tv);
 	if (ci->protected != NULL)
 		cmd_view_note(&h, xstrdup("protected headers used: the "
 		    "headers above come from inside the message"));

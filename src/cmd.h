@@ -13,7 +13,9 @@
 
 struct buf;
 struct cache;
+struct crypto_in;
 struct imap_conn;
+struct trust_verdict;
 
 struct cmd_ctx {
 	struct config	 *cf;
@@ -31,6 +33,8 @@ struct cmd_ctx {
 
 	/* --sign, --encrypt, --smime (with -s; --smime with the key ones) */
 	int		  sign, encrypt, smime;
+	/* --no-encrypt, --require-encryption (with -s) */
+	int		  no_encrypt, require_encryption;
 };
 
 /* What the IMAP commands share: the account, its cache, the connection. */
@@ -57,6 +61,12 @@ int	cmd_delete(struct cmd_ctx *);
 int	cmd_genkey(struct cmd_ctx *);
 int	cmd_export_key(struct cmd_ctx *);
 int	cmd_import_key(struct cmd_ctx *);
+int	cmd_trust(struct cmd_ctx *);
+/* The sender's trust state of ci, recorded in the store; -1: evidence says
+ * why there is none. */
+int	cmd_trust_message(const struct crypto_in *, struct trust_verdict *);
+int	cmd_lookup(struct cmd_ctx *);
+int	cmd_dns_records(struct cmd_ctx *);
 /* crypto_init() on the configured home; -1 after saying why. */
 int	cmd_key_init(struct cmd_ctx *);
 

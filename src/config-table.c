@@ -20,6 +20,27 @@ const struct config_setting config_settings[] = {
 	{ "gnupg-home", CONFIG_GLOBAL, CONFIG_PATH, G(gnupg_home), 0, "DIR",
 	  "use this GnuPG home (e.g. ~/.gnupg) instead of steedmail's own "
 	  "in the data directory" },
+	{ "dns-config", CONFIG_GLOBAL, CONFIG_PATH, G(dns_config), 0, "FILE",
+	  "unbound.conf(5) file for the DNS key lookups (stub zones, "
+	  "anchors, forwarders)" },
+	{ "dns-forwarder", CONFIG_GLOBAL, CONFIG_STRING, G(dns_forwarder), 0,
+	  "ADDR", "DNS resolver to ask (IP[@PORT]) instead of those in "
+	  "/etc/resolv.conf" },
+	{ "dns-recursion", CONFIG_GLOBAL, CONFIG_BOOL, G(dns_recursion), 0,
+	  "yes|no", "resolve from the root servers instead of asking a "
+	  "resolver (default: no)" },
+	{ "dns-trust-anchor", CONFIG_GLOBAL, CONFIG_PATH, G(dns_trust_anchor),
+	  0, "FILE", "extra DNSSEC trust anchors (DS or DNSKEY records)" },
+	{ "dns-timeout", CONFIG_GLOBAL, CONFIG_SECONDS, G(dns_timeout), 0,
+	  "SECONDS", "how long key lookups in DNS may take (default: 5)" },
+	{ "encrypt", CONFIG_GLOBAL, CONFIG_CHOICE, G(encrypt), 0,
+	  "opportunistic|always|never",
+	  "when -s encrypts: whenever every recipient has a key "
+	  "(default), always (else refuse), or only when asked" },
+	{ "fallback", CONFIG_GLOBAL, CONFIG_CHOICE, G(fallback), 0,
+	  "plaintext|ask|refuse",
+	  "a recipient without a key: send in clear with a note (default), "
+	  "ask (batch: refuse), or refuse" },
 
 	{ "name", CONFIG_ACCOUNT, CONFIG_STRING, A(name), 0, "TEXT",
 	  "your name, as shown in From" },

@@ -75,6 +75,8 @@ config_type_name(enum config_type t)
 	case CONFIG_ACCOUNT_ID:		return "account name";
 	case CONFIG_KEY_ID:		return "key fingerprint";
 	case CONFIG_BOOL:		return "yes or no";
+	case CONFIG_SECONDS:		return "seconds";
+	case CONFIG_CHOICE:		return "one of a list of words";
 	}
 	return "?";
 }
@@ -214,6 +216,38 @@ config_expand_path(const char *v)
 	return xstrdup(v);
 }
 
+/* A whole number of seconds, 1 to 3600. */
+static int
+config_parse_seconds(struct config_parser *p, const char *key, const char *v,
+    int *out)
+{
+	char	*end;
+	long	 n;
+
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (*v < '0' || *v > '9' || *end != '\0' || errno != 0 || n < 1 ||
+	    n > 3600)
+		return config_error(p, "%s: expected seconds, from 1 to 3600",
+		    key);
+	*out = (int)n;
+	return 0;
+}
+
+/* Is v one of the '|'-separated words of list? */
+static int
+config_choice(const char *list, const char *v)
+{
+	size_t	n = strlen(v);
+	const char *w;
+
+	for (w = list; w != NULL; w = strchr(w, '|'), w = w ? w + 1 : NULL) {
+		if (strncmp(w, v, n) == 0 && (w[n] == '|' || w[n] == '\0'))
+			return 1;
+	}
+	return 0;
+}
+
 /* Validate value v for setting s and store it. */
 static int
 config_set(struct config_parser *p, const struct config_setting *s,
@@ -266,6 +300,13 @@ config_set(struct config_parser *p, const struct config_setting *s,
 			return config_error(p, "%s: expected yes or no",
 			    s->name);
 		return 0;
+	case CONFIG_SECONDS:
+		return config_parse_seconds(p, s->name, v, (int *)field);
+	case CONFIG_CHOICE:
+		if (!config_choice(s->metavar, v))
+			return config_error(p, "%s: expected one of %s",
+			    s->name, s->metavar);
+		break;
 	case CONFIG_STRING:
 	case CONFIG_SECRET:
 	case CONFIG_COMMAND:
@@ -595,5 +636,10 @@ config_free(struct config *cf)
 	free(cf->default_account);
 	free(cf->ca_file);
 	free(cf->gnupg_home);
+	free(cf->encrypt);
+	free(cf->fallback);
+	free(cf->dns_config);
+	free(cf->dns_forwarder);
+	free(cf->dns_trust_anchor);
 	free(cf);
 }

@@ -48,6 +48,17 @@ struct config {
 	char		*ca_file;
 	char		*gnupg_home;	/* NULL: steedmail's own, in the data dir */
 
+	/* DNS lookups of correspondents' keys (dns-lookup.h) */
+	char		*dns_config;	/* an unbound.conf, or NULL */
+	char		*dns_forwarder;	/* instead of /etc/resolv.conf */
+	int		 dns_recursion;	/* from the roots, no forwarder */
+	char		*dns_trust_anchor; /* extra anchors file */
+	int		 dns_timeout;	/* seconds; 0: the default */
+
+	/* the encryption policy (policy.h); NULL: the defaults */
+	char		*encrypt;	/* opportunistic, always, never */
+	char		*fallback;	/* plaintext, ask, refuse */
+
 	struct account	*accounts;
 	size_t		 naccounts;
 
@@ -67,7 +78,9 @@ enum config_type {
 	CONFIG_FINGERPRINT,	/* SHA-256, hex, colons allowed */
 	CONFIG_ACCOUNT_ID,	/* the name of an [account] section */
 	CONFIG_KEY_ID,		/* a key fingerprint: 40 or 64 hex digits */
-	CONFIG_BOOL		/* yes or no (an int field) */
+	CONFIG_BOOL,		/* yes or no (an int field) */
+	CONFIG_SECONDS,		/* 1 to 3600 (an int field) */
+	CONFIG_CHOICE		/* one of the words of metavar, a|b|c */
 };
 
 enum config_scope {

@@ -464,7 +464,7 @@ crypto_out_recipients(gpgme_ctx_t ctx, const struct mime_out *m,
 	size_t			 counts[3] = { m->nto, m->ncc, m->nbcc };
 	gpgme_key_t		 key;
 	gpgme_error_t		 err;
-	size_t			 l, i, n = 0;
+	size_t			 l, i, n = 0, k = 0;
 
 	*keys = xcalloc(m->nto + m->ncc + m->nbcc + 2, sizeof **keys);
 	if ((err = gpgme_get_key(ctx, co->signer, &key, 0)) != 0) {
@@ -484,8 +484,15 @@ crypto_out_recipients(gpgme_ctx_t ctx, const struct mime_out *m,
 			}
 			buf_adds(lines, "--hidden\n");
 		}
-		for (i = 0; i < counts[l]; i++) {
-			if ((key = crypto_out_key(ctx, lists[l][i].addr,
+		for (i = 0; i < counts[l]; i++, k++) {
+			if (co->rcpt_fprs != NULL && co->rcpt_fprs[k] != NULL) {
+				if ((err = gpgme_get_key(ctx, co->rcpt_fprs[k],
+				    &key, 0)) != 0) {
+					*cause = crypto_error(lists[l][i].addr,
+					    err);
+					return -1;
+				}
+			} else if ((key = crypto_out_key(ctx, lists[l][i].addr,
 			    cause)) == NULL) {
 				if (*cause == NULL)
 					*cause = xasprintf("no key for %s",

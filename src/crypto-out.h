@@ -26,6 +26,12 @@ struct crypto_out {
 	 * no header). Set for every message of an account with a key.
 	 */
 	const char	*autocrypt;
+	/*
+	 * The key for each recipient, To, Cc then Bcc, as the encryption
+	 * policy chose it (the trust store's pinned key), or NULL: the
+	 * newest usable key in the home with the address.
+	 */
+	const char * const *rcpt_fprs;
 };
 
 /*

@@ -51,6 +51,10 @@ struct dns_result {
 	int			 cached;	/* answered from the cache */
 	struct dns_record	*records;	/* empty unless SECURE/INSECURE */
 	size_t			 nrecords;
+	char			*owner;		/* the owner name that answered
+						   (or the first one asked) */
+	int			 lower;		/* owner is of the lower-cased
+						   local part */
 };
 
 struct dns_ctx;
@@ -81,5 +85,24 @@ const char	*dns_status_name(enum dns_status);
  * and the domain. lower: the same with the local part lower-cased.
  */
 char		*dns_owner_name(const char *address, enum dns_type, int lower);
+
+/*
+ * The RDATA of one record of type into *r (data allocated). SMIMEA must
+ * have its three octets of usage, selector and matching type and some
+ * data; OPENPGPKEY some data. Returns -1 with *cause on malformed RDATA.
+ */
+int		 dns_parse_rdata(enum dns_type, const unsigned char *, size_t,
+		     struct dns_record *r, char **cause);
+
+/*
+ * A problem with the resolver setup found while looking up, e.g. that the
+ * upstream resolver strips DNSSEC data so nothing can validate; NULL if
+ * none. Found once per process; results it spoils are DNS_ERROR with this
+ * text as why, so the caller shows it once rather than as many attacks.
+ */
+const char	*dns_problem(struct dns_ctx *);
+
+/* The dns-timeout setting in milliseconds (default 5 s). */
+int		 dns_timeout_ms(const struct config *);
 
 #endif

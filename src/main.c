@@ -41,7 +41,12 @@ enum {
 	OPT_SIGN,
 	OPT_ENCRYPT,
 	OPT_SMIME,
-	CMD_INSPECT
+	CMD_INSPECT,
+	CMD_LOOKUP,
+	CMD_DNS_RECORDS,
+	CMD_TRUST,
+	OPT_NO_ENCRYPT,
+	OPT_REQUIRE_ENCRYPTION
 };
 
 #define MAIN_TIMEOUT_MAX	86400	/* seconds --idle may wait at most */
@@ -69,6 +74,11 @@ static const struct option main_options[] = {
 	{ "sign",		no_argument,	NULL, OPT_SIGN },
 	{ "encrypt",		no_argument,	NULL, OPT_ENCRYPT },
 	{ "smime",		no_argument,	NULL, OPT_SMIME },
+	{ "no-encrypt",		no_argument,	NULL, OPT_NO_ENCRYPT },
+	{ "require-encryption",	no_argument,	NULL, OPT_REQUIRE_ENCRYPTION },
+	{ "trust",		no_argument,	NULL, CMD_TRUST },
+	{ "lookup",		no_argument,	NULL, CMD_LOOKUP },
+	{ "dns-records",	no_argument,	NULL, CMD_DNS_RECORDS },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -86,10 +96,15 @@ main_usage(FILE *f)
 "  -a FILE            with -s: attach FILE (repeatable)\n"
 "  --sign             with -s: sign (PGP/MIME; the key is made if need be)\n"
 "  --encrypt          with -s: sign and encrypt to every recipient\n"
+"  --no-encrypt       with -s: do not encrypt, whatever the policy says\n"
+"  --require-encryption  with -s: encrypt, or send nothing (exit 69)\n"
 "  --smime            with -s, --genkey, --export-key: S/MIME instead\n"
 "  --genkey           make the account's key if it has none; show it\n"
 "  --export-key       the account's public key, ASCII-armored, on stdout\n"
 "  --import-key FILE|-  add public keys or certificates to steedmail's home\n"
+"  --lookup ADDR...   look up correspondents' keys in DNS (OPENPGPKEY,\n"
+"                     SMIMEA) with DNSSEC; one line per address and type\n"
+"  --dns-records [ACCOUNT]  the DNS records that publish the account's keys\n"
 "  --flush            send what the outbox holds\n"
 "  --sync [FOLDER]    bring the header cache up to date; print the count\n"
 "  --list [FOLDER]    one line per message: UID, flags, date, from, subject\n"
@@ -105,6 +120,8 @@ main_usage(FILE *f)
 "  --timeout SECONDS  with --idle: how long to wait (default 300)\n"
 "  --view FILE|-      a message as the pager shows it, as plain text\n"
 "  --inspect FILE|-   a message's security verdicts, as key: value lines\n"
+"  --trust list|show ADDR|verify ADDR FPR|accept ADDR [FPR]|reject ADDR FPR|\n"
+"          forget ADDR  the trust store: correspondents' keys and states\n"
 "  --check-config     read the configuration, report problems, list accounts\n"
 "  --help-config      list every configuration setting\n"
 "  -h, --help         show this help\n"
@@ -313,6 +330,9 @@ main_run(int command, struct cmd_ctx *ctx)
 	case CMD_GENKEY:	return cmd_genkey(ctx);
 	case CMD_EXPORT_KEY:	return cmd_export_key(ctx);
 	case CMD_IMPORT_KEY:	return cmd_import_key(ctx);
+	case CMD_TRUST:		return cmd_trust(ctx);
+	case CMD_LOOKUP:	return cmd_lookup(ctx);
+	case CMD_DNS_RECORDS:	return cmd_dns_records(ctx);
 	default:		return cmd_check_config(ctx);
 	}
 }
@@ -374,6 +394,9 @@ main(int argc, char **argv)
 		case CMD_GENKEY:
 		case CMD_EXPORT_KEY:
 		case CMD_IMPORT_KEY:
+		case CMD_LOOKUP:
+		case CMD_DNS_RECORDS:
+		case CMD_TRUST:
 			if (command != CMD_NONE && command != ch) {
 				cmd_error("give one command at a time");
 				return EX_USAGE;
@@ -388,6 +411,12 @@ main(int argc, char **argv)
 			break;
 		case OPT_SMIME:
 			ctx.smime = 1;
+			break;
+		case OPT_NO_ENCRYPT:
+			ctx.no_encrypt = 1;
+			break;
+		case OPT_REQUIRE_ENCRYPTION:
+			ctx.require_encryption = 1;
 			break;
 		case OPT_PART:
 			ctx.part = optarg;
@@ -417,8 +446,15 @@ main(int argc, char **argv)
 		cmd_error("-c, -b and -a go with -s");
 		return EX_USAGE;
 	}
-	if (command != CMD_SEND && (ctx.sign || ctx.encrypt)) {
-		cmd_error("--sign and --encrypt go with -s");
+	if (command != CMD_SEND && (ctx.sign || ctx.encrypt ||
+	    ctx.no_encrypt || ctx.require_encryption)) {
+		cmd_error("--sign, --encrypt, --no-encrypt and "
+		    "--require-encryption go with -s");
+		return EX_USAGE;
+	}
+	if (ctx.no_encrypt && (ctx.encrypt || ctx.require_encryption)) {
+		cmd_error("--no-encrypt contradicts --encrypt and "
+		    "--require-encryption");
 		return EX_USAGE;
 	}
 	if (ctx.smime && command != CMD_SEND && command != CMD_GENKEY &&

@@ -74,7 +74,7 @@ echo "not a key" >"$T_TMP/junk"
 fails "--import-key of something that is no key fails" alice --import-key "$T_TMP/junk"
 
 # --- PGP/MIME signed ----------------------------------------------------
-echo "signed body $u" | alice -s "signed $u" --sign "$STEED_BOB" >"$T_TMP/o" 2>&1
+echo "signed body $u" | alice -s "signed $u" --sign --no-encrypt "$STEED_BOB" >"$T_TMP/o" 2>&1
 ok "-s --sign: exit 0" test $? = 0
 ok "it arrives" arrives bob INBOX "signed $u" 1
 fetch bob INBOX "signed $u" "$T_TMP/s"

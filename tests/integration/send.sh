@@ -25,7 +25,7 @@ outbox_empty() { [ -z "$(ls "$T_TMP/alice/steedmail/outbox/" 2>/dev/null | grep 
 u=$$-$(date +%s)
 
 echo "Hello Bob, this is line one." | alice -s "greeting $u" "$STEED_BOB" >"$T_TMP/o" 2>&1
-ok "alice sends with -s: exit 0, nothing on stderr" sh -c "[ $? = 0 ] && [ ! -s '$T_TMP/o' ]"
+ok "alice sends with -s: exit 0, one line on stderr: sent in clear, no key" sh -c "[ $? = 0 ] && [ \"\$(cat '$T_TMP/o')\" = 'steedmail: sent in clear: no key for bob@steed.test' ]"
 ok "the message arrives in bob's INBOX (--list as bob)" arrives bob INBOX "greeting $u" 1
 ok "a copy is in alice's Sent" arrives alice Sent "greeting $u" 1
 ok "the outbox is empty afterwards" outbox_empty

@@ -110,7 +110,7 @@ ok "fake-status: the forged mark is escaped in body and file name" sh -c \
 for f in "$T_TMP"/*.view; do
 	n=${f##*/}
 	ok "${n%.view}: every view line is steedmail's own" sh -c \
-	    "! grep '^$MARK' '$f' | grep -v '^$MARK \(security\|part \|end of\|attachments:\|  [0-9]\|warning: \|protected headers\|note: \|(empty)\|attached message\|end of attached\)' | grep -q ."
+	    "! grep '^$MARK' '$f' | grep -v '^$MARK \(security\|trust: \|part \|end of\|attachments:\|  [0-9]\|warning: \|protected headers\|note: \|(empty)\|attached message\|end of attached\)' | grep -q ."
 done
 
 # Encryption.

@@ -1,0 +1,343 @@
+/*
+ * cmd-dns.c: "steedmail --lookup ADDRESS..." (correspondents' keys in DNS,
+ * one line per address and record type) and "--dns-records [ACCOUNT]"
+ * (the records that publish the account's own keys, in zone-file syntax).
+ * The lookups themselves are dns-lookup.c; this file shows them. Keys in
+ * an OPENPGPKEY record are listed from the record's data without being
+ * imported.
+ *
+ * --lookup prints, tab-separated: address, type, status, TTL, the key
+ * (fingerprints, or "-"), and "cached" / "lower-case" when they apply.
+ * Exit codes: 0 every lookup completed, whatever it found; 64 a bad
+ * command line; 69 the resolver could not be used or a lookup failed for
+ * good; 75 a lookup timed out or the resolver could not get an answer
+ * (try again later). --dns-records: 0, 64, 69 (no key, gpg failed).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysexits.h>
+
+#include <gnutls/gnutls.h>
+
+#include "account/keygen.h"
+#include "addr.h"
+#include "buf.h"
+#include "cmd.h"
+#include "crypto.h"
+#include "dns-lookup.h"
+#include "strsafe.h"
+#include "xmalloc.h"
+
+#define CMD_DNS_TTL	3600	/* the TTL --dns-records suggests */
+
+static void
+cmd_dns_hex(struct buf *b, const unsigned char *p, size_t len, int upper)
+{
+	const char	*digits = upper ? "0123456789ABCDEF" :
+			    "0123456789abcdef";
+	size_t		 i;
+
+	for (i = 0; i < len; i++) {
+		buf_addc(b, digits[p[i] >> 4]);
+		buf_addc(b, digits[p[i] & 0xf]);
+	}
+}
+
+/* The fingerprints of the keys in an OPENPGPKEY record, into b. */
+static void
+cmd_dns_openpgp(struct buf *b, const struct dns_record *rec, int have_gpg)
+{
+	gpgme_ctx_t	 g;
+	gpgme_data_t	 d;
+	gpgme_key_t	 key;
+	char		*cause = NULL;
+	size_t		 start = b->len;
+
+	if (!have_gpg || (g = crypto_ctx(GPGME_PROTOCOL_OpenPGP,
+	    &cause)) == NULL) {
+		free(cause);
+		buf_adds(b, "(key not read: gpg unavailable)");
+		return;
+	}
+	if (gpgme_data_new_from_mem(&d, (const char *)rec->data, rec->len,
+	    0) != 0) {
+		gpgme_release(g);
+		buf_adds(b, "(key not read)");
+		return;
+	}
+	if (gpgme_op_keylist_from_data_start(g, d, 0) == 0) {
+		while (gpgme_op_keylist_next(g, &key) == 0) {
+			if (b->len > start)
+				buf_addc(b, ',');
+			buf_adds(b, key->fpr != NULL ? key->fpr : "?");
+			gpgme_key_unref(key);
+		}
+		gpgme_op_keylist_end(g);
+	}
+	if (b->len == start)
+		buf_adds(b, "(no OpenPGP key in the record)");
+	gpgme_data_release(d);
+	gpgme_release(g);
+}
+
+/* An SMIMEA record: a certificate's SHA-1 fingerprint, or its fields. */
+static void
+cmd_dns_smimea(struct buf *b, const struct dns_record *rec)
+{
+	gnutls_datum_t	 der;
+	unsigned char	 fpr[20];
+	size_t		 n = sizeof fpr;
+
+	der.data = rec->data;
+	der.size = (unsigned)rec->len;
+	if (rec->selector == 0 && rec->mtype == 0 &&
+	    gnutls_fingerprint(GNUTLS_DIG_SHA1, &der, fpr, &n) == 0) {
+		buf_addf(b, "usage %u cert ", rec->usage);
+		cmd_dns_hex(b, fpr, n, 1);
+		return;
+	}
+	buf_addf(b, "usage %u selector %u mtype %u ", rec->usage,
+	    rec->selector, rec->mtype);
+	cmd_dns_hex(b, rec->data, rec->len, 0);
+}
+
+static void
+cmd_dns_line(const struct dns_result *r, int have_gpg)
+{
+	struct buf	 b;
+	size_t		 i;
+	const char	*why;
+
+	/* The address and the reasons may hold anything: made safe. */
+	why = r->why != NULL ? r->why : "no reason given";
+	buf_init(&b);
+	strsafe_add(&b, r->address, strlen(r->address), 0);
+	buf_adds(&b, r->type == DNS_SMIMEA ? "\tSMIMEA\t" : "\tOPENPGPKEY\t");
+	switch (r->status) {
+	case DNS_BOGUS:
+		buf_adds(&b, "bogus (possible attack: ");
+		strsafe_add(&b, why, strlen(why), 0);
+		buf_addc(&b, ')');
+		break;
+	case DNS_NONE:
+		buf_adds(&b, r->secure_denial ? "none (secure denial)" :
+		    "none");
+		break;
+	case DNS_ERROR:
+	case DNS_SERVFAIL:
+	case DNS_TIMEOUT:
+		buf_addf(&b, "%s (", dns_status_name(r->status));
+		strsafe_add(&b, why, strlen(why), 0);
+		buf_addc(&b, ')');
+		break;
+	default:
+		buf_adds(&b, dns_status_name(r->status));
+		break;
+	}
+	buf_addf(&b, "\t%u\t", (unsigned)r->ttl);
+	for (i = 0; i < r->nrecords; i++) {
+		if (i > 0)
+			buf_addc(&b, ',');
+		if (r->type == DNS_SMIMEA)
+			cmd_dns_smimea(&b, &r->records[i]);
+		else
+			cmd_dns_openpgp(&b, &r->records[i], have_gpg);
+	}
+	if (r->nrecords == 0)
+		buf_addc(&b, '-');
+	if (r->cached)
+		buf_adds(&b, "\tcached");
+	if (r->lower && r->nrecords > 0)
+		buf_adds(&b, "\tlower-case");
+	buf_addc(&b, '\n');
+	fwrite(b.data, 1, b.len, stdout);
+	buf_free(&b);
+}
+
+int
+cmd_lookup(struct cmd_ctx *ctx)
+{
+	struct dns_ctx		*dns;
+	struct dns_result	*rs;
+	size_t			 n, i;
+	char			*cause = NULL;
+	int			 rc = EX_OK, i2, have_gpg;
+
+	if (ctx->argc == 0) {
+		cmd_error("--lookup wants one or more addresses");
+		return EX_USAGE;
+	}
+	for (i2 = 0; i2 < ctx->argc; i2++)
+		if (!addr_valid(ctx->argv[i2])) {
+			cmd_error("\"%s\" is not a mail address",
+			    ctx->argv[i2]);
+			return EX_USAGE;
+		}
+	if ((dns = dns_open(ctx->cf, &cause)) == NULL) {
+		cmd_error("%s", cause);
+		free(cause);
+		return EX_UNAVAILABLE;
+	}
+	if (dns_lookup(dns, ctx->argv, (size_t)ctx->argc,
+	    DNS_WANT_OPENPGPKEY | DNS_WANT_SMIMEA, dns_timeout_ms(ctx->cf),
+	    &rs, &n, &cause) == -1) {
+		cmd_error("%s", cause);
+		free(cause);
+		dns_close(dns);
+		return EX_UNAVAILABLE;
+	}
+	if (dns_problem(dns) != NULL)
+		cmd_error("%s", dns_problem(dns));
+	/* A failing gpg only costs the fingerprints. */
+	have_gpg = crypto_init(ctx->cf->gnupg_home, &cause) == 0;
+	free(cause);
+	for (i = 0; i < n; i++) {
+		cmd_dns_line(&rs[i], have_gpg);
+		if (rs[i].status == DNS_ERROR)
+			rc = EX_UNAVAILABLE;
+		else if ((rs[i].status == DNS_TIMEOUT ||
+		    rs[i].status == DNS_SERVFAIL) && rc == EX_OK)
+			rc = EX_TEMPFAIL;
+	}
+	dns_results_free(rs, n);
+	dns_close(dns);
+	if (fflush(stdout) != 0)
+		rc = EX_IOERR;
+	return rc;
+}
+
+/* The exported key or certificate of fpr, binary; NULL after saying why. */
+static char *
+cmd_dns_export(gpgme_protocol_t proto, const char *fpr, size_t *len)
+{
+	gpgme_ctx_t	 g;
+	gpgme_data_t	 d;
+	gpgme_error_t	 err;
+	char		*cause = NULL, *mem, *copy;
+
+	if ((g = crypto_ctx(proto, &cause)) == NULL) {
+		cmd_error("%s", cause);
+		free(cause);
+		return NULL;
+	}
+	gpgme_set_armor(g, 0);
+	if ((err = gpgme_data_new(&d)) != 0) {
+		cmd_error("cannot export %s: %s", fpr, gpgme_strerror(err));
+		gpgme_release(g);
+		return NULL;
+	}
+	err = gpgme_op_export(g, fpr, proto == GPGME_PROTOCOL_OpenPGP ?
+	    GPGME_EXPORT_MODE_MINIMAL : 0, d);
+	gpgme_release(g);
+	mem = gpgme_data_release_and_get_mem(d, len);
+	if (err != 0 || mem == NULL || *len == 0) {
+		cmd_error("cannot export %s: %s", fpr, err != 0 ?
+		    gpgme_strerror(err) : "nothing exported");
+		gpgme_free(mem);
+		return NULL;
+	}
+	copy = xmalloc(*len);
+	memcpy(copy, mem, *len);
+	gpgme_free(mem);
+	return copy;
+}
+
+/* The zone-file lines for data under the owner names of address. */
+static void
+cmd_dns_print(const char *address, enum dns_type type, const char *fpr,
+    const unsigned char *prefix, size_t plen, const unsigned char *data,
+    size_t len)
+{
+	struct buf	 b;
+	char		*owner[2];
+	int		 i;
+
+	owner[0] = dns_owner_name(address, type, 0);
+	owner[1] = dns_owner_name(address, type, 1);
+	if (owner[0] == NULL || owner[1] == NULL) {
+		free(owner[0]);
+		free(owner[1]);
+		return;
+	}
+	buf_init(&b);
+	cmd_dns_hex(&b, prefix, plen, 0);
+	cmd_dns_hex(&b, data, len, 0);
+	buf_addc(&b, '\0');
+	printf("; %s for %s, %s %s\n", type == DNS_SMIMEA ? "SMIMEA" :
+	    "OPENPGPKEY", address, type == DNS_SMIMEA ? "certificate" : "key",
+	    fpr);
+	for (i = 0; i < 2; i++) {
+		if (i == 1 && strcmp(owner[0], owner[1]) == 0)
+			break;
+		printf("%s. %d IN TYPE%d \\# %zu %s\n", owner[i], CMD_DNS_TTL,
+		    (int)type, plen + len, b.data);
+	}
+	buf_free(&b);
+	free(owner[0]);
+	free(owner[1]);
+}
+
+int
+cmd_dns_records(struct cmd_ctx *ctx)
+{
+	static const unsigned char dane_ee[3] = { 3, 0, 0 };
+	struct account		*a;
+	struct keygen_key	 k;
+	char			*cause = NULL, *data;
+	size_t			 len;
+	int			 rc;
+
+	if (ctx->argc > 1) {
+		cmd_error("unexpected argument \"%s\"", ctx->argv[1]);
+		return EX_USAGE;
+	}
+	if (ctx->argc == 1)
+		ctx->account = ctx->argv[0];
+	if ((a = cmd_account(ctx)) == NULL)
+		return EX_USAGE;
+	if (cmd_key_init(ctx) == -1)
+		return EX_UNAVAILABLE;
+	if ((rc = keygen_openpgp(a, 0, &k, &cause)) == -1) {
+		cmd_error("%s", cause);
+		free(cause);
+		return EX_UNAVAILABLE;
+	}
+	if (rc == 1) {
+		cmd_error("%s has no key: run steedmail --genkey", a->address);
+		return EX_UNAVAILABLE;
+	}
+	data = cmd_dns_export(GPGME_PROTOCOL_OpenPGP, k.fpr, &len);
+	if (data == NULL) {
+		keygen_key_free(&k);
+		return EX_UNAVAILABLE;
+	}
+	cmd_dns_print(a->address, DNS_OPENPGPKEY, k.fpr, NULL, 0,
+	    (unsigned char *)data, len);
+	free(data);
+	keygen_key_free(&k);
+	if (!a->smime)
+		return fflush(stdout) == 0 ? EX_OK : EX_IOERR;
+
+	if ((rc = keygen_smime(a, 0, &k, &cause)) == -1) {
+		cmd_error("%s", cause);
+		free(cause);
+		return EX_UNAVAILABLE;
+	}
+	if (rc == 1) {
+		cmd_error("%s has no S/MIME certificate: run steedmail "
+		    "--genkey", a->address);
+		return EX_UNAVAILABLE;
+	}
+	data = cmd_dns_export(GPGME_PROTOCOL_CMS, k.fpr, &len);
+	if (data == NULL) {
+		keygen_key_free(&k);
+		return EX_UNAVAILABLE;
+	}
+	/* Usage 3 (DANE-EE), selector 0, matching type 0: the certificate. */
+	cmd_dns_print(a->address, DNS_SMIMEA, k.fpr, dane_ee, sizeof dane_ee,
+	    (unsigned char *)data, len);
+	free(data);
+	keygen_key_free(&k);
+	return fflush(stdout) == 0 ? EX_OK : EX_IOERR;
+}

@@ -1,0 +1,225 @@
+/*
+ * cmd-trust.c: "steedmail --trust list | show ADDR | verify ADDR FPR |
+ * accept ADDR [FPR] | reject ADDR FPR | forget ADDR": the trust store
+ * (trust-store.h) for the user, and the trust state of a message for
+ * --inspect and --view (cmd_trust_message). Everything shown goes
+ * through strsafe(): addresses and evidence may come from messages.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysexits.h>
+#include <time.h>
+
+#include "cmd.h"
+#include "crypto-in.h"
+#include "strsafe.h"
+#include "trust-msg.h"
+#include "trust-store.h"
+#include "xmalloc.h"
+
+int
+cmd_trust_message(const struct crypto_in *ci, struct trust_verdict *v)
+{
+	struct trust_store	*ts;
+	char			*cause = NULL;
+
+	memset(v, 0, sizeof *v);
+	if ((ts = trust_store_open(NULL, &cause)) == NULL ||
+	    trust_msg_record(ts, ci, time(NULL), v, &cause) == -1) {
+		trust_store_close(ts);
+		v->state = TRUST_NONE;
+		v->evidence = cause;
+		return -1;
+	}
+	trust_store_close(ts);
+	return 0;
+}
+
+static void
+cmd_trust_print(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void
+cmd_trust_print(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*s, *safe;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	safe = strsafe(s, 0);
+	printf("%s\n", safe);
+	free(safe);
+	free(s);
+}
+
+/* A fingerprint operand: 40 or 64 hex digits, spaces allowed. */
+static char *
+cmd_trust_fpr(const char *arg)
+{
+	char	*f;
+	size_t	 n = 0;
+
+	f = xmalloc(strlen(arg) + 1);
+	for (; *arg != '\0'; arg++) {
+		if (*arg == ' ')
+			continue;
+		if (!isxdigit((unsigned char)*arg)) {
+			free(f);
+			return NULL;
+		}
+		f[n++] = (char)toupper((unsigned char)*arg);
+	}
+	f[n] = '\0';
+	if (n != 40 && n != 64) {
+		free(f);
+		return NULL;
+	}
+	return f;
+}
+
+static int
+cmd_trust_list(struct trust_store *ts)
+{
+	struct trust_peer	  p;
+	char			**addrs, *cause = NULL;
+	size_t			  n, i;
+
+	if (trust_store_list(ts, &addrs, &n, &cause) == -1) {
+		cmd_error("%s", cause);
+		free(cause);
+		return EX_SOFTWARE;
+	}
+	for (i = 0; i < n; i++) {
+		if (trust_store_peer(ts, addrs[i], &p, &cause) == 0) {
+			char *safe = strsafe(addrs[i], 0);
+			/* Tabs between fields: strsafe() would show them. */
+			printf("%s\t%s\t%s\n", safe,
+			    trust_state_name(p.v.state), p.pinned != NULL ?
+			    p.pinned : "none");
+			free(safe);
+			trust_peer_free(&p);
+		} else {
+			free(cause);
+			cause = NULL;
+		}
+		free(addrs[i]);
+	}
+	free(addrs);
+	return EX_OK;
+}
+
+static int
+cmd_trust_show(struct trust_store *ts, const char *addr)
+{
+	struct trust_peer	 p;
+	struct trust_key	*k;
+	char			*cause = NULL, *src, first[16], last[16];
+	size_t			 i;
+
+	if (trust_store_peer(ts, addr, &p, &cause) == -1) {
+		cmd_error("%s", cause);
+		free(cause);
+		return EX_SOFTWARE;
+	}
+	cmd_trust_print("address: %s", p.addr);
+	cmd_trust_print("state: %s", trust_state_name(p.v.state));
+	cmd_trust_print("pinned: %s%s", p.pinned != NULL ? p.pinned : "none",
+	    p.pinned != NULL && !p.usable ? " (not usable)" : "");
+	if (p.v.other != NULL)
+		cmd_trust_print("other: %s", p.v.other);
+	cmd_trust_print("evidence: %s", p.v.evidence);
+	for (i = 0; i < p.nkeys; i++) {
+		k = &p.keys[i];
+		src = trust_sources_text(k->sources);
+		snprintf(first, sizeof first, "%s", trust_date(k->first_seen));
+		snprintf(last, sizeof last, "%s", trust_date(k->last_seen));
+		cmd_trust_print("key: %s %s %s; from %s; first seen %s, last "
+		    "seen %s; %ld signed message%s, last %s%s%s%s", k->fpr,
+		    k->proto, k->decision, src, first, last, k->messages,
+		    k->messages == 1 ? "" : "s", trust_date(k->last_sig),
+		    k->pinned ? "; pinned" : "", k->revoked ? "; revoked" : "",
+		    k->expired ? "; expired" : "");
+		free(src);
+	}
+	for (i = 0; i < p.nhistory; i++)
+		cmd_trust_print("history: %s %s", trust_date(p.history[i].when),
+		    p.history[i].what);
+	trust_peer_free(&p);
+	return EX_OK;
+}
+
+static int
+cmd_trust_usage(void)
+{
+	cmd_error("usage: steedmail --trust list | show ADDR | verify ADDR "
+	    "FPR | accept ADDR [FPR] | reject ADDR FPR | forget ADDR");
+	return EX_USAGE;
+}
+
+int
+cmd_trust(struct cmd_ctx *ctx)
+{
+	struct trust_store	*ts;
+	const char		*verb, *addr;
+	char			*cause = NULL, *fpr = NULL;
+	int			 rc = EX_OK, argc = ctx->argc, r;
+	time_t			 now = time(NULL);
+
+	if (argc < 1)
+		return cmd_trust_usage();
+	verb = ctx->argv[0];
+	addr = argc > 1 ? ctx->argv[1] : NULL;
+	if (strcmp(verb, "list") == 0 ? argc != 1 :
+	    (strcmp(verb, "show") == 0 || strcmp(verb, "forget") == 0) ?
+	    argc != 2 : strcmp(verb, "accept") == 0 ? argc < 2 || argc > 3 :
+	    (strcmp(verb, "verify") == 0 || strcmp(verb, "reject") == 0) ?
+	    argc != 3 : 1)
+		return cmd_trust_usage();
+	if (argc == 3 && (fpr = cmd_trust_fpr(ctx->argv[2])) == NULL) {
+		cmd_error("\"%s\" is not a fingerprint (40 or 64 hex digits)",
+		    ctx->argv[2]);
+		return EX_USAGE;
+	}
+	if ((ts = trust_store_open(NULL, &cause)) == NULL) {
+		cmd_error("%s", cause);
+		free(cause);
+		free(fpr);
+		return EX_CANTCREAT;
+	}
+	if (strcmp(verb, "list") == 0)
+		rc = cmd_trust_list(ts);
+	else if (strcmp(verb, "show") == 0)
+		rc = cmd_trust_show(ts, addr);
+	else {
+		if (strcmp(verb, "verify") == 0)
+			r = trust_store_verify(ts, addr, fpr, now, &cause);
+		else if (strcmp(verb, "accept") == 0)
+			r = trust_store_accept(ts, addr, fpr, now, &cause);
+		else if (strcmp(verb, "reject") == 0)
+			r = trust_store_reject(ts, addr, fpr, now, &cause);
+		else
+			r = trust_store_forget(ts, addr, now, &cause);
+		if (r == -1) {
+			cmd_error("%s", cause);
+			free(cause);
+			rc = EX_DATAERR;
+		} else {
+			char *pin = trust_store_pinned(ts, addr);
+			cmd_trust_print("%s: %s; key used for encryption: %s",
+			    addr, strcmp(verb, "forget") == 0 ? "forgotten" :
+			    strcmp(verb, "verify") == 0 ? "verified" :
+			    strcmp(verb, "accept") == 0 ? "accepted" :
+			    "rejected", pin != NULL ? pin : "none");
+			free(pin);
+		}
+	}
+	free(fpr);
+	trust_store_close(ts);
+	if (fflush(stdout) != 0)
+		rc = EX_IOERR;
+	return rc;
+}

@@ -1,0 +1,1147 @@
+/*
+ * trust-store.c: the trust store of trust-store.h, on SQLite.
+ *
+ * Unlike the header cache this file holds what cannot be rebuilt (the
+ * user's decisions, when a key was first seen), so a file that is not
+ * ours, is of a newer version or is corrupt is never deleted: opening it
+ * fails with the reason. The schema is versioned with PRAGMA user_version
+ * and moved forward by numbered migrations; every change runs in one
+ * BEGIN IMMEDIATE transaction, so that a crash leaves either all of it or
+ * none (WAL journal). The rules of doc/trust.md are the functions
+ * trust_store_message() and trust_store_sighting().
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <gnutls/crypto.h>
+#include <sqlite3.h>
+
+#include "buf.h"
+#include "log.h"
+#include "paths.h"
+#include "trust-store.h"
+#include "xmalloc.h"
+
+#define TRUST_APP_ID	0x53545452	/* "STTR" */
+#define TRUST_VERSION	3
+
+void	(*trust_store_test_hook)(void);
+
+struct trust_store {
+	sqlite3		*db;
+	char		*path;
+};
+
+/* Version 1: keys and the pinned key per address. */
+static const char trust_schema[] =
+    "CREATE TABLE peer ("
+    " addr TEXT PRIMARY KEY COLLATE NOCASE,"
+    " pinned TEXT,"			/* the key used for encryption */
+    " changed TEXT,"			/* a new key not yet accepted */
+    " conflict TEXT);"			/* a DNSSEC record's other key */
+    "CREATE TABLE key ("
+    " addr TEXT NOT NULL COLLATE NOCASE,"
+    " fpr TEXT NOT NULL,"
+    " proto TEXT NOT NULL,"
+    " sources INTEGER NOT NULL DEFAULT 0,"
+    " first_seen INTEGER NOT NULL,"
+    " last_seen INTEGER NOT NULL,"
+    " messages INTEGER NOT NULL DEFAULT 0,"
+    " last_sig INTEGER NOT NULL DEFAULT 0,"
+    " dns_confirmed INTEGER NOT NULL DEFAULT 0,"
+    " decision TEXT NOT NULL DEFAULT 'none',"
+    " revoked INTEGER NOT NULL DEFAULT 0,"
+    " expired INTEGER NOT NULL DEFAULT 0,"
+    " PRIMARY KEY (addr, fpr));";
+
+/* trust_migrations[n] takes version n + 1 to n + 2. */
+static const char *trust_migrations[] = {
+	/* 1 -> 2: the state each received message earned. */
+	"CREATE TABLE message ("
+	" id TEXT PRIMARY KEY,"
+	" addr TEXT NOT NULL COLLATE NOCASE,"
+	" state INTEGER NOT NULL,"
+	" fpr TEXT, other TEXT,"
+	" since INTEGER NOT NULL DEFAULT 0,"
+	" messages INTEGER NOT NULL DEFAULT 0,"
+	" evidence TEXT NOT NULL,"
+	" processed INTEGER NOT NULL);",
+	/* 2 -> 3: the history of every change. */
+	"CREATE TABLE history ("
+	" id INTEGER PRIMARY KEY,"
+	" addr TEXT NOT NULL COLLATE NOCASE,"
+	" time INTEGER NOT NULL,"
+	" what TEXT NOT NULL);"
+	"CREATE INDEX history_addr ON history (addr);",
+};
+
+static const char *trust_state_names[] = {
+	"none", "unsigned", "first-contact", "known", "key-changed",
+	"revoked", "expired", "dns-confirmed", "conflict", "verified"
+};
+
+static const char *trust_source_names[] = {
+	"dns-secure", "dns-insecure", "autocrypt", "gossip", "attached",
+	"manual"
+};
+
+const char *
+trust_state_name(enum trust_state s)
+{
+	if ((size_t)s >= sizeof trust_state_names / sizeof *trust_state_names)
+		return "none";
+	return trust_state_names[s];
+}
+
+const char *
+trust_source_name(enum trust_source s)
+{
+	if (s >= TRUST_SRC_COUNT)
+		return "unknown";
+	return trust_source_names[s];
+}
+
+char *
+trust_sources_text(unsigned mask)
+{
+	struct buf	b;
+	int		i;
+
+	buf_init(&b);
+	for (i = 0; i < TRUST_SRC_COUNT; i++) {
+		if (mask & (1u << i))
+			buf_addf(&b, "%s%s", b.len > 0 ? ", " : "",
+			    trust_source_names[i]);
+	}
+	if (b.len == 0)
+		buf_adds(&b, "none");
+	return buf_take(&b);
+}
+
+const char *
+trust_date(time_t t)
+{
+	static char	s[32];
+	struct tm	tm;
+
+	if (t == 0 || gmtime_r(&t, &tm) == NULL)
+		return "never";
+	strftime(s, sizeof s, "%Y-%m-%d", &tm);
+	return s;
+}
+
+char *
+trust_store_addr(const char *a)
+{
+	const char	*at;
+	char		*s, *p;
+
+	if (a == NULL || (at = strrchr(a, '@')) == NULL || at == a ||
+	    at[1] == '\0')
+		return NULL;
+	s = xstrdup(a);
+	for (p = s + (at - a); *p != '\0'; p++)
+		*p = (char)tolower((unsigned char)*p);
+	return s;
+}
+
+char *
+trust_store_msgkey(const char *msgid, const char *sender, const void *raw,
+    size_t len)
+{
+	unsigned char	d[32];
+	char		hex[65], *addr, *key;
+	size_t		i;
+
+	if (msgid != NULL && *msgid != '\0') {
+		addr = trust_store_addr(sender);
+		key = xasprintf("%s %s", msgid, addr != NULL ? addr : "");
+		free(addr);
+		return key;
+	}
+	if (gnutls_hash_fast(GNUTLS_DIG_SHA256, raw, len, d) < 0)
+		memset(d, 0, sizeof d);
+	for (i = 0; i < sizeof d; i++)
+		snprintf(hex + 2 * i, 3, "%02x", d[i]);
+	return xasprintf("sha256:%s", hex);
+}
+
+static int
+trust_fail(struct trust_store *ts, const char *what, char **cause)
+{
+	*cause = xasprintf("trust store %s: %s: %s", ts->path, what,
+	    sqlite3_errmsg(ts->db));
+	return -1;
+}
+
+/*
+ * Prepare sql and bind its parameters, given by types: 's' a string
+ * (NULL binds NULL), 'i' an integer (long long).
+ */
+static sqlite3_stmt *
+trust_prep(struct trust_store *ts, const char *sql, const char *types,
+    va_list ap, char **cause)
+{
+	sqlite3_stmt	*st;
+	const char	*s;
+	int		 i;
+
+	if (sqlite3_prepare_v2(ts->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		trust_fail(ts, "cannot prepare", cause);
+		return NULL;
+	}
+	for (i = 0; types[i] != '\0'; i++) {
+		if (types[i] == 's') {
+			s = va_arg(ap, const char *);
+			sqlite3_bind_text(st, i + 1, s, -1, SQLITE_TRANSIENT);
+		} else
+			sqlite3_bind_int64(st, i + 1, va_arg(ap, long long));
+	}
+	return st;
+}
+
+/* Run a statement that returns no rows. */
+static int
+trust_run(struct trust_store *ts, char **cause, const char *sql,
+    const char *types, ...)
+{
+	sqlite3_stmt	*st;
+	va_list		 ap;
+	int		 rc;
+
+	va_start(ap, types);
+	st = trust_prep(ts, sql, types, ap, cause);
+	va_end(ap);
+	if (st == NULL)
+		return -1;
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return trust_fail(ts, "cannot write", cause);
+	return 0;
+}
+
+/* A query; the caller steps and finalizes. */
+static sqlite3_stmt *
+trust_query(struct trust_store *ts, char **cause, const char *sql,
+    const char *types, ...)
+{
+	sqlite3_stmt	*st;
+	va_list		 ap;
+
+	va_start(ap, types);
+	st = trust_prep(ts, sql, types, ap, cause);
+	va_end(ap);
+	return st;
+}
+
+static char *
+trust_col(sqlite3_stmt *st, int i)
+{
+	const unsigned char	*s = sqlite3_column_text(st, i);
+
+	return s != NULL ? xstrdup((const char *)s) : NULL;
+}
+
+static int
+trust_begin(struct trust_store *ts, char **cause)
+{
+	if (sqlite3_exec(ts->db, "BEGIN IMMEDIATE", NULL, NULL,
+	    NULL) != SQLITE_OK)
+		return trust_fail(ts, "cannot begin a transaction", cause);
+	return 0;
+}
+
+static int
+trust_commit(struct trust_store *ts, char **cause)
+{
+	if (trust_store_test_hook != NULL)
+		trust_store_test_hook();
+	if (sqlite3_exec(ts->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		trust_fail(ts, "cannot commit", cause);
+		sqlite3_exec(ts->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+trust_rollback(struct trust_store *ts)
+{
+	sqlite3_exec(ts->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+static int
+trust_history(struct trust_store *ts, const char *addr, time_t now,
+    char **cause, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static int
+trust_history(struct trust_store *ts, const char *addr, time_t now,
+    char **cause, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*what;
+	int	 rc;
+
+	va_start(ap, fmt);
+	what = xvasprintf(fmt, ap);
+	va_end(ap);
+	rc = trust_run(ts, cause, "INSERT INTO history (addr, time, what) "
+	    "VALUES (?, ?, ?)", "sis", addr, (long long)now, what);
+	log_msg(LOG_INFO, "trust: %s: %s", addr, what);
+	free(what);
+	return rc;
+}
+
+static int
+trust_pragma_int(sqlite3 *db, const char *sql, int *value)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	rc = sqlite3_step(st);
+	*value = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Create or migrate; never deletes anything. */
+static int
+trust_setup(struct trust_store *ts, char **cause)
+{
+	int	 app, version, tables;
+	char	*sql;
+
+	if (trust_pragma_int(ts->db, "PRAGMA application_id", &app) == -1 ||
+	    trust_pragma_int(ts->db, "PRAGMA user_version", &version) == -1 ||
+	    trust_pragma_int(ts->db, "SELECT count(*) FROM sqlite_master",
+	    &tables) == -1)
+		return trust_fail(ts, "cannot be read (left as it is)", cause);
+	if (tables == 0 && app == 0) {
+		sql = xasprintf("BEGIN IMMEDIATE; PRAGMA application_id=%d;"
+		    " PRAGMA user_version=1; %s COMMIT;", TRUST_APP_ID,
+		    trust_schema);
+		if (sqlite3_exec(ts->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+			free(sql);
+			trust_rollback(ts);
+			return trust_fail(ts, "cannot create", cause);
+		}
+		free(sql);
+		app = TRUST_APP_ID;
+		version = 1;
+	}
+	if (app != TRUST_APP_ID) {
+		*cause = xasprintf("trust store %s: not a steedmail trust "
+		    "store (left as it is)", ts->path);
+		return -1;
+	}
+	if (version < 1 || version > TRUST_VERSION) {
+		*cause = xasprintf("trust store %s: version %d, this "
+		    "steedmail reads up to %d (left as it is)", ts->path,
+		    version, TRUST_VERSION);
+		return -1;
+	}
+	for (; version < TRUST_VERSION; version++) {
+		sql = xasprintf("BEGIN IMMEDIATE; %s PRAGMA user_version=%d; "
+		    "COMMIT;", trust_migrations[version - 1], version + 1);
+		if (sqlite3_exec(ts->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+			free(sql);
+			trust_fail(ts, "cannot migrate", cause);
+			trust_rollback(ts);
+			return -1;
+		}
+		free(sql);
+		log_msg(LOG_INFO, "trust: %s migrated to version %d", ts->path,
+		    version + 1);
+	}
+	return 0;
+}
+
+struct trust_store *
+trust_store_open(const char *path, char **cause)
+{
+	struct trust_store	*ts;
+	char			*dir;
+	int			 app;
+
+	ts = xcalloc(1, sizeof *ts);
+	if (path != NULL)
+		ts->path = xstrdup(path);
+	else {
+		if ((dir = paths_data_dir(cause)) == NULL) {
+			free(ts);
+			return NULL;
+		}
+		ts->path = xasprintf("%s/trust.sqlite", dir);
+		free(dir);
+	}
+	if (sqlite3_open_v2(ts->path, &ts->db, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		if (ts->db == NULL)
+			*cause = xasprintf("trust store %s: cannot open",
+			    ts->path);
+		else
+			trust_fail(ts, "cannot open", cause);
+		goto fail;
+	}
+	chmod(ts->path, 0600);
+	sqlite3_busy_timeout(ts->db, 5000);
+	/* The WAL journal before anything is written, so it is never lost. */
+	if (trust_pragma_int(ts->db, "PRAGMA application_id", &app) == -1) {
+		trust_fail(ts, "cannot be read (left as it is)", cause);
+		goto fail;
+	}
+	if (sqlite3_exec(ts->db, "PRAGMA journal_mode=WAL;"
+	    "PRAGMA synchronous=FULL", NULL, NULL, NULL) != SQLITE_OK) {
+		trust_fail(ts, "cannot set the journal", cause);
+		goto fail;
+	}
+	if (trust_setup(ts, cause) == -1)
+		goto fail;
+	return ts;
+fail:
+	sqlite3_close(ts->db);
+	free(ts->path);
+	free(ts);
+	return NULL;
+}
+
+void
+trust_store_close(struct trust_store *ts)
+{
+	if (ts == NULL)
+		return;
+	sqlite3_close(ts->db);
+	free(ts->path);
+	free(ts);
+}
+
+void
+trust_verdict_free(struct trust_verdict *v)
+{
+	free(v->fpr);
+	free(v->other);
+	free(v->evidence);
+	memset(v, 0, sizeof *v);
+}
+
+/* The peer row of addr; 0 with all NULL when there is none. */
+struct trust_pin {
+	char	*pinned, *changed, *conflict;
+	int	 exists;
+};
+
+static int
+trust_get_pin(struct trust_store *ts, const char *addr, struct trust_pin *p,
+    char **cause)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	memset(p, 0, sizeof *p);
+	if ((st = trust_query(ts, cause, "SELECT pinned, changed, conflict "
+	    "FROM peer WHERE addr = ?", "s", addr)) == NULL)
+		return -1;
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		p->exists = 1;
+		p->pinned = trust_col(st, 0);
+		p->changed = trust_col(st, 1);
+		p->conflict = trust_col(st, 2);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return trust_fail(ts, "cannot read", cause);
+	return 0;
+}
+
+static void
+trust_pin_free(struct trust_pin *p)
+{
+	free(p->pinned);
+	free(p->changed);
+	free(p->conflict);
+}
+
+static int
+trust_set_pin(struct trust_store *ts, const char *addr, const char *pinned,
+    const char *changed, const char *conflict, char **cause)
+{
+	return trust_run(ts, cause, "INSERT INTO peer (addr, pinned, changed,"
+	    " conflict) VALUES (?1, ?2, ?3, ?4) ON CONFLICT (addr) DO UPDATE "
+	    "SET pinned = ?2, changed = ?3, conflict = ?4", "ssss", addr,
+	    pinned, changed, conflict);
+}
+
+/* Make sure the key row exists; add source bits; last seen now. */
+static int
+trust_touch_key(struct trust_store *ts, const char *addr, const char *fpr,
+    const char *proto, unsigned sources, time_t now, char **cause)
+{
+	return trust_run(ts, cause, "INSERT INTO key (addr, fpr, proto, "
+	    "sources, first_seen, last_seen) VALUES (?1, ?2, ?3, ?4, ?5, ?5) "
+	    "ON CONFLICT (addr, fpr) DO UPDATE SET sources = sources | ?4, "
+	    "last_seen = ?5", "sssii", addr, fpr, proto != NULL ? proto :
+	    "openpgp", (long long)sources, (long long)now);
+}
+
+struct trust_krow {
+	time_t	 first_seen, dns_confirmed;
+	long	 messages;
+	unsigned sources;
+	char	 decision[16];
+	int	 revoked, expired, exists;
+};
+
+static int
+trust_get_key(struct trust_store *ts, const char *addr, const char *fpr,
+    struct trust_krow *k, char **cause)
+{
+	sqlite3_stmt	*st;
+	const char	*d;
+	int		 rc;
+
+	memset(k, 0, sizeof *k);
+	if (fpr == NULL)
+		return 0;
+	if ((st = trust_query(ts, cause, "SELECT first_seen, dns_confirmed, "
+	    "messages, sources, decision, revoked, expired FROM key WHERE "
+	    "addr = ? AND fpr = ?", "ss", addr, fpr)) == NULL)
+		return -1;
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		k->exists = 1;
+		k->first_seen = sqlite3_column_int64(st, 0);
+		k->dns_confirmed = sqlite3_column_int64(st, 1);
+		k->messages = sqlite3_column_int64(st, 2);
+		k->sources = sqlite3_column_int64(st, 3);
+		d = (const char *)sqlite3_column_text(st, 4);
+		snprintf(k->decision, sizeof k->decision, "%s", d ? d : "none");
+		k->revoked = sqlite3_column_int(st, 5);
+		k->expired = sqlite3_column_int(st, 6);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return trust_fail(ts, "cannot read", cause);
+	return 0;
+}
+
+static void
+trust_set_verdict(struct trust_verdict *v, enum trust_state state,
+    const char *fpr, const char *other, const struct trust_krow *k,
+    char *evidence)
+{
+	v->state = state;
+	v->fpr = fpr != NULL ? xstrdup(fpr) : NULL;
+	v->other = other != NULL ? xstrdup(other) : NULL;
+	v->since = k != NULL ? k->first_seen : 0;
+	v->messages = k != NULL ? k->messages : 0;
+	v->evidence = evidence;
+}
+
+/* The state of the pinned key itself, strongest first. */
+static enum trust_state
+trust_pinned_state(const struct trust_pin *p, const struct trust_krow *k)
+{
+	if (p->conflict != NULL)
+		return TRUST_CONFLICT;
+	if (k->revoked)
+		return TRUST_REVOKED;
+	if (k->expired)
+		return TRUST_EXPIRED;
+	if (strcmp(k->decision, "verified") == 0)
+		return TRUST_VERIFIED;
+	if (p->changed != NULL)
+		return TRUST_KEY_CHANGED;
+	if (k->dns_confirmed != 0)
+		return TRUST_DNS_CONFIRMED;
+	return TRUST_KNOWN;
+}
+
+/* A good signature by fpr from addr: the rules of doc/trust.md. */
+static int
+trust_good_sig(struct trust_store *ts, const char *addr,
+    const struct trust_sig *sig, struct trust_pin *p, time_t now,
+    struct trust_verdict *v, char **cause)
+{
+	struct trust_krow	 k;
+	const char		*fpr = sig->fpr;
+	const char		*how;
+
+	if (trust_touch_key(ts, addr, fpr, sig->proto, 0, now, cause) == -1 ||
+	    trust_run(ts, cause, "UPDATE key SET messages = messages + 1, "
+	    "last_sig = ? WHERE addr = ? AND fpr = ?", "iss", (long long)now,
+	    addr, fpr) == -1 || trust_get_key(ts, addr, fpr, &k, cause) == -1)
+		return -1;
+	if (strcmp(k.decision, "rejected") == 0) {
+		trust_set_verdict(v, TRUST_KEY_CHANGED, fpr, p->pinned, &k,
+		    xasprintf("signed by key %s, which you rejected", fpr));
+		return 0;
+	}
+	if (p->pinned == NULL) {
+		if (trust_run(ts, cause, "UPDATE key SET decision = 'accepted'"
+		    " WHERE addr = ? AND fpr = ?", "ss", addr, fpr) == -1 ||
+		    trust_set_pin(ts, addr, fpr, NULL, p->conflict,
+		    cause) == -1 ||
+		    trust_history(ts, addr, now, cause, "first contact: key %s "
+		    "accepted from a signed message", fpr) == -1)
+			return -1;
+		trust_set_verdict(v, TRUST_FIRST_CONTACT, fpr, NULL, &k,
+		    xasprintf("first key seen for %s: accepted", addr));
+		return 0;
+	}
+	if (strcasecmp(p->pinned, fpr) == 0) {
+		trust_set_verdict(v, trust_pinned_state(p, &k), fpr,
+		    p->conflict != NULL ? p->conflict : p->changed, &k,
+		    xasprintf("signed by the key known since %s (%ld message%s)",
+		    trust_date(k.first_seen), k.messages,
+		    k.messages == 1 ? "" : "s"));
+		if (p->conflict != NULL) {
+			free(v->evidence);
+			v->evidence = xasprintf("signed by the pinned key, but "
+			    "a DNSSEC-secure record names key %s", p->conflict);
+		}
+		return 0;
+	}
+	/* Another key. Is the change proven? */
+	how = NULL;
+	if (k.dns_confirmed != 0)
+		how = "a DNSSEC-secure record names it";
+	else if (sig->certified_by_pinned)
+		how = "the old key certifies it";
+	if (how != NULL) {
+		if (trust_run(ts, cause, "UPDATE key SET decision = 'accepted'"
+		    " WHERE addr = ? AND fpr = ?", "ss", addr, fpr) == -1 ||
+		    trust_set_pin(ts, addr, fpr, NULL, NULL, cause) == -1 ||
+		    trust_history(ts, addr, now, cause, "key changed from %s to "
+		    "%s, proven: %s", p->pinned, fpr, how) == -1)
+			return -1;
+		trust_set_verdict(v, k.dns_confirmed != 0 ?
+		    TRUST_DNS_CONFIRMED : TRUST_KNOWN, fpr, p->pinned, &k,
+		    xasprintf("new key, proven: %s", how));
+		return 0;
+	}
+	if (p->changed == NULL || strcasecmp(p->changed, fpr) != 0) {
+		if (trust_set_pin(ts, addr, p->pinned, fpr, p->conflict,
+		    cause) == -1 ||
+		    trust_history(ts, addr, now, cause, "KEY CHANGED: signed "
+		    "by %s; %s stays the key used for encryption", fpr,
+		    p->pinned) == -1)
+			return -1;
+	}
+	trust_set_verdict(v, TRUST_KEY_CHANGED, fpr, p->pinned, &k,
+	    xasprintf("signed by a new key; %s stays the key used for "
+	    "encryption until you accept the new one", p->pinned));
+	return 0;
+}
+
+static int
+trust_get_message(struct trust_store *ts, const char *msgkey,
+    struct trust_verdict *v, char **cause)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if ((st = trust_query(ts, cause, "SELECT state, fpr, other, since, "
+	    "messages, evidence FROM message WHERE id = ?", "s",
+	    msgkey)) == NULL)
+		return -1;
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		v->state = sqlite3_column_int(st, 0);
+		v->fpr = trust_col(st, 1);
+		v->other = trust_col(st, 2);
+		v->since = sqlite3_column_int64(st, 3);
+		v->messages = sqlite3_column_int64(st, 4);
+		v->evidence = trust_col(st, 5);
+		v->stored = 1;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return trust_fail(ts, "cannot read", cause);
+	return rc == SQLITE_ROW;
+}
+
+int
+trust_store_message(struct trust_store *ts, const char *msgkey,
+    const char *addr_in, const struct trust_sig *sig, time_t now,
+    struct trust_verdict *v, char **cause)
+{
+	struct trust_pin	 p;
+	struct trust_krow	 k;
+	char			*addr, *src;
+	int			 rc = -1, found;
+
+	memset(v, 0, sizeof *v);
+	if ((addr = trust_store_addr(addr_in)) == NULL) {
+		*cause = xstrdup("no sender address");
+		return -1;
+	}
+	memset(&p, 0, sizeof p);
+	if (trust_begin(ts, cause) == -1) {
+		free(addr);
+		return -1;
+	}
+	if ((found = trust_get_message(ts, msgkey, v, cause)) == -1)
+		goto fail;
+	if (found) {
+		trust_rollback(ts);
+		free(addr);
+		return 0;
+	}
+	if (trust_get_pin(ts, addr, &p, cause) == -1)
+		goto fail;
+	switch (sig->status) {
+	case TRUST_SIG_GOOD:
+		if (trust_good_sig(ts, addr, sig, &p, now, v, cause) == -1)
+			goto fail;
+		break;
+	case TRUST_SIG_REVOKED:
+	case TRUST_SIG_EXPIRED:
+		if (trust_touch_key(ts, addr, sig->fpr, sig->proto, 0, now,
+		    cause) == -1 ||
+		    trust_store_key_status(ts, sig->fpr,
+		    sig->status == TRUST_SIG_REVOKED,
+		    sig->status == TRUST_SIG_EXPIRED, now, cause) == -1 ||
+		    trust_get_key(ts, addr, sig->fpr, &k, cause) == -1)
+			goto fail;
+		trust_set_verdict(v, sig->status == TRUST_SIG_REVOKED ?
+		    TRUST_REVOKED : TRUST_EXPIRED, sig->fpr, NULL, &k,
+		    xasprintf("signed with a key that is %s: it is never used "
+		    "for encryption", sig->status == TRUST_SIG_REVOKED ?
+		    "revoked" : "expired"));
+		break;
+	default:
+		if (trust_get_key(ts, addr, p.pinned, &k, cause) == -1)
+			goto fail;
+		src = trust_sources_text(k.sources);
+		trust_set_verdict(v, TRUST_UNSIGNED, p.pinned, NULL,
+		    p.pinned != NULL ? &k : NULL, p.pinned != NULL ?
+		    xasprintf("not signed; key %s known since %s (%s)",
+		    p.pinned, trust_date(k.first_seen), src) :
+		    xstrdup("not signed; no key known"));
+		free(src);
+		break;
+	}
+	if (trust_run(ts, cause, "INSERT INTO message (id, addr, state, fpr, "
+	    "other, since, messages, evidence, processed) VALUES "
+	    "(?, ?, ?, ?, ?, ?, ?, ?, ?)", "ssissiisi", msgkey, addr,
+	    (long long)v->state, v->fpr, v->other, (long long)v->since,
+	    (long long)v->messages, v->evidence, (long long)now) == -1)
+		goto fail;
+	if (trust_commit(ts, cause) == -1)
+		goto fail_nr;
+	rc = 0;
+	goto out;
+fail:
+	trust_rollback(ts);
+fail_nr:
+	trust_verdict_free(v);
+out:
+	trust_pin_free(&p);
+	free(addr);
+	return rc;
+}
+
+int
+trust_store_sighting(struct trust_store *ts, const char *addr_in,
+    const char *fpr, const char *proto, enum trust_source src, time_t now,
+    char **cause)
+{
+	struct trust_pin	 p;
+	struct trust_krow	 k;
+	char			*addr;
+	const char		*name = trust_source_name(src);
+
+	if ((addr = trust_store_addr(addr_in)) == NULL) {
+		*cause = xstrdup("not a mail address");
+		return -1;
+	}
+	memset(&p, 0, sizeof p);
+	if (trust_begin(ts, cause) == -1) {
+		free(addr);
+		return -1;
+	}
+	if (trust_get_pin(ts, addr, &p, cause) == -1 ||
+	    trust_get_key(ts, addr, fpr, &k, cause) == -1 ||
+	    trust_touch_key(ts, addr, fpr, proto, 1u << src, now, cause) == -1)
+		goto fail;
+	if (src == TRUST_SRC_DNS_SECURE && trust_run(ts, cause, "UPDATE key "
+	    "SET dns_confirmed = ? WHERE addr = ? AND fpr = ?", "iss",
+	    (long long)now, addr, fpr) == -1)
+		goto fail;
+	if (!k.exists && trust_history(ts, addr, now, cause, "key %s seen "
+	    "(%s)", fpr, name) == -1)
+		goto fail;
+	if (strcmp(k.decision, "rejected") == 0)
+		goto done;
+	if (p.pinned == NULL) {
+		/* No key yet: this one, whatever the source (first contact). */
+		if (trust_run(ts, cause, "UPDATE key SET decision = 'accepted'"
+		    " WHERE addr = ? AND fpr = ?", "ss", addr, fpr) == -1 ||
+		    trust_set_pin(ts, addr, fpr, NULL, p.conflict,
+		    cause) == -1 ||
+		    trust_history(ts, addr, now, cause, "first contact: key %s "
+		    "accepted (%s)", fpr, name) == -1)
+			goto fail;
+	} else if (strcasecmp(p.pinned, fpr) == 0) {
+		if (src == TRUST_SRC_DNS_SECURE && k.dns_confirmed == 0 &&
+		    trust_history(ts, addr, now, cause, "key %s confirmed by "
+		    "a DNSSEC-secure record", fpr) == -1)
+			goto fail;
+	} else if (src == TRUST_SRC_DNS_SECURE) {
+		if (p.changed != NULL && strcasecmp(p.changed, fpr) == 0) {
+			if (trust_run(ts, cause, "UPDATE key SET decision = "
+			    "'accepted' WHERE addr = ? AND fpr = ?", "ss", addr,
+			    fpr) == -1 ||
+			    trust_set_pin(ts, addr, fpr, NULL, NULL,
+			    cause) == -1 ||
+			    trust_history(ts, addr, now, cause, "key changed "
+			    "from %s to %s, proven: a DNSSEC-secure record "
+			    "names it", p.pinned, fpr) == -1)
+				goto fail;
+		} else if (p.conflict == NULL ||
+		    strcasecmp(p.conflict, fpr) != 0) {
+			if (trust_set_pin(ts, addr, p.pinned, p.changed, fpr,
+			    cause) == -1 ||
+			    trust_history(ts, addr, now, cause, "CONFLICT: a "
+			    "DNSSEC-secure record names %s, the pinned key is "
+			    "%s", fpr, p.pinned) == -1)
+				goto fail;
+		}
+	} else if (src == TRUST_SRC_AUTOCRYPT && (p.changed == NULL ||
+	    strcasecmp(p.changed, fpr) != 0)) {
+		/* The sender's own header announces another key. */
+		if (trust_set_pin(ts, addr, p.pinned, fpr, p.conflict,
+		    cause) == -1 ||
+		    trust_history(ts, addr, now, cause, "KEY CHANGED: the "
+		    "Autocrypt header names %s; %s stays the key used for "
+		    "encryption", fpr, p.pinned) == -1)
+			goto fail;
+	}
+done:
+	if (trust_commit(ts, cause) == -1)
+		goto fail_nr;
+	trust_pin_free(&p);
+	free(addr);
+	return 0;
+fail:
+	trust_rollback(ts);
+fail_nr:
+	trust_pin_free(&p);
+	free(addr);
+	return -1;
+}
+
+char *
+trust_store_pinned(struct trust_store *ts, const char *addr_in)
+{
+	struct trust_pin	 p;
+	char			*addr, *cause = NULL, *fpr;
+
+	if ((addr = trust_store_addr(addr_in)) == NULL)
+		return NULL;
+	if (trust_get_pin(ts, addr, &p, &cause) == -1) {
+		free(cause);
+		free(addr);
+		return NULL;
+	}
+	fpr = p.pinned;
+	p.pinned = NULL;
+	trust_pin_free(&p);
+	free(addr);
+	return fpr;
+}
+
+/* Inside or outside a transaction: one statement is atomic anyway. */
+int
+trust_store_key_status(struct trust_store *ts, const char *fpr, int revoked,
+    int expired, time_t now, char **cause)
+{
+	(void)now;
+	if (fpr == NULL)
+		return 0;
+	return trust_run(ts, cause, "UPDATE key SET revoked = revoked | ?, "
+	    "expired = ? WHERE fpr = ?", "iis", (long long)(revoked != 0),
+	    (long long)(expired != 0), fpr);
+}
+
+/* One decision on (addr, fpr) in one transaction. */
+enum trust_decide { TRUST_DO_VERIFY, TRUST_DO_ACCEPT, TRUST_DO_REJECT };
+
+static int
+trust_decide(struct trust_store *ts, const char *addr_in, const char *fpr_in,
+    enum trust_decide what, time_t now, char **cause)
+{
+	static const char	*words[] = { "verified", "accepted", "rejected" };
+	struct trust_pin	 p;
+	struct trust_krow	 k;
+	char			*addr, *fpr = NULL;
+	const char		*pinned, *changed, *conflict;
+
+	if ((addr = trust_store_addr(addr_in)) == NULL) {
+		*cause = xstrdup("not a mail address");
+		return -1;
+	}
+	memset(&p, 0, sizeof p);
+	if (trust_begin(ts, cause) == -1) {
+		free(addr);
+		return -1;
+	}
+	if (trust_get_pin(ts, addr, &p, cause) == -1)
+		goto fail;
+	if (fpr_in != NULL) {
+		fpr = xstrdup(fpr_in);
+		for (char *c = fpr; *c != '\0'; c++)
+			*c = (char)toupper((unsigned char)*c);
+	} else if (p.conflict != NULL && p.changed != NULL) {
+		*cause = xasprintf("%s has both a new key and a conflicting "
+		    "DNS record: name the key to accept", addr);
+		goto fail;
+	} else if (p.conflict != NULL || p.changed != NULL)
+		fpr = xstrdup(p.conflict != NULL ? p.conflict : p.changed);
+	else {
+		*cause = xasprintf("no new key for %s to accept", addr);
+		goto fail;
+	}
+	if (trust_get_key(ts, addr, fpr, &k, cause) == -1)
+		goto fail;
+	if (!k.exists && what == TRUST_DO_REJECT) {
+		*cause = xasprintf("no key %s is known for %s", fpr, addr);
+		goto fail;
+	}
+	if (trust_touch_key(ts, addr, fpr, "openpgp", k.exists ? 0 :
+	    1u << TRUST_SRC_MANUAL, now, cause) == -1 ||
+	    trust_run(ts, cause, "UPDATE key SET decision = ? WHERE addr = ? "
+	    "AND fpr = ?", "sss", words[what], addr, fpr) == -1)
+		goto fail;
+	pinned = p.pinned;
+	changed = p.changed;
+	conflict = p.conflict;
+	if (what == TRUST_DO_REJECT) {
+		if (pinned != NULL && strcasecmp(pinned, fpr) == 0)
+			pinned = NULL;
+		if (changed != NULL && strcasecmp(changed, fpr) == 0)
+			changed = NULL;
+		if (conflict != NULL && strcasecmp(conflict, fpr) == 0)
+			conflict = NULL;
+	} else {
+		/* The user's word settles a change or a conflict. */
+		pinned = fpr;
+		changed = conflict = NULL;
+	}
+	if (trust_set_pin(ts, addr, pinned, changed, conflict, cause) == -1 ||
+	    trust_history(ts, addr, now, cause, "key %s %s by you%s", fpr,
+	    words[what], what != TRUST_DO_REJECT ? "; used for encryption" :
+	    "") == -1)
+		goto fail;
+	if (trust_commit(ts, cause) == -1)
+		goto fail_nr;
+	free(fpr);
+	trust_pin_free(&p);
+	free(addr);
+	return 0;
+fail:
+	trust_rollback(ts);
+fail_nr:
+	free(fpr);
+	trust_pin_free(&p);
+	free(addr);
+	return -1;
+}
+
+int
+trust_store_verify(struct trust_store *ts, const char *addr, const char *fpr,
+    time_t now, char **cause)
+{
+	if (fpr == NULL) {
+		*cause = xstrdup("verify needs the fingerprint you compared");
+		return -1;
+	}
+	return trust_decide(ts, addr, fpr, TRUST_DO_VERIFY, now, cause);
+}
+
+int
+trust_store_accept(struct trust_store *ts, const char *addr, const char *fpr,
+    time_t now, char **cause)
+{
+	return trust_decide(ts, addr, fpr, TRUST_DO_ACCEPT, now, cause);
+}
+
+int
+trust_store_reject(struct trust_store *ts, const char *addr, const char *fpr,
+    time_t now, char **cause)
+{
+	if (fpr == NULL) {
+		*cause = xstrdup("reject needs the fingerprint");
+		return -1;
+	}
+	return trust_decide(ts, addr, fpr, TRUST_DO_REJECT, now, cause);
+}
+
+int
+trust_store_forget(struct trust_store *ts, const char *addr_in, time_t now,
+    char **cause)
+{
+	char	*addr;
+
+	if ((addr = trust_store_addr(addr_in)) == NULL) {
+		*cause = xstrdup("not a mail address");
+		return -1;
+	}
+	if (trust_begin(ts, cause) == -1 ||
+	    trust_run(ts, cause, "DELETE FROM key WHERE addr = ?", "s",
+	    addr) == -1 ||
+	    trust_run(ts, cause, "DELETE FROM peer WHERE addr = ?", "s",
+	    addr) == -1 ||
+	    trust_history(ts, addr, now, cause, "every key forgotten") == -1) {
+		trust_rollback(ts);
+		free(addr);
+		return -1;
+	}
+	free(addr);
+	return trust_commit(ts, cause);
+}
+
+/* The address's state now, from its pin and its pinned key. */
+static void
+trust_peer_state(const char *addr, const struct trust_pin *p,
+    const struct trust_krow *k, struct trust_peer *peer)
+{
+	struct trust_verdict	*v = &peer->v;
+	char			*src;
+
+	if (p->pinned == NULL) {
+		trust_set_verdict(v, p->conflict != NULL ? TRUST_CONFLICT :
+		    TRUST_NONE, NULL, p->conflict, NULL, xstrdup(peer->nkeys > 0 ?
+		    "no key is accepted" : "no key known"));
+		return;
+	}
+	peer->pinned = xstrdup(p->pinned);
+	peer->usable = !k->revoked && !k->expired;
+	src = trust_sources_text(k->sources);
+	trust_set_verdict(v, trust_pinned_state(p, k), p->pinned,
+	    p->conflict != NULL ? p->conflict : p->changed, k,
+	    xasprintf("key %s for %s, %s since %s (%s)", p->pinned, addr,
+	    k->decision, trust_date(k->first_seen), src));
+	free(src);
+}
+
+int
+trust_store_peer(struct trust_store *ts, const char *addr_in,
+    struct trust_peer *peer, char **cause)
+{
+	struct trust_pin	 p;
+	struct trust_krow	 k;
+	struct trust_key	*tk;
+	sqlite3_stmt		*st;
+	char			*addr;
+	int			 rc;
+
+	memset(peer, 0, sizeof *peer);
+	if ((addr = trust_store_addr(addr_in)) == NULL) {
+		*cause = xstrdup("not a mail address");
+		return -1;
+	}
+	peer->addr = addr;
+	if (trust_get_pin(ts, addr, &p, cause) == -1)
+		goto fail;
+	if ((st = trust_query(ts, cause, "SELECT fpr, proto, sources, "
+	    "first_seen, last_seen, last_sig, dns_confirmed, messages, "
+	    "decision, revoked, expired FROM key WHERE addr = ? ORDER BY "
+	    "first_seen, fpr", "s", addr)) == NULL)
+		goto fail_p;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		peer->keys = xreallocarray(peer->keys, peer->nkeys + 1,
+		    sizeof *peer->keys);
+		tk = &peer->keys[peer->nkeys++];
+		tk->fpr = trust_col(st, 0);
+		tk->proto = trust_col(st, 1);
+		tk->sources = sqlite3_column_int64(st, 2);
+		tk->first_seen = sqlite3_column_int64(st, 3);
+		tk->last_seen = sqlite3_column_int64(st, 4);
+		tk->last_sig = sqlite3_column_int64(st, 5);
+		tk->dns_confirmed = sqlite3_column_int64(st, 6);
+		tk->messages = sqlite3_column_int64(st, 7);
+		tk->decision = trust_col(st, 8);
+		tk->revoked = sqlite3_column_int(st, 9);
+		tk->expired = sqlite3_column_int(st, 10);
+		tk->pinned = p.pinned != NULL &&
+		    strcasecmp(p.pinned, tk->fpr) == 0;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		trust_fail(ts, "cannot read", cause);
+		goto fail_p;
+	}
+	if ((st = trust_query(ts, cause, "SELECT time, what FROM history "
+	    "WHERE addr = ? ORDER BY id", "s", addr)) == NULL)
+		goto fail_p;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		peer->history = xreallocarray(peer->history,
+		    peer->nhistory + 1, sizeof *peer->history);
+		peer->history[peer->nhistory].when =
+		    sqlite3_column_int64(st, 0);
+		peer->history[peer->nhistory++].what = trust_col(st, 1);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		trust_fail(ts, "cannot read", cause);
+		goto fail_p;
+	}
+	if (trust_get_key(ts, addr, p.pinned, &k, cause) == -1)
+		goto fail_p;
+	trust_peer_state(addr, &p, &k, peer);
+	trust_pin_free(&p);
+	return 0;
+fail_p:
+	trust_pin_free(&p);
+fail:
+	trust_peer_free(peer);
+	return -1;
+}
+
+int
+trust_store_list(struct trust_store *ts, char ***addrs, size_t *n,
+    char **cause)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	*addrs = NULL;
+	*n = 0;
+	if ((st = trust_query(ts, cause, "SELECT DISTINCT addr FROM key "
+	    "UNION SELECT addr FROM peer ORDER BY 1", "")) == NULL)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*addrs = xreallocarray(*addrs, *n + 1, sizeof **addrs);
+		(*addrs)[(*n)++] = trust_col(st, 0);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return trust_fail(ts, "cannot read", cause);
+	return 0;
+}
+
+void
+trust_peer_free(struct trust_peer *peer)
+{
+	size_t	i;
+
+	for (i = 0; i < peer->nkeys; i++) {
+		free(peer->keys[i].fpr);
+		free(peer->keys[i].proto);
+		free(peer->keys[i].decision);
+	}
+	free(peer->keys);
+	for (i = 0; i < peer->nhistory; i++)
+		free(peer->history[i].what);
+	free(peer->history);
+	free(peer->addr);
+	free(peer->pinned);
+	trust_verdict_free(&peer->v);
+	memset(peer, 0, sizeof *peer);
+}

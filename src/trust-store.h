@@ -1,0 +1,166 @@
+/*
+ * trust-store.h: what steedmail remembers about correspondents' keys, in
+ * one SQLite file under the data directory (trust.sqlite). Per address:
+ * the keys seen, where from and when, the key pinned for encryption, the
+ * user's decisions, an open key change or DNS conflict, and a history of
+ * every change. Per received message: the sender's trust state when the
+ * message was first processed, so that it keeps the indicator it earned.
+ *
+ * The rules that turn sightings and signatures into states are here and
+ * only here (doc/trust.md). Callers: cmd-inspect.c, cmd-view.c,
+ * cmd-trust.c and policy.c. It never prints and never calls gpg: what gpg
+ * knows (a signature's status, a key certifying another) the caller
+ * passes in. Addresses are stored with the domain in lower case and the
+ * local part as given, and compared without regard to ASCII case.
+ */
+#ifndef STEED_TRUST_STORE_H
+#define STEED_TRUST_STORE_H
+
+#include <stddef.h>
+#include <time.h>
+
+struct trust_store;
+
+enum trust_state {
+	TRUST_NONE,		/* nothing known about the address */
+	TRUST_UNSIGNED,		/* the message is not signed by the sender */
+	TRUST_FIRST_CONTACT,	/* the first key ever seen: accepted */
+	TRUST_KNOWN,		/* the pinned key again */
+	TRUST_KEY_CHANGED,	/* a key other than the pinned one */
+	TRUST_REVOKED,
+	TRUST_EXPIRED,
+	TRUST_DNS_CONFIRMED,	/* a DNSSEC-secure record agrees */
+	TRUST_CONFLICT,		/* a DNSSEC-secure record disagrees */
+	TRUST_VERIFIED		/* the user compared fingerprints */
+};
+
+/* Where a key came from; stored as a bit mask of 1 << source. */
+enum trust_source {
+	TRUST_SRC_DNS_SECURE,
+	TRUST_SRC_DNS_INSECURE,
+	TRUST_SRC_AUTOCRYPT,
+	TRUST_SRC_GOSSIP,
+	TRUST_SRC_ATTACHED,
+	TRUST_SRC_MANUAL,
+	TRUST_SRC_COUNT
+};
+
+/* What the caller knows of the signature a message carries. */
+enum trust_sig_status {
+	TRUST_SIG_NONE,		/* no good signature by the From address */
+	TRUST_SIG_GOOD,
+	TRUST_SIG_REVOKED,	/* made by a key that is now revoked */
+	TRUST_SIG_EXPIRED
+};
+
+struct trust_sig {
+	enum trust_sig_status	 status;
+	const char		*fpr;	/* the signing key, upper-case hex */
+	const char		*proto;	/* "openpgp" or "smime" */
+	/*
+	 * The key is certified by the key pinned for the address (the
+	 * caller checked with gpg): a key change announced by the old key.
+	 */
+	int			 certified_by_pinned;
+};
+
+/* The sender's trust state for one message, or an address's state. */
+struct trust_verdict {
+	enum trust_state	 state;
+	char			*fpr;		/* the key it is about, or NULL */
+	char			*other;		/* key-changed, conflict: the
+						   other fingerprint */
+	time_t			 since;		/* fpr first seen; 0 unknown */
+	long			 messages;	/* messages signed by fpr */
+	char			*evidence;	/* one sentence */
+	int			 stored;	/* from an earlier processing */
+};
+
+struct trust_key {
+	char		*fpr;
+	char		*proto;
+	unsigned	 sources;	/* 1 << enum trust_source */
+	time_t		 first_seen, last_seen, last_sig, dns_confirmed;
+	long		 messages;
+	char		*decision;	/* none, accepted, rejected, verified */
+	int		 revoked, expired;
+	int		 pinned;
+};
+
+struct trust_event {
+	time_t		 when;
+	char		*what;
+};
+
+struct trust_peer {
+	char			*addr;
+	struct trust_verdict	 v;		/* the address's state now */
+	char			*pinned;	/* key used for encryption */
+	int			 usable;	/* pinned and not revoked or
+						   expired */
+	struct trust_key	*keys;
+	size_t			 nkeys;
+	struct trust_event	*history;
+	size_t			 nhistory;
+};
+
+/* Open (creating or migrating) the store at path; NULL: the data dir's. */
+struct trust_store *trust_store_open(const char *path, char **cause);
+void		 trust_store_close(struct trust_store *);
+
+/* The address as the store keys it (domain lower case); NULL if bad. */
+char		*trust_store_addr(const char *);
+/*
+ * The key for a message: Message-ID and sender, or, without a
+ * Message-ID, a SHA-256 of the raw message.
+ */
+char		*trust_store_msgkey(const char *msgid, const char *sender,
+		     const void *raw, size_t len);
+
+/* A key seen for addr (Autocrypt, DNS, an import); now is the time. */
+int		 trust_store_sighting(struct trust_store *, const char *addr,
+		     const char *fpr, const char *proto, enum trust_source,
+		     time_t now, char **cause);
+/*
+ * A received message from addr: its sender's state, decided by the rules
+ * on first processing and stored; later calls give the stored state.
+ */
+int		 trust_store_message(struct trust_store *, const char *msgkey,
+		     const char *addr, const struct trust_sig *, time_t now,
+		     struct trust_verdict *, char **cause);
+/* The key pinned for addr, or NULL (allocated). */
+char		*trust_store_pinned(struct trust_store *, const char *addr);
+/* Note that gpg finds fpr revoked or expired now. */
+int		 trust_store_key_status(struct trust_store *, const char *fpr,
+		     int revoked, int expired, time_t now, char **cause);
+
+/* The user's decisions. accept with fpr NULL: the pending new key. */
+int		 trust_store_verify(struct trust_store *, const char *addr,
+		     const char *fpr, time_t now, char **cause);
+int		 trust_store_accept(struct trust_store *, const char *addr,
+		     const char *fpr, time_t now, char **cause);
+int		 trust_store_reject(struct trust_store *, const char *addr,
+		     const char *fpr, time_t now, char **cause);
+int		 trust_store_forget(struct trust_store *, const char *addr,
+		     time_t now, char **cause);
+
+/* Everything about addr; 0 also when nothing is known (state none). */
+int		 trust_store_peer(struct trust_store *, const char *addr,
+		     struct trust_peer *, char **cause);
+/* Every address known, sorted. */
+int		 trust_store_list(struct trust_store *, char ***addrs,
+		     size_t *n, char **cause);
+void		 trust_peer_free(struct trust_peer *);
+void		 trust_verdict_free(struct trust_verdict *);
+
+const char	*trust_state_name(enum trust_state);
+const char	*trust_source_name(enum trust_source);
+/* "autocrypt, dns-secure" for a mask (allocated); "none" when 0. */
+char		*trust_sources_text(unsigned);
+/* YYYY-MM-DD in UTC (static buffer). */
+const char	*trust_date(time_t);
+
+/* Tests only: called inside every write transaction, before COMMIT. */
+extern void	(*trust_store_test_hook)(void);
+
+#endif

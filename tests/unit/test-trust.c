@@ -1,0 +1,427 @@
+/*
+ * test-trust.c: the trust store: each rule of doc/trust.md on a store in
+ * a temporary directory, a migration from the version 1 schema, files
+ * that are not ours, and a writer killed in the middle of a transaction.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "tap.h"
+#include "trust-store.h"
+
+#define A	"AAAA000000000000000000000000000000000001"
+#define B	"BBBB000000000000000000000000000000000002"
+#define C	"CCCC000000000000000000000000000000000003"
+
+static char	dir[] = "/tmp/steed-trust-XXXXXX";
+static char	path[256];
+static time_t	now = 1700000000;
+
+static struct trust_sig
+sig(enum trust_sig_status st, const char *fpr)
+{
+	struct trust_sig	s;
+
+	memset(&s, 0, sizeof s);
+	s.status = st;
+	s.fpr = fpr;
+	s.proto = "openpgp";
+	return s;
+}
+
+/* Process message id from addr; the state's name (static copy). */
+static const char *
+msg(struct trust_store *ts, const char *id, const char *addr,
+    struct trust_sig s, struct trust_verdict *out)
+{
+	static char		 name[32];
+	struct trust_verdict	 v;
+	char			*cause = NULL;
+
+	if (trust_store_message(ts, id, addr, &s, now++, &v, &cause) == -1) {
+		printf("# %s\n", cause);
+		free(cause);
+		return "error";
+	}
+	snprintf(name, sizeof name, "%s", trust_state_name(v.state));
+	if (out != NULL)
+		*out = v;
+	else
+		trust_verdict_free(&v);
+	return name;
+}
+
+static const char *
+peer_state(struct trust_store *ts, const char *addr, char **pinned)
+{
+	static char		 name[32];
+	struct trust_peer	 p;
+	char			*cause = NULL;
+
+	if (trust_store_peer(ts, addr, &p, &cause) == -1) {
+		free(cause);
+		return "error";
+	}
+	snprintf(name, sizeof name, "%s", trust_state_name(p.v.state));
+	if (pinned != NULL)
+		*pinned = p.pinned != NULL ? strdup(p.pinned) : NULL;
+	trust_peer_free(&p);
+	return name;
+}
+
+static int
+see(struct trust_store *ts, const char *addr, const char *fpr,
+    enum trust_source src)
+{
+	char	*cause = NULL;
+	int	 rc;
+
+	rc = trust_store_sighting(ts, addr, fpr, "openpgp", src, now++, &cause);
+	if (rc == -1) {
+		printf("# %s\n", cause);
+		free(cause);
+	}
+	return rc;
+}
+
+static int
+pinned_is(struct trust_store *ts, const char *addr, const char *want)
+{
+	char	*p = trust_store_pinned(ts, addr);
+	int	 same = (p == NULL && want == NULL) ||
+		    (p != NULL && want != NULL && strcmp(p, want) == 0);
+
+	free(p);
+	return same;
+}
+
+static void
+test_rules(void)
+{
+	struct trust_store	*ts;
+	struct trust_verdict	 v;
+	struct trust_sig	 s;
+	struct stat		 sb;
+	char			*cause = NULL, *pin;
+
+	ts = trust_store_open(path, &cause);
+	TAP_OK(ts != NULL, "a new store opens");
+	if (ts == NULL)
+		return;
+	TAP_OK(stat(path, &sb) == 0 && (sb.st_mode & 077) == 0,
+	    "trust.sqlite is mode 0600");
+
+	TAP_STR(msg(ts, "<1@x> alice@x.org", "Alice@X.ORG",
+	    sig(TRUST_SIG_GOOD, A), &v), "first-contact",
+	    "first key ever seen: first-contact");
+	TAP_OK(v.fpr != NULL && strcmp(v.fpr, A) == 0 && v.messages == 1,
+	    "first-contact names the key, one message");
+	trust_verdict_free(&v);
+	TAP_OK(pinned_is(ts, "alice@x.org", A), "and the key is pinned");
+	TAP_STR(msg(ts, "<2@x>", "alice@x.org", sig(TRUST_SIG_GOOD, A), &v),
+	    "known", "same key again: known");
+	TAP_OK(v.messages == 2 && v.since == 1700000000,
+	    "known: since the first message, two messages");
+	trust_verdict_free(&v);
+	TAP_STR(msg(ts, "<1@x> alice@x.org", "alice@x.org",
+	    sig(TRUST_SIG_GOOD, A), &v), "first-contact",
+	    "the first message again keeps the state it earned");
+	TAP_OK(v.stored && v.messages == 1, "from the store, not counted twice");
+	trust_verdict_free(&v);
+	TAP_STR(msg(ts, "<3@x>", "ALICE@x.org", sig(TRUST_SIG_GOOD, A), NULL),
+	    "known", "the local part is compared without case");
+
+	TAP_STR(msg(ts, "<4@x>", "alice@x.org", sig(TRUST_SIG_GOOD, B), &v),
+	    "key-changed", "another key: key-changed");
+	TAP_OK(v.other != NULL && strcmp(v.other, A) == 0,
+	    "key-changed names the pinned key too");
+	trust_verdict_free(&v);
+	TAP_OK(pinned_is(ts, "alice@x.org", A),
+	    "the old key stays the one used for encryption");
+	TAP_STR(peer_state(ts, "alice@x.org", NULL), "key-changed",
+	    "the address is key-changed");
+	TAP_STR(msg(ts, "<5@x>", "alice@x.org", sig(TRUST_SIG_GOOD, B), NULL),
+	    "key-changed", "still key-changed on the next message");
+	TAP_OK(trust_store_accept(ts, "alice@x.org", NULL, now++,
+	    &cause) == 0, "accept takes the pending key");
+	TAP_OK(pinned_is(ts, "alice@x.org", B), "the new key is pinned");
+	TAP_STR(msg(ts, "<6@x>", "alice@x.org", sig(TRUST_SIG_GOOD, B), NULL),
+	    "known", "accepted: known");
+	TAP_STR(msg(ts, "<7@x>", "alice@x.org", sig(TRUST_SIG_GOOD, A), NULL),
+	    "key-changed", "the old key is now the other one");
+	TAP_OK(trust_store_reject(ts, "alice@x.org", A, now++, &cause) == 0,
+	    "reject the old key");
+	TAP_STR(msg(ts, "<8@x>", "alice@x.org", sig(TRUST_SIG_GOOD, A), &v),
+	    "key-changed", "a rejected key stays key-changed");
+	TAP_OK(v.evidence != NULL && strstr(v.evidence, "rejected") != NULL,
+	    "and says it was rejected");
+	trust_verdict_free(&v);
+	TAP_STR(peer_state(ts, "alice@x.org", NULL), "known",
+	    "the rejection settles the pending change");
+
+	/* Revoked and expired. */
+	TAP_STR(msg(ts, "<9@x>", "alice@x.org", sig(TRUST_SIG_REVOKED, B),
+	    NULL), "revoked", "a revoked key's signature: revoked");
+	TAP_STR(peer_state(ts, "alice@x.org", NULL), "revoked",
+	    "the address is revoked");
+	{
+		struct trust_peer p;
+		trust_store_peer(ts, "alice@x.org", &p, &cause);
+		TAP_OK(!p.usable, "a revoked key is never used for encryption");
+		trust_peer_free(&p);
+	}
+	TAP_STR(msg(ts, "<10@x>", "eve@x.org", sig(TRUST_SIG_EXPIRED, C),
+	    NULL), "expired", "an expired key's signature: expired");
+
+	/* DNS. */
+	TAP_OK(see(ts, "bob@y.org", A, TRUST_SRC_AUTOCRYPT) == 0,
+	    "Autocrypt sighting for a new address");
+	TAP_STR(msg(ts, "<u1@y>", "bob@y.org", sig(TRUST_SIG_NONE, NULL), &v),
+	    "unsigned", "unsigned mail: unsigned");
+	TAP_OK(v.fpr != NULL && strcmp(v.fpr, A) == 0 &&
+	    strstr(v.evidence, "autocrypt") != NULL,
+	    "unsigned, but the key is known from Autocrypt");
+	trust_verdict_free(&v);
+	TAP_OK(see(ts, "bob@y.org", A, TRUST_SRC_DNS_SECURE) == 0,
+	    "DNSSEC-secure record, same key");
+	TAP_STR(msg(ts, "<b1@y>", "bob@y.org", sig(TRUST_SIG_GOOD, A), NULL),
+	    "dns-confirmed", "a secure record that agrees: dns-confirmed");
+	TAP_OK(see(ts, "bob@y.org", C, TRUST_SRC_DNS_SECURE) == 0,
+	    "DNSSEC-secure record, another key");
+	TAP_STR(msg(ts, "<b2@y>", "bob@y.org", sig(TRUST_SIG_GOOD, A), &v),
+	    "conflict", "a secure record that disagrees: conflict");
+	TAP_OK(v.fpr != NULL && v.other != NULL && strcmp(v.fpr, A) == 0 &&
+	    strcmp(v.other, C) == 0, "conflict names both fingerprints");
+	trust_verdict_free(&v);
+	TAP_OK(pinned_is(ts, "bob@y.org", A), "a conflict changes no pin");
+	TAP_STR(msg(ts, "<b3@y>", "bob@y.org", sig(TRUST_SIG_GOOD, A), NULL),
+	    "conflict", "the conflict is never resolved silently");
+	TAP_OK(trust_store_verify(ts, "bob@y.org", A, now++, &cause) == 0,
+	    "verify the key");
+	TAP_STR(msg(ts, "<b4@y>", "bob@y.org", sig(TRUST_SIG_GOOD, A), NULL),
+	    "verified", "user compared fingerprints: verified");
+	TAP_STR(peer_state(ts, "bob@y.org", NULL), "verified",
+	    "the address is verified");
+
+	/* Proven changes. */
+	msg(ts, "<c1@z>", "carol@z.org", sig(TRUST_SIG_GOOD, A), NULL);
+	TAP_STR(msg(ts, "<c2@z>", "carol@z.org", sig(TRUST_SIG_GOOD, B), NULL),
+	    "key-changed", "carol: a new key");
+	TAP_OK(see(ts, "carol@z.org", B, TRUST_SRC_DNS_SECURE) == 0 &&
+	    pinned_is(ts, "carol@z.org", B),
+	    "a DNSSEC-secure record for the new key proves the change");
+	TAP_STR(peer_state(ts, "carol@z.org", NULL), "dns-confirmed",
+	    "and carol is dns-confirmed");
+	msg(ts, "<d1@z>", "dan@z.org", sig(TRUST_SIG_GOOD, A), NULL);
+	s = sig(TRUST_SIG_GOOD, B);
+	s.certified_by_pinned = 1;
+	TAP_STR(msg(ts, "<d2@z>", "dan@z.org", s, NULL), "known",
+	    "a new key certified by the old one: the change is proven");
+	TAP_OK(pinned_is(ts, "dan@z.org", B), "and pinned");
+	TAP_OK(see(ts, "erin@z.org", A, TRUST_SRC_DNS_INSECURE) == 0 &&
+	    pinned_is(ts, "erin@z.org", A),
+	    "an insecure record is enough for first contact");
+	TAP_OK(see(ts, "erin@z.org", B, TRUST_SRC_DNS_INSECURE) == 0 &&
+	    pinned_is(ts, "erin@z.org", A) &&
+	    strcmp(peer_state(ts, "erin@z.org", NULL), "known") == 0,
+	    "but changes nothing after it");
+	TAP_OK(see(ts, "erin@z.org", C, TRUST_SRC_AUTOCRYPT) == 0 &&
+	    pinned_is(ts, "erin@z.org", A) &&
+	    strcmp(peer_state(ts, "erin@z.org", &pin), "key-changed") == 0,
+	    "another key in the sender's Autocrypt header: key-changed");
+	free(pin);
+
+	TAP_OK(trust_store_forget(ts, "erin@z.org", now++, &cause) == 0 &&
+	    strcmp(peer_state(ts, "erin@z.org", NULL), "none") == 0,
+	    "forget: nothing known any more");
+	TAP_STR(msg(ts, "<e1@z>", "erin@z.org", sig(TRUST_SIG_GOOD, C), NULL),
+	    "first-contact", "after forget, first contact again");
+	{
+		char	**addrs;
+		size_t	  n, i;
+		trust_store_list(ts, &addrs, &n, &cause);
+		TAP_OK(n == 6 && strcmp(addrs[0], "Alice@x.org") == 0,
+		    "list: every address, sorted, as first written (%zu)", n);
+		for (i = 0; i < n; i++)
+			free(addrs[i]);
+		free(addrs);
+	}
+	{
+		struct trust_peer p;
+		trust_store_peer(ts, "alice@x.org", &p, &cause);
+		TAP_OK(p.nkeys == 2 && p.nhistory >= 4,
+		    "history and keys are kept (%zu keys, %zu events)",
+		    p.nkeys, p.nhistory);
+		trust_peer_free(&p);
+	}
+	free(cause);
+	trust_store_close(ts);
+}
+
+static int
+exec_sql(const char *file, const char *sql)
+{
+	sqlite3	*db;
+	int	 rc;
+
+	if (sqlite3_open(file, &db) != SQLITE_OK)
+		return -1;
+	rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+	sqlite3_close(db);
+	return rc == SQLITE_OK ? 0 : -1;
+}
+
+static int
+query_int(const char *file, const char *sql)
+{
+	sqlite3		*db;
+	sqlite3_stmt	*st;
+	int		 v = -1;
+
+	if (sqlite3_open(file, &db) != SQLITE_OK)
+		return -1;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			v = sqlite3_column_int(st, 0);
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(db);
+	return v;
+}
+
+static void
+test_migrate(void)
+{
+	struct trust_store	*ts;
+	char			 old[300], *cause = NULL;
+
+	/* The version 1 schema as it was released. */
+	snprintf(old, sizeof old, "%s/old.sqlite", dir);
+	TAP_OK(exec_sql(old, "PRAGMA application_id=1398035538;"
+	    "PRAGMA user_version=1;"
+	    "CREATE TABLE peer (addr TEXT PRIMARY KEY COLLATE NOCASE,"
+	    " pinned TEXT, changed TEXT, conflict TEXT);"
+	    "CREATE TABLE key (addr TEXT NOT NULL COLLATE NOCASE,"
+	    " fpr TEXT NOT NULL, proto TEXT NOT NULL,"
+	    " sources INTEGER NOT NULL DEFAULT 0,"
+	    " first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL,"
+	    " messages INTEGER NOT NULL DEFAULT 0,"
+	    " last_sig INTEGER NOT NULL DEFAULT 0,"
+	    " dns_confirmed INTEGER NOT NULL DEFAULT 0,"
+	    " decision TEXT NOT NULL DEFAULT 'none',"
+	    " revoked INTEGER NOT NULL DEFAULT 0,"
+	    " expired INTEGER NOT NULL DEFAULT 0,"
+	    " PRIMARY KEY (addr, fpr));"
+	    "INSERT INTO peer VALUES ('old@x.org', '" A "', NULL, NULL);"
+	    "INSERT INTO key (addr, fpr, proto, sources, first_seen,"
+	    " last_seen, messages, decision) VALUES ('old@x.org', '" A "',"
+	    " 'openpgp', 4, 1600000000, 1600000000, 3, 'accepted');") == 0,
+	    "a version 1 store");
+	ts = trust_store_open(old, &cause);
+	TAP_OK(ts != NULL, "opens");
+	if (ts == NULL) {
+		printf("# %s\n", cause);
+		free(cause);
+		return;
+	}
+	TAP_STR(msg(ts, "<o1@x>", "old@x.org", sig(TRUST_SIG_GOOD, A), NULL),
+	    "known", "its key is still known after the migration");
+	trust_store_close(ts);
+	TAP_OK(query_int(old, "PRAGMA user_version") == 3,
+	    "migrated to version 3");
+
+	/* Not ours, or newer: refused and left alone. */
+	snprintf(old, sizeof old, "%s/other.sqlite", dir);
+	exec_sql(old, "CREATE TABLE t (x); INSERT INTO t VALUES (42);");
+	ts = trust_store_open(old, &cause);
+	TAP_OK(ts == NULL && strstr(cause, "not a steedmail trust store"),
+	    "another program's database is refused");
+	free(cause);
+	cause = NULL;
+	TAP_OK(query_int(old, "SELECT x FROM t") == 42, "and left as it was");
+	snprintf(old, sizeof old, "%s/newer.sqlite", dir);
+	exec_sql(old, "PRAGMA application_id=1398035538; "
+	    "PRAGMA user_version=99; CREATE TABLE future (x);");
+	ts = trust_store_open(old, &cause);
+	TAP_OK(ts == NULL && strstr(cause, "version 99"),
+	    "a newer version is refused");
+	free(cause);
+}
+
+static void
+test_die(void)
+{
+	raise(SIGKILL);
+}
+
+static void
+test_crash(void)
+{
+	struct trust_store	*ts;
+	struct trust_verdict	 v;
+	struct trust_sig	 s = sig(TRUST_SIG_GOOD, C);
+	char			 file[300], *cause = NULL;
+	pid_t			 pid;
+	int			 status;
+
+	snprintf(file, sizeof file, "%s/crash.sqlite", dir);
+	if ((ts = trust_store_open(file, &cause)) == NULL) {
+		TAP_OK(0, "crash store opens: %s", cause);
+		return;
+	}
+	msg(ts, "<k1@x>", "kim@x.org", sig(TRUST_SIG_GOOD, A), NULL);
+	trust_store_close(ts);
+	fflush(stdout);
+	if ((pid = fork()) == 0) {
+		ts = trust_store_open(file, &cause);
+		trust_store_test_hook = test_die;
+		/* Writes a key row, the pin change, history, the message. */
+		trust_store_message(ts, "<k2@x>", "kim@x.org", &s, now, &v,
+		    &cause);
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	TAP_OK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
+	    "the writer was killed inside its transaction");
+	ts = trust_store_open(file, &cause);
+	TAP_OK(ts != NULL, "the store opens after the crash");
+	if (ts == NULL)
+		return;
+	TAP_OK(query_int(file, "SELECT count(*) FROM key WHERE fpr = '" C
+	    "'") == 0 && query_int(file, "SELECT count(*) FROM history "
+	    "WHERE what LIKE '%" C "%'") == 0,
+	    "none of the killed transaction is there");
+	TAP_OK(query_int(file, "SELECT count(*) FROM pragma_integrity_check "
+	    "WHERE integrity_check = 'ok'") == 1, "integrity check: ok");
+	TAP_OK(pinned_is(ts, "kim@x.org", A) &&
+	    query_int(file, "SELECT count(*) FROM message") == 1,
+	    "what was committed before is");
+	TAP_STR(msg(ts, "<k2@x>", "kim@x.org", s, NULL), "key-changed",
+	    "and the message is processed afresh");
+	trust_store_close(ts);
+}
+
+int
+main(void)
+{
+	if (mkdtemp(dir) == NULL)
+		return 1;
+	snprintf(path, sizeof path, "%s/trust.sqlite", dir);
+	test_rules();
+	test_migrate();
+	test_crash();
+	{
+		char cmd[300];
+		snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+		if (system(cmd) != 0)
+			return 1;
+	}
+	return TAP_DONE();
+}
