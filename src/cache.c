@@ -16,6 +16,7 @@
 #include <sqlite3.h>
 
 #include "cache.h"
+#include "db.h"
 #include "log.h"
 #include "paths.h"
 #include "xmalloc.h"
@@ -74,33 +75,7 @@ cache_fail(struct cache *c, const char *what, char **cause)
 	return -1;
 }
 
-static void
-cache_unlink(const char *path)
-{
-	char	*p;
 
-	unlink(path);
-	p = xasprintf("%s-wal", path);
-	unlink(p);
-	free(p);
-	p = xasprintf("%s-shm", path);
-	unlink(p);
-	free(p);
-}
-
-static int
-cache_pragma_int(sqlite3 *db, const char *sql, int *value)
-{
-	sqlite3_stmt	*st;
-	int		 rc;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	rc = sqlite3_step(st);
-	*value = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
-}
 
 /* Open path as our cache; 1 if it must be rebuilt, -1 on error. */
 static int
@@ -119,9 +94,9 @@ cache_try_open(struct cache *c, char **cause)
 		return 1;
 	}
 	sqlite3_busy_timeout(c->db, 5000);
-	if (cache_pragma_int(c->db, "PRAGMA application_id", &app) == -1 ||
-	    cache_pragma_int(c->db, "PRAGMA user_version", &version) == -1 ||
-	    cache_pragma_int(c->db, "SELECT count(*) FROM sqlite_master",
+	if (db_int(c->db, "PRAGMA application_id", &app) == -1 ||
+	    db_int(c->db, "PRAGMA user_version", &version) == -1 ||
+	    db_int(c->db, "SELECT count(*) FROM sqlite_master",
 	    &tables) == -1)
 		return 1;
 	if (tables == 0) {
@@ -174,7 +149,7 @@ cache_open_path(const char *path, char **cause)
 	if ((rc = cache_try_open(c, cause)) == 1) {
 		sqlite3_close(c->db);
 		c->db = NULL;
-		cache_unlink(c->path);
+		db_unlink(c->path);
 		rc = cache_try_open(c, cause);
 		if (rc == 1) {
 			*cause = xasprintf("header cache %s: cannot be "
@@ -228,7 +203,7 @@ cache_close(struct cache *c)
 	sqlite3_finalize(c->del);
 	sqlite3_close(c->db);
 	if (c->broken)
-		cache_unlink(c->path);
+		db_unlink(c->path);
 	free(c->path);
 	free(c);
 }

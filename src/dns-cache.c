@@ -18,6 +18,7 @@
 
 #include "buf.h"
 #include "dns-cache.h"
+#include "db.h"
 #include "log.h"
 #include "xmalloc.h"
 
@@ -53,33 +54,7 @@ dns_cache_fail(struct dns_cache *c, const char *what, char **cause)
 	return -1;
 }
 
-static void
-dns_cache_unlink(const char *path)
-{
-	char	*p;
 
-	unlink(path);
-	p = xasprintf("%s-wal", path);
-	unlink(p);
-	free(p);
-	p = xasprintf("%s-shm", path);
-	unlink(p);
-	free(p);
-}
-
-static int
-dns_cache_pragma(sqlite3 *db, const char *sql, int *value)
-{
-	sqlite3_stmt	*st;
-	int		 rc;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	rc = sqlite3_step(st);
-	*value = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
-}
 
 /* Open c->path as our cache: 0, 1 if it must be rebuilt, -1 on error. */
 static int
@@ -98,9 +73,9 @@ dns_cache_try_open(struct dns_cache *c, char **cause)
 		return 1;
 	}
 	sqlite3_busy_timeout(c->db, 5000);
-	if (dns_cache_pragma(c->db, "PRAGMA application_id", &app) == -1 ||
-	    dns_cache_pragma(c->db, "PRAGMA user_version", &version) == -1 ||
-	    dns_cache_pragma(c->db, "SELECT count(*) FROM sqlite_master",
+	if (db_int(c->db, "PRAGMA application_id", &app) == -1 ||
+	    db_int(c->db, "PRAGMA user_version", &version) == -1 ||
+	    db_int(c->db, "SELECT count(*) FROM sqlite_master",
 	    &tables) == -1)
 		return 1;
 	if (tables == 0) {
@@ -136,7 +111,7 @@ dns_cache_open(const char *path, char **cause)
 	if ((rc = dns_cache_try_open(c, cause)) == 1) {
 		sqlite3_close(c->db);
 		c->db = NULL;
-		dns_cache_unlink(c->path);
+		db_unlink(c->path);
 		if ((rc = dns_cache_try_open(c, cause)) == 1) {
 			*cause = xasprintf("DNS cache %s: cannot be created",
 			    c->path);
@@ -174,7 +149,7 @@ dns_cache_close(struct dns_cache *c)
 	sqlite3_finalize(c->del);
 	sqlite3_close(c->db);
 	if (c->broken)
-		dns_cache_unlink(c->path);
+		db_unlink(c->path);
 	free(c->path);
 	free(c);
 }

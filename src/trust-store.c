@@ -21,6 +21,7 @@
 #include <sqlite3.h>
 
 #include "buf.h"
+#include "db.h"
 #include "log.h"
 #include "paths.h"
 #include "trust-store.h"
@@ -297,19 +298,6 @@ trust_history(struct trust_store *ts, const char *addr, time_t now,
 	return rc;
 }
 
-static int
-trust_pragma_int(sqlite3 *db, const char *sql, int *value)
-{
-	sqlite3_stmt	*st;
-	int		 rc;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	rc = sqlite3_step(st);
-	*value = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
-}
 
 /* Create or migrate; never deletes anything. */
 static int
@@ -318,9 +306,9 @@ trust_setup(struct trust_store *ts, char **cause)
 	int	 app, version, tables;
 	char	*sql;
 
-	if (trust_pragma_int(ts->db, "PRAGMA application_id", &app) == -1 ||
-	    trust_pragma_int(ts->db, "PRAGMA user_version", &version) == -1 ||
-	    trust_pragma_int(ts->db, "SELECT count(*) FROM sqlite_master",
+	if (db_int(ts->db, "PRAGMA application_id", &app) == -1 ||
+	    db_int(ts->db, "PRAGMA user_version", &version) == -1 ||
+	    db_int(ts->db, "SELECT count(*) FROM sqlite_master",
 	    &tables) == -1)
 		return trust_fail(ts, "cannot be read (left as it is)", cause);
 	if (tables == 0 && app == 0) {
@@ -393,7 +381,7 @@ trust_store_open(const char *path, char **cause)
 	chmod(ts->path, 0600);
 	sqlite3_busy_timeout(ts->db, 5000);
 	/* The WAL journal before anything is written, so it is never lost. */
-	if (trust_pragma_int(ts->db, "PRAGMA application_id", &app) == -1) {
+	if (db_int(ts->db, "PRAGMA application_id", &app) == -1) {
 		trust_fail(ts, "cannot be read (left as it is)", cause);
 		goto fail;
 	}
