@@ -19,12 +19,12 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include <gnutls/gnutls.h>
 
 #include "buf.h"
 #include "imap-session.h"
 #include "log.h"
 #include "net-tls.h"
+#include "sasl.h"
 #include "strsafe.h"
 #include "xmalloc.h"
 
@@ -211,21 +211,6 @@ imap_session_starttls(mailimap *imap, const struct net_tls_policy *p,
 	return imap_session_capability(imap, p->host, cause);
 }
 
-static char *
-imap_session_base64(const char *data, size_t len)
-{
-	gnutls_datum_t	 in, out;
-	char		*s;
-
-	in.data = (unsigned char *)(uintptr_t)data;
-	in.size = (unsigned)len;
-	if (gnutls_base64_encode2(&in, &out) < 0)
-		fatal("out of memory");
-	s = xstrndup((char *)out.data, out.size);
-	explicit_bzero(out.data, out.size);
-	gnutls_free(out.data);
-	return s;
-}
 
 static int
 imap_session_send(mailstream *s, const char *text)
@@ -245,18 +230,10 @@ imap_session_auth_plain(mailimap *imap, const char *user, const char *pass)
 {
 	struct mailimap_response	*resp;
 	mailstream			*s = imap->imap_stream;
-	struct buf			 plain;
 	char				*b64, *line;
 	int				 r, type;
 
-	buf_init(&plain);
-	buf_addc(&plain, '\0');
-	buf_adds(&plain, user);
-	buf_addc(&plain, '\0');
-	buf_adds(&plain, pass);
-	b64 = imap_session_base64(plain.data, plain.len);
-	explicit_bzero(plain.data, plain.len);
-	buf_free(&plain);
+	b64 = sasl_plain(user, pass);
 	log_secret_add(b64);
 
 	mailstream_set_privacy(s, 0);

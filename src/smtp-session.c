@@ -18,11 +18,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <gnutls/gnutls.h>
 
 #include "buf.h"
 #include "log.h"
 #include "net-tls.h"
+#include "sasl.h"
 #include "smtp-session.h"
 #include "strsafe.h"
 #include "xmalloc.h"
@@ -135,21 +135,6 @@ smtp_session_starttls(mailsmtp *smtp, const struct net_tls_policy *p,
 	return smtp_session_ehlo(smtp, p->host, cause);
 }
 
-static char *
-smtp_session_base64(const char *data, size_t len)
-{
-	gnutls_datum_t	 in, out;
-	char		*s;
-
-	in.data = (unsigned char *)(uintptr_t)data;
-	in.size = (unsigned)len;
-	if (gnutls_base64_encode2(&in, &out) < 0)
-		fatal("out of memory");
-	s = xstrndup((char *)out.data, out.size);
-	explicit_bzero(out.data, out.size);
-	gnutls_free(out.data);
-	return s;
-}
 
 /*
  * Send one line (CRLF added) and read the reply: returns its code, 0 when
@@ -213,7 +198,7 @@ static int
 smtp_session_auth(mailsmtp *smtp, const char *host, const char *user,
     const char *password, char **cause)
 {
-	struct buf	 words, plain;
+	struct buf	 words;
 	char		*b64, *line, *said;
 	int		 code;
 
@@ -229,14 +214,7 @@ smtp_session_auth(mailsmtp *smtp, const char *host, const char *user,
 	}
 	buf_init(&words);
 	if (smtp->auth & MAILSMTP_AUTH_PLAIN) {
-		buf_init(&plain);
-		buf_addc(&plain, '\0');
-		buf_adds(&plain, user);
-		buf_addc(&plain, '\0');
-		buf_adds(&plain, password);
-		b64 = smtp_session_base64(plain.data, plain.len);
-		explicit_bzero(plain.data, plain.len);
-		buf_free(&plain);
+		b64 = sasl_plain(user, password);
 		line = xasprintf("AUTH PLAIN %s", b64);
 		log_secret_add(b64);
 		code = smtp_session_secret(smtp, line, &words);
@@ -246,12 +224,12 @@ smtp_session_auth(mailsmtp *smtp, const char *host, const char *user,
 	} else if (smtp->auth & MAILSMTP_AUTH_LOGIN) {
 		code = smtp_session_command(smtp, "AUTH LOGIN", &words);
 		if (code == 334) {
-			b64 = smtp_session_base64(user, strlen(user));
+			b64 = sasl_base64(user);
 			code = smtp_session_command(smtp, b64, &words);
 			free(b64);
 		}
 		if (code == 334) {
-			b64 = smtp_session_base64(password, strlen(password));
+			b64 = sasl_base64(password);
 			code = smtp_session_secret(smtp, b64, &words);
 			freezero_str(b64);
 		}
