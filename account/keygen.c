@@ -196,7 +196,7 @@ keygen_configured(gpgme_ctx_t ctx, const char *fpr, const char *what,
 	gpgme_error_t	 err;
 	const char	*why;
 
-	if ((err = gpgme_get_key(ctx, fpr, &key, 1)) != 0) {
+	if ((err = crypto_key(ctx, fpr, 1, &key)) != 0) {
 		if (gpg_err_code(err) == GPG_ERR_EOF)
 			*cause = xasprintf("%s %s: no such key with a secret "
 			    "key in %s", what, fpr, crypto_home());
@@ -262,7 +262,7 @@ keygen_make_openpgp(gpgme_ctx_t ctx, const struct account *a, char **cause)
 		return NULL;
 	}
 	fpr = xstrdup(res->fpr);
-	if ((err = gpgme_get_key(ctx, fpr, &key, 1)) != 0) {
+	if ((err = crypto_key(ctx, fpr, 1, &key)) != 0) {
 		*cause = crypto_error("the new key cannot be found", err);
 		free(fpr);
 		return NULL;
@@ -276,7 +276,7 @@ keygen_make_openpgp(gpgme_ctx_t ctx, const struct account *a, char **cause)
 		free(fpr);
 		return NULL;
 	}
-	err = gpgme_get_key(ctx, fpr, &key, 1);
+	err = crypto_key(ctx, fpr, 1, &key);
 	free(fpr);
 	if (err != 0) {
 		*cause = crypto_error("the new key cannot be found", err);
@@ -329,7 +329,7 @@ keygen_openpgp(const struct account *a, int create, struct keygen_key *k,
 			}
 			k->warning = xasprintf("%s; it expires soon", why);
 			free(why);
-		} else if (gpgme_get_key(ctx, key->subkeys->fpr, &again, 1)
+		} else if (crypto_key(ctx, key->subkeys->fpr, 1, &again)
 		    == 0) {
 			gpgme_key_unref(key);
 			key = again;
@@ -565,7 +565,7 @@ keygen_make_smime(gpgme_ctx_t ctx, const struct account *a, char **cause)
 	fpr = xstrdup(res->imports->fpr);
 	if (keygen_trust_cert(fpr, cause) == -1)
 		goto out;
-	if ((err = gpgme_get_key(ctx, fpr, &key, 1)) != 0) {
+	if ((err = crypto_key(ctx, fpr, 1, &key)) != 0) {
 		*cause = crypto_error("the new certificate cannot be found",
 		    err);
 		key = NULL;

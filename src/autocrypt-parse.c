@@ -10,20 +10,17 @@
  * attribute makes the header invalid. More than one Autocrypt header, or
  * one over 10 KiB, and the message has none that counts.
  *
- * The key data must be exactly one OpenPGP public key: it is listed from
- * the data before anything is imported, so a header cannot slip a second
- * key or secret material into the keyring.
+ * The key data must be exactly one OpenPGP public key: keydata.c checks
+ * its packets before anything is imported, so a header cannot slip a
+ * second key or secret material into the keyring.
  */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <gpgme.h>
-
 #include "addr-list.h"
 #include "autocrypt-parse.h"
-#include "crypto.h"
-#include "log.h"
+#include "keydata.h"
 #include "mime-cte.h"
 #include "mime-header.h"
 #include "xmalloc.h"
@@ -162,62 +159,6 @@ autocrypt_attrs_free(struct autocrypt_attrs *a)
 	buf_free(&a->keydata);
 }
 
-/* Check the key data is one public key, import it; its fingerprint. */
-static char *
-autocrypt_parse_import(const struct buf *kd, char **cause)
-{
-	gpgme_ctx_t		ctx;
-	gpgme_data_t		d = NULL;
-	gpgme_key_t		key;
-	gpgme_import_result_t	ir;
-	gpgme_import_status_t	is;
-	gpgme_error_t		err;
-	char			*fpr = NULL;
-	int			 nkeys = 0, secret = 0;
-
-	if ((ctx = crypto_ctx(GPGME_PROTOCOL_OpenPGP, cause)) == NULL)
-		return NULL;
-	if ((err = gpgme_data_new_from_mem(&d, kd->data, kd->len, 0)) != 0 ||
-	    (err = gpgme_op_keylist_from_data_start(ctx, d, 0)) != 0) {
-		*cause = crypto_error("keydata cannot be read", err);
-		goto done;
-	}
-	while (gpgme_op_keylist_next(ctx, &key) == 0) {
-		nkeys++;
-		if (key->secret)
-			secret = 1;
-		gpgme_key_unref(key);
-	}
-	gpgme_op_keylist_end(ctx);
-	if (nkeys != 1 || secret) {
-		*cause = xasprintf("keydata must hold one public key (it holds "
-		    "%d key%s%s)", nkeys, nkeys == 1 ? "" : "s",
-		    secret ? ", with secret material" : "");
-		goto done;
-	}
-	gpgme_data_seek(d, 0, SEEK_SET);
-	if ((err = gpgme_op_import(ctx, d)) != 0) {
-		*cause = crypto_error("the key cannot be imported", err);
-		goto done;
-	}
-	ir = gpgme_op_import_result(ctx);
-	for (is = ir != NULL ? ir->imports : NULL; is != NULL; is = is->next) {
-		if (is->result == 0 && is->fpr != NULL) {
-			fpr = xstrdup(is->fpr);
-			break;
-		}
-	}
-	if (fpr == NULL)
-		*cause = xstrdup("the key was not imported");
-	else
-		log_msg(LOG_INFO, "autocrypt: imported key %s", fpr);
-done:
-	if (d != NULL)
-		gpgme_data_release(d);
-	gpgme_release(ctx);
-	return fpr;
-}
-
 static void
 autocrypt_parse_add(struct autocrypt_result *r, const char *addr, char *fpr,
     int mutual, enum autocrypt_source src)
@@ -279,7 +220,9 @@ autocrypt_parse_header(struct autocrypt_result *r,
 		autocrypt_attrs_free(&a);
 		return;
 	}
-	if ((fpr = autocrypt_parse_import(&a.keydata, &cause)) == NULL) {
+	fpr = keydata_import((const unsigned char *)a.keydata.data,
+	    a.keydata.len, &cause);
+	if (fpr == NULL) {
 		autocrypt_parse_invalid(r, cause);
 		autocrypt_attrs_free(&a);
 		return;
@@ -342,7 +285,8 @@ autocrypt_parse_gossip(struct autocrypt_result *r,
 		else if (seen)
 			autocrypt_parse_gwarn(r, "a second Autocrypt-Gossip "
 			    "for %s: ignored", a.addr);
-		else if ((fpr = autocrypt_parse_import(&a.keydata,
+		else if ((fpr = keydata_import(
+		    (const unsigned char *)a.keydata.data, a.keydata.len,
 		    &cause)) == NULL) {
 			autocrypt_parse_gwarn(r, "Autocrypt-Gossip for %s: %s",
 			    a.addr, cause);

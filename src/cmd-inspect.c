@@ -1,5 +1,5 @@
 /*
- * cmd-inspect.c: "steedmail --inspect FILE|-": a message's security
+ * cmd-inspect.c: "steedmail --inspect FILE|- ...": a message's security
  * verdicts (crypto-in.c) as "key: value" lines, one fact a line, for
  * scripts and tests. doc/inspect.md defines the format and promises to
  * keep it; every value goes through strsafe(), so no line can be forged
@@ -187,8 +187,9 @@ cmd_inspect_parts(const struct crypto_in *ci)
 	buf_free(&line);
 }
 
-int
-cmd_inspect(struct cmd_ctx *ctx)
+/* One message's summary; EX_OK or why not. */
+static int
+cmd_inspect_one(struct cmd_ctx *ctx, const char *path)
 {
 	struct buf		 raw;
 	struct mime_msg		*m;
@@ -196,18 +197,14 @@ cmd_inspect(struct cmd_ctx *ctx)
 	char			*cause = NULL;
 	size_t			 i, len;
 
-	if (ctx->argc != 1) {
-		cmd_error("usage: steedmail --inspect FILE|-");
-		return EX_USAGE;
-	}
 	buf_init(&raw);
-	if (cmd_view_read(ctx->argv[0], &raw) != EX_OK) {
+	if (cmd_view_read(path, &raw) != EX_OK) {
 		buf_free(&raw);
 		return EX_DATAERR;
 	}
 	len = raw.len;
 	if ((m = mime_parse(buf_take(&raw), len, &cause)) == NULL) {
-		cmd_error("%s: %s", ctx->argv[0], cause);
+		cmd_error("%s: %s", path, cause);
 		free(cause);
 		return EX_DATAERR;
 	}
@@ -249,9 +246,45 @@ cmd_inspect(struct cmd_ctx *ctx)
 		cmd_inspect_kv("warning", "%s", ci->warnings[i]);
 	crypto_in_free(ci);
 	mime_msg_free(m);
+	return EX_OK;
+}
+
+/*
+ * One file: its summary. Several (one process for many messages, as the
+ * pager will be): each summary starts with "file: NAME" and ends with an
+ * empty line; a file that cannot be read or parsed is said on stderr and
+ * the others are still done.
+ */
+int
+cmd_inspect(struct cmd_ctx *ctx)
+{
+	int	i, rc, worst = EX_OK, stdin_seen = 0;
+
+	if (ctx->argc < 1) {
+		cmd_error("usage: steedmail --inspect FILE|- [FILE...]");
+		return EX_USAGE;
+	}
+	for (i = 0; i < ctx->argc; i++) {
+		if (strcmp(ctx->argv[i], "-") == 0 && stdin_seen++) {
+			cmd_error("--inspect: - (standard input) given twice");
+			return EX_USAGE;
+		}
+	}
+	for (i = 0; i < ctx->argc; i++) {
+		if (ctx->argc > 1)
+			cmd_inspect_kv("file", "%s", ctx->argv[i]);
+		if ((rc = cmd_inspect_one(ctx, ctx->argv[i])) != EX_OK) {
+			if (ctx->argc > 1)
+				cmd_inspect_kv("error", "cannot be read or "
+				    "parsed (see standard error)");
+			worst = rc;
+		}
+		if (ctx->argc > 1)
+			putchar('\n');
+	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		cmd_error("cannot write to standard output");
 		return EX_IOERR;
 	}
-	return EX_OK;
+	return worst;
 }

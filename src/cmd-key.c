@@ -212,7 +212,7 @@ cmd_key_imported(gpgme_ctx_t g, gpgme_import_result_t res)
 			what = "updated";
 		uid = NULL;
 		self = 0;
-		if (gpgme_get_key(g, st->fpr, &key, 0) == 0) {
+		if (crypto_key(g, st->fpr, 0, &key) == 0) {
 			if (key->uids != NULL && key->uids->uid != NULL)
 				uid = strsafe(key->uids->uid, 0);
 			/* Self-signed: the issuer is the subject. */

@@ -373,7 +373,7 @@ crypto_in_sigs(struct crypto_in *ci, gpgme_ctx_t ctx,
 			sig->fpr = xstrdup(s->fpr);
 		key = NULL;
 		if (s->fpr != NULL && sig->status != CRYPTO_IN_UNKNOWN_KEY &&
-		    gpgme_get_key(ctx, s->fpr, &key, 0) == 0 && key != NULL) {
+		    crypto_key(ctx, s->fpr, 0, &key) == 0) {
 			if (key->subkeys != NULL && key->subkeys->fpr != NULL) {
 				free(sig->fpr);
 				sig->fpr = xstrdup(key->subkeys->fpr);

@@ -1,15 +1,24 @@
 /*
  * crypto.c: gpgme set-up (see crypto.h).
  *
- * The engines run as child processes of gpgme with GNUPGHOME set through
- * gpgme_ctx_set_engine_info, never through the process environment, so a
- * user's GNUPGHOME does not leak into steedmail's own keyring by accident.
+ * The engines run as child processes of gpgme with their home set through
+ * gpgme_set_engine_info, never through the process environment, so a
+ * user's GNUPGHOME does not leak into steedmail's own keyring by accident,
+ * and steedmail's home does not leak into programs it starts (a password
+ * command using gpg). The home is bound once per protocol and process, the
+ * first time a context for it is asked for: gpgme starts the engine with
+ * --version each time engine information is set, and a process that never
+ * needs gpgsm never pays for it.
  * GPG_TTY is set from the controlling terminal when there is one, so that
  * gpg-agent's pinentry can ask for a passphrase over SSH too.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "crypto.h"
@@ -18,6 +27,7 @@
 #include "xmalloc.h"
 
 static char	*crypto_home_dir;
+static int	 crypto_bound_pgp, crypto_bound_cms;
 
 char *
 crypto_error(const char *what, gpgme_error_t err)
@@ -70,6 +80,27 @@ crypto_home(void)
 	return crypto_home_dir;
 }
 
+/* Point proto's engine at the home, once per process. */
+static gpgme_error_t
+crypto_bind(gpgme_protocol_t proto)
+{
+	gpgme_error_t	 err;
+	int		*bound;
+
+	if (proto == GPGME_PROTOCOL_OpenPGP)
+		bound = &crypto_bound_pgp;
+	else if (proto == GPGME_PROTOCOL_CMS)
+		bound = &crypto_bound_cms;
+	else
+		return 0;	/* gpgconf, spawn: no home of their own */
+	if (*bound)
+		return 0;
+	if ((err = gpgme_set_engine_info(proto, NULL, crypto_home_dir)) != 0)
+		return err;
+	*bound = 1;
+	return 0;
+}
+
 gpgme_ctx_t
 crypto_ctx(gpgme_protocol_t proto, char **cause)
 {
@@ -80,13 +111,17 @@ crypto_ctx(gpgme_protocol_t proto, char **cause)
 		*cause = xstrdup("crypto: not initialised");
 		return NULL;
 	}
+	if ((err = crypto_bind(proto)) != 0) {
+		*cause = crypto_error(proto == GPGME_PROTOCOL_CMS ?
+		    "gpgsm cannot be used (install gpgsm)" :
+		    "gpg cannot be used", err);
+		return NULL;
+	}
 	if ((err = gpgme_new(&ctx)) != 0) {
 		*cause = crypto_error("cannot start gpgme", err);
 		return NULL;
 	}
-	if ((err = gpgme_set_protocol(ctx, proto)) != 0 ||
-	    (err = gpgme_ctx_set_engine_info(ctx, proto, NULL,
-	    crypto_home_dir)) != 0) {
+	if ((err = gpgme_set_protocol(ctx, proto)) != 0) {
 		*cause = crypto_error(proto == GPGME_PROTOCOL_CMS ?
 		    "gpgsm cannot be used (install gpgsm)" :
 		    "gpg cannot be used", err);
@@ -96,4 +131,136 @@ crypto_ctx(gpgme_protocol_t proto, char **cause)
 	gpgme_set_armor(ctx, 0);
 	gpgme_set_offline(ctx, 1);	/* no key servers, no CRL fetches */
 	return ctx;
+}
+
+/*
+ * Keys listed before, per process, while the home's keyrings are as they
+ * were (same inode, size and modification time of pubring.kbx and
+ * trustdb.gpg: every import, revocation or trust change rewrites one of
+ * them, whoever makes it). A pager that shows many messages from one
+ * sender asks gpg for the sender's key once.
+ */
+#define CRYPTO_KEYS_MAX	64
+
+struct crypto_key_memo {
+	gpgme_protocol_t	 proto;
+	gpgme_keylist_mode_t	 mode;
+	int			 secret;
+	char			*fpr;
+	gpgme_key_t		 key;
+};
+
+static struct crypto_key_memo	 crypto_keys[CRYPTO_KEYS_MAX];
+static size_t			 crypto_nkeys, crypto_keys_next;
+static char			 crypto_keys_stamp[256];
+
+static void
+crypto_keys_flush(void)
+{
+	size_t	i;
+
+	for (i = 0; i < crypto_nkeys; i++) {
+		free(crypto_keys[i].fpr);
+		gpgme_key_unref(crypto_keys[i].key);
+	}
+	crypto_nkeys = crypto_keys_next = 0;
+}
+
+/* Flush the memo if the keyrings changed since it was filled. */
+static void
+crypto_keys_check(void)
+{
+	static const char	*files[] = { "pubring.kbx", "trustdb.gpg" };
+	struct stat		 sb;
+	char			 stamp[sizeof crypto_keys_stamp], *path;
+	size_t			 i, off = 0;
+
+	stamp[0] = '\0';
+	for (i = 0; i < sizeof files / sizeof *files; i++) {
+		path = xasprintf("%s/%s", crypto_home_dir, files[i]);
+		if (stat(path, &sb) == 0) {
+			off += snprintf(stamp + off, sizeof stamp - off,
+			    "%llu.%lld.%lld.%ld;",
+			    (unsigned long long)sb.st_ino,
+			    (long long)sb.st_size, (long long)sb.st_mtim.tv_sec,
+			    (long)sb.st_mtim.tv_nsec);
+		} else
+			off += snprintf(stamp + off, sizeof stamp - off, "-;");
+		free(path);
+		if (off >= sizeof stamp)
+			off = sizeof stamp - 1;
+	}
+	if (strcmp(stamp, crypto_keys_stamp) != 0) {
+		crypto_keys_flush();
+		memcpy(crypto_keys_stamp, stamp, sizeof stamp);
+	}
+}
+
+gpgme_error_t
+crypto_key(gpgme_ctx_t like, const char *fpr, int secret, gpgme_key_t *key)
+{
+	struct crypto_key_memo	*m;
+	gpgme_protocol_t	 proto;
+	gpgme_keylist_mode_t	 mode;
+	gpgme_ctx_t		 lc;
+	gpgme_key_t		 k, found = NULL;
+	gpgme_subkey_t		 sk;
+	gpgme_error_t		 err;
+	char			*cause = NULL;
+	size_t			 i;
+
+	*key = NULL;
+	if (fpr == NULL || *fpr == '\0')
+		return gpg_error(GPG_ERR_INV_VALUE);
+	proto = gpgme_get_protocol(like);
+	mode = gpgme_get_keylist_mode(like);
+	crypto_keys_check();
+	for (i = 0; i < crypto_nkeys; i++) {
+		m = &crypto_keys[i];
+		if (m->proto == proto && m->mode == mode &&
+		    m->secret == secret && strcasecmp(m->fpr, fpr) == 0) {
+			gpgme_key_ref(m->key);
+			*key = m->key;
+			return 0;
+		}
+	}
+	if ((lc = crypto_ctx(proto, &cause)) == NULL) {
+		free(cause);
+		return gpg_error(GPG_ERR_INV_ENGINE);
+	}
+	gpgme_set_keylist_mode(lc, mode);
+	if ((err = gpgme_op_keylist_start(lc, fpr, secret)) != 0) {
+		gpgme_release(lc);
+		return err;
+	}
+	while (gpgme_op_keylist_next(lc, &k) == 0) {
+		for (sk = k->subkeys; sk != NULL; sk = sk->next) {
+			if (sk->fpr != NULL && strcasecmp(sk->fpr, fpr) == 0)
+				break;
+		}
+		if (sk != NULL && found == NULL)
+			found = k;
+		else
+			gpgme_key_unref(k);
+	}
+	gpgme_op_keylist_end(lc);
+	gpgme_release(lc);
+	if (found == NULL)
+		return gpg_error(GPG_ERR_EOF);
+	m = &crypto_keys[crypto_keys_next];
+	if (crypto_keys_next == crypto_nkeys)
+		crypto_nkeys++;
+	else {
+		free(m->fpr);
+		gpgme_key_unref(m->key);
+	}
+	crypto_keys_next = (crypto_keys_next + 1) % CRYPTO_KEYS_MAX;
+	m->proto = proto;
+	m->mode = mode;
+	m->secret = secret;
+	m->fpr = xstrdup(fpr);
+	gpgme_key_ref(found);
+	m->key = found;
+	*key = found;
+	return 0;
 }

@@ -18,6 +18,16 @@ int		 crypto_init(const char *home, char **cause);
 const char	*crypto_home(void);
 /* A new context for proto, on the home; release with gpgme_release(). */
 gpgme_ctx_t	 crypto_ctx(gpgme_protocol_t proto, char **cause);
+/*
+ * The key whose primary key or a subkey has fingerprint fpr, listed in a
+ * context of its own with like's protocol and key listing mode, so that
+ * like's results stay valid (gpgme_get_key does the same, but sets its
+ * context's engine up again, which starts the engine once more only to
+ * ask its version). 0 and *key, to unref, or an error (GPG_ERR_EOF: no
+ * such key).
+ */
+gpgme_error_t	 crypto_key(gpgme_ctx_t, const char *fpr, int secret,
+		     gpgme_key_t *key);
 /* "what: gpgme's words" for an error. */
 char		*crypto_error(const char *what, gpgme_error_t);
 

@@ -119,7 +119,8 @@ main_usage(FILE *f)
 "                     \"expunged\", \"flags changed\" or \"timeout\"\n"
 "  --timeout SECONDS  with --idle: how long to wait (default 300)\n"
 "  --view FILE|-      a message as the pager shows it, as plain text\n"
-"  --inspect FILE|-   a message's security verdicts, as key: value lines\n"
+"  --inspect FILE|- [FILE...]  a message's security verdicts, as\n"
+"                     key: value lines\n"
 "  --trust list|show ADDR|verify ADDR FPR|accept ADDR [FPR]|reject ADDR FPR|\n"
 "          forget ADDR  the trust store: correspondents' keys and states\n"
 "  --check-config     read the configuration, report problems, list accounts\n"
@@ -484,7 +485,6 @@ main(int argc, char **argv)
 	case CMD_LIST:
 	case CMD_SYNC:
 	case CMD_VIEW:
-	case CMD_INSPECT:
 	case CMD_IDLE:
 		if (ctx.argc > 1) {
 			cmd_error("unexpected argument \"%s\"", ctx.argv[1]);

@@ -40,7 +40,7 @@ trust_msg_certified(const char *fpr, const char *by)
 	}
 	gpgme_set_keylist_mode(ctx, GPGME_KEYLIST_MODE_LOCAL |
 	    GPGME_KEYLIST_MODE_SIGS);
-	if (gpgme_get_key(ctx, fpr, &key, 0) == 0) {
+	if (crypto_key(ctx, fpr, 0, &key) == 0) {
 		for (uid = key->uids; uid != NULL; uid = uid->next) {
 			for (ks = uid->signatures; ks != NULL; ks = ks->next) {
 				if (!ks->revoked && !ks->expired &&

@@ -199,6 +199,29 @@ def inspect(size):
         return fail("inspect_" + size, "it did not decrypt and verify", out)
     return dt
 
+BATCH = 10
+
+def inspect_batch(size):
+    """BATCH copies of the message in one --inspect process."""
+    f = "%s/%s.eml" % (T, size)
+    dt, rc, out, err = run([SM, "-F", T + "/bob.conf", "--inspect"] +
+                           [f] * BATCH, env_of("bob"))
+    if rc != 0:
+        return fail("batch_" + size, "exit status %s" % rc, out, err)
+    lines = out.decode("utf-8", "replace").splitlines()
+    if lines.count("decrypted: yes") != BATCH or \
+            lines.count("signature.1.status: good") != BATCH:
+        return fail("batch_" + size, "not every copy was decrypted and "
+                    "verified", out)
+    return dt
+
+def gpgmeinit():
+    dt, rc, out, err = run([os.path.dirname(SM) + "/tests/bench/gpgmeinit",
+                            BOBHOME])
+    if rc != 0 or out != b"ok\n":
+        return fail("gpgmeinit", "exit status %s" % rc, out, err)
+    return dt
+
 def gpg(size):
     dt, rc, out, err = run(["gpg", "--homedir", BOBHOME, "--batch",
                             "--status-fd", "2", "--decrypt",
@@ -237,6 +260,7 @@ def record(name, dt):
 for size in ("big", "small"):
     if inspect(size) is None or gpg(size) is None:
         sys.exit(1)
+print("batch", BATCH)
 
 # Interleaved: inspect and gpg alternate, so that noise hits both.
 for i in range(max(reps.values())):
@@ -246,6 +270,9 @@ for i in range(max(reps.values())):
             for f in (first, second):
                 record(("inspect_" if f is inspect else "gpg_") + size,
                        f(size))
+            if i < max(3, reps[size] // 3):
+                record("batch_" + size, inspect_batch(size))
+    record("gpgmeinit", gpgmeinit())
 for i in range(reps_genkey):
     record("genkey", genkey())
 if failed:
@@ -312,6 +339,18 @@ report() {
 		row("inspect_small", "steedmail --inspect, 10 kB message")
 		row("gpg_small", "gpg --decrypt, its encrypted part")
 		row("genkey", "steedmail --genkey, fresh account")
+		row("gpgmeinit", "gpgme start-up alone (tests/bench/gpgmeinit)")
+		B = ("batch" in cnt) ? v["batch", 1] : 0
+		row("batch_big", "steedmail --inspect, " B " copies of the 1 MB message, one process")
+		row("batch_small", "steedmail --inspect, " B " copies of the 10 kB message, one process")
+		if (B > 1 && ("batch_big" in cnt) && ("inspect_big" in cnt))
+			per_big = (M["batch_big"] - M["inspect_big"]) / (B - 1)
+		if (B > 1 && ("batch_small" in cnt) && ("inspect_small" in cnt))
+			per_small = (M["batch_small"] - M["inspect_small"]) / (B - 1)
+		if (per_big != "")
+			printf "| steedmail --inspect, 1 MB, each message after the first in one process | %.1f ms | |\n", per_big * 1000
+		if (per_small != "")
+			printf "| steedmail --inspect, 10 kB, each message after the first in one process | %.1f ms | |\n", per_small * 1000
 		if ("genkey_self" in cnt)
 			gs = med("genkey_self")
 		print ""
@@ -320,6 +359,9 @@ report() {
 		ratio("--inspect / gpg --decrypt, 1 MB", M["inspect_big"], M["gpg_big"], "≤", 1.2, "", 2)
 		ratio("--inspect / gpg --decrypt, 10 kB", M["inspect_small"], M["gpg_small"], "≤", 1.2, "", 2)
 		ratio("--genkey, whole process", M["genkey"], 1, "<", 1, " s", 2)
+		ratio("--inspect in one process, per message / gpg --decrypt, 1 MB", per_big, M["gpg_big"], "≤", 1.2, "", 2)
+		ratio("--inspect in one process, per message / gpg --decrypt, 10 kB", per_small, M["gpg_small"], "≤", 1.2, "", 2)
+		ratio("gpgme start-up alone / gpg --decrypt, 10 kB", M["gpgmeinit"], M["gpg_small"], "≤", 1.2, "", 2)
 		print ""
 		print "Times are whole processes, median of the runs; the ratios are of the medians."
 		if (("inspect_big" in cnt) && ("gpg_big" in cnt) && ("inspect_small" in cnt) && ("gpg_small" in cnt))
