@@ -1114,6 +1114,63 @@ trust_store_list(struct trust_store *ts, char ***addrs, size_t *n,
 	return 0;
 }
 
+
+/*
+ * One prepared SELECT, stepped once per key inside one read transaction
+ * (BEGIN is deferred: the first SELECT takes a WAL snapshot, no lock that
+ * a writer would wait for). Keys are bound without copying.
+ */
+int
+trust_store_states(struct trust_store *ts, const char *const *keys,
+    size_t n, enum trust_state *states, size_t *found, char **cause)
+{
+	sqlite3_stmt	*st;
+	size_t		 i, nfound = 0;
+	int		 rc, s;
+
+	if (found != NULL)
+		*found = 0;
+	for (i = 0; i < n; i++)
+		states[i] = TRUST_NONE;
+	if (n == 0)
+		return 0;
+	if (sqlite3_exec(ts->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+		return trust_fail(ts, "cannot begin a transaction", cause);
+	if (sqlite3_prepare_v2(ts->db, "SELECT state FROM message WHERE "
+	    "id = ?", -1, &st, NULL) != SQLITE_OK) {
+		trust_fail(ts, "cannot prepare", cause);
+		trust_rollback(ts);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (keys[i] == NULL)
+			continue;
+		sqlite3_bind_text(st, 1, keys[i], -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			s = sqlite3_column_int(st, 0);
+			/* A value no steedmail wrote shows as nothing known. */
+			if (s > TRUST_NONE && s <= TRUST_VERIFIED) {
+				states[i] = (enum trust_state)s;
+				nfound++;
+			}
+		} else if (rc != SQLITE_DONE) {
+			trust_fail(ts, "cannot read", cause);
+			sqlite3_finalize(st);
+			trust_rollback(ts);
+			for (i = 0; i < n; i++)
+				states[i] = TRUST_NONE;
+			return -1;
+		}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	/* Nothing was written: ending the read transaction is all. */
+	trust_rollback(ts);
+	if (found != NULL)
+		*found = nfound;
+	return 0;
+}
 void
 trust_peer_free(struct trust_peer *peer)
 {

@@ -150,6 +150,22 @@ int		 trust_store_peer(struct trust_store *, const char *addr,
 /* Every address known, sorted. */
 int		 trust_store_list(struct trust_store *, char ***addrs,
 		     size_t *n, char **cause);
+/*
+ * For the index: the stored state of each of n messages, read-only.
+ * keys[i] is the message's trust_store_msgkey() (NULL for a row without
+ * one); states[i] becomes the state it earned when first processed, or
+ * TRUST_NONE when it has not been processed (a stored message is never
+ * TRUST_NONE). *found, unless NULL, is the number of messages found.
+ * Nothing is decided or written: a message not yet processed stays so
+ * until trust_store_message(), which also gives a stored message's
+ * fingerprints and evidence. All n come from one read transaction, one
+ * snapshot of the store that neither takes nor waits for the write lock.
+ * Meant to be called with every message of a mailbox at once (100,000
+ * take a fraction of a second, doc/bench.md) or with a screenful.
+ */
+int		 trust_store_states(struct trust_store *,
+		     const char *const *keys, size_t n,
+		     enum trust_state *states, size_t *found, char **cause);
 void		 trust_peer_free(struct trust_peer *);
 void		 trust_verdict_free(struct trust_verdict *);
 

@@ -1,7 +1,8 @@
 /*
  * test-trust.c: the trust store: each rule of doc/trust.md on a store in
  * a temporary directory, a migration from the version 1 schema, files
- * that are not ours, and a writer killed in the middle of a transaction.
+ * that are not ours, a writer killed in the middle of a transaction, and
+ * the index's read-only lookup of stored states.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -408,6 +409,85 @@ test_crash(void)
 	trust_store_close(ts);
 }
 
+/* The index's read: stored states, nothing written, no lock waited for. */
+static void
+test_states(void)
+{
+	struct trust_store	*ts;
+	enum trust_state	 st[7];
+	const char		*keys[7];
+	char			 file[300], *k[4], *cause = NULL;
+	sqlite3			*w;
+	size_t			 found = 99, i;
+	time_t			 t0;
+
+	snprintf(file, sizeof file, "%s/states.sqlite", dir);
+	if ((ts = trust_store_open(file, &cause)) == NULL) {
+		TAP_OK(0, "states store opens: %s", cause);
+		free(cause);
+		return;
+	}
+	k[0] = trust_store_msgkey("<s1@x>", "Fay@X.ORG", NULL, 0);
+	k[1] = trust_store_msgkey("<s2@x>", "fay@x.org", NULL, 0);
+	k[2] = trust_store_msgkey("<s3@x>", "fay@x.org", NULL, 0);
+	k[3] = trust_store_msgkey(NULL, "fay@x.org", "raw", 3);
+	msg(ts, k[0], "Fay@X.ORG", sig(TRUST_SIG_GOOD, A), NULL);
+	msg(ts, k[1], "fay@x.org", sig(TRUST_SIG_GOOD, B), NULL);
+	msg(ts, k[3], "fay@x.org", sig(TRUST_SIG_NONE, NULL), NULL);
+
+	keys[0] = k[1];
+	keys[1] = k[0];
+	keys[2] = k[2];		/* never processed */
+	keys[3] = NULL;		/* a row without a key */
+	keys[4] = k[3];
+	keys[5] = k[0];		/* asked twice */
+	keys[6] = "<s1@x> fay@x.org";	/* the key is compared exactly */
+	TAP_OK(trust_store_states(ts, keys, 7, st, &found, &cause) == 0,
+	    "states of seven rows");
+	TAP_OK(st[0] == TRUST_KEY_CHANGED && st[1] == TRUST_FIRST_CONTACT &&
+	    st[4] == TRUST_UNSIGNED && st[5] == TRUST_FIRST_CONTACT,
+	    "each row gets the state its message earned, in the caller's "
+	    "order");
+	TAP_OK(st[2] == TRUST_NONE && st[3] == TRUST_NONE &&
+	    st[6] == TRUST_NONE,
+	    "not processed, no key, another key: none");
+	TAP_OK(found == 4, "found counts the rows found (%zu)", found);
+	TAP_OK(query_int(file, "SELECT count(*) FROM message") == 3,
+	    "nothing is written for a message not yet processed");
+	TAP_STR(msg(ts, k[2], "fay@x.org", sig(TRUST_SIG_NONE, NULL), NULL),
+	    "unsigned", "which trust_store_message then decides as usual");
+	TAP_OK(trust_store_states(ts, keys, 0, st, &found, &cause) == 0 &&
+	    found == 0, "no rows: nothing to do");
+
+	/* A value this steedmail never writes reads as nothing known. */
+	exec_sql(file, "UPDATE message SET state = 42 WHERE id LIKE "
+	    "'sha256:%'");
+	TAP_OK(trust_store_states(ts, keys, 5, st, NULL, &cause) == 0 &&
+	    st[4] == TRUST_NONE && st[2] == TRUST_UNSIGNED,
+	    "an unknown stored value is none; found may be NULL");
+
+	/* Another process in the middle of a write: read, do not wait. */
+	w = NULL;
+	if (sqlite3_open(file, &w) != SQLITE_OK ||
+	    sqlite3_exec(w, "BEGIN IMMEDIATE; DELETE FROM message;", NULL,
+	    NULL, NULL) != SQLITE_OK) {
+		TAP_OK(0, "a second connection takes the write lock");
+	} else {
+		t0 = time(NULL);
+		TAP_OK(trust_store_states(ts, keys, 3, st, &found,
+		    &cause) == 0 && found == 3 && st[0] == TRUST_KEY_CHANGED,
+		    "while another writer holds the lock: the committed "
+		    "states");
+		TAP_OK(time(NULL) - t0 < 2, "without waiting for the writer");
+		sqlite3_exec(w, "ROLLBACK", NULL, NULL, NULL);
+	}
+	sqlite3_close(w);
+	for (i = 0; i < 4; i++)
+		free(k[i]);
+	free(cause);
+	trust_store_close(ts);
+}
+
 int
 main(void)
 {
@@ -417,6 +497,7 @@ main(void)
 	test_rules();
 	test_migrate();
 	test_crash();
+	test_states();
 	{
 		char cmd[300];
 		snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
