@@ -26,6 +26,7 @@
 #include "cmd.h"
 #include "crypto.h"
 #include "dns-lookup.h"
+#include "keydata.h"
 #include "strsafe.h"
 #include "xmalloc.h"
 
@@ -44,41 +45,33 @@ cmd_dns_hex(struct buf *b, const unsigned char *p, size_t len, int upper)
 	}
 }
 
-/* The fingerprints of the keys in an OPENPGPKEY record, into b. */
+/*
+ * The fingerprints of the keys in an OPENPGPKEY record, into b: computed
+ * from the key packets (keydata.h), so --lookup starts no gpg at all.
+ */
 static void
-cmd_dns_openpgp(struct buf *b, const struct dns_record *rec, int have_gpg)
+cmd_dns_openpgp(struct buf *b, const struct dns_record *rec)
 {
-	gpgme_ctx_t	 g;
-	gpgme_data_t	 d;
-	gpgme_key_t	 key;
-	char		*cause = NULL;
-	size_t		 start = b->len;
+	char	**fprs, *cause = NULL;
+	size_t	  n, i;
 
-	if (!have_gpg || (g = crypto_ctx(GPGME_PROTOCOL_OpenPGP,
-	    &cause)) == NULL) {
+	if (keydata_fingerprints(rec->data, rec->len, &fprs, &n,
+	    &cause) == -1) {
+		buf_adds(b, "(no OpenPGP key in the record: ");
+		strsafe_add(b, cause, strlen(cause), 0);
+		buf_addc(b, ')');
 		free(cause);
-		buf_adds(b, "(key not read: gpg unavailable)");
 		return;
 	}
-	if (gpgme_data_new_from_mem(&d, (const char *)rec->data, rec->len,
-	    0) != 0) {
-		gpgme_release(g);
-		buf_adds(b, "(key not read)");
-		return;
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			buf_addc(b, ',');
+		buf_adds(b, fprs[i]);
+		free(fprs[i]);
 	}
-	if (gpgme_op_keylist_from_data_start(g, d, 0) == 0) {
-		while (gpgme_op_keylist_next(g, &key) == 0) {
-			if (b->len > start)
-				buf_addc(b, ',');
-			buf_adds(b, key->fpr != NULL ? key->fpr : "?");
-			gpgme_key_unref(key);
-		}
-		gpgme_op_keylist_end(g);
-	}
-	if (b->len == start)
+	free(fprs);
+	if (n == 0)
 		buf_adds(b, "(no OpenPGP key in the record)");
-	gpgme_data_release(d);
-	gpgme_release(g);
 }
 
 /* An SMIMEA record: a certificate's SHA-1 fingerprint, or its fields. */
@@ -103,7 +96,7 @@ cmd_dns_smimea(struct buf *b, const struct dns_record *rec)
 }
 
 static void
-cmd_dns_line(const struct dns_result *r, int have_gpg)
+cmd_dns_line(const struct dns_result *r)
 {
 	struct buf	 b;
 	size_t		 i;
@@ -142,7 +135,7 @@ cmd_dns_line(const struct dns_result *r, int have_gpg)
 		if (r->type == DNS_SMIMEA)
 			cmd_dns_smimea(&b, &r->records[i]);
 		else
-			cmd_dns_openpgp(&b, &r->records[i], have_gpg);
+			cmd_dns_openpgp(&b, &r->records[i]);
 	}
 	if (r->nrecords == 0)
 		buf_addc(&b, '-');
@@ -162,7 +155,7 @@ cmd_lookup(struct cmd_ctx *ctx)
 	struct dns_result	*rs;
 	size_t			 n, i;
 	char			*cause = NULL;
-	int			 rc = EX_OK, i2, have_gpg;
+	int			 rc = EX_OK, i2;
 
 	if (ctx->argc == 0) {
 		cmd_error("--lookup wants one or more addresses");
@@ -189,11 +182,8 @@ cmd_lookup(struct cmd_ctx *ctx)
 	}
 	if (dns_problem(dns) != NULL)
 		cmd_error("%s", dns_problem(dns));
-	/* A failing gpg only costs the fingerprints. */
-	have_gpg = crypto_init(ctx->cf->gnupg_home, &cause) == 0;
-	free(cause);
 	for (i = 0; i < n; i++) {
-		cmd_dns_line(&rs[i], have_gpg);
+		cmd_dns_line(&rs[i]);
 		if (rs[i].status == DNS_ERROR)
 			rc = EX_UNAVAILABLE;
 		else if ((rs[i].status == DNS_TIMEOUT ||

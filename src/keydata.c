@@ -27,14 +27,17 @@
 #define KEYDATA_TAG_PUBKEY	6
 #define KEYDATA_TAG_SECSUB	7
 
-int
-keydata_scan(const unsigned char *p, size_t len, int *npub, int *nsec,
+typedef void (*keydata_cb)(int tag, const unsigned char *body, size_t len,
+    void *arg);
+
+/* Call cb for every packet; -1 with *cause if the structure is broken. */
+static int
+keydata_walk(const unsigned char *p, size_t len, keydata_cb cb, void *arg,
     char **cause)
 {
 	size_t	off = 0, hl, bl, i;
 	int	tag;
 
-	*npub = *nsec = 0;
 	while (off < len) {
 		if ((p[off] & 0x80) == 0) {
 			*cause = xasprintf("not OpenPGP data (byte %zu)", off);
@@ -83,10 +86,7 @@ keydata_scan(const unsigned char *p, size_t len, int *npub, int *nsec,
 			    "key data (byte %zu)", off);
 			return -1;
 		}
-		if (tag == KEYDATA_TAG_PUBKEY)
-			(*npub)++;
-		else if (tag == KEYDATA_TAG_SECKEY || tag == KEYDATA_TAG_SECSUB)
-			(*nsec)++;
+		cb(tag, p + off + hl, bl, arg);
 		off += hl + bl;
 	}
 	return 0;
@@ -94,6 +94,111 @@ keydata_scan(const unsigned char *p, size_t len, int *npub, int *nsec,
 short_hdr:
 	*cause = xstrdup("the key data ends inside a packet header");
 	return -1;
+}
+
+struct keydata_count {
+	int	npub, nsec;
+};
+
+static void
+keydata_count_cb(int tag, const unsigned char *body, size_t len, void *arg)
+{
+	struct keydata_count	*c = arg;
+
+	(void)body;
+	(void)len;
+	if (tag == KEYDATA_TAG_PUBKEY)
+		c->npub++;
+	else if (tag == KEYDATA_TAG_SECKEY || tag == KEYDATA_TAG_SECSUB)
+		c->nsec++;
+}
+
+int
+keydata_scan(const unsigned char *p, size_t len, int *npub, int *nsec,
+    char **cause)
+{
+	struct keydata_count	c = { 0, 0 };
+	int			rc;
+
+	rc = keydata_walk(p, len, keydata_count_cb, &c, cause);
+	*npub = c.npub;
+	*nsec = c.nsec;
+	return rc;
+}
+
+struct keydata_fprs {
+	char	**fprs;
+	size_t	  n;
+};
+
+/*
+ * A primary key's fingerprint (RFC 4880 12.2, RFC 9580 5.5.4): version 4
+ * is SHA-1 over 0x99, a two-octet length and the packet body; versions 5
+ * and 6 are SHA-256 over 0x9a or 0x9b and a four-octet length. Version 3
+ * keys (MD5, long obsolete) get "?".
+ */
+static void
+keydata_fpr_cb(int tag, const unsigned char *body, size_t len, void *arg)
+{
+	struct keydata_fprs	*f = arg;
+	gnutls_hash_hd_t	 h;
+	unsigned char		 hdr[5], digest[32];
+	size_t			 hlen, dlen, i;
+	char			*hex;
+	int			 alg;
+
+	if (tag != KEYDATA_TAG_PUBKEY)
+		return;
+	f->fprs = xreallocarray(f->fprs, f->n + 1, sizeof *f->fprs);
+	if (len > 0 && body[0] == 4 && len <= 0xffff) {
+		hdr[0] = 0x99;
+		hdr[1] = len >> 8;
+		hdr[2] = len & 0xff;
+		hlen = 3;
+		alg = GNUTLS_DIG_SHA1;
+		dlen = 20;
+	} else if (len > 0 && (body[0] == 5 || body[0] == 6)) {
+		hdr[0] = body[0] == 5 ? 0x9a : 0x9b;
+		hdr[1] = (len >> 24) & 0xff;
+		hdr[2] = (len >> 16) & 0xff;
+		hdr[3] = (len >> 8) & 0xff;
+		hdr[4] = len & 0xff;
+		hlen = 5;
+		alg = GNUTLS_DIG_SHA256;
+		dlen = 32;
+	} else {
+		f->fprs[f->n++] = xstrdup("?");
+		return;
+	}
+	if (gnutls_hash_init(&h, (gnutls_digest_algorithm_t)alg) != 0) {
+		f->fprs[f->n++] = xstrdup("?");
+		return;
+	}
+	gnutls_hash(h, hdr, hlen);
+	gnutls_hash(h, body, len);
+	gnutls_hash_deinit(h, digest);
+	hex = xmalloc(2 * dlen + 1);
+	for (i = 0; i < dlen; i++)
+		snprintf(hex + 2 * i, 3, "%02X", digest[i]);
+	f->fprs[f->n++] = hex;
+}
+
+int
+keydata_fingerprints(const unsigned char *p, size_t len, char ***fprs,
+    size_t *n, char **cause)
+{
+	struct keydata_fprs	f = { NULL, 0 };
+	size_t			i;
+
+	if (keydata_walk(p, len, keydata_fpr_cb, &f, cause) == -1) {
+		for (i = 0; i < f.n; i++)
+			free(f.fprs[i]);
+		free(f.fprs);
+		return -1;
+	}
+	*fprs = f.fprs;
+	*n = f.n;
+	return 0;
 }
 
 /* The memo file for the blob (allocated), or NULL. */

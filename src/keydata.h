@@ -5,7 +5,8 @@
  * 4.2) before gpg sees it. Data imported once is remembered by its SHA-256
  * in the home (steedmail-imported.d/, one file per blob holding the key's
  * fingerprint), so the same Autocrypt header on the next message costs no
- * gpg at all. Caller: autocrypt-parse.c.
+ * gpg at all. Fingerprints are also computed here, so that showing what a
+ * DNS record holds needs no gpg. Callers: autocrypt-parse.c, cmd-dns.c.
  */
 #ifndef STEED_KEYDATA_H
 #define STEED_KEYDATA_H
@@ -21,6 +22,13 @@
  */
 int	 keydata_scan(const unsigned char *, size_t, int *npub, int *nsec,
 	     char **cause);
+/*
+ * The fingerprints (upper-case hex, allocated) of every primary public key
+ * in the data, computed here from the key packets, without gpg; "?" for a
+ * key of a version without one. -1 with *cause if the structure is broken.
+ */
+int	 keydata_fingerprints(const unsigned char *, size_t, char ***fprs,
+	     size_t *n, char **cause);
 /*
  * Import data holding one public key into the home of crypto.h (once per
  * blob); its primary fingerprint (allocated), or NULL with *cause.

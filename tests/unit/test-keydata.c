@@ -61,6 +61,7 @@ main(void)
 	    'b', 0xce, 1, 4 };
 	/* old format: public key (1-octet length), user ID (2-octet) */
 	static const unsigned char old[] = { 0x98, 2, 4, 0, 0xb5, 0, 1, 'a' };
+	static const unsigned char v3[] = { 0xc6, 2, 3, 0 };
 	static const unsigned char two[] = { 0xc6, 1, 4, 0xc6, 1, 4 };
 	static const unsigned char sec[] = { 0xc6, 1, 4, 0xc7, 1, 4 };
 	static const unsigned char seckey[] = { 0xc5, 1, 4 };
@@ -72,9 +73,9 @@ main(void)
 	static const unsigned char big[] = { 0xc6, 0xff, 0xff, 0xff, 0xff,
 	    0xf0, 4 };
 	char		 dir[] = "/tmp/test-keydata.XXXXXX", *cmd, *why, *fpr,
-			*fpr2, *memo, *path;
+			*fpr2, *memo, *path, **fprs;
 	unsigned char	*kd;
-	size_t		 kdlen = 0;
+	size_t		 kdlen = 0, nfprs = 0, i;
 	int		 npub, nsec;
 
 	TAP_OK(scan(one, sizeof one, &npub, &nsec, &why) == 0 && npub == 1 &&
@@ -134,6 +135,22 @@ main(void)
 	fpr = keydata_import(kd, kdlen, &why);
 	TAP_OK(fpr != NULL && strlen(fpr) == 40, "the key is imported: %s",
 	    fpr != NULL ? fpr : why);
+	fprs = NULL;
+	TAP_OK(keydata_fingerprints(kd, kdlen, &fprs, &nfprs, &why) == 0 &&
+	    nfprs == 1, "one primary key in the exported data");
+	TAP_STR(nfprs == 1 ? fprs[0] : NULL, fpr,
+	    "the fingerprint computed from the packets is gpg's");
+	for (i = 0; i < nfprs; i++)
+		free(fprs[i]);
+	free(fprs);
+	TAP_OK(keydata_fingerprints(v3, sizeof v3, &fprs, &nfprs,
+	    &why) == 0 && nfprs == 1 && strcmp(fprs[0], "?") == 0,
+	    "a key packet of an unknown version: ?");
+	free(fprs[0]);
+	free(fprs);
+	TAP_OK(keydata_fingerprints(past, sizeof past, &fprs, &nfprs,
+	    &why) == -1, "broken data: no fingerprints");
+	free(why);
 	path = xasprintf("%s/" KEYDATA_MEMO_DIR, dir);
 	TAP_OK(access(path, F_OK) == 0, "the memo directory exists");
 	free(path);
