@@ -314,8 +314,11 @@ crypto_in_key_uids(struct crypto_in_sig *sig, gpgme_key_t key)
 	size_t		 n;
 
 	for (u = key->uids; u != NULL; u = u->next) {
-		if (u->revoked || u->invalid || u->email == NULL ||
-		    strchr(u->email, '@') == NULL)
+		/* A revoked key's user IDs all come out revoked, and still
+		 * say whose key it was. */
+		if ((u->revoked && !(key->revoked &&
+		    sig->status == CRYPTO_IN_REVOKED)) || u->invalid ||
+		    u->email == NULL || strchr(u->email, '@') == NULL)
 			continue;
 		/* gpgsm gives a certificate's addresses as "<addr>". */
 		a = addr_list_lower(u->email);
@@ -369,6 +372,15 @@ crypto_in_sigs(struct crypto_in *ci, gpgme_ctx_t ctx,
 		sig->validity = crypto_in_validity(s->validity);
 		if (sig->status == CRYPTO_IN_ERROR)
 			sig->reason = xstrdup(gpgme_strerror(s->status));
+		if (sig->status == CRYPTO_IN_EXPIRED) {
+			sig->key_expired = (s->summary &
+			    GPGME_SIGSUM_KEY_EXPIRED) ||
+			    gpgme_err_code(s->status) == GPG_ERR_KEY_EXPIRED ||
+			    gpgme_err_code(s->status) == GPG_ERR_CERT_EXPIRED;
+			sig->reason = xstrdup(sig->key_expired ?
+			    "the key has expired" : "the signature has expired");
+		} else if (sig->status == CRYPTO_IN_REVOKED)
+			sig->reason = xstrdup("the key was revoked");
 		if (s->fpr != NULL)
 			sig->fpr = xstrdup(s->fpr);
 		key = NULL;
@@ -1085,11 +1097,16 @@ crypto_in_sig_sentence(const struct crypto_in_sig *s)
 		    "changed after signing, or the signature is forged",
 		    proto, fpr);
 	case CRYPTO_IN_EXPIRED:
-		return xasprintf("signature (%s) by %s: the key or the "
-		    "signature has expired", proto, crypto_in_who(s));
+		if (s->key_expired)
+			return xasprintf("EXPIRED key: the signature (%s) by %s "
+			    "(key %s) does not count, the key has expired",
+			    proto, crypto_in_who(s), fpr);
+		return xasprintf("EXPIRED signature (%s) by %s (key %s): it "
+		    "does not count any more", proto, crypto_in_who(s), fpr);
 	case CRYPTO_IN_REVOKED:
-		return xasprintf("signature (%s) by %s: the key was revoked",
-		    proto, crypto_in_who(s));
+		return xasprintf("REVOKED key: the signature (%s) by %s (key "
+		    "%s) does not count, the key was revoked", proto,
+		    crypto_in_who(s), fpr);
 	case CRYPTO_IN_UNKNOWN_KEY:
 		return xasprintf("signed (%s) with an unknown key %s: cannot "
 		    "be checked", proto, fpr);

@@ -53,8 +53,10 @@ struct crypto_in_sig {
 	char			*signer;	/* address from the key; or NULL */
 	char			*from;		/* the From it is held against */
 	int			 matches_from;
+	int			 key_expired;	/* EXPIRED: the key, not only
+						   the signature */
 	const char		*validity;	/* of the key: "full", ... */
-	char			*reason;	/* gpgme's words, or NULL */
+	char			*reason;	/* error, expired, revoked: why */
 	char			**uids;		/* the key's user ID addresses */
 	size_t			 nuids;
 };

@@ -9,8 +9,10 @@
  * first time a context for it is asked for: gpgme starts the engine with
  * --version each time engine information is set, and a process that never
  * needs gpgsm never pays for it.
- * GPG_TTY is set from the controlling terminal when there is one, so that
- * gpg-agent's pinentry can ask for a passphrase over SSH too.
+ * GPG_TTY is set from the first of standard input, output and error
+ * that is a terminal (-s reads the body from standard input, scripts
+ * redirect output), so that gpg-agent's pinentry asks for a passphrase
+ * there, also over SSH, whichever terminal the agent was started from.
  */
 #include <sys/stat.h>
 
@@ -32,6 +34,11 @@ static int	 crypto_bound_pgp, crypto_bound_cms;
 char *
 crypto_error(const char *what, gpgme_error_t err)
 {
+	/* What gpg-agent says when pinentry has no terminal to ask on. */
+	if (gpg_err_code(err) == GPG_ERR_ENOTTY)
+		return xasprintf("%s: %s: the key has a passphrase and there "
+		    "is no terminal to ask for it on (run steedmail in one, "
+		    "or set GPG_TTY)", what, gpgme_strerror(err));
 	return xasprintf("%s: %s", what, gpgme_strerror(err));
 }
 
@@ -41,6 +48,7 @@ crypto_init(const char *home, char **cause)
 	char		*data;
 	const char	*tty;
 	gpgme_error_t	 err;
+	int		 fd;
 
 	if (crypto_home_dir != NULL)
 		return 0;
@@ -67,9 +75,11 @@ crypto_init(const char *home, char **cause)
 		crypto_home_dir = NULL;
 		return -1;
 	}
-	if (getenv("GPG_TTY") == NULL && isatty(STDIN_FILENO) &&
-	    (tty = ttyname(STDIN_FILENO)) != NULL)
-		setenv("GPG_TTY", tty, 0);
+	for (fd = STDIN_FILENO; fd <= STDERR_FILENO &&
+	    getenv("GPG_TTY") == NULL; fd++) {
+		if (isatty(fd) && (tty = ttyname(fd)) != NULL)
+			setenv("GPG_TTY", tty, 0);
+	}
 	log_msg(LOG_INFO, "crypto: GnuPG home %s", crypto_home_dir);
 	return 0;
 }
@@ -196,6 +206,20 @@ crypto_keys_check(void)
 	}
 }
 
+/*
+ * Does the (sub)key's fingerprint have, or end in, id? gpgme gives a bad
+ * signature's key as a 16-digit key ID, a good one's as a fingerprint.
+ */
+static int
+crypto_key_is(const char *fpr, const char *id)
+{
+	size_t	flen, ilen = strlen(id);
+
+	if (fpr == NULL || ilen < 16 || (flen = strlen(fpr)) < ilen)
+		return 0;
+	return strcasecmp(fpr + flen - ilen, id) == 0;
+}
+
 gpgme_error_t
 crypto_key(gpgme_ctx_t like, const char *fpr, int secret, gpgme_key_t *key)
 {
@@ -235,7 +259,7 @@ crypto_key(gpgme_ctx_t like, const char *fpr, int secret, gpgme_key_t *key)
 	}
 	while (gpgme_op_keylist_next(lc, &k) == 0) {
 		for (sk = k->subkeys; sk != NULL; sk = sk->next) {
-			if (sk->fpr != NULL && strcasecmp(sk->fpr, fpr) == 0)
+			if (crypto_key_is(sk->fpr, fpr))
 				break;
 		}
 		if (sk != NULL && found == NULL)

@@ -19,7 +19,8 @@ const char	*crypto_home(void);
 /* A new context for proto, on the home; release with gpgme_release(). */
 gpgme_ctx_t	 crypto_ctx(gpgme_protocol_t proto, char **cause);
 /*
- * The key whose primary key or a subkey has fingerprint fpr, listed in a
+ * The key whose primary key or a subkey has fingerprint fpr (or a key ID,
+ * 16 hex digits at least, that ends it), listed in a
  * context of its own with like's protocol and key listing mode, so that
  * like's results stay valid (gpgme_get_key does the same, but sets its
  * context's engine up again, which starts the engine once more only to

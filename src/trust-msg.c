@@ -4,9 +4,10 @@
  * Only gpgme's verdicts count (crypto-in.c made them): the signature
  * that decides is a good one by a key with the From address that covers
  * the message (signed: yes), or a revoked or expired key's signature by
- * the sender. Everything else is "unsigned". The signature is recorded
- * before the message's Autocrypt keys, so that the first signed message
- * is first contact even when it also brings the key.
+ * the sender (an expired signature by a key that has not expired says
+ * nothing about the key). Everything else is "unsigned". The signature
+ * is recorded before the message's Autocrypt keys, so that the first
+ * signed message is first contact even when it also brings the key.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +80,7 @@ trust_msg_sig(struct trust_store *ts, const struct crypto_in *ci,
 		    (s->matches_from || (s->signer != NULL &&
 		    strcasecmp(s->signer, ci->from) == 0)))
 			ts_sig->status = TRUST_SIG_REVOKED;
-		else if (s->status == CRYPTO_IN_EXPIRED &&
+		else if (s->status == CRYPTO_IN_EXPIRED && s->key_expired &&
 		    (s->matches_from || (s->signer != NULL &&
 		    strcasecmp(s->signer, ci->from) == 0)))
 			ts_sig->status = TRUST_SIG_EXPIRED;
@@ -117,6 +118,12 @@ trust_msg_record(struct trust_store *ts, const struct crypto_in *ci,
 	key = trust_store_msgkey(msgid, ci->from, ci->msg->buf, ci->msg->len);
 	free(msgid);
 	trust_msg_sig(ts, ci, &sig);
+	/* A good signature: the key is not expired now (it was renewed). */
+	if (sig.status == TRUST_SIG_GOOD && trust_store_key_status(ts,
+	    sig.fpr, 0, 0, now, cause) == -1) {
+		free(key);
+		return -1;
+	}
 	rc = trust_store_message(ts, key, ci->from, &sig, now, v, cause);
 	free(key);
 	if (rc == -1 || v->stored)

@@ -3,10 +3,11 @@
 # tests/shell/crypto-in.sh, with real gpg, at test time (no private key is
 # ever committed). Throwaway homes go under DIR/homes; steedmail's own
 # GnuPG home SMHOME gets bob's secret key (bob is steedmail's user) and
-# the public keys of alice and mallory; carol's key stays unknown to it.
-# Messages go to DIR/*.eml. Prints the fingerprints as "NAME FPR" lines
-# to DIR/fprs. The caller kills the agents: gpgconf --homedir H --kill all
-# for DIR/homes/* and SMHOME.
+# the public keys of alice, mallory, rita (revoked), erin (expired) and
+# sam; carol's key stays unknown to it. Messages go to DIR/*.eml, and to
+# DIR/later/*.eml those to be read after all the others. Prints the
+# fingerprints as "NAME FPR" lines to DIR/fprs. The caller kills the
+# agents: gpgconf --homedir H --kill all for DIR/homes/* and SMHOME.
 set -eu
 D=$1
 SM=$2
@@ -40,16 +41,35 @@ g "$H/carol" --export carol@example.net | g "$H/alice" --import
 g "$H/alice" --export alice@example.org >"$D/alice.pub"
 g "$H/mallory" --export mallory@evil.example >"$D/mallory.pub"
 g "$H/dave" --export dave@example.net >"$D/dave.pub"
+# Keys whose signatures are no longer good ones. rita signs (below) and
+# then revokes her key, with the certificate gpg made along with it.
+# erin's key was made in 2020 and expired a year later; sam's never
+# expires, but what he signed in 2020 carries a signature that expired a
+# day after it was made. The past comes from --faked-system-time.
+past() { _t=$1; _h=$2; shift 2
+	g "$_h" --faked-system-time "$_t!" "$@" 2>/dev/null; }
+key "$H/rita" "Rita <rita@example.org>" future-default
+mkdir -p "$H/erin" "$H/sam"; chmod 700 "$H/erin" "$H/sam"
+past 20200101T000000 "$H/erin" --quick-gen-key "Erin <erin@example.org>" \
+    ed25519 sign 1y
+past 20200101T000000 "$H/sam" --quick-gen-key "Sam <sam@example.org>" \
+    ed25519 sign never
+g "$H/erin" --export erin@example.org | g "$SM" --import
+g "$H/sam" --export sam@example.org | g "$SM" --import
 {
 	echo "bob $(fpr "$SM" bob@example.org)"
 	echo "alice $(fpr "$H/alice" alice@example.org)"
 	echo "mallory $(fpr "$H/mallory" mallory@evil.example)"
 	echo "carol $(fpr "$H/carol" carol@example.net)"
 	echo "dave $(fpr "$H/dave" dave@example.net)"
+	echo "rita $(fpr "$H/rita" rita@example.org)"
+	echo "erin $(fpr "$H/erin" erin@example.org)"
+	echo "sam $(fpr "$H/sam" sam@example.org)"
 } >"$D/fprs"
 
-# S/MIME: self-signed certificates for bob (in SMHOME) and alice, each
-# trusted by both homes (trustlist.txt), if gpgsm is there.
+# S/MIME: self-signed certificates for bob (in SMHOME) and alice, and
+# otto's, valid in 2020 only, each trusted by every home (trustlist.txt),
+# if gpgsm is there.
 S="--batch --pinentry-mode loopback --passphrase-fd 0 --disable-crl-checks --disable-dirmngr"
 if command -v gpgsm >/dev/null 2>&1; then
 	mkdir -p "$H/salice"; chmod 700 "$H/salice"
@@ -60,8 +80,13 @@ if command -v gpgsm >/dev/null 2>&1; then
 		gpgsm --homedir "$h" $S --gen-key "$D/$u.parm" </dev/null \
 		    >"$D/$u.crt" 2>/dev/null
 	done
-	for h in "$SM" "$H/salice"; do
-		for u in bob alice; do
+	mkdir -p "$H/sotto"; chmod 700 "$H/sotto"
+	printf 'Key-Type: RSA\nKey-Length: 2048\nKey-Usage: sign, encrypt\nSerial: random\nName-DN: CN=otto,O=Example\nName-Email: otto@example.org\nNot-Before: 2020-01-01\nNot-After: 2020-12-31\n' \
+	    >"$D/otto.parm"
+	gpgsm --homedir "$H/sotto" $S --faked-system-time 20200601T000000 \
+	    --gen-key "$D/otto.parm" </dev/null >"$D/otto.crt" 2>/dev/null
+	for h in "$SM" "$H/salice" "$H/sotto"; do
+		for u in bob alice otto; do
 			gpgsm --homedir "$h" --batch --import "$D/$u.crt" 2>/dev/null
 		done
 		gpgsm --homedir "$h" --with-colons -k | awk -F: \
@@ -71,9 +96,9 @@ if command -v gpgsm >/dev/null 2>&1; then
 	touch "$D/smime"
 fi
 
-python3 - "$D" <<'PY'
-import base64, os, subprocess, sys
-D = sys.argv[1]
+python3 - "$D" "$SM" <<'PY'
+import base64, glob, os, re, subprocess, sys
+D, SM = sys.argv[1], sys.argv[2]
 H = D + "/homes"
 
 def gpg(home, args, data):
@@ -101,9 +126,9 @@ def text(body, extra=b""):
     return crlf(b"Content-Type: text/plain; charset=utf-8\r\n" + extra +
         b"\r\n" + body)
 
-def signed(entity, home, bnd=b"SIG"):
-    sig = gpg(home, ["--detach-sign", "--armor", "--digest-algo", "SHA256"],
-        entity)
+def signed(entity, home, bnd=b"SIG", opts=[]):
+    sig = gpg(home, opts + ["--detach-sign", "--armor", "--digest-algo",
+        "SHA256"], entity)
     return (b"Content-Type: multipart/signed; micalg=pgp-sha256;\r\n"
         b" protocol=\"application/pgp-signature\"; boundary=\"" + bnd +
         b"\"\r\n\r\n--" + bnd + b"\r\n" + entity + b"\r\n--" + bnd +
@@ -138,6 +163,34 @@ write("signed-tampered", hdr(subject="Tampered") +
 write("wrong-signer", hdr(subject="From alice, signed by mallory") +
     signed(body, M))
 write("unknown-key", hdr(subject="Signed by carol") + signed(body, C))
+# Signatures that are no longer good ones (see the keys above). rita's
+# key is revoked after she signed, and steedmail's home gets it as it is
+# then. The messages in DIR/later, signed now, are read after all others.
+R, E, S = H + "/rita", H + "/erin", H + "/sam"
+os.makedirs(D + "/later", exist_ok=True)
+in2020 = ["--faked-system-time", "20200601T000000!"]
+write("signed-revoked", hdr(frm="Rita <rita@example.org>",
+    subject="Signed, then revoked") + signed(body, R))
+rev = open(glob.glob(R + "/openpgp-revocs.d/*.rev")[0], "rb").read()
+gpg(R, ["--import"], re.sub(rb"(?m)^:-----BEGIN", b"-----BEGIN", rev))
+gpg(SM, ["--import"], gpg(R, ["--export", "rita@example.org"], b""))
+write("signed-key-expired", hdr(frm="Erin <erin@example.org>",
+    subject="Signed in 2020") + signed(body, E, opts=in2020))
+# Then erin renews her key (as steedmail renews its own) and signs again;
+# her renewed key is for steedmail's home to get later, in DIR/later.
+efpr = [l.split(b":")[9] for l in gpg(E, ["--with-colons", "-k",
+    "erin@example.org"], b"").splitlines() if l.startswith(b"fpr:")][0]
+gpg(E, ["--quick-set-expire", efpr.decode(), "2y"], b"")
+open(D + "/later/erin.pub", "wb").write(gpg(E, ["--export",
+    "erin@example.org"], b""))
+write("signed-sig-expired", hdr(frm="Sam <sam@example.org>",
+    subject="Signed in 2020, for a day") + signed(body, S,
+    opts=in2020 + ["--default-sig-expire", "1d"]))
+for i in (1, 2):
+    write("later/sam-%d" % i, hdr(frm="Sam <sam@example.org>",
+        subject="Signed now, %d" % i) + signed(body, S))
+    write("later/erin-%d" % i, hdr(frm="Erin <erin@example.org>",
+        subject="Renewed, %d" % i) + signed(body, E))
 write("partly-signed", hdr(subject="Partly signed") + mixed([
     text(b"This first part is NOT signed: pay mallory.\r\n"),
     signed(body, A)]))
@@ -218,18 +271,18 @@ write("gossip", hdr(to="bob@example.org, dave@example.net") +
     encrypted(enc(gos)))
 if os.path.exists(D + "/smime"):
     SA = H + "/salice"
-    def gpgsm(args, data):
+    def gpgsm(args, data, home=SA):
         # The key has no passphrase; the data comes from a file, as
         # gpgsm would take the first line of standard input for one.
         open(D + "/smime.in", "wb").write(data)
-        return subprocess.run(["gpgsm", "--homedir", SA, "--batch",
+        return subprocess.run(["gpgsm", "--homedir", home, "--batch",
             "--disable-crl-checks", "--disable-dirmngr"] + args +
             [D + "/smime.in"], stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             check=True).stdout
     b64 = lambda d: base64.encodebytes(d).replace(b"\n", b"\r\n")
-    def smime_signed(entity):
-        sig = gpgsm(["-u", "alice@example.org", "--detach-sign"], entity)
+    def smime_signed(entity, home=SA, who="alice@example.org", extra=[]):
+        sig = gpgsm(extra + ["-u", who, "--detach-sign"], entity, home)
         return (b"Content-Type: multipart/signed; protocol=\"application/"
             b"pkcs7-signature\"; micalg=sha-256; boundary=\"SB\"\r\n\r\n"
             b"--SB\r\n" + entity + b"\r\n--SB\r\nContent-Type: application/"
@@ -240,6 +293,10 @@ if os.path.exists(D + "/smime"):
             b"; name=smime.p7m\r\nContent-Transfer-Encoding: base64\r\n\r\n"
             + b64(der))
     write("smime-signed", hdr(subject="S/MIME signed") + smime_signed(body))
+    # Signed in 2020, while otto's certificate was valid.
+    write("smime-cert-expired", hdr(frm="Otto <otto@example.org>",
+        subject="S/MIME, 2020") + smime_signed(body, H + "/sotto",
+        "otto@example.org", ["--faked-system-time", "20200601T000000"]))
     write("smime-opaque", hdr(subject="S/MIME opaque") + p7m(b"signed-data",
         gpgsm(["-u", "alice@example.org", "--sign"], body)))
     write("smime-encrypted", hdr(subject="S/MIME enc") + p7m(

@@ -1,7 +1,9 @@
 # crypto-in.sh: incoming security verdicts, asserted through
 # "steedmail --inspect" and "--view" on the corpus tests/crypto/gen.sh
 # makes with real gpg at test time: good, bad, foreign and unknown
-# signatures, partial signatures, forwarded and nested content, EFAIL
+# signatures, signatures by revoked and expired keys (and the trust
+# store's marks on them, until a renewed key signs), expired signatures
+# and certificates, partial signatures, forwarded and nested content, EFAIL
 # cases (no MDC, tampered ciphertext), forged status text, protected
 # headers, Autocrypt headers good and bad, gossip. No server needed.
 . "$(dirname "$0")/../lib.sh"
@@ -24,6 +26,9 @@ fpr() { awk -v n="$1" '$1 == n { print $2 }' "$C/fprs"; }
 ALICE=$(fpr alice)
 MALLORY=$(fpr mallory)
 DAVE=$(fpr dave)
+RITA=$(fpr rita)
+ERIN=$(fpr erin)
+SAM=$(fpr sam)
 MARK=$(printf '\342\224\203')
 
 # inspect NAME: run --inspect on NAME.eml into $T_TMP/NAME.out.
@@ -67,6 +72,8 @@ ok "signed: the view shows the good signature above the part" \
     has "$T_TMP/signed.view" "$MARK security of part root: good signature (OpenPGP) by alice@example.org"
 ok "signed-tampered: bad" kv signed-tampered signature.1.status bad
 ok "signed-tampered: not signed" kv signed-tampered signed invalid
+ok "signed-tampered: the key (named by key ID) is still looked up" \
+    kv signed-tampered signature.1.fpr "$ALICE"
 ok "wrong-signer: good math, someone else" kv wrong-signer signature.1.status good
 ok "wrong-signer: signer is mallory" kv wrong-signer signature.1.signer mallory@evil.example
 ok "wrong-signer: does not match From" kv wrong-signer signature.1.matches-from no
@@ -79,6 +86,98 @@ ok "wrong-signer: the view says someone else" \
     has "$T_TMP/wrong-signer.view" "by someone else: mallory@evil.example"
 ok "unknown-key: unknown-key" kv unknown-key signature.1.status unknown-key
 ok "unknown-key: verdict unverified" kv unknown-key signed unverified
+
+# Signatures that do not count (any more): none is ever called good, in
+# --inspect or in a line --view draws, and none is blamed on someone else.
+# notgood NAME: no "good" in NAME's inspect output or steedmail's lines.
+notgood() {
+	! grep -qi good "$T_TMP/$1.out" &&
+	    ! grep "^$MARK" "$T_TMP/$1.view" | grep -qi good
+}
+for n in signed-tampered unknown-key signed-revoked signed-key-expired \
+    signed-sig-expired smime-cert-expired; do
+	[ -e "$T_TMP/$n.out" ] || continue
+	ok "$n: never called good" notgood $n
+	ok "$n: no warning blames someone else" sh -c \
+	    "! grep -q '^warning: .*someone else' '$T_TMP/$n.out'"
+done
+ok "signed-tampered: summary" kv signed-tampered summary "the signature is bad"
+ok "signed-tampered: the view says BAD above the part" sh -c \
+    "grep -q '^$MARK security of part root: BAD signature (OpenPGP)' '$T_TMP/signed-tampered.view'"
+ok "signed-tampered: trust unsigned" kv signed-tampered trust.state unsigned
+ok "unknown-key: summary names the key" sh -c \
+    "grep -q '^summary: signed with an unknown key [0-9A-F]\{16,40\}$' '$T_TMP/unknown-key.out'"
+ok "unknown-key: no signer" kv unknown-key signature.1.signer none
+ok "unknown-key: matches no From" kv unknown-key signature.1.matches-from no
+ok "unknown-key: trust unsigned" kv unknown-key trust.state unsigned
+
+ok "signed-revoked: revoked" kv signed-revoked signature.1.status revoked
+ok "signed-revoked: not signed" kv signed-revoked signed invalid
+ok "signed-revoked: summary" kv signed-revoked summary "the signature is revoked"
+ok "signed-revoked: rita's key" kv signed-revoked signature.1.fpr "$RITA"
+ok "signed-revoked: the signer from the revoked key" \
+    kv signed-revoked signature.1.signer rita@example.org
+ok "signed-revoked: the revoked key is the sender's" \
+    kv signed-revoked signature.1.matches-from yes
+ok "signed-revoked: why" kv signed-revoked signature.1.reason "the key was revoked"
+ok "signed-revoked: the view says REVOKED above the part" \
+    has "$T_TMP/signed-revoked.view" "$MARK security of part root: REVOKED key: the signature (OpenPGP) by rita@example.org (key $RITA) does not count"
+ok "signed-revoked: trust state revoked" kv signed-revoked trust.state revoked
+ok "signed-revoked: trust names the key" kv signed-revoked trust.fpr "$RITA"
+ok "signed-revoked: the view says trust revoked" \
+    has "$T_TMP/signed-revoked.view" "$MARK trust: revoked, key $RITA"
+
+ok "signed-key-expired: expired" kv signed-key-expired signature.1.status expired
+ok "signed-key-expired: not signed" kv signed-key-expired signed invalid
+ok "signed-key-expired: summary" kv signed-key-expired summary "the signature is expired"
+ok "signed-key-expired: erin's key" kv signed-key-expired signature.1.fpr "$ERIN"
+ok "signed-key-expired: matches From" kv signed-key-expired signature.1.matches-from yes
+ok "signed-key-expired: why" kv signed-key-expired signature.1.reason "the key has expired"
+ok "signed-key-expired: the view says EXPIRED above the part" \
+    has "$T_TMP/signed-key-expired.view" "$MARK security of part root: EXPIRED key: the signature (OpenPGP) by erin@example.org (key $ERIN) does not count"
+ok "signed-key-expired: trust state expired" kv signed-key-expired trust.state expired
+ok "signed-key-expired: trust names the key" kv signed-key-expired trust.fpr "$ERIN"
+
+ok "signed-sig-expired: expired" kv signed-sig-expired signature.1.status expired
+ok "signed-sig-expired: not signed" kv signed-sig-expired signed invalid
+ok "signed-sig-expired: matches From" kv signed-sig-expired signature.1.matches-from yes
+ok "signed-sig-expired: why" kv signed-sig-expired signature.1.reason "the signature has expired"
+ok "signed-sig-expired: the view says EXPIRED above the part" \
+    has "$T_TMP/signed-sig-expired.view" "$MARK security of part root: EXPIRED signature (OpenPGP) by sam@example.org (key $SAM): it does not count any more"
+# The key is fine: an expired signature says nothing about it.
+ok "signed-sig-expired: trust unsigned, the key not called expired" \
+    kv signed-sig-expired trust.state unsigned
+mkdir -p "$T_TMP/later"
+for i in 1 2; do inspect later/sam-$i; done
+ok "sam's next signed message: first contact" kv later/sam-1 trust.state first-contact
+ok "... and the one after: known, not expired" kv later/sam-2 trust.state known
+
+# The trust store marks revoked and expired keys, never used for
+# encryption; sam's key is not marked.
+for a in rita erin sam; do
+	sm --trust show $a@example.org >"$T_TMP/trust-$a" 2>&1
+done
+ok "the trust store marks rita's key revoked" \
+    grep -q "^key: $RITA openpgp .*; revoked" "$T_TMP/trust-rita"
+ok "the trust store marks erin's key expired" \
+    grep -q "^key: $ERIN openpgp .*; expired" "$T_TMP/trust-erin"
+ok "... neither is pinned for encryption" sh -c \
+    "grep -qx 'pinned: none' '$T_TMP/trust-rita' && grep -qx 'pinned: none' '$T_TMP/trust-erin'"
+ok "sam's key is pinned, usable, not marked" sh -c \
+    "grep -qx 'pinned: $SAM' '$T_TMP/trust-sam' &&
+     ! grep -q '; expired\|; revoked' '$T_TMP/trust-sam'"
+# erin renews her key, and steedmail's home gets the renewed one: her
+# next signatures are good, and her key is no longer called expired.
+ok "erin's renewed key is imported" \
+    gpg --homedir "$SM" --batch --quiet --import "$C/later/erin.pub"
+for i in 1 2; do inspect later/erin-$i; done
+ok "erin, renewed: a good signature" kv later/erin-1 signature.1.status good
+ok "erin, renewed: first contact" kv later/erin-1 trust.state first-contact
+ok "erin, renewed: then known, not expired" kv later/erin-2 trust.state known
+sm --trust show erin@example.org >"$T_TMP/trust-erin2" 2>&1
+ok "erin's renewed key is pinned, usable, not marked expired" sh -c \
+    "grep -qx 'pinned: $ERIN' '$T_TMP/trust-erin2' &&
+     ! grep -q '; expired' '$T_TMP/trust-erin2'"
 ok "partly-signed: partly" kv partly-signed signed partly
 ok "partly-signed: the signature covers part 2" kv partly-signed signature.1.part 2
 ok "partly-signed: summary says which part" kv partly-signed summary \
@@ -168,6 +267,17 @@ if [ -e "$C/smime" ]; then
 	ok "smime-signed-encrypted: signed by alice" kv smime-signed-encrypted signed yes
 	ok "smime-signed-encrypted: the view shows the plaintext" \
 	    has "$T_TMP/smime-signed-encrypted.view" SWORDFISH
+	n=smime-cert-expired
+	ok "$n: expired" kv $n signature.1.status expired
+	ok "$n: S/MIME" kv $n signature.1.protocol smime
+	ok "$n: not signed" kv $n signed invalid
+	ok "$n: otto's certificate, the sender's" sh -c \
+	    "grep -qx 'signature.1.signer: otto@example.org' '$T_TMP/$n.out' &&
+	     grep -qx 'signature.1.matches-from: yes' '$T_TMP/$n.out'"
+	ok "$n: why" kv $n signature.1.reason "the key has expired"
+	ok "$n: the view says EXPIRED above the part" sh -c \
+	    "grep -q '^$MARK security of part root: EXPIRED key: the signature (S/MIME) by otto@example.org' '$T_TMP/$n.view'"
+	ok "$n: trust state expired" kv $n trust.state expired
 else
 	echo "ok - S/MIME # SKIP gpgsm not installed"
 fi
