@@ -60,20 +60,6 @@ keygen_ctx(gpgme_protocol_t proto, gpgme_passphrase_cb_t cb, char **cause)
 	return ctx;
 }
 
-/* gpgsm gives the address as "<a@b>", gpg as "a@b". */
-static int
-keygen_same_addr(const char *email, const char *addr)
-{
-	size_t	n = strlen(addr);
-
-	if (email == NULL)
-		return 0;
-	if (*email == '<')
-		return strncasecmp(email + 1, addr, n) == 0 &&
-		    strcmp(email + 1 + n, ">") == 0;
-	return strcasecmp(email, addr) == 0;
-}
-
 /* Has key a (not revoked, not invalid) user ID with this address? */
 static gpgme_user_id_t
 keygen_uid(gpgme_key_t key, const char *addr)
@@ -83,7 +69,7 @@ keygen_uid(gpgme_key_t key, const char *addr)
 	for (uid = key->uids; uid != NULL; uid = uid->next) {
 		if (uid->revoked || uid->invalid)
 			continue;
-		if (keygen_same_addr(uid->email, addr))
+		if (crypto_uid_is(uid->email, addr))
 			return uid;
 	}
 	return NULL;

@@ -209,20 +209,7 @@ cmd_inspect_one(struct cmd_ctx *ctx, const char *path)
 		return EX_DATAERR;
 	}
 	cmd_crypto_init(ctx);
-	ci = crypto_in_analyse(m, 1);
-	/*
-	 * A signature by a key that only this message's Autocrypt header
-	 * brought cannot be checked before the key is imported: once it is,
-	 * the message is analysed again, so a first message counts as
-	 * signed (and is first contact in the trust store).
-	 */
-	for (i = 0; i < ci->nsigs && ci->autocrypt.nkeys > 0; i++) {
-		if (ci->sigs[i].status == CRYPTO_IN_UNKNOWN_KEY) {
-			crypto_in_free(ci);
-			ci = crypto_in_analyse(m, 1);
-			break;
-		}
-	}
+	ci = crypto_in_analyse_import(m);
 	cmd_inspect_kv("encryption", "%s", crypto_in_proto_name(ci->encryption));
 	if (ci->encryption != CRYPTO_IN_NONE) {
 		cmd_inspect_kv("integrity", "%s",

@@ -17,6 +17,7 @@
 #include "imap-conn.h"
 #include "password.h"
 #include "strsafe.h"
+#include "sync-trust.h"
 #include "xmalloc.h"
 
 #define CMD_IDLE_TIMEOUT	300	/* seconds --idle waits by default */
@@ -117,11 +118,81 @@ cmd_mail_down(struct cmd_mail *m)
 	return EX_TEMPFAIL;
 }
 
+/*
+ * The folder's cached state before a sync: the UIDs past its maxuid are
+ * the new ones. Read before imap_conn_sync(), so that batches stored by
+ * an attempt that then lost the connection still count as new.
+ */
+static void
+cmd_sync_before(struct cmd_mail *m, struct cache_mailbox *before)
+{
+	char	*cause = NULL;
+
+	if (cache_mailbox_find(m->cache, m->folder, before, &cause) != 1) {
+		free(cause);
+		memset(before, 0, sizeof *before);
+	}
+}
+
+/*
+ * After a sync: the messages it found new into the trust store
+ * (sync-trust.h). This never fails the sync; what went wrong is one
+ * warning. With report (--sync), one line says what was done.
+ */
+static void
+cmd_sync_trust(struct cmd_ctx *ctx, struct cmd_mail *m,
+    const struct cache_mailbox *before, const struct imap_sync_stats *st,
+    int report)
+{
+	struct sync_trust_how	 how;
+	struct sync_trust_stats	 ts;
+	mailimap		*imap;
+	uint32_t		 first;
+	char			*cause = NULL;
+
+	/* Another UIDVALIDITY (or nothing cached): every message is new. */
+	first = before->uidvalidity == st->mb.uidvalidity ?
+	    before->maxuid + 1 : 1;
+	if (st->unchanged || first > st->mb.maxuid)
+		return;
+	memset(&how, 0, sizeof how);
+	if (sync_trust_limit(ctx->cf->sync_trust_limit, &how.limit,
+	    &cause) == -1) {
+		cmd_error("warning: %s", cause);
+		free(cause);
+		cause = NULL;
+	}
+	if (how.limit == 0 || (imap = imap_conn_session(m->conn)) == NULL)
+		return;
+	how.gnupg_home = ctx->cf->gnupg_home;
+	if (sync_trust(imap, first, st->mb.maxuid, &how, &ts, &cause) == -1) {
+		cmd_error("warning: %s: trust: nothing processed: %s",
+		    m->folder, cause);
+		free(cause);
+		return;
+	}
+	if (report) {
+		fprintf(stderr, "steedmail: %s: trust: %u message%s "
+		    "processed", m->folder, ts.processed,
+		    ts.processed == 1 ? "" : "s");
+		if (ts.known > 0)
+			fprintf(stderr, ", %u processed before", ts.known);
+		if (ts.skipped > 0)
+			fprintf(stderr, ", %u skipped", ts.skipped);
+		fputc('\n', stderr);
+	}
+	if (ts.warning != NULL) {
+		cmd_error("warning: %s: %s", m->folder, ts.warning);
+		free(ts.warning);
+	}
+}
+
 int
 cmd_sync(struct cmd_ctx *ctx)
 {
 	struct cmd_mail		 m;
 	struct imap_sync_stats	 st;
+	struct cache_mailbox	 before;
 	char			*cause = NULL;
 	int			 rc;
 
@@ -130,6 +201,7 @@ cmd_sync(struct cmd_ctx *ctx)
 		return rc;
 	if (m.down != NULL)
 		return cmd_mail_down(&m);
+	cmd_sync_before(&m, &before);
 	if (imap_conn_sync(m.conn, m.folder, &st, &cause) != IMAP_OPS_OK) {
 		cmd_error("%s: %s", m.folder, cause);
 		free(cause);
@@ -143,6 +215,8 @@ cmd_sync(struct cmd_ctx *ctx)
 		fprintf(stderr, "steedmail: %s: %u new, %u flag updates, %u "
 		    "expunged\n", m.folder, st.fetched, st.flags_changed,
 		    st.expunged);
+	fflush(stdout);
+	cmd_sync_trust(ctx, &m, &before, &st, 1);
 	cmd_mail_close(&m);
 	return EX_OK;
 }
@@ -220,12 +294,14 @@ cmd_list(struct cmd_ctx *ctx)
 {
 	struct cmd_mail		 m;
 	struct imap_sync_stats	 st;
+	struct cache_mailbox	 before;
 	char			*cause = NULL;
 	int			 rc;
 
 	if ((rc = cmd_mail_open(ctx, &m, ctx->argc > 0 ? ctx->argv[0] :
 	    NULL)) != EX_OK)
 		return rc;
+	cmd_sync_before(&m, &before);
 	if (m.down != NULL)
 		rc = cmd_list_cached(&m, m.down);
 	else if ((rc = imap_conn_sync(m.conn, m.folder, &st, &cause)) ==
@@ -236,8 +312,11 @@ cmd_list(struct cmd_ctx *ctx)
 		cmd_error("%s: %s", m.folder, cause);
 		free(cause);
 		rc = EX_TEMPFAIL;
-	} else
+	} else {
+		/* What this sync stores, the next one does not see as new. */
+		cmd_sync_trust(ctx, &m, &before, &st, 0);
 		rc = cmd_list_print(&m, &st.mb);
+	}
 	cmd_mail_close(&m);
 	return rc;
 }

@@ -35,6 +35,7 @@ struct cmd_ctx {
 	int		  sign, encrypt, smime;
 	/* --no-encrypt, --require-encryption (with -s) */
 	int		  no_encrypt, require_encryption;
+	const char	 *reply;	/* --reply FILE (with -s), or NULL */
 };
 
 /* What the IMAP commands share: the account, its cache, the connection. */

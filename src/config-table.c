@@ -41,6 +41,10 @@ const struct config_setting config_settings[] = {
 	  "plaintext|ask|refuse",
 	  "a recipient without a key: send in clear with a note (default), "
 	  "ask (batch: refuse), or refuse" },
+	{ "sync-trust-limit", CONFIG_GLOBAL, CONFIG_STRING,
+	  G(sync_trust_limit), 0, "NUMBER",
+	  "newest new messages of a sync whose signatures and keys go into "
+	  "the trust store (default: 300; 0: none)" },
 
 	{ "name", CONFIG_ACCOUNT, CONFIG_STRING, A(name), 0, "TEXT",
 	  "your name, as shown in From" },

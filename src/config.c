@@ -638,6 +638,7 @@ config_free(struct config *cf)
 	free(cf->gnupg_home);
 	free(cf->encrypt);
 	free(cf->fallback);
+	free(cf->sync_trust_limit);
 	free(cf->dns_config);
 	free(cf->dns_forwarder);
 	free(cf->dns_trust_anchor);

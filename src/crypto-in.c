@@ -1376,3 +1376,19 @@ crypto_in_view_inner(const struct mime_part *p, void *arg)
 
 	return e != NULL && e->inner != NULL ? e->inner->root : NULL;
 }
+
+struct crypto_in *
+crypto_in_analyse_import(struct mime_msg *m)
+{
+	struct crypto_in	*ci;
+	size_t			 i;
+
+	ci = crypto_in_analyse(m, 1);
+	for (i = 0; i < ci->nsigs && ci->autocrypt.nkeys > 0; i++) {
+		if (ci->sigs[i].status == CRYPTO_IN_UNKNOWN_KEY) {
+			crypto_in_free(ci);
+			return crypto_in_analyse(m, 1);
+		}
+	}
+	return ci;
+}

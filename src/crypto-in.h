@@ -99,6 +99,13 @@ struct crypto_in {
  * keys are imported. Never fails.
  */
 struct crypto_in *crypto_in_analyse(struct mime_msg *m, int autocrypt);
+/*
+ * As crypto_in_analyse(m, 1), and once more when a signature could not be
+ * checked for want of a key this message's own Autocrypt data brought:
+ * once imported, the key checks it, so a first message counts as signed
+ * (and is first contact in the trust store). --inspect and sync-trust.c.
+ */
+struct crypto_in *crypto_in_analyse_import(struct mime_msg *m);
 void		 crypto_in_free(struct crypto_in *);
 
 /* A part's name: "root" for the message (or the content shown for it),

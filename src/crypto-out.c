@@ -11,9 +11,11 @@
  * its Content-Type (RFC 9788). PGP/MIME signs and encrypts in one pass
  * (RFC 3156 6.2); S/MIME encrypts a multipart/signed (RFC 8551 3.7).
  *
- * Recipient keys are the ones in steedmail's GnuPG home for each address;
- * whether such a key deserves trust is for the trust store to say, so
- * encryption is told to take them as they are (always-trust).
+ * Recipient keys are the ones the encryption policy chose (policy.h: the
+ * trust store's key for each address), given by fingerprint; this file
+ * never looks a key up by address. Whether a key deserves trust is the
+ * trust store's business, so encryption takes them as they are
+ * (always-trust).
  */
 #include <sys/random.h>
 
@@ -55,97 +57,6 @@ crypto_out_boundary(const char *what)
 		snprintf(hex + 2 * i, 3, "%02x", r[i]);
 	/* "=_" occurs in neither base64 nor quoted-printable output. */
 	return xasprintf("=_steedmail_%s_%s", what, hex);
-}
-
-/* gpgsm gives the address as "<a@b>", gpg as "a@b". */
-static int
-crypto_out_same_addr(const char *email, const char *addr)
-{
-	size_t	n = strlen(addr);
-
-	if (email == NULL)
-		return 0;
-	if (*email == '<')
-		return strncasecmp(email + 1, addr, n) == 0 &&
-		    strcmp(email + 1 + n, ">") == 0;
-	return strcasecmp(email, addr) == 0;
-}
-
-/* A usable key of proto for addr, newest first; NULL if none. */
-static gpgme_key_t
-crypto_out_key(gpgme_ctx_t ctx, const char *addr, char **cause)
-{
-	gpgme_key_t	 key, best = NULL;
-	gpgme_user_id_t	 uid;
-	gpgme_error_t	 err;
-	char		*pattern;
-	int		 match;
-
-	*cause = NULL;
-	pattern = xasprintf("<%s>", addr);
-	err = gpgme_op_keylist_start(ctx, pattern, 0);
-	free(pattern);
-	if (err != 0) {
-		*cause = crypto_error("cannot list keys", err);
-		return NULL;
-	}
-	while (gpgme_op_keylist_next(ctx, &key) == 0) {
-		match = 0;
-		for (uid = key->uids; uid != NULL; uid = uid->next) {
-			if (!uid->revoked && !uid->invalid &&
-			    crypto_out_same_addr(uid->email, addr))
-				match = 1;
-		}
-		if (!match || key->revoked || key->expired ||
-		    key->disabled || key->invalid || !key->can_encrypt ||
-		    (best != NULL && best->subkeys->timestamp >=
-		    key->subkeys->timestamp)) {
-			gpgme_key_unref(key);
-			continue;
-		}
-		if (best != NULL)
-			gpgme_key_unref(best);
-		best = key;
-	}
-	gpgme_op_keylist_end(ctx);
-	return best;
-}
-
-int
-crypto_out_missing(gpgme_protocol_t proto, const struct mime_out *m,
-    const char ***missing, size_t *n, char **cause)
-{
-	const struct mime_addr	*lists[3] = { m->to, m->cc, m->bcc };
-	size_t			 counts[3] = { m->nto, m->ncc, m->nbcc };
-	gpgme_ctx_t		 ctx;
-	gpgme_key_t		 key;
-	size_t			 l, i;
-
-	*missing = NULL;
-	*n = 0;
-	if ((ctx = crypto_ctx(proto, cause)) == NULL)
-		return -1;
-	for (l = 0; l < 3; l++) {
-		for (i = 0; i < counts[l]; i++) {
-			key = crypto_out_key(ctx, lists[l][i].addr, cause);
-			if (*cause != NULL) {
-				gpgme_release(ctx);
-				free(*missing);
-				*missing = NULL;
-				*n = 0;
-				return -1;
-			}
-			if (key != NULL) {
-				gpgme_key_unref(key);
-				continue;
-			}
-			*missing = xreallocarray(*missing, *n + 1,
-			    sizeof **missing);
-			(*missing)[(*n)++] = lists[l][i].addr;
-		}
-	}
-	gpgme_release(ctx);
-	return 0;
 }
 
 /*
@@ -221,33 +132,29 @@ crypto_out_strip_version(struct buf *h)
 }
 
 /*
- * Autocrypt-Gossip for every To and Cc recipient whose key is here, when
- * there are several (Autocrypt Level 1, 2.7); never for Bcc.
+ * Autocrypt-Gossip for every To and Cc recipient, when there are several
+ * (Autocrypt Level 1, 2.7), with the key the message is encrypted to;
+ * never for Bcc.
  */
 static int
-crypto_out_gossip(gpgme_ctx_t ctx, const struct mime_out *m,
+crypto_out_gossip(const struct mime_out *m, const struct crypto_out *co,
     struct buf *out, char **cause)
 {
 	const struct mime_addr	*lists[2] = { m->to, m->cc };
 	size_t			 counts[2] = { m->nto, m->ncc };
-	gpgme_key_t		 key;
-	size_t			 l, i;
-	int			 rc;
+	size_t			 l, i, k = 0;
 
 	if (m->nto + m->ncc < 2)
 		return 0;
 	for (l = 0; l < 2; l++) {
-		for (i = 0; i < counts[l]; i++) {
-			if ((key = crypto_out_key(ctx, lists[l][i].addr,
-			    cause)) == NULL) {
-				if (*cause != NULL)
-					return -1;
-				continue;
+		for (i = 0; i < counts[l]; i++, k++) {
+			if (co->rcpt_fprs == NULL || co->rcpt_fprs[k] == NULL) {
+				*cause = xasprintf("no key chosen for %s",
+				    lists[l][i].addr);
+				return -1;
 			}
-			rc = autocrypt_header_add(out, "Autocrypt-Gossip",
-			    lists[l][i].addr, 0, key->subkeys->fpr, cause);
-			gpgme_key_unref(key);
-			if (rc == -1)
+			if (autocrypt_header_add(out, "Autocrypt-Gossip",
+			    lists[l][i].addr, 0, co->rcpt_fprs[k], cause) == -1)
 				return -1;
 		}
 	}
@@ -256,7 +163,7 @@ crypto_out_gossip(gpgme_ctx_t ctx, const struct mime_out *m,
 
 static int
 crypto_out_parts(const struct mime_out *m, const struct crypto_out *co,
-    gpgme_ctx_t ctx, struct crypto_out_msg *cm, char **cause)
+    struct crypto_out_msg *cm, char **cause)
 {
 	struct mime_out	 mm = *m;
 	struct buf	 inner, entity;
@@ -294,7 +201,7 @@ crypto_out_parts(const struct mime_out *m, const struct crypto_out *co,
 	if (co->encrypt) {
 		crypto_out_hp_outer(&cm->payload, &cm->outer);
 		if (co->proto == GPGME_PROTOCOL_OpenPGP &&
-		    crypto_out_gossip(ctx, m, &cm->payload, cause) == -1)
+		    crypto_out_gossip(m, co, &cm->payload, cause) == -1)
 			goto out;
 	}
 	rc = crypto_out_hp(&cm->payload, entity.data, entity.len,
@@ -316,7 +223,7 @@ crypto_out_signer(gpgme_ctx_t ctx, const char *fpr, char **cause)
 		*cause = xstrdup("no key to sign with");
 		return -1;
 	}
-	if ((err = gpgme_get_key(ctx, fpr, &key, 1)) != 0) {
+	if ((err = crypto_key(ctx, fpr, 1, &key)) != 0) {
 		*cause = crypto_error("the signing key cannot be used", err);
 		return -1;
 	}
@@ -453,7 +360,8 @@ out:
 /*
  * The recipients for gpg, one fingerprint a line: To, Cc and the sender
  * first, then "--hidden" and the Bcc recipients (gpgme_op_encrypt_ext).
- * For gpgsm, the keys as an array. A missing key stops it all.
+ * For gpgsm, the keys as an array. The keys are co->rcpt_fprs; one
+ * missing or not in the home stops it all.
  */
 static int
 crypto_out_recipients(gpgme_ctx_t ctx, const struct mime_out *m,
@@ -467,7 +375,7 @@ crypto_out_recipients(gpgme_ctx_t ctx, const struct mime_out *m,
 	size_t			 l, i, n = 0, k = 0;
 
 	*keys = xcalloc(m->nto + m->ncc + m->nbcc + 2, sizeof **keys);
-	if ((err = gpgme_get_key(ctx, co->signer, &key, 0)) != 0) {
+	if ((err = crypto_key(ctx, co->signer, 0, &key)) != 0) {
 		*cause = crypto_error("the sender's own key cannot be used",
 		    err);
 		return -1;
@@ -485,18 +393,14 @@ crypto_out_recipients(gpgme_ctx_t ctx, const struct mime_out *m,
 			buf_adds(lines, "--hidden\n");
 		}
 		for (i = 0; i < counts[l]; i++, k++) {
-			if (co->rcpt_fprs != NULL && co->rcpt_fprs[k] != NULL) {
-				if ((err = gpgme_get_key(ctx, co->rcpt_fprs[k],
-				    &key, 0)) != 0) {
-					*cause = crypto_error(lists[l][i].addr,
-					    err);
-					return -1;
-				}
-			} else if ((key = crypto_out_key(ctx, lists[l][i].addr,
-			    cause)) == NULL) {
-				if (*cause == NULL)
-					*cause = xasprintf("no key for %s",
-					    lists[l][i].addr);
+			if (co->rcpt_fprs == NULL || co->rcpt_fprs[k] == NULL) {
+				*cause = xasprintf("no key chosen for %s",
+				    lists[l][i].addr);
+				return -1;
+			}
+			if ((err = crypto_key(ctx, co->rcpt_fprs[k], 0,
+			    &key)) != 0) {
+				*cause = crypto_error(lists[l][i].addr, err);
 				return -1;
 			}
 			buf_addf(lines, "%s\n", key->subkeys->fpr);
@@ -633,7 +537,7 @@ crypto_out_build(const struct mime_out *m, const struct crypto_out *co,
 	buf_init(&cm.payload);
 	buf_init(&body);
 	buf_init(&rcpts);
-	if (crypto_out_parts(m, co, ctx, &cm, cause) == -1)
+	if (crypto_out_parts(m, co, &cm, cause) == -1)
 		goto out;
 	if (!co->sign && !co->encrypt)
 		buf_add(&body, cm.payload.data, cm.payload.len);

@@ -27,19 +27,14 @@ struct crypto_out {
 	 */
 	const char	*autocrypt;
 	/*
-	 * The key for each recipient, To, Cc then Bcc, as the encryption
-	 * policy chose it (the trust store's pinned key), or NULL: the
-	 * newest usable key in the home with the address.
+	 * With encrypt: the key for each recipient, To, Cc then Bcc, as the
+	 * encryption policy chose it (the trust store's key for the
+	 * address); encryption and Autocrypt-Gossip use exactly these. A
+	 * recipient without one stops the message: no key is ever looked up
+	 * by address here.
 	 */
 	const char * const *rcpt_fprs;
 };
-
-/*
- * The recipients (To, Cc, Bcc) without a usable key for proto, as an
- * allocated array of pointers into m; *n is 0 if every one has a key.
- */
-int	 crypto_out_missing(gpgme_protocol_t, const struct mime_out *m,
-	    const char ***missing, size_t *n, char **cause);
 
 /*
  * The whole message into out, CRLF line ends. Returns -1 with *cause if

@@ -30,6 +30,7 @@
 
 static char	*crypto_home_dir;
 static int	 crypto_bound_pgp, crypto_bound_cms;
+static int	 crypto_no_prompt;
 
 char *
 crypto_error(const char *what, gpgme_error_t err)
@@ -140,7 +141,29 @@ crypto_ctx(gpgme_protocol_t proto, char **cause)
 	}
 	gpgme_set_armor(ctx, 0);
 	gpgme_set_offline(ctx, 1);	/* no key servers, no CRL fetches */
+	if (crypto_no_prompt && (proto == GPGME_PROTOCOL_OpenPGP ||
+	    proto == GPGME_PROTOCOL_CMS))
+		gpgme_set_pinentry_mode(ctx, GPGME_PINENTRY_MODE_CANCEL);
 	return ctx;
+}
+
+int
+crypto_uid_is(const char *email, const char *addr)
+{
+	size_t	n = strlen(addr);
+
+	if (email == NULL)
+		return 0;
+	if (*email == '<')	/* gpgsm: "<a@b>" */
+		return strncasecmp(email + 1, addr, n) == 0 &&
+		    strcmp(email + 1 + n, ">") == 0;
+	return strcasecmp(email, addr) == 0;
+}
+
+void
+crypto_set_no_prompt(int on)
+{
+	crypto_no_prompt = on;
 }
 
 /*

@@ -29,6 +29,14 @@ gpgme_ctx_t	 crypto_ctx(gpgme_protocol_t proto, char **cause);
  */
 gpgme_error_t	 crypto_key(gpgme_ctx_t, const char *fpr, int secret,
 		     gpgme_key_t *key);
+/* Is a user ID's email (gpg: "a@b", gpgsm: "<a@b>") addr, any case? */
+int		 crypto_uid_is(const char *email, const char *addr);
+/*
+ * While on, contexts made by crypto_ctx() fail an operation that would
+ * ask for a passphrase or a PIN (pinentry mode cancel) instead of asking:
+ * for work nobody is watching, such as a sync.
+ */
+void		 crypto_set_no_prompt(int on);
 /* "what: gpgme's words" for an error. */
 char		*crypto_error(const char *what, gpgme_error_t);
 

@@ -220,7 +220,8 @@ imap_mailbox_fetch(mailimap *imap, const char *mailbox, uint32_t uid,
 	const struct mailimap_body	*structure = NULL;
 	int				 err, rc = 0;
 
-	if ((err = mailimap_examine(imap, mailbox)) != MAILIMAP_NO_ERROR) {
+	if (mailbox != NULL &&
+	    (err = mailimap_examine(imap, mailbox)) != MAILIMAP_NO_ERROR) {
 		*cause = imap_sync_error(imap, "EXAMINE", err);
 		return -1;
 	}

@@ -23,7 +23,8 @@ int	 imap_mailbox_has_msgid(mailimap *, const char *mailbox,
 /*
  * The message with this UID (read-only, flags untouched): whole when part
  * is NULL, else the body of one MIME part by its IMAP section ("2.1"), as
- * the server has it (still in its transfer encoding).
+ * the server has it (still in its transfer encoding). mailbox NULL: the
+ * one already selected, as it is (no EXAMINE).
  */
 int	 imap_mailbox_fetch(mailimap *, const char *mailbox, uint32_t uid,
 	    const char *part, struct buf *out, char **cause);

@@ -46,7 +46,8 @@ enum {
 	CMD_DNS_RECORDS,
 	CMD_TRUST,
 	OPT_NO_ENCRYPT,
-	OPT_REQUIRE_ENCRYPTION
+	OPT_REQUIRE_ENCRYPTION,
+	OPT_REPLY
 };
 
 #define MAIN_TIMEOUT_MAX	86400	/* seconds --idle may wait at most */
@@ -76,6 +77,7 @@ static const struct option main_options[] = {
 	{ "smime",		no_argument,	NULL, OPT_SMIME },
 	{ "no-encrypt",		no_argument,	NULL, OPT_NO_ENCRYPT },
 	{ "require-encryption",	no_argument,	NULL, OPT_REQUIRE_ENCRYPTION },
+	{ "reply",		required_argument, NULL, OPT_REPLY },
 	{ "trust",		no_argument,	NULL, CMD_TRUST },
 	{ "lookup",		no_argument,	NULL, CMD_LOOKUP },
 	{ "dns-records",	no_argument,	NULL, CMD_DNS_RECORDS },
@@ -98,6 +100,8 @@ main_usage(FILE *f)
 "  --encrypt          with -s: sign and encrypt to every recipient\n"
 "  --no-encrypt       with -s: do not encrypt, whatever the policy says\n"
 "  --require-encryption  with -s: encrypt, or send nothing (exit 69)\n"
+"  --reply FILE       with -s: a reply to the message in FILE (In-Reply-To,\n"
+"                     References); encrypted if FILE was, or not sent\n"
 "  --smime            with -s, --genkey, --export-key: S/MIME instead\n"
 "  --genkey           make the account's key if it has none; show it\n"
 "  --export-key       the account's public key, ASCII-armored, on stdout\n"
@@ -419,6 +423,9 @@ main(int argc, char **argv)
 		case OPT_REQUIRE_ENCRYPTION:
 			ctx.require_encryption = 1;
 			break;
+		case OPT_REPLY:
+			ctx.reply = optarg;
+			break;
 		case OPT_PART:
 			ctx.part = optarg;
 			break;
@@ -443,8 +450,9 @@ main(int argc, char **argv)
 		main_usage(stderr);
 		return EX_USAGE;
 	}
-	if (command != CMD_SEND && (ctx.ncc || ctx.nbcc || ctx.nattach)) {
-		cmd_error("-c, -b and -a go with -s");
+	if (command != CMD_SEND && (ctx.ncc || ctx.nbcc || ctx.nattach ||
+	    ctx.reply != NULL)) {
+		cmd_error("-c, -b, -a and --reply go with -s");
 		return EX_USAGE;
 	}
 	if (command != CMD_SEND && (ctx.sign || ctx.encrypt ||

@@ -7,9 +7,17 @@
  * for an address whose pinned key is another one never replaces it. A
  * key the store pins but gpg finds revoked or expired is never used, and
  * nothing else takes its place until the user decides (--trust).
+ *
+ * The store pins one key per address, whatever its protocol. When the
+ * pinned key is of the other protocol (an OpenPGP key pinned, S/MIME
+ * wanted), the store's keys of the protocol wanted are taken in this
+ * order: verified, accepted, then the first seen; never a rejected,
+ * revoked or expired one. So a certificate that was used once keeps
+ * being used, and a newer one in the home does not take its place.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include <gpgme.h>
@@ -17,6 +25,8 @@
 #include "buf.h"
 #include "crypto.h"
 #include "dns-lookup.h"
+#include "keydata.h"
+#include "log.h"
 #include "policy.h"
 #include "xmalloc.h"
 
@@ -54,8 +64,8 @@ policy_has_uid(gpgme_key_t key, const char *addr)
 	gpgme_user_id_t	uid;
 
 	for (uid = key->uids; uid != NULL; uid = uid->next) {
-		if (!uid->revoked && !uid->invalid && uid->email != NULL &&
-		    strcasecmp(uid->email, addr) == 0)
+		if (!uid->revoked && !uid->invalid &&
+		    crypto_uid_is(uid->email, addr))
 			return 1;
 	}
 	return 0;
@@ -70,7 +80,7 @@ policy_unusable(gpgme_ctx_t ctx, const char *fpr, const char *addr,
 	const char	*why = NULL;
 
 	*revoked = *expired = 0;
-	if (gpgme_get_key(ctx, fpr, &key, 0) != 0)
+	if (crypto_key(ctx, fpr, 0, &key) != 0)
 		return "is not in the GnuPG home";
 	if (key->revoked) {
 		*revoked = 1;
@@ -86,62 +96,77 @@ policy_unusable(gpgme_ctx_t ctx, const char *fpr, const char *addr,
 	return why;
 }
 
-/* The newest usable key for addr already in the home, or NULL. */
-static char *
-policy_home_key(gpgme_ctx_t ctx, const char *addr)
+struct policy_cand {
+	char	*fpr;
+	long	 when;
+};
+
+static int
+policy_cand_cmp(const void *a, const void *b)
+{
+	const struct policy_cand *x = a, *y = b;
+
+	return x->when < y->when ? 1 : x->when > y->when ? -1 : 0;
+}
+
+/* The usable keys for addr already in the home, newest first. */
+static size_t
+policy_home_keys(gpgme_ctx_t ctx, const char *addr, struct policy_cand **v)
 {
 	gpgme_key_t	 key;
-	char		*pattern, *best = NULL;
-	long		 when = -1;
+	char		*pattern;
+	size_t		 n = 0;
 
+	*v = NULL;
 	pattern = xasprintf("<%s>", addr);
 	if (gpgme_op_keylist_start(ctx, pattern, 0) != 0) {
 		free(pattern);
-		return NULL;
+		return 0;
 	}
 	free(pattern);
 	while (gpgme_op_keylist_next(ctx, &key) == 0) {
 		if (!key->revoked && !key->expired && !key->disabled &&
 		    !key->invalid && key->can_encrypt &&
 		    policy_has_uid(key, addr) && key->subkeys != NULL &&
-		    key->subkeys->timestamp > when) {
-			free(best);
-			best = xstrdup(key->subkeys->fpr);
-			when = key->subkeys->timestamp;
+		    key->subkeys->fpr != NULL) {
+			*v = xreallocarray(*v, n + 1, sizeof **v);
+			(*v)[n].fpr = xstrdup(key->subkeys->fpr);
+			(*v)[n++].when = key->subkeys->timestamp;
 		}
 		gpgme_key_unref(key);
 	}
 	gpgme_op_keylist_end(ctx);
-	return best;
+	if (n > 1)
+		qsort(*v, n, sizeof **v, policy_cand_cmp);
+	return n;
 }
 
-/* Import an OPENPGPKEY record's key; the fingerprint if it is addr's. */
+/*
+ * Import an OPENPGPKEY record's key (one public key, keydata.h: a record
+ * seen before costs no gpg); the fingerprint if it is addr's.
+ */
 static char *
 policy_import(gpgme_ctx_t ctx, const struct dns_record *r, const char *addr)
 {
-	gpgme_data_t		 d;
-	gpgme_import_result_t	 res;
-	gpgme_import_status_t	 st;
-	gpgme_key_t		 key;
-	char			*fpr = NULL;
+	gpgme_key_t	 key;
+	char		*fpr, *cause = NULL;
 
-	if (gpgme_data_new_from_mem(&d, (const char *)r->data, r->len,
-	    1) != 0)
+	if ((fpr = keydata_import(r->data, r->len, &cause)) == NULL) {
+		log_msg(LOG_INFO, "policy: the DNS key of %s: %s", addr, cause);
+		free(cause);
 		return NULL;
-	if (gpgme_op_import(ctx, d) == 0 &&
-	    (res = gpgme_op_import_result(ctx)) != NULL) {
-		for (st = res->imports; st != NULL; st = st->next) {
-			if (st->result != 0 || st->fpr == NULL || fpr != NULL)
-				continue;
-			if (gpgme_get_key(ctx, st->fpr, &key, 0) == 0) {
-				if (policy_has_uid(key, addr))
-					fpr = xstrdup(st->fpr);
-				gpgme_key_unref(key);
-			}
-		}
 	}
-	gpgme_data_release(d);
+	if (crypto_key(ctx, fpr, 0, &key) != 0)
+		goto not_it;
+	if (!policy_has_uid(key, addr)) {
+		gpgme_key_unref(key);
+		goto not_it;
+	}
+	gpgme_key_unref(key);
 	return fpr;
+not_it:
+	free(fpr);
+	return NULL;
 }
 
 /* One look-up for every recipient still without a key, one deadline. */
@@ -172,6 +197,7 @@ policy_dns(const struct policy_in *in, struct trust_store *ts,
 	for (j = 0; j < nr && j < n; j++) {
 		struct policy_rcpt *p = &res->rcpts[map[j]];
 		if (r[j].status == DNS_BOGUS) {
+			p->dns_bogus = 1;
 			free(p->warning);
 			p->warning = xasprintf("the DNS answer for %s's key is "
 			    "bogus (DNSSEC validation failed: %s): refused, "
@@ -202,65 +228,205 @@ out:
 	free(map);
 }
 
-/* The store's pinned key for p, if gpg can use it; else why not. */
-static void
-policy_pinned(struct trust_store *ts, gpgme_ctx_t ctx, struct policy_rcpt *p,
-    const char *source, time_t now)
+/*
+ * Is fpr usable for addr? Marks it in the store when gpg finds it revoked
+ * or expired; returns why not (static text), or NULL.
+ */
+static const char *
+policy_check(struct trust_store *ts, gpgme_ctx_t ctx, const char *fpr,
+    const char *addr, int *gone, time_t now)
 {
-	struct trust_peer	 peer;
-	const char		*why;
-	char			*cause = NULL;
-	int			 revoked, expired;
+	const char	*why;
+	char		*cause = NULL;
+	int		 revoked, expired;
+
+	why = policy_unusable(ctx, fpr, addr, &revoked, &expired);
+	if ((revoked || expired) && trust_store_key_status(ts, fpr, revoked,
+	    expired, now, &cause) == -1)
+		free(cause);
+	*gone = revoked ? TRUST_REVOKED : expired ? TRUST_EXPIRED : 0;
+	return why;
+}
+
+/* Order of the store's keys when none of the protocol is pinned. */
+static int
+policy_rank(const struct trust_key *k)
+{
+	if (k->decision != NULL && strcmp(k->decision, "verified") == 0)
+		return 0;
+	if (k->decision != NULL && strcmp(k->decision, "accepted") == 0)
+		return 1;
+	return 2;
+}
+
+static int
+policy_key_cmp(const void *a, const void *b)
+{
+	const struct trust_key *x = *(const struct trust_key * const *)a;
+	const struct trust_key *y = *(const struct trust_key * const *)b;
+	int	rx = policy_rank(x), ry = policy_rank(y);
+
+	if (rx != ry)
+		return rx - ry;
+	return x->first_seen < y->first_seen ? -1 :
+	    x->first_seen > y->first_seen ? 1 : 0;
+}
+
+/*
+ * The store's key of protocol proto for p, if gpg (gpgsm) can use it;
+ * else why not. A pinned key that cannot be used is not replaced.
+ */
+static void
+policy_choose(struct trust_store *ts, gpgme_ctx_t ctx, const char *proto,
+    struct policy_rcpt *p, const char *source, time_t now)
+{
+	struct trust_peer	  peer;
+	const struct trust_key	 *pin = NULL, **v;
+	const char		 *why;
+	char			 *cause = NULL;
+	size_t			  i, n = 0;
+	int			  gone;
 
 	if (trust_store_peer(ts, p->addr, &peer, &cause) == -1) {
 		free(cause);
 		return;
 	}
 	p->state = peer.v.state;
-	if (peer.pinned != NULL) {
-		why = policy_unusable(ctx, peer.pinned, p->addr, &revoked,
-		    &expired);
-		if ((revoked || expired) && trust_store_key_status(ts,
-		    peer.pinned, revoked, expired, now, &cause) == -1) {
-			free(cause);
-			cause = NULL;
-		}
+	for (i = 0; peer.pinned != NULL && i < peer.nkeys; i++) {
+		if (strcasecmp(peer.keys[i].fpr, peer.pinned) == 0)
+			pin = &peer.keys[i];
+	}
+	if (peer.pinned != NULL && (pin == NULL || pin->proto == NULL ||
+	    strcmp(pin->proto, proto) == 0)) {
+		why = policy_check(ts, ctx, peer.pinned, p->addr, &gone, now);
 		if (why == NULL && peer.usable) {
+			free(p->fpr);
 			p->fpr = xstrdup(peer.pinned);
 			p->source = source;
-		} else if (why != NULL || !peer.usable) {
+		} else {
 			free(p->why);
 			p->why = xasprintf("the key %s %s", peer.pinned,
 			    why != NULL ? why : "is revoked or expired");
-			if (revoked || expired)
-				p->state = revoked ? TRUST_REVOKED :
-				    TRUST_EXPIRED;
+			if (gone)
+				p->state = gone;
+		}
+		trust_peer_free(&peer);
+		return;
+	}
+	/*
+	 * Pinned is a key of the other protocol, or there is none. A key
+	 * nobody decided on counts only in the first case: without any pin,
+	 * such a key is one the user has not accepted yet.
+	 */
+	v = xcalloc(peer.nkeys + 1, sizeof *v);
+	for (i = 0; i < peer.nkeys; i++) {
+		const struct trust_key *k = &peer.keys[i];
+		if (k->proto != NULL && strcmp(k->proto, proto) == 0 &&
+		    (k->decision == NULL ||
+		    strcmp(k->decision, "rejected") != 0) && !k->revoked &&
+		    !k->expired && (peer.pinned != NULL ||
+		    policy_rank(k) < 2))
+			v[n++] = k;
+	}
+	if (n > 1)
+		qsort(v, n, sizeof *v, policy_key_cmp);
+	for (i = 0; i < n; i++) {
+		if (policy_check(ts, ctx, v[i]->fpr, p->addr, &gone,
+		    now) == NULL) {
+			free(p->fpr);
+			p->fpr = xstrdup(v[i]->fpr);
+			p->source = source;
+			break;
 		}
 	}
+	free(v);
 	trust_peer_free(&peer);
 }
 
+/*
+ * Keys in the home the store has not decided on yet (Autocrypt, an
+ * import): each, newest first, goes through the store as a sighting until
+ * one is the key the store gives for p.
+ */
 static void
-policy_line(const struct policy_in *in, struct policy_result *res,
-    const char *intro)
+policy_home(struct trust_store *ts, gpgme_ctx_t ctx, const char *proto,
+    struct policy_rcpt *p, time_t now)
 {
-	struct buf	b;
-	size_t		i, k = 0;
+	struct policy_cand	*v;
+	char			*cause = NULL;
+	size_t			 i, n;
+
+	n = policy_home_keys(ctx, p->addr, &v);
+	for (i = 0; i < n; i++) {
+		if (p->fpr == NULL && p->why == NULL) {
+			if (trust_store_sighting(ts, p->addr, v[i].fpr, proto,
+			    TRUST_SRC_MANUAL, now, &cause) == 0)
+				policy_choose(ts, ctx, proto, p, "GnuPG home",
+				    now);
+			else {
+				free(cause);
+				cause = NULL;
+			}
+		}
+		free(v[i].fpr);
+	}
+	free(v);
+}
+
+const char *
+policy_rcpt_reason(const struct policy_rcpt *p)
+{
+	if (p->why != NULL)
+		return p->why;
+	if (p->dns_bogus)
+		return "no key; the DNS answer for it is bogus and was refused";
+	return "no key known";
+}
+
+/* intro, every recipient without a key and why, then (note). */
+static char *
+policy_line(const struct policy_result *res, const char *intro,
+    const char *note)
+{
+	struct buf			 b;
+	const struct policy_rcpt	*p;
+	size_t				 i, k = 0;
 
 	buf_init(&b);
 	buf_adds(&b, intro);
 	for (i = 0; i < res->n; i++) {
-		if (res->rcpts[i].fpr != NULL)
+		p = &res->rcpts[i];
+		if (p->fpr != NULL)
 			continue;
-		buf_addf(&b, "%s%s%s%s%s", k++ > 0 ? ", " : "",
-		    res->rcpts[i].why != NULL ? "" : "no key for ",
-		    res->rcpts[i].addr, res->rcpts[i].why != NULL ? ": " : "",
-		    res->rcpts[i].why != NULL ? res->rcpts[i].why : "");
+		if (k++ > 0)
+			buf_adds(&b, ", ");
+		if (p->why == NULL && !p->dns_bogus)
+			buf_addf(&b, "no key for %s", p->addr);
+		else
+			buf_addf(&b, "%s: %s", p->addr, policy_rcpt_reason(p));
 	}
-	if (res->action == POLICY_REFUSE_SEND && in->fallback == POLICY_ASK &&
-	    in->batch && !in->require && in->mode == POLICY_OPPORTUNISTIC)
-		buf_adds(&b, " (fallback = ask: nobody to ask in batch mode)");
-	res->line = buf_take(&b);
+	if (note != NULL)
+		buf_addf(&b, " (%s)", note);
+	return buf_take(&b);
+}
+
+/* Why a message that cannot be encrypted is refused. */
+static const char *
+policy_refused_why(const struct policy_in *in)
+{
+	if (in->replying_encrypted)
+		return "it replies to encrypted mail, which is never answered "
+		    "in clear";
+	if (in->require)
+		return NULL;	/* the user's own flag: no need to say */
+	if (in->mode == POLICY_ALWAYS)
+		return "encrypt = always";
+	if (in->fallback == POLICY_REFUSE)
+		return "fallback = refuse";
+	if (in->fallback == POLICY_ASK)
+		return "fallback = ask, but nobody could be asked: there is "
+		    "no terminal";
+	return NULL;
 }
 
 int
@@ -270,7 +436,7 @@ policy_decide(const struct policy_in *in, char *const *addrs, size_t n,
 	struct trust_store	*ts;
 	gpgme_ctx_t		 ctx;
 	struct policy_rcpt	*p;
-	char			*fpr;
+	const char		*proto = in->smime ? "smime" : "openpgp";
 	size_t			 i, have = 0;
 	time_t			 now = time(NULL);
 	int			 must;
@@ -284,44 +450,40 @@ policy_decide(const struct policy_in *in, char *const *addrs, size_t n,
 	    in->mode == POLICY_ALWAYS;
 	if (in->never || (in->mode == POLICY_NEVER && !must)) {
 		res->action = POLICY_CLEAR;
-		res->line = xstrdup(in->never ? "sent in clear: --no-encrypt" :
-		    "sent in clear: encrypt = never");
+		if (in->never && in->replying_encrypted)
+			res->line = xstrdup("sent in clear: --no-encrypt, "
+			    "although it replies to encrypted mail");
+		else
+			res->line = xstrdup(in->never ? "sent in clear: "
+			    "--no-encrypt" : "sent in clear: encrypt = never");
 		return 0;
 	}
 	if ((ts = trust_store_open(NULL, cause)) == NULL) {
 		policy_result_free(res);
 		return -1;
 	}
-	if ((ctx = crypto_ctx(GPGME_PROTOCOL_OpenPGP, cause)) == NULL) {
+	if ((ctx = crypto_ctx(in->smime ? GPGME_PROTOCOL_CMS :
+	    GPGME_PROTOCOL_OpenPGP, cause)) == NULL) {
 		trust_store_close(ts);
 		policy_result_free(res);
 		return -1;
 	}
 	for (i = 0; i < n; i++)
-		policy_pinned(ts, ctx, &res->rcpts[i], "trust store", now);
-	if (in->use_dns) {
+		policy_choose(ts, ctx, proto, &res->rcpts[i], "trust store",
+		    now);
+	if (in->use_dns && !in->smime) {
 		policy_dns(in, ts, ctx, res, now);
 		for (i = 0; i < n; i++) {
 			if (res->rcpts[i].fpr == NULL &&
 			    res->rcpts[i].why == NULL)
-				policy_pinned(ts, ctx, &res->rcpts[i], "DNS",
-				    now);
+				policy_choose(ts, ctx, proto, &res->rcpts[i],
+				    "DNS", now);
 		}
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !in->home_empty; i++) {
 		p = &res->rcpts[i];
-		if (p->fpr != NULL || p->why != NULL || in->home_empty ||
-		    (fpr = policy_home_key(ctx, p->addr)) == NULL)
-			continue;
-		/* Autocrypt or an import put it there: the store decides. */
-		if (trust_store_sighting(ts, p->addr, fpr, "openpgp",
-		    TRUST_SRC_MANUAL, now, cause) == 0)
-			policy_pinned(ts, ctx, p, "GnuPG home", now);
-		else {
-			free(*cause);
-			*cause = NULL;
-		}
-		free(fpr);
+		if (p->fpr == NULL && p->why == NULL)
+			policy_home(ts, ctx, proto, p, now);
 	}
 	gpgme_release(ctx);
 	trust_store_close(ts);
@@ -335,12 +497,34 @@ policy_decide(const struct policy_in *in, char *const *addrs, size_t n,
 	}
 	if (!must && in->fallback == POLICY_PLAINTEXT) {
 		res->action = POLICY_CLEAR;
-		policy_line(in, res, "sent in clear: ");
+		res->line = policy_line(res, "sent in clear: ", NULL);
+		return 0;
+	}
+	if (!must && in->fallback == POLICY_ASK && !in->batch) {
+		res->action = POLICY_ASK_USER;
+		res->line = policy_line(res, "it cannot be encrypted: ", NULL);
 		return 0;
 	}
 	res->action = POLICY_REFUSE_SEND;
-	policy_line(in, res, "not sent, it cannot be encrypted: ");
+	res->line = policy_line(res, "not sent, it cannot be encrypted: ",
+	    policy_refused_why(in));
 	return 0;
+}
+
+void
+policy_answer(struct policy_result *res, int asked, int yes)
+{
+	free(res->line);
+	if (asked && yes) {
+		res->action = POLICY_CLEAR;
+		res->line = policy_line(res, "sent in clear, as you agreed: ",
+		    NULL);
+		return;
+	}
+	res->action = POLICY_REFUSE_SEND;
+	res->line = policy_line(res, "not sent, it cannot be encrypted: ",
+	    asked ? "you did not agree to send it in clear" : "fallback = "
+	    "ask, but nobody could be asked: there is no terminal");
 }
 
 void

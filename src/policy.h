@@ -3,8 +3,9 @@
  * Bcc) it finds, per recipient, a key that may be used (the trust store's
  * pinned key first, then DNS OPENPGPKEY records, then keys already in
  * steedmail's GnuPG home from Autocrypt or an import), and decides: encrypt,
- * send in clear, or refuse, and why. Caller: cmd-send.c (later the
- * composer). It never prints; the one line to show is in the result.
+ * send in clear, ask the user, or refuse, and why. Caller: cmd-send.c
+ * (later the composer). It never prints and never asks: the one line to
+ * show is in the result, and asking is the caller's (policy_answer).
  */
 #ifndef STEED_POLICY_H
 #define STEED_POLICY_H
@@ -22,7 +23,7 @@ enum policy_encrypt {
 
 enum policy_fallback {
 	POLICY_PLAINTEXT,	/* send in clear, and say so */
-	POLICY_ASK,		/* ask the user; in batch mode: refuse */
+	POLICY_ASK,		/* ask the user; nobody to ask: refuse */
 	POLICY_REFUSE
 };
 
@@ -32,14 +33,19 @@ struct policy_in {
 	enum policy_fallback	 fallback;
 	int			 require;	/* --encrypt, --require-encryption */
 	int			 never;		/* --no-encrypt */
-	int			 batch;		/* nobody to ask */
+	int			 batch;		/* nobody to ask: ask refuses */
 	/*
-	 * The draft replies to encrypted mail (In-Reply-To names a message
-	 * that was encrypted). Forces encrypt-or-refuse. -s has no reply
-	 * mode yet; the composer will set it.
+	 * The draft replies to encrypted mail (-s --reply FILE, the
+	 * composer's reply). Forces encrypt-or-refuse whatever the settings;
+	 * only never (--no-encrypt) overrides it.
 	 */
 	int			 replying_encrypted;
-	int			 use_dns;	/* look keys up in DNS */
+	/*
+	 * S/MIME: certificates in gpgsm's home, chosen by the same rules as
+	 * OpenPGP keys (the store's key for the address first), no DNS.
+	 */
+	int			 smime;
+	int			 use_dns;	/* look keys up in DNS (OpenPGP) */
 	int			 home_empty;	/* no keyring: do not start gpg
 						   to search it */
 };
@@ -51,11 +57,14 @@ struct policy_rcpt {
 	enum trust_state	 state;		/* of the address */
 	char			*why;		/* no key: why */
 	char			*warning;	/* e.g. a bogus DNS answer */
+	int			 dns_bogus;	/* its DNS answer was refused */
 };
 
 enum policy_action {
 	POLICY_ENCRYPT,
 	POLICY_CLEAR,
+	POLICY_ASK_USER,	/* fallback = ask: the caller asks, then
+				   policy_answer() */
 	POLICY_REFUSE_SEND
 };
 
@@ -78,5 +87,14 @@ int	policy_fallback_mode(const char *, enum policy_fallback *);
 int	policy_decide(const struct policy_in *, char *const *addrs, size_t n,
 	    struct policy_result *, char **cause);
 void	policy_result_free(struct policy_result *);
+
+/*
+ * After POLICY_ASK_USER: the user's answer (yes: send in clear) makes it
+ * POLICY_CLEAR or POLICY_REFUSE_SEND, with the line to show. asked is 0
+ * when nobody could be asked (no terminal): then it is refused.
+ */
+void	policy_answer(struct policy_result *, int asked, int yes);
+/* Why a recipient has no key to use, for a list ("no key known", ...). */
+const char *policy_rcpt_reason(const struct policy_rcpt *);
 
 #endif

@@ -6,8 +6,15 @@
 # refuses with --require-encryption, and never uses a revoked key.
 . "$(dirname "$0")/../lib.sh"
 
-alice() { XDG_DATA_HOME="$T_TMP/alice" XDG_CACHE_HOME="$T_TMP/alice-c" sm -F "$STEED_ENV/alice.conf" "$@"; }
-bob() { XDG_DATA_HOME="$T_TMP/bob" XDG_CACHE_HOME="$T_TMP/bob-c" sm -F "$STEED_ENV/bob.conf" "$@"; }
+# The INBOXes hold mail other test files left; their syncs must not feed
+# it to the trust store: this file checks what --inspect records
+# (sync-trust.sh checks what a sync records).
+for _u in alice bob; do
+	{ echo "sync-trust-limit = 0"; cat "$STEED_ENV/$_u.conf"; } >"$T_TMP/$_u.conf"
+	chmod 600 "$T_TMP/$_u.conf"
+done
+alice() { XDG_DATA_HOME="$T_TMP/alice" XDG_CACHE_HOME="$T_TMP/alice-c" sm -F "$T_TMP/alice.conf" "$@"; }
+bob() { XDG_DATA_HOME="$T_TMP/bob" XDG_CACHE_HOME="$T_TMP/bob-c" sm -F "$T_TMP/bob.conf" "$@"; }
 AH=$T_TMP/alice/steedmail/gnupg
 BH=$T_TMP/bob/steedmail/gnupg
 trap 'for h in "$AH" "$BH"; do gpgconf --homedir "$h" --kill all >/dev/null 2>&1; done; rm -rf "$T_TMP"' EXIT

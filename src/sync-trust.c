@@ -1,0 +1,446 @@
+/*
+ * sync-trust.c: the new messages of a sync into the trust store
+ * (sync-trust.h).
+ *
+ * The cost for mail without evidence is one UID SEARCH, which the server
+ * answers from the headers of at most the newest limit messages; a cold
+ * sync of a large mailbox looks at no more than that. Everything else
+ * (a header fetch, the trust store, gpg) happens only when the search
+ * found something.
+ *
+ * The state a message earns is stored for good, so a message is only
+ * recorded when the analysis is one that opening it later would agree
+ * with: a signature gpg could not check (an error, not a verdict) or
+ * content that could not be decrypted now leaves it for later, instead of
+ * pinning "unsigned" on it. Decryption never asks for a passphrase here
+ * (crypto_set_no_prompt): a key that has one fails, and the message
+ * waits until it is opened.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include <gpgme.h>
+
+#include "addr-list.h"
+#include "buf.h"
+#include "crypto-in.h"
+#include "crypto.h"
+#include "imap-mailbox.h"
+#include "imap-ops.h"
+#include "imap-sync.h"
+#include "log.h"
+#include "mime-header.h"
+#include "mime-parse.h"
+#include "sync-trust.h"
+#include "trust-msg.h"
+#include "trust-store.h"
+#include "xmalloc.h"
+
+/* Skipped messages named in the warning; the rest are counted. */
+#define SYNC_TRUST_NAMED	3
+
+/* The Content-Types that carry signatures or encryption (substrings). */
+static const char *sync_trust_types[] = {
+	"multipart/signed",
+	"multipart/encrypted",
+	"application/pkcs7-mime",
+	"application/x-pkcs7-mime",
+};
+
+struct sync_trust_msg {
+	uint32_t	 uid;
+	uint32_t	 size;
+	int		 seen;		/* the header fetch answered for it */
+	char		*key;		/* trust_store_msgkey(), or NULL */
+};
+
+struct sync_trust_run {
+	mailimap		*imap;
+	const struct sync_trust_how *how;
+	struct sync_trust_stats	*st;
+	struct trust_store	*ts;
+	struct buf		 why;		/* the warning, built up */
+};
+
+int
+sync_trust_limit(const char *setting, unsigned *limit, char **cause)
+{
+	unsigned long	 n;
+	char		*end;
+
+	*limit = SYNC_TRUST_LIMIT;
+	if (setting == NULL)
+		return 0;
+	n = strtoul(setting, &end, 10);
+	if (*setting < '0' || *setting > '9' || *end != '\0' ||
+	    n > SYNC_TRUST_LIMIT_MAX) {
+		*cause = xasprintf("sync-trust-limit: \"%s\" is not a number "
+		    "from 0 to %u; using %u", setting, SYNC_TRUST_LIMIT_MAX,
+		    SYNC_TRUST_LIMIT);
+		return -1;
+	}
+	*limit = (unsigned)n;
+	return 0;
+}
+
+static int
+sync_trust_cmp(const void *a, const void *b)
+{
+	const struct sync_trust_msg *x = a, *y = b;
+
+	return x->uid < y->uid ? -1 : x->uid > y->uid;
+}
+
+/* A message left for later, named in the warning (the first few). */
+static void sync_trust_skip(struct sync_trust_run *, uint32_t, const char *,
+    ...) __attribute__((format(printf, 3, 4)));
+
+static void
+sync_trust_skip(struct sync_trust_run *r, uint32_t uid, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*s;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	log_msg(LOG_INFO, "sync-trust: UID %u skipped: %s", uid, s);
+	if (r->st->skipped++ < SYNC_TRUST_NAMED)
+		buf_addf(&r->why, "%sUID %u (%s)", r->st->skipped > 1 ?
+		    ", " : "", uid, s);
+	free(s);
+}
+
+/*
+ * The UIDs among first..last, and among the newest limit messages of the
+ * mailbox, whose header can carry evidence. Sequence numbers follow UID
+ * order, so "the newest limit" is the sequence range ending at "*": the
+ * server reads the headers of those messages only.
+ */
+static int
+sync_trust_search(struct sync_trust_run *r, uint32_t first, uint32_t last,
+    struct sync_trust_msg **msgs, size_t *n, char **cause)
+{
+	struct mailimap_search_key	*key, *any;
+	clist				*res = NULL;
+	clistiter			*it;
+	uint32_t			 exists = 0, lo, uid;
+	size_t				 i;
+	int				 err;
+
+	*msgs = NULL;
+	*n = 0;
+	if (r->imap->imap_selection_info != NULL)
+		exists = r->imap->imap_selection_info->sel_exists;
+	if (exists == 0)
+		return 0;
+	lo = exists > r->how->limit ? exists - r->how->limit + 1 : 1;
+
+	any = mailimap_search_key_new_header(xstrdup("Autocrypt"),
+	    xstrdup(""));
+	for (i = 0; i < sizeof sync_trust_types / sizeof *sync_trust_types;
+	    i++)
+		any = mailimap_search_key_new_or(any,
+		    mailimap_search_key_new_header(xstrdup("Content-Type"),
+		    xstrdup(sync_trust_types[i])));
+	key = mailimap_search_key_new_multiple_empty();
+	if (key == NULL || any == NULL ||
+	    mailimap_search_key_multiple_add(key, mailimap_search_key_new_set(
+	    mailimap_set_new_interval(lo, 0))) != MAILIMAP_NO_ERROR ||
+	    mailimap_search_key_multiple_add(key, mailimap_search_key_new_uid(
+	    mailimap_set_new_interval(first, last))) != MAILIMAP_NO_ERROR ||
+	    mailimap_search_key_multiple_add(key, any) != MAILIMAP_NO_ERROR)
+		fatal("out of memory");
+	err = mailimap_uid_search(r->imap, NULL, key, &res);
+	mailimap_search_key_free(key);
+	if (err != MAILIMAP_NO_ERROR) {
+		*cause = imap_sync_error(r->imap, "UID SEARCH", err);
+		return -1;
+	}
+	*msgs = xcalloc(clist_count(res) + 1, sizeof **msgs);
+	for (it = clist_begin(res); it != NULL; it = clist_next(it)) {
+		uid = *(uint32_t *)clist_content(it);
+		if (uid >= first && uid <= last)
+			(*msgs)[(*n)++].uid = uid;
+	}
+	mailimap_search_result_free(res);
+	/* Oldest first: the order the trust store would have seen them. */
+	qsort(*msgs, *n, sizeof **msgs, sync_trust_cmp);
+	return 0;
+}
+
+/* The message key trust-msg.c will use, from the fetched header fields. */
+static char *
+sync_trust_key(const char *hdr, size_t len)
+{
+	struct mime_header	 h;
+	char			*msgid, *from, *key = NULL;
+
+	memset(&h, 0, sizeof h);
+	mime_header_parse(&h, hdr, len, 0);
+	msgid = mime_header_get(&h, "Message-ID", NULL);
+	from = addr_list_from(&h);
+	/* Without a Message-ID the key is a hash of the whole message. */
+	if (msgid != NULL && *msgid != '\0' && from != NULL)
+		key = trust_store_msgkey(msgid, from, NULL, 0);
+	free(msgid);
+	free(from);
+	mime_header_free(&h);
+	return key;
+}
+
+static struct sync_trust_msg *
+sync_trust_find(struct sync_trust_msg *msgs, size_t n, uint32_t uid)
+{
+	struct sync_trust_msg	k;
+
+	k.uid = uid;
+	return bsearch(&k, msgs, n, sizeof *msgs, sync_trust_cmp);
+}
+
+/* Size, Message-ID and From of the candidates, in one UID FETCH. */
+static int
+sync_trust_headers(struct sync_trust_run *r, struct sync_trust_msg *msgs,
+    size_t n, char **cause)
+{
+	struct mailimap_fetch_type	*ft;
+	struct mailimap_set		*set;
+	clist				*names, *res = NULL;
+	clistiter			*it, *jt;
+	struct mailimap_msg_att_item	*item;
+	struct mailimap_msg_att_static	*sa;
+	struct sync_trust_msg		*m;
+	uint32_t			 uid, size;
+	const char			*hdr;
+	size_t				 i, hlen;
+	int				 err;
+
+	if ((set = mailimap_set_new_empty()) == NULL ||
+	    (names = clist_new()) == NULL ||
+	    clist_append(names, xstrdup("Message-ID")) != 0 ||
+	    clist_append(names, xstrdup("From")) != 0)
+		fatal("out of memory");
+	for (i = 0; i < n; i++)
+		if (mailimap_set_add_single(set, msgs[i].uid) !=
+		    MAILIMAP_NO_ERROR)
+			fatal("out of memory");
+	ft = mailimap_fetch_type_new_fetch_att_list_empty();
+	mailimap_fetch_type_new_fetch_att_list_add(ft,
+	    mailimap_fetch_att_new_uid());
+	mailimap_fetch_type_new_fetch_att_list_add(ft,
+	    mailimap_fetch_att_new_rfc822_size());
+	mailimap_fetch_type_new_fetch_att_list_add(ft,
+	    mailimap_fetch_att_new_body_peek_section(
+	    mailimap_section_new_header_fields(
+	    mailimap_header_list_new(names))));
+	err = mailimap_uid_fetch(r->imap, set, ft, &res);
+	mailimap_set_free(set);
+	mailimap_fetch_type_free(ft);
+	if (err != MAILIMAP_NO_ERROR) {
+		*cause = imap_sync_error(r->imap, "UID FETCH", err);
+		return -1;
+	}
+	for (it = clist_begin(res); it != NULL; it = clist_next(it)) {
+		uid = size = 0;
+		hdr = NULL;
+		hlen = 0;
+		for (jt = clist_begin(((struct mailimap_msg_att *)
+		    clist_content(it))->att_list); jt; jt = clist_next(jt)) {
+			item = clist_content(jt);
+			if (item->att_type != MAILIMAP_MSG_ATT_ITEM_STATIC)
+				continue;
+			sa = item->att_data.att_static;
+			if (sa->att_type == MAILIMAP_MSG_ATT_UID)
+				uid = sa->att_data.att_uid;
+			else if (sa->att_type == MAILIMAP_MSG_ATT_RFC822_SIZE)
+				size = sa->att_data.att_rfc822_size;
+			else if (sa->att_type == MAILIMAP_MSG_ATT_BODY_SECTION &&
+			    sa->att_data.att_body_section->sec_body_part !=
+			    NULL) {
+				hdr = sa->att_data.att_body_section->
+				    sec_body_part;
+				hlen = sa->att_data.att_body_section->
+				    sec_length;
+			}
+		}
+		if (uid == 0 || hdr == NULL ||
+		    (m = sync_trust_find(msgs, n, uid)) == NULL || m->seen)
+			continue;
+		m->seen = 1;
+		m->size = size;
+		m->key = sync_trust_key(hdr, hlen);
+	}
+	mailimap_fetch_list_free(res);
+	return 0;
+}
+
+/* Is any signature one gpg could not check (no verdict at all)? */
+static const struct crypto_in_sig *
+sync_trust_unchecked(const struct crypto_in *ci)
+{
+	size_t	i;
+
+	for (i = 0; i < ci->nsigs; i++) {
+		if (ci->sigs[i].status == CRYPTO_IN_ERROR)
+			return &ci->sigs[i];
+	}
+	return NULL;
+}
+
+/*
+ * One message, fetched whole, through --inspect's steps. -1 if it could
+ * not be fetched (the connection may be gone), else 0.
+ */
+static int
+sync_trust_one(struct sync_trust_run *r, uint32_t uid)
+{
+	struct buf			 raw;
+	struct mime_msg			*m;
+	struct crypto_in		*ci;
+	struct trust_verdict		 v;
+	const struct crypto_in_sig	*bad;
+	char				*cause = NULL;
+	size_t				 len;
+
+	buf_init(&raw);
+	if (imap_mailbox_fetch(r->imap, NULL, uid, NULL, &raw, &cause) == -1) {
+		sync_trust_skip(r, uid, "cannot be fetched: %s", cause);
+		free(cause);
+		buf_free(&raw);
+		return -1;
+	}
+	len = raw.len;
+	if ((m = mime_parse(buf_take(&raw), len, &cause)) == NULL) {
+		sync_trust_skip(r, uid, "cannot be parsed: %s", cause);
+		free(cause);
+		return 0;
+	}
+	ci = crypto_in_analyse_import(m);	/* as --inspect does */
+	if ((bad = sync_trust_unchecked(ci)) != NULL)
+		sync_trust_skip(r, uid, "its signature could not be checked: "
+		    "%s", bad->reason != NULL ? bad->reason : "gpg failed");
+	else if (ci->encryption != CRYPTO_IN_NONE && !ci->decrypted)
+		sync_trust_skip(r, uid, "not decrypted: %s",
+		    ci->not_decrypted != NULL ? ci->not_decrypted : "unknown");
+	else if (trust_msg_record(r->ts, ci, time(NULL), &v, &cause) == -1) {
+		sync_trust_skip(r, uid, "%s", cause);
+		free(cause);
+	} else {
+		if (v.stored)
+			r->st->known++;
+		else
+			r->st->processed++;
+		log_msg(LOG_INFO, "sync-trust: UID %u: %s%s", uid,
+		    trust_state_name(v.state), v.stored ? " (stored before)" :
+		    "");
+		trust_verdict_free(&v);
+	}
+	crypto_in_free(ci);
+	mime_msg_free(m);
+	return 0;
+}
+
+int
+sync_trust(mailimap *imap, uint32_t first, uint32_t last,
+    const struct sync_trust_how *how, struct sync_trust_stats *st,
+    char **cause)
+{
+	struct sync_trust_run	 r;
+	struct sync_trust_msg	*msgs = NULL;
+	enum trust_state	*states = NULL;
+	const char		**keys = NULL;
+	char			*why = NULL;
+	size_t			 n = 0, i, todo = 0;
+	int			 rc = -1, lost;
+
+	memset(st, 0, sizeof *st);
+	if (how->limit == 0 || first == 0 || last < first)
+		return 0;
+	memset(&r, 0, sizeof r);
+	r.imap = imap;
+	r.how = how;
+	r.st = st;
+	buf_init(&r.why);
+
+	if (sync_trust_search(&r, first, last, &msgs, &n, cause) == -1)
+		goto out;
+	st->candidates = n;
+	log_msg(LOG_INFO, "sync-trust: UIDs %u:%u, %zu with evidence", first,
+	    last, n);
+	if (n == 0) {
+		rc = 0;
+		goto out;
+	}
+	if (sync_trust_headers(&r, msgs, n, cause) == -1)
+		goto out;
+	if ((r.ts = trust_store_open(NULL, cause)) == NULL)
+		goto out;
+	keys = xcalloc(n, sizeof *keys);
+	states = xcalloc(n, sizeof *states);
+	for (i = 0; i < n; i++)
+		keys[i] = msgs[i].key;
+	if (trust_store_states(r.ts, keys, n, states, NULL, cause) == -1)
+		goto out;
+	for (i = 0; i < n; i++) {
+		if (states[i] != TRUST_NONE)
+			st->known++;
+		else if (msgs[i].seen)
+			todo++;
+	}
+	if (todo > 0 && crypto_init(how->gnupg_home, cause) == -1)
+		goto out;
+	/* Nobody watches a sync: a key with a passphrase fails, not asks. */
+	crypto_set_no_prompt(1);
+
+	for (i = 0; i < n; i++) {
+		if (states[i] != TRUST_NONE)
+			continue;
+		if (!msgs[i].seen) {
+			/* Expunged since the search, most likely. */
+			sync_trust_skip(&r, msgs[i].uid, "no longer there");
+			continue;
+		}
+		if (msgs[i].size > SYNC_TRUST_MAX_SIZE) {
+			sync_trust_skip(&r, msgs[i].uid, "larger than %u MB",
+			    SYNC_TRUST_MAX_SIZE / (1024 * 1024));
+			continue;
+		}
+		if (sync_trust_one(&r, msgs[i].uid) == 0)
+			continue;
+		/* A lost connection: the rest cannot be fetched either. */
+		lost = imap_ops_noop(imap, &why) == IMAP_OPS_LOST;
+		free(why);
+		why = NULL;
+		if (!lost)
+			continue;
+		for (i++; i < n; i++) {
+			if (states[i] == TRUST_NONE)
+				sync_trust_skip(&r, msgs[i].uid,
+				    "the connection was lost");
+		}
+		break;
+	}
+	rc = 0;
+out:
+	crypto_set_no_prompt(0);
+	if (rc == 0 && st->skipped > 0) {
+		if (st->skipped > SYNC_TRUST_NAMED)
+			buf_addf(&r.why, " and %u more",
+			    st->skipped - SYNC_TRUST_NAMED);
+		st->warning = xasprintf("trust: %u message%s left for when "
+		    "%s opened: %s", st->skipped, st->skipped == 1 ? "" : "s",
+		    st->skipped == 1 ? "it is" : "they are", r.why.data);
+	}
+	buf_free(&r.why);
+	trust_store_close(r.ts);
+	for (i = 0; i < n; i++)
+		free(msgs[i].key);
+	free(msgs);
+	free(keys);
+	free(states);
+	return rc;
+}

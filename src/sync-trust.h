@@ -1,0 +1,64 @@
+/*
+ * sync-trust.h: feeds the new messages of a sync into the trust store, so
+ * that a message gets its sender's trust state when it is first seen, not
+ * only when someone opens it (doc/trust.md, "At sync time").
+ *
+ * After imap_sync() has stored the envelopes of the UIDs first..last, one
+ * UID SEARCH, bounded to the newest messages of the mailbox, finds those
+ * that can carry evidence: Content-Type multipart/signed,
+ * multipart/encrypted, application/pkcs7-mime or x-pkcs7-mime, or an
+ * Autocrypt header. Those the trust store already has (by Message-ID and
+ * sender) are not fetched; the others are fetched whole, one at a time,
+ * and go through the same steps as --inspect: mime_parse(),
+ * crypto_in_analyse(), trust_msg_record().
+ *
+ * Nothing here ever asks for a passphrase: a message that may need one to
+ * be decrypted is left for when it is opened. A message that cannot be
+ * fetched, parsed or checked is skipped and named in the warning; the
+ * sync's own result never depends on this step. It never prints.
+ */
+#ifndef STEED_SYNC_TRUST_H
+#define STEED_SYNC_TRUST_H
+
+#include <stdint.h>
+
+#include <libetpan/libetpan.h>
+
+/* Newest messages of a sync looked at (the sync-trust-limit setting). */
+#define SYNC_TRUST_LIMIT	300
+#define SYNC_TRUST_LIMIT_MAX	100000
+/* Larger messages are not fetched at sync time. */
+#define SYNC_TRUST_MAX_SIZE	(2u * 1024 * 1024)
+
+struct sync_trust_how {
+	unsigned	 limit;		/* 0: do nothing */
+	const char	*gnupg_home;	/* for crypto_init(); NULL: default */
+};
+
+struct sync_trust_stats {
+	unsigned	 candidates;	/* found by the search */
+	unsigned	 processed;	/* recorded in the trust store now */
+	unsigned	 known;		/* processed before: not fetched */
+	unsigned	 skipped;	/* left for when they are opened */
+	char		*warning;	/* one line naming what was skipped, or
+					   NULL; the caller frees it */
+};
+
+/*
+ * The limit a sync-trust-limit value (NULL: not set) gives, or -1 and
+ * *cause when it is not a number from 0 to SYNC_TRUST_LIMIT_MAX.
+ */
+int	sync_trust_limit(const char *setting, unsigned *limit, char **cause);
+
+/*
+ * Feed the messages with UIDs first..last of the mailbox selected on imap
+ * (the sync just stored them) into the trust store. Returns 0 with *st
+ * filled (st->warning may say what was skipped), or -1 and *cause when
+ * the step could not be done at all (the search failed, the trust store
+ * or gpg cannot be used). Either way the sync stands.
+ */
+int	sync_trust(mailimap *, uint32_t first, uint32_t last,
+	    const struct sync_trust_how *, struct sync_trust_stats *,
+	    char **cause);
+
+#endif

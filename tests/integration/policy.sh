@@ -1,0 +1,390 @@
+# policy.sh: the encryption policy of -s end to end, through the real
+# servers: the settings encrypt and fallback and the flags that override
+# them, Bcc, a revoked key, a bogus DNS answer, fallback = ask on a real
+# terminal (tmux), replies to encrypted mail (--reply), and that
+# encryption and Autocrypt-Gossip use the key the trust store pins, not
+# the newest one in the home (OpenPGP and S/MIME). What is delivered is
+# fetched from the recipient's mailbox and checked for its structure and
+# with --inspect as the recipient; a refused message must leave nothing
+# in the outbox and reach nobody.
+. "$(dirname "$0")/../lib.sh"
+
+u=$$-$(date +%s)
+# Mailboxes of its own, so that no other test's mail is mixed with these.
+AL=alice.p$$@steed.test BO=bob.p$$@steed.test CA=carol.p$$@steed.test
+for w in alice bob carol; do
+	"$STEED_ENV_BIN/add-user" "$w.p$$@steed.test" "$w-p$$" >/dev/null || bail "cannot add $w.p$$"
+	sed "s/$w@steed.test/$w.p$$@steed.test/; s/= $w-pw/= $w-p$$/" "$STEED_ENV/$w.conf" >"$T_TMP/$w.base"
+done
+sed "s/bob.p$$@/carol.p$$@/; s/= bob-p$$/= carol-p$$/; s/Bob/Carol/" "$T_TMP/bob.base" >"$T_TMP/carol.base"
+# conf NAME BASE SETTING...: $T_TMP/NAME.conf, the settings ahead of BASE.
+conf() {
+	_n=$1 _b=$2; shift 2
+	{ echo "dns-config = $STEED_DNS_CONF"; for _s; do echo "$_s"; done; cat "$_b"; } >"$T_TMP/$_n.conf"
+	chmod 600 "$T_TMP/$_n.conf"
+}
+conf bob "$T_TMP/bob.base"
+conf carol "$T_TMP/carol.base"
+conf a-default "$T_TMP/alice.base"
+conf a-always "$T_TMP/alice.base" "encrypt = always"
+conf a-never "$T_TMP/alice.base" "encrypt = never"
+conf a-refuse "$T_TMP/alice.base" "fallback = refuse"
+conf a-plain "$T_TMP/alice.base" "encrypt = opportunistic" "fallback = plaintext"
+conf a-ask "$T_TMP/alice.base" "fallback = ask"
+
+AH=$T_TMP/alice/steedmail/gnupg
+BH=$T_TMP/bob/steedmail/gnupg
+CH=$T_TMP/carol/steedmail/gnupg
+G=$T_TMP/g			# scratch keys: dave's
+EH=$T_TMP/g-empty		# no keys: for looking at packets
+mkdir -m 700 "$G" "$EH"
+mkdir -p -m 700 "$T_TMP/carol" "$T_TMP/carol/steedmail" "$CH"
+TM=$T_TMP/tmux.sock
+trap 'tmux -S "$TM" kill-server >/dev/null 2>&1; for h in "$AH" "$BH" "$CH" "$G" "$EH"; do gpgconf --homedir "$h" --kill all >/dev/null 2>&1; done; rm -rf "$T_TMP"' EXIT
+
+# A CONF ARGS...: steedmail as alice with $T_TMP/CONF.conf.
+A() { _c=$1; shift; XDG_DATA_HOME="$T_TMP/alice" XDG_CACHE_HOME="$T_TMP/alice-c" sm -F "$T_TMP/$_c.conf" "$@"; }
+alice() { A a-default "$@"; }
+bob() { XDG_DATA_HOME="$T_TMP/bob" XDG_CACHE_HOME="$T_TMP/bob-c" sm -F "$T_TMP/bob.conf" "$@"; }
+carol() { XDG_DATA_HOME="$T_TMP/carol" XDG_CACHE_HOME="$T_TMP/carol-c" sm -F "$T_TMP/carol.conf" "$@"; }
+
+# snd NAME CONF ARGS...: alice sends "body NAME" with the subject NAME;
+# standard error goes to $T_TMP/NAME.err, the exit status to NAME.rc.
+snd() {
+	_n=$1 _c=$2; shift 2
+	echo "body $_n $u" | A "$_c" -s "$_n $u" "$@" >"$T_TMP/$_n.out" 2>"$T_TMP/$_n.err"
+	echo $? >"$T_TMP/$_n.rc"
+}
+exits() { [ "$(cat "$T_TMP/$1.rc")" = "$2" ] || { echo "exit $(cat "$T_TMP/$1.rc"), not $2:"; cat "$T_TMP/$1.err"; return 1; }; }
+# said NAME LINE: standard error is exactly the one line "steedmail: LINE".
+said() { [ "$(cat "$T_TMP/$1.err")" = "steedmail: $2" ] || { echo "stderr was:"; cat "$T_TMP/$1.err"; return 1; }; }
+sent() { exits "$1" 0 && said "$1" "$2"; }
+outbox_empty() {
+	[ -z "$(find "$T_TMP/alice/steedmail/outbox" -type f ! -name .lock 2>/dev/null)" ] ||
+		{ find "$T_TMP/alice/steedmail/outbox" -type f; return 1; }
+}
+refused() { exits "$1" 69 && said "$1" "$2" && outbox_empty; }
+
+count() { "$1" --list INBOX 2>/dev/null | grep -c .; }
+# got WHO FILE: wait for WHO's next message (one more than last time) and
+# fetch it into FILE. Two new messages are an error: a refused message
+# that reached the server anyway arrives before the next one sent.
+declare -A seen
+got() {
+	_want=$((seen[$1] + 1))
+	for _ in $(seq 1 100); do
+		[ "$(count "$1")" -ge "$_want" ] && break
+		sleep 0.1
+	done
+	_have=$(count "$1")
+	seen[$1]=$_have
+	[ "$_have" = "$_want" ] || { echo "$1 has $_have messages, expected $_want"; return 1; }
+	_uid=$("$1" --list INBOX | cut -f1 | sort -n | tail -1)
+	"$1" --fetch "$_uid" INBOX >"$2"
+}
+# toptype FILE: the message's own Content-Type, without parameters.
+toptype() {
+	tr -d '\r' <"$1" | awk '/^$/ { exit } tolower($0) ~ /^content-type:/ {
+		sub(/^[^:]*:[ \t]*/, ""); sub(/;.*/, ""); print tolower($0); exit }'
+}
+# hdr FILE FIELD: the first FIELD of the message's header, unfolded.
+hdr() {
+	tr -d '\r' <"$1" | awk -v f="$2:" '/^$/ { exit }
+		/^[ \t]/ { if (on) v = v $0; next } { if (on) exit; on = 0 }
+		tolower(substr($0, 1, length(f))) == tolower(f) { on = 1; v = substr($0, length(f) + 1) }
+		END { gsub(/[ \t]+/, " ", v); sub(/^ /, "", v); print v }'
+}
+encrypted() { [ "$(toptype "$1")" = multipart/encrypted ] || { echo "not encrypted: $(toptype "$1")"; return 1; }; }
+clear_with() {
+	[ "$(toptype "$1")" != multipart/encrypted ] && grep -q "body $2 $u" "$1" ||
+		{ echo "not in clear with 'body $2 $u':"; head -30 "$1"; return 1; }
+}
+same() { [ "$1" = "$2" ] || { echo "'$1', not '$2'"; return 1; }; }
+hdr_is() { _v=$(hdr "$1" "$2"); [ "$_v" = "$3" ] || { echo "$2: '$_v', not '$3'"; return 1; }; }
+kv() { grep -qxF -- "$2: $3" "$1" || { echo "no \"$2: $3\" in:"; cat "$1"; return 1; }; }
+# keyids FILE: the key IDs the PGP/MIME message FILE is encrypted to.
+keyids() {
+	python3 tests/tools/mimeparts.py "$1" "$1.d" &&
+	gpg --homedir "$EH" --list-packets "$1.d/part2.body" 2>&1 |
+	    sed -n 's/.*pubkey enc packet:.* keyid \([0-9A-F]*\).*/\1/p'
+}
+subkeyid() { gpg --homedir "$1" --with-colons -k "$2" 2>/dev/null | awk -F: '/^sub/ { print $5; exit }'; }
+fprof() { gpg --homedir "$1" --with-colons -k "$2" 2>/dev/null | awk -F: '/^fpr/ { print $10; exit }'; }
+
+# --- Keys: alice and bob have keys and each other's; carol has none yet.
+alice --genkey >/dev/null 2>&1 || bail "alice --genkey"
+bob --genkey >/dev/null 2>&1 || bail "bob --genkey"
+bob --export-key | alice --import-key - >/dev/null 2>&1
+alice --export-key | bob --import-key - >/dev/null 2>&1
+bfpr=$(fprof "$BH" "$BO")
+for w in alice bob carol; do seen[$w]=$(count $w); done
+
+# --- encrypt = always ----------------------------------------------------
+snd always-nokey a-always -c "$CA" "$BO"
+ok "encrypt = always, carol has no key: exit 69, the line names her and why, nothing queued" \
+	refused always-nokey "not sent, it cannot be encrypted: no key for $CA (encrypt = always)"
+snd always-bcc a-always -b "$CA" "$BO"
+ok "encrypt = always, a Bcc recipient without a key: refused the same way" \
+	refused always-bcc "not sent, it cannot be encrypted: no key for $CA (encrypt = always)"
+snd always a-always "$BO"
+ok "encrypt = always, bob has a key: 'encrypted to 1 recipient'" sent always "encrypted to 1 recipient"
+ok "bob's next message is that one: none of the refused ones reached him" got bob "$T_TMP/always.eml"
+ok "it is multipart/encrypted" encrypted "$T_TMP/always.eml"
+bob --inspect "$T_TMP/always.eml" >"$T_TMP/always.i" 2>&1
+ok "bob --inspect: decrypted" kv "$T_TMP/always.i" decrypted yes
+
+# --- encrypt = never -----------------------------------------------------
+snd never a-never "$BO"
+ok "encrypt = never, bob has a key: 'sent in clear: encrypt = never'" sent never "sent in clear: encrypt = never"
+ok "bob gets it" got bob "$T_TMP/never.eml"
+ok "in clear: not multipart/encrypted, the text readable" clear_with "$T_TMP/never.eml" never
+bob --inspect "$T_TMP/never.eml" >"$T_TMP/never.i" 2>&1
+ok "bob --inspect: encryption none, signed (alice has a key)" sh -c "grep -qx 'encryption: none' '$T_TMP/never.i' && grep -qx 'signed: yes' '$T_TMP/never.i'"
+
+# --- fallback = refuse / plaintext: bob has a key, carol has none ----------
+snd refuse a-refuse -c "$CA" "$BO"
+ok "fallback = refuse: exit 69, carol (only) named with the reason, nothing queued" \
+	refused refuse "not sent, it cannot be encrypted: no key for $CA (fallback = refuse)"
+snd plain a-plain -c "$CA" "$BO"
+ok "fallback = plaintext: exit 0, 'sent in clear: no key for $CA'" sent plain "sent in clear: no key for $CA"
+ok "bob gets it" got bob "$T_TMP/plain.eml"
+ok "bob's copy is in clear" clear_with "$T_TMP/plain.eml" plain
+ok "carol's first message is this one: no refused one reached her" got carol "$T_TMP/plain-c.eml"
+ok "carol's copy is in clear too" clear_with "$T_TMP/plain-c.eml" plain
+
+# --- The flags override the settings ---------------------------------------
+snd ov-noenc a-always --no-encrypt "$BO"
+ok "encrypt = always with --no-encrypt: 'sent in clear: --no-encrypt'" sent ov-noenc "sent in clear: --no-encrypt"
+ok "bob gets it" got bob "$T_TMP/ov-noenc.eml"
+ok "... not encrypted" clear_with "$T_TMP/ov-noenc.eml" ov-noenc
+snd ov-req a-never --require-encryption "$BO"
+ok "encrypt = never with --require-encryption: 'encrypted to 1 recipient'" sent ov-req "encrypted to 1 recipient"
+ok "bob gets it" got bob "$T_TMP/ov-req.eml"
+ok "... and what bob gets is encrypted" encrypted "$T_TMP/ov-req.eml"
+snd ov-enc a-never --encrypt "$BO"
+ok "encrypt = never with --encrypt: encrypted" sent ov-enc "encrypted to 1 recipient"
+ok "bob gets it" got bob "$T_TMP/ov-enc.eml"
+ok "... multipart/encrypted" encrypted "$T_TMP/ov-enc.eml"
+snd ov-req-no a-never --require-encryption -c "$CA" "$BO"
+ok "encrypt = never, --require-encryption, carol without a key: 69, nothing queued" \
+	refused ov-req-no "not sent, it cannot be encrypted: no key for $CA"
+snd ov-plain-req a-plain --require-encryption -c "$CA" "$BO"
+ok "fallback = plaintext does not beat --require-encryption: 69" \
+	refused ov-plain-req "not sent, it cannot be encrypted: no key for $CA"
+snd ov-enc-no a-plain --encrypt -c "$CA" "$BO"
+ok "--encrypt with carol without a key: 69, as --encrypt says it" \
+	refused ov-enc-no "no OpenPGP key for $CA: not sent (add it with steedmail --import-key)"
+snd ov-def-no a-default --no-encrypt "$BO"
+ok "the defaults, bob has a key, --no-encrypt: in clear" sent ov-def-no "sent in clear: --no-encrypt"
+ok "bob gets it" got bob "$T_TMP/ov-def-no.eml"
+ok "... bob's next message is this one, in clear" clear_with "$T_TMP/ov-def-no.eml" ov-def-no
+
+# --- Bcc without a key --------------------------------------------------------
+snd bcc-plain a-default -b "$CA" "$BO"
+ok "the defaults, carol Bcc without a key: in clear, and she is named" sent bcc-plain "sent in clear: no key for $CA"
+ok "carol gets it" got carol "$T_TMP/bcc-plain-c.eml"
+ok "carol (Bcc) gets it in clear" clear_with "$T_TMP/bcc-plain-c.eml" bcc-plain
+ok "bob gets it" got bob "$T_TMP/bcc-plain.eml"
+ok "bob's copy does not name carol" sh -c "! grep -qi carol '$T_TMP/bcc-plain.eml'"
+snd bcc-refuse a-refuse -b "$CA" "$BO"
+ok "fallback = refuse, Bcc without a key: 69" \
+	refused bcc-refuse "not sent, it cannot be encrypted: no key for $CA (fallback = refuse)"
+
+# --- fallback = ask --------------------------------------------------------------
+echo "body ask-none $u" | setsid -w sh -c "XDG_DATA_HOME='$T_TMP/alice' XDG_CACHE_HOME='$T_TMP/alice-c' '$STEEDMAIL' -F '$T_TMP/a-ask.conf' -s 'ask-none $u' -c "$CA" $BO" >/dev/null 2>"$T_TMP/ask-none.err"
+echo $? >"$T_TMP/ask-none.rc"
+ok "fallback = ask without a terminal: 69, says nobody could be asked" \
+	refused ask-none "not sent, it cannot be encrypted: no key for $CA (fallback = ask, but nobody could be asked: there is no terminal)"
+# ask NAME ANSWER: alice sends NAME to bob and carol with fallback = ask in
+# a tmux pane, the body on standard input, and answers ANSWER on the
+# terminal once the question is there; the pane is kept in NAME.pane.
+ask() {
+	cat >"$T_TMP/$1.sh" <<-EOS
+	echo "body $1 $u" | XDG_DATA_HOME='$T_TMP/alice' XDG_CACHE_HOME='$T_TMP/alice-c' \
+	    '$STEEDMAIL' -F '$T_TMP/a-ask.conf' -s '$1 $u' -c $CA $BO \
+	    2>'$T_TMP/$1.err'
+	echo \$? >'$T_TMP/$1.rc.t' && mv '$T_TMP/$1.rc.t' '$T_TMP/$1.rc'
+	EOS
+	rm -f "$T_TMP/$1.rc"
+	tmux -S "$TM" new-session -d -x 160 -y 20 "sh '$T_TMP/$1.sh'" || return 1
+	for _ in $(seq 1 100); do
+		tmux -S "$TM" capture-pane -p >"$T_TMP/$1.pane" 2>/dev/null
+		grep -q 'send in clear? \[y/N\]' "$T_TMP/$1.pane" && break
+		sleep 0.1
+	done
+	tmux -S "$TM" send-keys "$2" Enter
+	for _ in $(seq 1 100); do [ -e "$T_TMP/$1.rc" ] && break; sleep 0.1; done
+	[ -e "$T_TMP/$1.rc" ] || { echo "steedmail did not finish"; cat "$T_TMP/$1.pane"; return 1; }
+}
+ok "fallback = ask in a terminal: the question is put on it" ask ask-yes y
+ok "... naming carol and why, before 'send in clear? [y/N]'" sh -c "grep -qx '  $CA: no key known' '$T_TMP/ask-yes.pane' && ! grep -q '$BO' '$T_TMP/ask-yes.pane' || { cat '$T_TMP/ask-yes.pane'; false; }"
+ok "answered y: sent in clear, and stderr says so" sent ask-yes "sent in clear, as you agreed: no key for $CA"
+ok "carol gets it" got carol "$T_TMP/ask-yes-c.eml"
+ok "carol gets it in clear" clear_with "$T_TMP/ask-yes-c.eml" ask-yes
+ok "bob gets it" got bob "$T_TMP/ask-yes.eml"
+ok "bob too" clear_with "$T_TMP/ask-yes.eml" ask-yes
+ok "fallback = ask, answered n" ask ask-no n
+ok "answered n: 69, nothing queued" \
+	refused ask-no "not sent, it cannot be encrypted: no key for $CA (you did not agree to send it in clear)"
+
+# --- Two keys for carol: the pinned (older) one is used, and gossiped ------
+cgpg() { gpg --homedir "$CH" --batch --yes --pinentry-mode loopback --passphrase '' "$@" >/dev/null 2>&1; }
+primaries() { gpg --homedir "$1" --with-colons -k "$2" 2>/dev/null | awk -F: '/^pub/ { p = 1; next } p && /^fpr/ { print $10; p = 0 }'; }
+cgpg --faked-system-time "$(($(date +%s) - 86400))" --quick-gen-key "Carol Example <$CA>" future-default default 3y
+k1=$(primaries "$CH" "$CA")
+gpg --homedir "$CH" --export "$k1" | alice --import-key - >/dev/null 2>&1
+snd pin1 a-default "$CA"
+ok "alice has carol's key now: encrypted to 1 recipient" sent pin1 "encrypted to 1 recipient"
+ok "the trust store pins it" sh -c "XDG_DATA_HOME='$T_TMP/alice' '$STEEDMAIL' -F '$T_TMP/a-default.conf' --trust show $CA | grep -qx 'pinned: $k1'"
+ok "carol gets it" got carol "$T_TMP/pin1.eml"
+carol --inspect "$T_TMP/pin1.eml" >"$T_TMP/pin1.i" 2>&1
+ok "carol decrypts it" kv "$T_TMP/pin1.i" decrypted yes
+cgpg --quick-gen-key "Carol Example <$CA>" future-default default 2y
+k2=$(primaries "$CH" "$CA" | grep -vx "$k1")
+gpg --homedir "$CH" --export "$k2" | alice --import-key - >/dev/null 2>&1
+created() { gpg --homedir "$AH" --with-colons -k "$1" 2>/dev/null | awk -F: '/^pub/ { print $6; exit }'; }
+ok "alice's home has both of carol's keys, the unpinned one newer" sh -c "[ -n '$k2' ] && [ '$(created "$k2")' -gt '$(created "$k1")' ]"
+snd pin2 a-default -c "$BO" "$CA"
+ok "to carol and bob: encrypted to 2 recipients" sent pin2 "encrypted to 2 recipients"
+ok "carol gets it" got carol "$T_TMP/pin2.eml"
+keyids "$T_TMP/pin2.eml" >"$T_TMP/pin2.ids"
+ok "encrypted to carol's pinned key, not to her newer one" sh -c "grep -qx '$(subkeyid "$CH" "$k1")' '$T_TMP/pin2.ids' && ! grep -qx '$(subkeyid "$CH" "$k2")' '$T_TMP/pin2.ids' || { cat '$T_TMP/pin2.ids'; false; }"
+gpg --homedir "$CH" --decrypt "$T_TMP/pin2.eml.d/part2.body" >"$T_TMP/pin2.plain" 2>/dev/null
+# gossip FILE ADDR: the fingerprint in FILE's Autocrypt-Gossip for ADDR.
+gossip() {
+	tr -d '\r' <"$1" | awk '/^$/ { exit } /^[ \t]/ { l = l $0; next } { if (l != "") print l; l = $0 } END { if (l != "") print l }' |
+	    grep -i "^Autocrypt-Gossip: addr=$2;" | sed 's/.*keydata=//; s/[ \t]//g' | base64 -d 2>/dev/null |
+	    gpg --homedir "$EH" --with-colons --show-keys 2>/dev/null | awk -F: '/^fpr/ { print $10; exit }'
+}
+ok "the Autocrypt-Gossip header for carol carries the pinned key" same "$(gossip "$T_TMP/pin2.plain" "$CA")" "$k1"
+ok "... and the one for bob his key" same "$(gossip "$T_TMP/pin2.plain" "$BO")" "$bfpr"
+carol --inspect "$T_TMP/pin2.eml" >"$T_TMP/pin2.i" 2>&1
+ok "carol --inspect: decrypted" kv "$T_TMP/pin2.i" decrypted yes
+ok "bob gets it" got bob "$T_TMP/pin2-b.eml"
+bob --inspect "$T_TMP/pin2-b.eml" >"$T_TMP/pin2-b.i" 2>&1
+ok "bob decrypts his copy" kv "$T_TMP/pin2-b.i" decrypted yes
+
+# --- Bcc with a key: a hidden recipient ---------------------------------------
+snd bcc-enc a-default -b "$CA" "$BO"
+ok "carol Bcc with a key: encrypted to 2 recipients" sent bcc-enc "encrypted to 2 recipients"
+ok "carol gets it" got carol "$T_TMP/bcc-enc.eml"
+carol --inspect "$T_TMP/bcc-enc.eml" >"$T_TMP/bcc-enc.i" 2>&1
+ok "carol decrypts her Bcc copy" kv "$T_TMP/bcc-enc.i" decrypted yes
+ok "her address is nowhere in the message" sh -c "! grep -qi carol '$T_TMP/bcc-enc.eml'"
+keyids "$T_TMP/bcc-enc.eml" >"$T_TMP/bcc-enc.ids"
+ok "... and a zero key id stands for her" grep -qx 0000000000000000 "$T_TMP/bcc-enc.ids"
+ok "bob gets it" got bob "$T_TMP/bcc-enc-b.eml"
+ok "bob gets it encrypted" encrypted "$T_TMP/bcc-enc-b.eml"
+
+# --- Replies: --reply FILE ----------------------------------------------------
+echo "question $u" | bob -s "question $u" "$AL" >/dev/null 2>"$T_TMP/q.err"
+ok "bob writes to alice, encrypted (he has her key)" same "$(cat "$T_TMP/q.err")" "steedmail: encrypted to 1 recipient"
+ok "alice gets it" got alice "$T_TMP/q.eml"
+qid=$(hdr "$T_TMP/q.eml" Message-ID)
+snd re-never a-never --reply "$T_TMP/q.eml" "$BO"
+ok "a reply to encrypted mail with encrypt = never: encrypted all the same" sent re-never "encrypted to 1 recipient"
+ok "bob gets it" got bob "$T_TMP/re-never.eml"
+ok "... bob gets it encrypted" encrypted "$T_TMP/re-never.eml"
+ok "... with In-Reply-To: bob's Message-ID" hdr_is "$T_TMP/re-never.eml" In-Reply-To "$qid"
+ok "... and References: the same" hdr_is "$T_TMP/re-never.eml" References "$qid"
+bob --inspect "$T_TMP/re-never.eml" >"$T_TMP/re-never.i" 2>&1
+ok "bob decrypts the reply" kv "$T_TMP/re-never.i" decrypted yes
+snd re-refuse a-plain --reply "$T_TMP/q.eml" -c dave@steed.test "$BO"
+ok "a reply to encrypted mail, dave without a key, fallback = plaintext: refused, and why" \
+	refused re-refuse "not sent, it cannot be encrypted: no key for dave@steed.test (it replies to encrypted mail, which is never answered in clear)"
+snd re-ask a-ask --reply "$T_TMP/q.eml" -c dave@steed.test "$BO"
+ok "... with fallback = ask too: nothing is asked, it is refused" \
+	refused re-ask "not sent, it cannot be encrypted: no key for dave@steed.test (it replies to encrypted mail, which is never answered in clear)"
+snd re-noenc a-default --reply "$T_TMP/q.eml" --no-encrypt "$BO"
+ok "--no-encrypt overrides it, and says so plainly" sent re-noenc "sent in clear: --no-encrypt, although it replies to encrypted mail"
+ok "bob gets it" got bob "$T_TMP/re-noenc.eml"
+ok "... bob gets it in clear" clear_with "$T_TMP/re-noenc.eml" re-noenc
+ok "... still a reply to bob's message" hdr_is "$T_TMP/re-noenc.eml" In-Reply-To "$qid"
+# A plain message with a thread behind it.
+printf 'From: Bob Example <bob@steed.test>\r\nTo: alice@steed.test\r\nSubject: plain\r\nMessage-ID: <p1.%s@steed.test>\r\nReferences: <r0@steed.test>\r\n (a comment) <r1@steed.test>\r\n\r\nhello\r\n' "$u" >"$T_TMP/plain-q.eml"
+snd re-plain a-never --reply "$T_TMP/plain-q.eml" "$BO"
+ok "a reply to plain mail follows the settings: encrypt = never, in clear" sent re-plain "sent in clear: encrypt = never"
+ok "bob gets it" got bob "$T_TMP/re-plain.eml"
+ok "... In-Reply-To: its Message-ID" hdr_is "$T_TMP/re-plain.eml" In-Reply-To "<p1.$u@steed.test>"
+ok "... References: its References, then its Message-ID" hdr_is "$T_TMP/re-plain.eml" References "<r0@steed.test> <r1@steed.test> <p1.$u@steed.test>"
+# Encrypted content below the top counts too (crypto-in opens only the top).
+{
+	printf 'From: bob@steed.test\r\nTo: alice@steed.test\r\nSubject: nested\r\nMessage-ID: <n1.%s@steed.test>\r\n' "$u"
+	printf 'MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary="b1"\r\n\r\n--b1\r\nContent-Type: text/plain\r\n\r\nsee below\r\n--b1\r\n'
+	printf 'Content-Type: multipart/encrypted; protocol="application/pgp-encrypted"; boundary="b2"\r\n\r\n'
+	printf -- '--b2\r\nContent-Type: application/pgp-encrypted\r\n\r\nVersion: 1\r\n--b2\r\nContent-Type: application/octet-stream\r\n\r\n'
+	printf -- '-----BEGIN PGP MESSAGE-----\r\n\r\nhQEMA1234\r\n-----END PGP MESSAGE-----\r\n--b2--\r\n--b1--\r\n'
+} >"$T_TMP/nested-q.eml"
+snd re-nested a-never --reply "$T_TMP/nested-q.eml" "$BO"
+ok "a reply to mail with an encrypted part below the top: encrypted" sent re-nested "encrypted to 1 recipient"
+ok "bob gets it" got bob "$T_TMP/re-nested.eml"
+ok "... bob gets it encrypted" encrypted "$T_TMP/re-nested.eml"
+snd re-stdin a-default --reply - "$BO"
+ok "--reply - is refused: standard input is the body (64)" sh -c "grep -q 'standard input is the message body' '$T_TMP/re-stdin.err' && [ \$(cat '$T_TMP/re-stdin.rc') = 64 ]"
+snd re-none a-default --reply "$T_TMP/no-such.eml" "$BO"
+ok "--reply FILE that cannot be read: 66, nothing queued" sh -c "[ \$(cat '$T_TMP/re-none.rc') = 66 ] && grep -q 'cannot open' '$T_TMP/re-none.err'"
+ok "nothing queued" outbox_empty
+fails "--reply goes with -s only" alice --list --reply "$T_TMP/q.eml"
+
+# --- A bogus DNS answer is refused, its key not used --------------------------
+dgpg() { gpg --homedir "$G" --batch --yes --pinentry-mode loopback --passphrase '' "$@" >/dev/null 2>&1; }
+dgpg --quick-gen-key "Dave <dave@broken.test>" future-default default 1y
+dgpg --quick-gen-key "Not Dave <dave@broken.test>" future-default default 1y
+d1=$(primaries "$G" dave@broken.test | head -1)
+d2=$(primaries "$G" dave@broken.test | tail -1)
+# dane FPR: the key's OPENPGPKEY record data; owner: its name.
+dane() { gpg --homedir "$G" --export-options export-dane --export "$1" | sed -n '/TYPE61/,$p' | tr -d '()\n\t' | sed 's/^[^ ]* TYPE61 *//'; }
+owner=$(gpg --homedir "$G" --export-options export-dane --export "$d1" | awk '/TYPE61/ { print $1; exit }')
+ok "dave's key goes into the signed zone broken.test" "$STEED_ENV_BIN/zone-set" broken.test "$owner._openpgpkey" TYPE61 "$(dane "$d1")"
+# Another key in place of the signed one: the signature no longer fits.
+zf=$STEED_ENV/dns/zones/broken.test.zone
+awk -F '\t' -v OFS='\t' -v o="$owner._openpgpkey.broken.test." -v r="$(dane "$d2")" '
+	tolower($1) == o && ($4 == "OPENPGPKEY" || $4 == "TYPE61") { $5 = r } { print }' "$zf" >"$zf.t" && mv "$zf.t" "$zf"
+nsd-control -c "$STEED_ENV/dns/nsd.conf" reload broken.test >/dev/null 2>&1
+# bogus_now N: steedmail's own resolver (a fresh cache each time) says so.
+bogus_now() {
+	XDG_DATA_HOME="$T_TMP/look" XDG_CACHE_HOME="$T_TMP/look-c$1" sm -F "$T_TMP/a-default.conf" \
+	    --lookup dave@broken.test 2>/dev/null | grep -q "	OPENPGPKEY	bogus"
+}
+for i in $(seq 1 50); do bogus_now "$i" && break; sleep 0.1; done
+ok "dave's OPENPGPKEY answer is bogus now" bogus_now last
+snd bogus a-always dave@broken.test
+ok "encrypt = always to dave: 69, the bogus answer named as a possible attack" sh -c "[ \$(cat '$T_TMP/bogus.rc') = 69 ] && grep -q '^steedmail: warning: the DNS answer for dave@broken.test.s key is bogus .*possibly an attack' '$T_TMP/bogus.err' || { cat '$T_TMP/bogus.err'; false; }"
+ok "... and the line says why dave has no key" grep -qx "steedmail: not sent, it cannot be encrypted: dave@broken.test: no key; the DNS answer for it is bogus and was refused (encrypt = always)" "$T_TMP/bogus.err"
+ok "neither of the keys is imported, nothing queued" sh -c "! gpg --homedir '$AH' -k dave@broken.test >/dev/null 2>&1" && outbox_empty
+ok "the trust store has no key for dave" sh -c "! XDG_DATA_HOME='$T_TMP/alice' '$STEEDMAIL' -F '$T_TMP/a-default.conf' --trust show dave@broken.test 2>&1 | grep -q '^key:'"
+
+# --- S/MIME: the certificate used first stays, a newer one does not replace it
+bob --genkey --smime >/dev/null 2>&1
+bob --export-key --smime | alice --import-key - >/dev/null 2>&1
+snd smime1 a-default --encrypt --smime "$BO"
+ok "--encrypt --smime to bob: encrypted to 1 recipient" sent smime1 "encrypted to 1 recipient"
+ok "bob gets it" got bob "$T_TMP/smime1.eml"
+bob --inspect "$T_TMP/smime1.eml" >"$T_TMP/smime1.i" 2>&1
+ok "bob gets S/MIME enveloped data and decrypts it" sh -c "grep -qx 'encryption: smime' '$T_TMP/smime1.i' && grep -qx 'decrypted: yes' '$T_TMP/smime1.i' || { cat '$T_TMP/smime1.i'; false; }"
+openssl req -x509 -newkey rsa:2048 -nodes -keyout "$G/other.key" -out "$G/other.pem" -days 30 \
+    -subj "/CN=Bob Other" -addext "subjectAltName=email:$BO" \
+    -addext "keyUsage=digitalSignature,keyEncipherment" >/dev/null 2>&1
+ok "another certificate for bob's address, newer, in alice's home" sh -c "XDG_DATA_HOME='$T_TMP/alice' '$STEEDMAIL' -F '$T_TMP/a-default.conf' --import-key '$G/other.pem' | grep -q ': new'"
+snd smime2 a-default --encrypt --smime "$BO"
+ok "--encrypt --smime again: encrypted" sent smime2 "encrypted to 1 recipient"
+ok "bob gets it" got bob "$T_TMP/smime2.eml"
+bob --inspect "$T_TMP/smime2.eml" >"$T_TMP/smime2.i" 2>&1
+ok "bob still decrypts it: the first certificate was used, not the newer" kv "$T_TMP/smime2.i" decrypted yes
+snd smime-req a-default --smime --require-encryption "$CA"
+ok "--smime --require-encryption, carol has no certificate: 69, not sent in clear" \
+	refused smime-req "not sent, it cannot be encrypted: no key for $CA"
+
+# --- A revoked key is not encrypted to ------------------------------------
+sed 's/^:-----/-----/' "$BH/openpgp-revocs.d/$bfpr.rev" | gpg --homedir "$AH" --batch --import >/dev/null 2>&1
+ok "bob's only key is revoked in alice's home" sh -c "gpg --homedir '$AH' --with-colons -k '$bfpr' | grep -q '^pub:r:'"
+snd rev a-default "$BO"
+ok "the defaults: sent in clear, the line says bob's key is revoked" sent rev "sent in clear: $BO: the key $bfpr is revoked"
+ok "bob gets it" got bob "$T_TMP/rev.eml"
+ok "bob gets it in clear" clear_with "$T_TMP/rev.eml" rev
+snd rev-always a-always "$BO"
+ok "encrypt = always: refused, the revoked key named" \
+	refused rev-always "not sent, it cannot be encrypted: $BO: the key $bfpr is revoked (encrypt = always)"
+snd rev-req a-default --require-encryption -c "$CA" "$BO"
+ok "--require-encryption with carol (who has a key): refused, only bob named" \
+	refused rev-req "not sent, it cannot be encrypted: $BO: the key $bfpr is revoked"

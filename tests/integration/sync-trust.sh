@@ -1,0 +1,164 @@
+# sync-trust.sh: --sync feeds the new messages into the trust store. alice
+# sends a new user signed mail, signed and encrypted mail and plain mail
+# through the real servers; a message with a broken signature and one
+# with a broken structure are put into the INBOX with doveadm. The user's
+# --sync alone (no --inspect, no --view) gives alice first contact and
+# her signed message count; a second --sync, and a cold one with the
+# header cache gone, fetch nothing again; sync-trust-limit is honoured
+# (0 turns it off); a message whose decryption needs a passphrase is
+# skipped without a prompt, so is one over 2 MB, and a GnuPG home that
+# cannot be used only costs a warning: the sync always succeeds.
+. "$(dirname "$0")/../lib.sh"
+
+[ -n "${STEED_IMAPS_PORT:-}" ] || bail "no test environment (run under tests/env/run)"
+DOVE="doveadm -c $STEED_DOVECOT_CONF"
+R=st-$$@steed.test
+"$STEED_ENV_BIN/add-user" "$R" st-pw || bail "add-user failed"
+
+# conf FILE [SETTING]: a configuration for the new user.
+conf() {
+	{ echo "ca-file = $STEED_CA_FILE"; [ -n "${2:-}" ] && echo "$2"
+	  printf '\n[account st]\nname = Sync Trust\naddress = %s\n' "$R"
+	  echo "imap = imaps://localhost:$STEED_IMAPS_PORT"
+	  echo "smtp = smtp://localhost:$STEED_SUBMISSION_PORT"
+	  echo "password = st-pw"; } >"$1"
+	chmod 600 "$1"
+}
+conf "$T_TMP/r.conf"
+conf "$T_TMP/off.conf" "sync-trust-limit = 0"
+conf "$T_TMP/two.conf" "sync-trust-limit = 2"
+conf "$T_TMP/bad.conf" "sync-trust-limit = many"
+# A GnuPG home that cannot be made: gpg cannot be used.
+: >"$T_TMP/notadir"
+conf "$T_TMP/nogpg.conf" "gnupg-home = $T_TMP/notadir/gnupg"
+
+alice() { XDG_DATA_HOME="$T_TMP/alice" XDG_CACHE_HOME="$T_TMP/alice-c" sm -F "$STEED_ENV/alice.conf" "$@"; }
+# A second alice with no key at all: her mail carries no evidence.
+plain_alice() { XDG_DATA_HOME="$T_TMP/alice-plain" XDG_CACHE_HOME="$T_TMP/alice-plain-c" sm -F "$STEED_ENV/alice.conf" "$@"; }
+# r [-d DATA] [-c CACHE] [-f CONF] ARGS: the new user.
+r() {
+	_d=$T_TMP/r _c=$T_TMP/r-c _f=$T_TMP/r.conf
+	while :; do
+		case $1 in
+		-d) _d=$2; shift 2 ;;
+		-c) _c=$2; shift 2 ;;
+		-f) _f=$2; shift 2 ;;
+		*) break ;;
+		esac
+	done
+	XDG_DATA_HOME="$_d" XDG_CACHE_HOME="$_c" sm -F "$_f" "$@"
+}
+AH=$T_TMP/alice/steedmail/gnupg
+RH=$T_TMP/r/steedmail/gnupg
+PH=$T_TMP/rp/steedmail/gnupg
+trap 'for h in "$AH" "$RH" "$PH" "$T_TMP/alice-plain/steedmail/gnupg"; do gpgconf --homedir "$h" --kill all >/dev/null 2>&1; done; rm -rf "$T_TMP"' EXIT
+
+inbox() { $DOVE search -u "$R" mailbox INBOX all 2>/dev/null | wc -l; }
+# arrived N: wait until the INBOX holds N messages (without steedmail).
+arrived() {
+	for _ in $(seq 1 40); do
+		[ "$(inbox)" -ge "$1" ] && return 0
+		sleep 0.25
+	done
+	echo "the INBOX has $(inbox) messages, not $1"; return 1
+}
+u=$$-$(date +%s)
+
+r --genkey >/dev/null 2>&1 || bail "--genkey failed"
+r --export-key >"$T_TMP/r.asc" 2>/dev/null
+alice --genkey >/dev/null 2>&1 || bail "alice --genkey failed"
+alice --import-key - <"$T_TMP/r.asc" >/dev/null 2>&1
+afpr=$(gpg --homedir "$AH" --with-colons -K 2>/dev/null | awk -F: '/^fpr/ { print $10; exit }')
+
+# 1: signed, 2: signed and encrypted, 3: plain.
+echo "signed $u" | alice -s "signed $u" --sign --no-encrypt "$R" >/dev/null 2>&1
+ok "alice's signed message arrives" arrived 1
+echo "secret $u" | alice -s "enc $u" --encrypt "$R" >/dev/null 2>&1
+ok "her signed and encrypted one arrives" arrived 2
+echo "plain $u" | plain_alice -s "plain $u" --no-encrypt "$R" >/dev/null 2>&1
+ok "a plain one arrives" arrived 3
+# 4: the signed message with its text changed (and a Message-ID of its own).
+r --fetch 1 >"$T_TMP/m1.eml"
+sed -e "s/^Message-ID: <\(.*\)>/Message-ID: <broken.\1>/I" \
+    -e "s/^signed $u/changed $u/" "$T_TMP/m1.eml" >"$T_TMP/m4.eml"
+ok "the altered copy differs in its signed text" sh -c "grep -q '^changed $u' '$T_TMP/m4.eml' && grep -qi '^Message-ID: <broken\.' '$T_TMP/m4.eml'"
+$DOVE save -u "$R" -m INBOX <"$T_TMP/m4.eml"
+# 5: multipart/signed without a boundary or a signature.
+printf 'From: Alice Example <alice@steed.test>\r\nTo: %s\r\nSubject: broken %s\r\nMessage-ID: <broken-%s@steed.test>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/signed; protocol="application/pgp-signature"\r\n\r\nno parts here\r\n' "$R" "$u" "$u" |
+	$DOVE save -u "$R" -m INBOX
+ok "five messages in the INBOX" arrived 5
+
+# The first --sync: four of them can carry evidence. The bad signature
+# is evidence of nothing (unsigned); the broken structure cannot be
+# checked, so it is left for when it is opened, with a warning.
+r --sync >"$T_TMP/s1" 2>"$T_TMP/e1" </dev/null; rc=$?
+cat "$T_TMP/e1" >>"$T_TMP/s1"
+ok "--sync: exit 0" sh -c "[ $rc = 0 ] || { cat '$T_TMP/s1'; false; }"
+ok "5 messages" grep -qx "5 messages" "$T_TMP/s1"
+ok "one line: trust: 3 messages processed, 1 skipped" sh -c "grep -qx 'steedmail: INBOX: trust: 3 messages processed, 1 skipped' '$T_TMP/e1' || { cat '$T_TMP/e1'; false; }"
+ok "one warning line names the broken one" sh -c "[ \$(grep -c warning '$T_TMP/e1') = 1 ] && grep -qx 'steedmail: warning: INBOX: trust: 1 message left for when it is opened: UID 5 (its signature could not be checked: .*)' '$T_TMP/e1' || { cat '$T_TMP/e1'; false; }"
+r --trust show alice@steed.test >"$T_TMP/t1" 2>&1
+ok "--trust show alice, without any --inspect: her key, from Autocrypt" sh -c "grep -q '^key: $afpr openpgp accepted; from autocrypt' '$T_TMP/t1' || { cat '$T_TMP/t1'; false; }"
+ok "2 signed messages (the broken signature does not count)" sh -c "grep -q '^key: $afpr .*; 2 signed messages' '$T_TMP/t1' && grep -qx 'state: known' '$T_TMP/t1' && grep -qx 'pinned: $afpr' '$T_TMP/t1' || { cat '$T_TMP/t1'; false; }"
+# What --inspect says now is what the sync stored: message 1 stays first contact.
+r --inspect "$T_TMP/m1.eml" >"$T_TMP/i1" 2>&1
+ok "--inspect of message 1 afterwards: the first-contact it earned at sync time" sh -c "grep -qx 'trust.state: first-contact' '$T_TMP/i1' && grep -qx 'trust.messages: 1' '$T_TMP/i1' || { cat '$T_TMP/i1'; false; }"
+r --inspect "$T_TMP/m4.eml" >"$T_TMP/i4" 2>&1
+ok "message 4 (changed text) is stored as unsigned: a bad signature counts for nothing" sh -c "grep -qx 'trust.state: unsigned' '$T_TMP/i4' && grep -q '^signature.1.status: bad' '$T_TMP/i4' || { cat '$T_TMP/i4'; false; }"
+
+# Nothing new: nothing is processed again.
+r --sync >"$T_TMP/s2" 2>&1
+ok "a second --sync: nothing changed, no trust line" sh -c "grep -q 'nothing changed' '$T_TMP/s2' && ! grep -q 'trust:' '$T_TMP/s2' || { cat '$T_TMP/s2'; false; }"
+# The header cache gone: all five are new again, but none is fetched again.
+rm -rf "$T_TMP/r-c"
+r --sync >"$T_TMP/s3" 2>&1; rc=$?
+ok "a cold --sync with the same trust store: 0 processed, 3 processed before" sh -c "[ $rc = 0 ] && grep -qx 'steedmail: INBOX: trust: 0 messages processed, 3 processed before, 1 skipped' '$T_TMP/s3' || { cat '$T_TMP/s3'; false; }"
+r --trust show alice@steed.test >"$T_TMP/t2" 2>&1
+ok "alice's count is unchanged: 2 signed messages" grep -q "^key: $afpr .*; 2 signed messages" "$T_TMP/t2"
+
+# sync-trust-limit = 0: nothing at all.
+r -d "$T_TMP/off" -c "$T_TMP/off-c" -f "$T_TMP/off.conf" --sync >"$T_TMP/s4" 2>&1; rc=$?
+ok "sync-trust-limit = 0: the sync works, no trust line" sh -c "[ $rc = 0 ] && grep -qx '5 messages' '$T_TMP/s4' && ! grep -q 'trust' '$T_TMP/s4' || { cat '$T_TMP/s4'; false; }"
+ok "and the trust store knows nobody" sh -c "[ -z \"\$(XDG_DATA_HOME='$T_TMP/off' '$STEEDMAIL' -F '$T_TMP/off.conf' --trust list 2>/dev/null)\" ]"
+# sync-trust-limit = 2: only the newest two are looked at (4 and 5).
+r -d "$T_TMP/two" -c "$T_TMP/two-c" -f "$T_TMP/two.conf" --sync >"$T_TMP/s5" 2>&1
+ok "sync-trust-limit = 2: 1 message processed, 1 skipped" sh -c "grep -qx 'steedmail: INBOX: trust: 1 message processed, 1 skipped' '$T_TMP/s5' || { cat '$T_TMP/s5'; false; }"
+r -d "$T_TMP/two" -f "$T_TMP/two.conf" --trust show alice@steed.test >"$T_TMP/t5" 2>&1
+ok "only message 4's Autocrypt key counts, none of her signed messages" sh -c "grep -q '^key: $afpr .*; 0 signed messages' '$T_TMP/t5' || { cat '$T_TMP/t5'; false; }"
+r -d "$T_TMP/bad" -c "$T_TMP/bad-c" -f "$T_TMP/bad.conf" --sync >"$T_TMP/s6" 2>&1; rc=$?
+ok "sync-trust-limit = many: a warning, the default is used" sh -c "[ $rc = 0 ] && grep -q 'sync-trust-limit: \"many\" is not a number' '$T_TMP/s6' && grep -q 'trust: .* processed' '$T_TMP/s6' || { cat '$T_TMP/s6'; false; }"
+
+r -d "$T_TMP/nogpg" -c "$T_TMP/nogpg-c" -f "$T_TMP/nogpg.conf" --sync >"$T_TMP/s8" 2>&1; rc=$?
+ok "gpg cannot be used: the sync still works, one warning says why nothing was processed" sh -c "[ $rc = 0 ] && grep -qx '5 messages' '$T_TMP/s8' && [ \$(grep -c warning '$T_TMP/s8') = 1 ] && grep -q '^steedmail: warning: INBOX: trust: nothing processed: .*notadir' '$T_TMP/s8' || { cat '$T_TMP/s8'; false; }"
+
+# A key with a passphrase: decryption fails instead of prompting.
+mkdir -p "$PH" && chmod 700 "$T_TMP/rp" "$T_TMP/rp/steedmail" "$PH"
+gpg --homedir "$PH" --batch --pinentry-mode loopback --passphrase 'pp' \
+    --quick-gen-key "Sync Trust <$R>" future-default default never >/dev/null 2>&1
+pfpr=$(gpg --homedir "$PH" --with-colons -k 2>/dev/null | awk -F: '/^fpr/ { print $10; exit }')
+printf 'Content-Type: text/plain\r\n\r\nfor the protected key %s\r\n' "$u" |
+	gpg --homedir "$PH" --batch --trust-model always --armor --encrypt -r "$pfpr" >"$T_TMP/p.asc" 2>/dev/null
+{ printf 'From: Alice Example <alice@steed.test>\r\nTo: %s\r\nSubject: protected %s\r\n' "$R" "$u"
+  printf 'Message-ID: <protected-%s@steed.test>\r\nMIME-Version: 1.0\r\n' "$u"
+  printf 'Content-Type: multipart/encrypted; protocol="application/pgp-encrypted"; boundary="b"\r\n\r\n'
+  printf -- '--b\r\nContent-Type: application/pgp-encrypted\r\n\r\nVersion: 1\r\n\r\n'
+  printf -- '--b\r\nContent-Type: application/octet-stream\r\n\r\n'
+  sed 's/$/\r/' "$T_TMP/p.asc"; printf -- '--b--\r\n'; } | $DOVE save -u "$R" -m INBOX
+ok "an encrypted message to the protected key is in the INBOX" arrived 6
+ok "the key has a passphrase" sh -c "gpg-connect-agent --homedir '$PH' 'KEYINFO --list' /bye | grep -q ' P '"
+env -u DISPLAY -u WAYLAND_DISPLAY -u GPG_TTY timeout 60 sh -c "XDG_DATA_HOME='$T_TMP/rp' XDG_CACHE_HOME='$T_TMP/rp-c' '$STEEDMAIL' -F '$T_TMP/r.conf' --sync </dev/null" >"$T_TMP/s7" 2>&1; rc=$?
+ok "--sync in that home: exit 0, no prompt, no hang" sh -c "[ $rc = 0 ] || { echo rc $rc; cat '$T_TMP/s7'; false; }"
+ok "the encrypted messages are left for when they are opened, and said so" sh -c "grep -q 'warning: INBOX: trust: 3 messages left for when they are opened: UID 2 (not decrypted: [^)]*), UID 5 (.*), UID 6 (not decrypted: [^)]*)' '$T_TMP/s7' || { cat '$T_TMP/s7'; false; }"
+ok "the others are processed" grep -qx "steedmail: INBOX: trust: 2 messages processed, 3 skipped" "$T_TMP/s7"
+
+# Over 2 MB: not fetched at sync time.
+{ printf 'From: Alice Example <alice@steed.test>\r\nTo: %s\r\nSubject: big %s\r\n' "$R" "$u"
+  printf 'Message-ID: <big-%s@steed.test>\r\nMIME-Version: 1.0\r\n' "$u"
+  printf 'Content-Type: multipart/signed; protocol="application/pgp-signature"; micalg=pgp-sha256; boundary="s"\r\n\r\n'
+  printf -- '--s\r\nContent-Type: text/plain\r\n\r\n'
+  head -c 2400000 /dev/zero | tr '\0' 'x' | fold -w 76 | sed 's/$/\r/'
+  printf -- '--s\r\nContent-Type: application/pgp-signature\r\n\r\nnone\r\n--s--\r\n'; } | $DOVE save -u "$R" -m INBOX
+ok "a signed message of 2.4 MB is in the INBOX" arrived 7
+rm -rf "$T_TMP/r-c"
+r --sync >"$T_TMP/s9" 2>&1; rc=$?
+ok "a cold --sync: the three done before are not fetched, the big one is skipped" sh -c "[ $rc = 0 ] && grep -qx 'steedmail: INBOX: trust: 0 messages processed, 3 processed before, 3 skipped' '$T_TMP/s9' && grep -q 'UID 6 (not decrypted: .*), UID 7 (larger than 2 MB)\$' '$T_TMP/s9' || { cat '$T_TMP/s9'; false; }"
