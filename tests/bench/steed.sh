@@ -472,7 +472,7 @@ report() {
 		target("cached, per recipient, dns_lookup in-process (first lookup of the process / " nr ")", per("engine_cached_" nr, nr), "<", 0.001, "1 ms", 1)
 		target("trust states of " tn " messages", ("trust_total" in M) ? M["trust_total"] : "", "<", 0.5, "0.5 s", 1)
 		print ""
-		print "Whole-process times are steedmail --lookup from start to exit: the resolver set-up, both record types (OPENPGPKEY and SMIMEA) of every address, the fingerprints read from each key by gpg, the output. The dns_lookup rows are tests/bench/dnstime: only the call to the engine, OPENPGPKEY only (what sending asks), after start-up and dns_open; the ratios are of the medians."
+		print "Whole-process times are steedmail --lookup from start to exit: the resolver set-up, both record types (OPENPGPKEY and SMIMEA) of every address, the fingerprint of each key (computed from its packets, no gpg), the output. The dns_lookup rows are tests/bench/dnstime: only the call to the engine, OPENPGPKEY only (what sending asks), after start-up and dns_open; the ratios are of the medians."
 		if (("lookup_cold_1" in M) && ("engine_cold_1" in M))
 			printf "What --lookup costs around the engine with one address, cold: %s.\n", fmt(M["lookup_cold_1"] - M["engine_cold_1"], M["lookup_cold_1"] - M["engine_cold_1"], 0)
 	}' "$T/results"
