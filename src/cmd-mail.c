@@ -171,7 +171,8 @@ cmd_sync_trust(struct cmd_ctx *ctx, struct cmd_mail *m,
 		free(cause);
 		return;
 	}
-	if (report) {
+	/* Nothing that could carry evidence: nothing to say. */
+	if (report && ts.processed + ts.known + ts.skipped > 0) {
 		fprintf(stderr, "steedmail: %s: trust: %u message%s "
 		    "processed", m->folder, ts.processed,
 		    ts.processed == 1 ? "" : "s");
