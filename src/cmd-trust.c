@@ -4,6 +4,11 @@
  * (trust-store.h) for the user, and the trust state of a message for
  * --inspect and --view (cmd_trust_message). Everything shown goes
  * through strsafe(): addresses and evidence may come from messages.
+ *
+ * An address has a pin per protocol. list shows one line per address,
+ * with the state and pin of its main protocol (OpenPGP, or S/MIME when
+ * it has nothing for OpenPGP); show adds a "pin:" line per protocol when
+ * both have one.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -132,6 +137,18 @@ cmd_trust_show(struct trust_store *ts, const char *addr)
 	if (p.v.other != NULL)
 		cmd_trust_print("other: %s", p.v.other);
 	cmd_trust_print("evidence: %s", p.v.evidence);
+	if (p.pins[TRUST_OPENPGP].present && p.pins[TRUST_SMIME].present) {
+		for (i = 0; i < TRUST_NPROTO; i++) {
+			const struct trust_peer_pin *pp = &p.pins[i];
+			cmd_trust_print("pin: %s %s %s%s%s%s", pp->proto,
+			    pp->pinned != NULL ? pp->pinned : "none",
+			    trust_state_name(pp->v.state),
+			    pp->v.other != NULL ? "; other " : "",
+			    pp->v.other != NULL ? pp->v.other : "",
+			    pp->pinned != NULL && !pp->usable ?
+			    " (not usable)" : "");
+		}
+	}
 	for (i = 0; i < p.nkeys; i++) {
 		k = &p.keys[i];
 		src = trust_sources_text(k->sources);
@@ -208,13 +225,17 @@ cmd_trust(struct cmd_ctx *ctx)
 			free(cause);
 			rc = EX_DATAERR;
 		} else {
-			char *pin = trust_store_pinned(ts, addr);
-			cmd_trust_print("%s: %s; key used for encryption: %s",
-			    addr, strcmp(verb, "forget") == 0 ? "forgotten" :
+			char *pin = trust_store_pinned(ts, addr, "openpgp");
+			char *spin = trust_store_pinned(ts, addr, "smime");
+			cmd_trust_print("%s: %s; key used for encryption: "
+			    "%s%s%s", addr, strcmp(verb, "forget") == 0 ? "forgotten" :
 			    strcmp(verb, "verify") == 0 ? "verified" :
 			    strcmp(verb, "accept") == 0 ? "accepted" :
-			    "rejected", pin != NULL ? pin : "none");
+			    "rejected", pin != NULL ? pin : "none",
+			    spin != NULL ? "; for S/MIME: " : "",
+			    spin != NULL ? spin : "");
 			free(pin);
+			free(spin);
 		}
 	}
 	free(fpr);

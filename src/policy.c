@@ -8,12 +8,14 @@
  * key the store pins but gpg finds revoked or expired is never used, and
  * nothing else takes its place until the user decides (--trust).
  *
- * The store pins one key per address, whatever its protocol. When the
- * pinned key is of the other protocol (an OpenPGP key pinned, S/MIME
- * wanted), the store's keys of the protocol wanted are taken in this
- * order: verified, accepted, then the first seen; never a rejected,
- * revoked or expired one. So a certificate that was used once keeps
- * being used, and a newer one in the home does not take its place.
+ * The store pins a key per address and protocol: S/MIME encryption uses
+ * the S/MIME pin, OpenPGP the OpenPGP one. For an address with no pin of
+ * the protocol wanted (a store from before pins per protocol, a key only
+ * decided on), the store's keys of that protocol are taken in this order:
+ * verified, accepted, then the first seen when the address has a pin of
+ * the other protocol; never a rejected, revoked or expired one. So a
+ * certificate that was used once keeps being used, and a newer one in the
+ * home does not take its place.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -281,31 +283,31 @@ policy_choose(struct trust_store *ts, gpgme_ctx_t ctx, const char *proto,
     struct policy_rcpt *p, const char *source, time_t now)
 {
 	struct trust_peer	  peer;
-	const struct trust_key	 *pin = NULL, **v;
+	const struct trust_peer_pin *pin, *other;
+	const struct trust_key	**v;
 	const char		 *why;
 	char			 *cause = NULL;
 	size_t			  i, n = 0;
-	int			  gone;
+	int			  gone, want;
 
 	if (trust_store_peer(ts, p->addr, &peer, &cause) == -1) {
 		free(cause);
 		return;
 	}
-	p->state = peer.v.state;
-	for (i = 0; peer.pinned != NULL && i < peer.nkeys; i++) {
-		if (strcasecmp(peer.keys[i].fpr, peer.pinned) == 0)
-			pin = &peer.keys[i];
-	}
-	if (peer.pinned != NULL && (pin == NULL || pin->proto == NULL ||
-	    strcmp(pin->proto, proto) == 0)) {
-		why = policy_check(ts, ctx, peer.pinned, p->addr, &gone, now);
-		if (why == NULL && peer.usable) {
+	want = trust_proto_index(proto) == TRUST_SMIME ? TRUST_SMIME :
+	    TRUST_OPENPGP;
+	pin = &peer.pins[want];
+	other = &peer.pins[want == TRUST_SMIME ? TRUST_OPENPGP : TRUST_SMIME];
+	p->state = pin->v.state;
+	if (pin->pinned != NULL) {
+		why = policy_check(ts, ctx, pin->pinned, p->addr, &gone, now);
+		if (why == NULL && pin->usable) {
 			free(p->fpr);
-			p->fpr = xstrdup(peer.pinned);
+			p->fpr = xstrdup(pin->pinned);
 			p->source = source;
 		} else {
 			free(p->why);
-			p->why = xasprintf("the key %s %s", peer.pinned,
+			p->why = xasprintf("the key %s %s", pin->pinned,
 			    why != NULL ? why : "is revoked or expired");
 			if (gone)
 				p->state = gone;
@@ -314,9 +316,9 @@ policy_choose(struct trust_store *ts, gpgme_ctx_t ctx, const char *proto,
 		return;
 	}
 	/*
-	 * Pinned is a key of the other protocol, or there is none. A key
-	 * nobody decided on counts only in the first case: without any pin,
-	 * such a key is one the user has not accepted yet.
+	 * No pin of this protocol. A key nobody decided on counts only when
+	 * the other protocol has a pin: without any pin, such a key is one
+	 * the user has not accepted yet.
 	 */
 	v = xcalloc(peer.nkeys + 1, sizeof *v);
 	for (i = 0; i < peer.nkeys; i++) {
@@ -324,7 +326,7 @@ policy_choose(struct trust_store *ts, gpgme_ctx_t ctx, const char *proto,
 		if (k->proto != NULL && strcmp(k->proto, proto) == 0 &&
 		    (k->decision == NULL ||
 		    strcmp(k->decision, "rejected") != 0) && !k->revoked &&
-		    !k->expired && (peer.pinned != NULL ||
+		    !k->expired && (other->pinned != NULL ||
 		    policy_rank(k) < 2))
 			v[n++] = k;
 	}

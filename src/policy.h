@@ -54,7 +54,8 @@ struct policy_rcpt {
 	const char		*addr;
 	char			*fpr;		/* the key to use, or NULL */
 	const char		*source;	/* "trust store", "dns-secure" */
-	enum trust_state	 state;		/* of the address */
+	enum trust_state	 state;		/* of the address's pin
+						   of the protocol used */
 	char			*why;		/* no key: why */
 	char			*warning;	/* e.g. a bogus DNS answer */
 	int			 dns_bogus;	/* its DNS answer was refused */

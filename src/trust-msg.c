@@ -8,6 +8,9 @@
  * nothing about the key). Everything else is "unsigned". The signature
  * is recorded before the message's Autocrypt keys, so that the first
  * signed message is first contact even when it also brings the key.
+ * The signature's protocol goes with it: an S/MIME signature is judged
+ * against the address's S/MIME pin, an OpenPGP one against its OpenPGP
+ * pin, so one protocol's key never looks like a change of the other's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -92,7 +95,7 @@ trust_msg_sig(struct trust_store *ts, const struct crypto_in *ci,
 		break;
 	}
 	if (ts_sig->status == TRUST_SIG_GOOD && s->proto == CRYPTO_IN_OPENPGP) {
-		pinned = trust_store_pinned(ts, ci->from);
+		pinned = trust_store_pinned(ts, ci->from, "openpgp");
 		if (pinned != NULL && strcasecmp(pinned, s->fpr) != 0)
 			ts_sig->certified_by_pinned =
 			    trust_msg_certified(s->fpr, pinned);

@@ -28,7 +28,7 @@
 #include "xmalloc.h"
 
 #define TRUST_APP_ID	0x53545452	/* "STTR" */
-#define TRUST_VERSION	3
+#define TRUST_VERSION	4
 
 void	(*trust_store_test_hook)(void);
 
@@ -37,7 +37,10 @@ struct trust_store {
 	char		*path;
 };
 
-/* Version 1: keys and the pinned key per address. */
+/*
+ * Version 1: keys and the pinned key per address (since version 4 the
+ * table pin has one per address and protocol, and peer is gone).
+ */
 static const char trust_schema[] =
     "CREATE TABLE peer ("
     " addr TEXT PRIMARY KEY COLLATE NOCASE,"
@@ -78,7 +81,60 @@ static const char *trust_migrations[] = {
 	" time INTEGER NOT NULL,"
 	" what TEXT NOT NULL);"
 	"CREATE INDEX history_addr ON history (addr);",
+	/*
+	 * 3 -> 4: a pin per address and protocol. The pinned key, the
+	 * pending one and the conflicting one of a peer row each go to the
+	 * protocol of their key row (openpgp when there is none). A pending
+	 * key of a protocol without a pin, where the address had a pin of
+	 * the other protocol, was the false key change of the single pin:
+	 * it is the first key of its protocol, and is pinned (accepted) as
+	 * the rules now do on first contact. The history says so.
+	 */
+	"CREATE TABLE pin ("
+	" addr TEXT NOT NULL COLLATE NOCASE,"
+	" proto TEXT NOT NULL,"
+	" pinned TEXT,"
+	" changed TEXT,"
+	" conflict TEXT,"
+	" PRIMARY KEY (addr, proto));"
+	"INSERT INTO pin (addr, proto, pinned, changed, conflict)"
+	" SELECT addr, proto, max(pinned), max(changed), max(conflict) FROM ("
+	"  SELECT p.addr AS addr, coalesce((SELECT k.proto FROM key k"
+	"   WHERE k.addr = p.addr AND k.fpr = p.pinned COLLATE NOCASE),"
+	"   'openpgp') AS proto, p.pinned AS pinned, NULL AS changed,"
+	"   NULL AS conflict FROM peer p WHERE p.pinned IS NOT NULL"
+	"  UNION ALL SELECT p.addr, coalesce((SELECT k.proto FROM key k"
+	"   WHERE k.addr = p.addr AND k.fpr = p.changed COLLATE NOCASE),"
+	"   'openpgp'), NULL, p.changed, NULL FROM peer p"
+	"   WHERE p.changed IS NOT NULL"
+	"  UNION ALL SELECT p.addr, coalesce((SELECT k.proto FROM key k"
+	"   WHERE k.addr = p.addr AND k.fpr = p.conflict COLLATE NOCASE),"
+	"   'openpgp'), NULL, NULL, p.conflict FROM peer p"
+	"   WHERE p.conflict IS NOT NULL)"
+	" GROUP BY addr, proto;"
+	"CREATE TEMP TABLE first_of_proto AS SELECT pin.addr AS addr,"
+	" pin.proto AS proto, pin.changed AS fpr FROM pin"
+	" WHERE pin.pinned IS NULL AND pin.changed IS NOT NULL"
+	" AND EXISTS (SELECT 1 FROM peer WHERE peer.addr = pin.addr"
+	"  AND peer.pinned IS NOT NULL)"
+	" AND NOT EXISTS (SELECT 1 FROM key WHERE key.addr = pin.addr"
+	"  AND key.fpr = pin.changed COLLATE NOCASE"
+	"  AND key.decision = 'rejected');"
+	"UPDATE key SET decision = 'accepted' WHERE decision = 'none'"
+	" AND EXISTS (SELECT 1 FROM first_of_proto f WHERE f.addr = key.addr"
+	"  AND f.fpr = key.fpr COLLATE NOCASE);"
+	"UPDATE pin SET pinned = changed, changed = NULL"
+	" WHERE EXISTS (SELECT 1 FROM first_of_proto f"
+	"  WHERE f.addr = pin.addr AND f.proto = pin.proto);"
+	"INSERT INTO history (addr, time, what) SELECT addr,"
+	" CAST(strftime('%s', 'now') AS INTEGER), 'key ' || fpr ||"
+	" ' pinned for ' || proto || ': the first key of its protocol, no"
+	" longer a key change (trust store version 4)' FROM first_of_proto;"
+	"DROP TABLE first_of_proto;"
+	"DROP TABLE peer;",
 };
+
+static const char *trust_proto_names[] = { "openpgp", "smime" };
 
 static const char *trust_state_names[] = {
 	"none", "unsigned", "first-contact", "known", "key-changed",
@@ -96,6 +152,42 @@ trust_state_name(enum trust_state s)
 	if ((size_t)s >= sizeof trust_state_names / sizeof *trust_state_names)
 		return "none";
 	return trust_state_names[s];
+}
+
+const char *
+trust_proto_name(enum trust_proto p)
+{
+	if (p >= TRUST_NPROTO)
+		return "openpgp";
+	return trust_proto_names[p];
+}
+
+int
+trust_proto_index(const char *proto)
+{
+	int	i;
+
+	for (i = 0; proto != NULL && i < TRUST_NPROTO; i++) {
+		if (strcmp(proto, trust_proto_names[i]) == 0)
+			return i;
+	}
+	return -1;
+}
+
+/* The protocol a caller names, as stored: NULL or unknown is openpgp. */
+static const char *
+trust_proto(const char *proto)
+{
+	return proto != NULL && strcmp(proto, "smime") == 0 ? "smime" :
+	    "openpgp";
+}
+
+/* How a history line or the evidence names the protocol's keys. */
+static const char *
+trust_proto_words(const char *proto)
+{
+	return strcmp(trust_proto(proto), "smime") == 0 ?
+	    " (S/MIME)" : "";
 }
 
 const char *
@@ -419,22 +511,28 @@ trust_verdict_free(struct trust_verdict *v)
 	memset(v, 0, sizeof *v);
 }
 
-/* The peer row of addr; 0 with all NULL when there is none. */
+/*
+ * The pin of addr for one protocol (proto is trust_proto()'s, static);
+ * 0 with all NULL when there is none.
+ */
 struct trust_pin {
-	char	*pinned, *changed, *conflict;
-	int	 exists;
+	const char	*proto;
+	char		*pinned, *changed, *conflict;
+	int		 exists;
 };
 
 static int
-trust_get_pin(struct trust_store *ts, const char *addr, struct trust_pin *p,
-    char **cause)
+trust_get_pin(struct trust_store *ts, const char *addr, const char *proto,
+    struct trust_pin *p, char **cause)
 {
 	sqlite3_stmt	*st;
 	int		 rc;
 
 	memset(p, 0, sizeof *p);
+	p->proto = trust_proto(proto);
 	if ((st = trust_query(ts, cause, "SELECT pinned, changed, conflict "
-	    "FROM peer WHERE addr = ?", "s", addr)) == NULL)
+	    "FROM pin WHERE addr = ? AND proto = ?", "ss", addr,
+	    p->proto)) == NULL)
 		return -1;
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		p->exists = 1;
@@ -454,16 +552,20 @@ trust_pin_free(struct trust_pin *p)
 	free(p->pinned);
 	free(p->changed);
 	free(p->conflict);
+	p->pinned = p->changed = p->conflict = NULL;
+	p->exists = 0;
 }
 
 static int
-trust_set_pin(struct trust_store *ts, const char *addr, const char *pinned,
-    const char *changed, const char *conflict, char **cause)
+trust_set_pin(struct trust_store *ts, const char *addr, const char *proto,
+    const char *pinned, const char *changed, const char *conflict,
+    char **cause)
 {
-	return trust_run(ts, cause, "INSERT INTO peer (addr, pinned, changed,"
-	    " conflict) VALUES (?1, ?2, ?3, ?4) ON CONFLICT (addr) DO UPDATE "
-	    "SET pinned = ?2, changed = ?3, conflict = ?4", "ssss", addr,
-	    pinned, changed, conflict);
+	return trust_run(ts, cause, "INSERT INTO pin (addr, proto, pinned, "
+	    "changed, conflict) VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT "
+	    "(addr, proto) DO UPDATE SET pinned = ?3, changed = ?4, "
+	    "conflict = ?5", "sssss", addr, trust_proto(proto), pinned,
+	    changed, conflict);
 }
 
 /* Make sure the key row exists; add source bits; last seen now. */
@@ -483,6 +585,7 @@ struct trust_krow {
 	long	 messages;
 	unsigned sources;
 	char	 decision[16];
+	char	 proto[16];
 	int	 revoked, expired, exists;
 };
 
@@ -498,8 +601,8 @@ trust_get_key(struct trust_store *ts, const char *addr, const char *fpr,
 	if (fpr == NULL)
 		return 0;
 	if ((st = trust_query(ts, cause, "SELECT first_seen, dns_confirmed, "
-	    "messages, sources, decision, revoked, expired FROM key WHERE "
-	    "addr = ? AND fpr = ?", "ss", addr, fpr)) == NULL)
+	    "messages, sources, decision, revoked, expired, proto FROM key "
+	    "WHERE addr = ? AND fpr = ?", "ss", addr, fpr)) == NULL)
 		return -1;
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		k->exists = 1;
@@ -511,6 +614,8 @@ trust_get_key(struct trust_store *ts, const char *addr, const char *fpr,
 		snprintf(k->decision, sizeof k->decision, "%s", d ? d : "none");
 		k->revoked = sqlite3_column_int(st, 5);
 		k->expired = sqlite3_column_int(st, 6);
+		d = (const char *)sqlite3_column_text(st, 7);
+		snprintf(k->proto, sizeof k->proto, "%s", trust_proto(d));
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
@@ -550,7 +655,10 @@ trust_pinned_state(const struct trust_pin *p, const struct trust_krow *k)
 	return TRUST_KNOWN;
 }
 
-/* A good signature by fpr from addr: the rules of doc/trust.md. */
+/*
+ * A good signature by fpr from addr: the rules of doc/trust.md, against
+ * p, the pin of the signature's protocol.
+ */
 static int
 trust_good_sig(struct trust_store *ts, const char *addr,
     const struct trust_sig *sig, struct trust_pin *p, time_t now,
@@ -573,13 +681,16 @@ trust_good_sig(struct trust_store *ts, const char *addr,
 	if (p->pinned == NULL) {
 		if (trust_run(ts, cause, "UPDATE key SET decision = 'accepted'"
 		    " WHERE addr = ? AND fpr = ?", "ss", addr, fpr) == -1 ||
-		    trust_set_pin(ts, addr, fpr, NULL, p->conflict,
+		    trust_set_pin(ts, addr, p->proto, fpr, NULL, p->conflict,
 		    cause) == -1 ||
 		    trust_history(ts, addr, now, cause, "first contact: key %s "
-		    "accepted from a signed message", fpr) == -1)
+		    "accepted from a signed message%s", fpr,
+		    trust_proto_words(p->proto)) == -1)
 			return -1;
 		trust_set_verdict(v, TRUST_FIRST_CONTACT, fpr, NULL, &k,
-		    xasprintf("first key seen for %s: accepted", addr));
+		    xasprintf("first %s seen for %s: accepted",
+		    strcmp(p->proto, "smime") == 0 ? "S/MIME certificate" :
+		    "key", addr));
 		return 0;
 	}
 	if (strcasecmp(p->pinned, fpr) == 0) {
@@ -604,9 +715,11 @@ trust_good_sig(struct trust_store *ts, const char *addr,
 	if (how != NULL) {
 		if (trust_run(ts, cause, "UPDATE key SET decision = 'accepted'"
 		    " WHERE addr = ? AND fpr = ?", "ss", addr, fpr) == -1 ||
-		    trust_set_pin(ts, addr, fpr, NULL, NULL, cause) == -1 ||
+		    trust_set_pin(ts, addr, p->proto, fpr, NULL, NULL,
+		    cause) == -1 ||
 		    trust_history(ts, addr, now, cause, "key changed from %s to "
-		    "%s, proven: %s", p->pinned, fpr, how) == -1)
+		    "%s, proven: %s%s", p->pinned, fpr, how,
+		    trust_proto_words(p->proto)) == -1)
 			return -1;
 		trust_set_verdict(v, k.dns_confirmed != 0 ?
 		    TRUST_DNS_CONFIRMED : TRUST_KNOWN, fpr, p->pinned, &k,
@@ -614,11 +727,11 @@ trust_good_sig(struct trust_store *ts, const char *addr,
 		return 0;
 	}
 	if (p->changed == NULL || strcasecmp(p->changed, fpr) != 0) {
-		if (trust_set_pin(ts, addr, p->pinned, fpr, p->conflict,
-		    cause) == -1 ||
+		if (trust_set_pin(ts, addr, p->proto, p->pinned, fpr,
+		    p->conflict, cause) == -1 ||
 		    trust_history(ts, addr, now, cause, "KEY CHANGED: signed "
-		    "by %s; %s stays the key used for encryption", fpr,
-		    p->pinned) == -1)
+		    "by %s; %s stays the key used for encryption%s", fpr,
+		    p->pinned, trust_proto_words(p->proto)) == -1)
 			return -1;
 	}
 	trust_set_verdict(v, TRUST_KEY_CHANGED, fpr, p->pinned, &k,
@@ -680,8 +793,18 @@ trust_store_message(struct trust_store *ts, const char *msgkey,
 		free(addr);
 		return 0;
 	}
-	if (trust_get_pin(ts, addr, &p, cause) == -1)
+	/*
+	 * The pin of the signature's protocol; for an unsigned message the
+	 * OpenPGP pin, else the S/MIME one.
+	 */
+	if (trust_get_pin(ts, addr, sig->status == TRUST_SIG_NONE ? NULL :
+	    sig->proto, &p, cause) == -1)
 		goto fail;
+	if (sig->status == TRUST_SIG_NONE && p.pinned == NULL) {
+		trust_pin_free(&p);
+		if (trust_get_pin(ts, addr, "smime", &p, cause) == -1)
+			goto fail;
+	}
 	switch (sig->status) {
 	case TRUST_SIG_GOOD:
 		if (trust_good_sig(ts, addr, sig, &p, now, v, cause) == -1)
@@ -753,7 +876,7 @@ trust_store_sighting(struct trust_store *ts, const char *addr_in,
 		free(addr);
 		return -1;
 	}
-	if (trust_get_pin(ts, addr, &p, cause) == -1 ||
+	if (trust_get_pin(ts, addr, proto, &p, cause) == -1 ||
 	    trust_get_key(ts, addr, fpr, &k, cause) == -1 ||
 	    trust_touch_key(ts, addr, fpr, proto, 1u << src, now, cause) == -1)
 		goto fail;
@@ -770,10 +893,11 @@ trust_store_sighting(struct trust_store *ts, const char *addr_in,
 		/* No key yet: this one, whatever the source (first contact). */
 		if (trust_run(ts, cause, "UPDATE key SET decision = 'accepted'"
 		    " WHERE addr = ? AND fpr = ?", "ss", addr, fpr) == -1 ||
-		    trust_set_pin(ts, addr, fpr, NULL, p.conflict,
+		    trust_set_pin(ts, addr, p.proto, fpr, NULL, p.conflict,
 		    cause) == -1 ||
 		    trust_history(ts, addr, now, cause, "first contact: key %s "
-		    "accepted (%s)", fpr, name) == -1)
+		    "accepted (%s)%s", fpr, name,
+		    trust_proto_words(p.proto)) == -1)
 			goto fail;
 	} else if (strcasecmp(p.pinned, fpr) == 0) {
 		if (src == TRUST_SRC_DNS_SECURE && k.dns_confirmed == 0 &&
@@ -785,7 +909,7 @@ trust_store_sighting(struct trust_store *ts, const char *addr_in,
 			if (trust_run(ts, cause, "UPDATE key SET decision = "
 			    "'accepted' WHERE addr = ? AND fpr = ?", "ss", addr,
 			    fpr) == -1 ||
-			    trust_set_pin(ts, addr, fpr, NULL, NULL,
+			    trust_set_pin(ts, addr, p.proto, fpr, NULL, NULL,
 			    cause) == -1 ||
 			    trust_history(ts, addr, now, cause, "key changed "
 			    "from %s to %s, proven: a DNSSEC-secure record "
@@ -793,8 +917,8 @@ trust_store_sighting(struct trust_store *ts, const char *addr_in,
 				goto fail;
 		} else if (p.conflict == NULL ||
 		    strcasecmp(p.conflict, fpr) != 0) {
-			if (trust_set_pin(ts, addr, p.pinned, p.changed, fpr,
-			    cause) == -1 ||
+			if (trust_set_pin(ts, addr, p.proto, p.pinned,
+			    p.changed, fpr, cause) == -1 ||
 			    trust_history(ts, addr, now, cause, "CONFLICT: a "
 			    "DNSSEC-secure record names %s, the pinned key is "
 			    "%s", fpr, p.pinned) == -1)
@@ -803,7 +927,7 @@ trust_store_sighting(struct trust_store *ts, const char *addr_in,
 	} else if (src == TRUST_SRC_AUTOCRYPT && (p.changed == NULL ||
 	    strcasecmp(p.changed, fpr) != 0)) {
 		/* The sender's own header announces another key. */
-		if (trust_set_pin(ts, addr, p.pinned, fpr, p.conflict,
+		if (trust_set_pin(ts, addr, p.proto, p.pinned, fpr, p.conflict,
 		    cause) == -1 ||
 		    trust_history(ts, addr, now, cause, "KEY CHANGED: the "
 		    "Autocrypt header names %s; %s stays the key used for "
@@ -825,14 +949,15 @@ fail_nr:
 }
 
 char *
-trust_store_pinned(struct trust_store *ts, const char *addr_in)
+trust_store_pinned(struct trust_store *ts, const char *addr_in,
+    const char *proto)
 {
 	struct trust_pin	 p;
 	char			*addr, *cause = NULL, *fpr;
 
 	if ((addr = trust_store_addr(addr_in)) == NULL)
 		return NULL;
-	if (trust_get_pin(ts, addr, &p, &cause) == -1) {
+	if (trust_get_pin(ts, addr, proto, &p, &cause) == -1) {
 		free(cause);
 		free(addr);
 		return NULL;
@@ -860,6 +985,49 @@ trust_store_key_status(struct trust_store *ts, const char *fpr, int revoked,
 /* One decision on (addr, fpr) in one transaction. */
 enum trust_decide { TRUST_DO_VERIFY, TRUST_DO_ACCEPT, TRUST_DO_REJECT };
 
+/*
+ * The pending key of addr when the user names none: the new key or the
+ * conflicting one, of whichever protocol has one; *p becomes that
+ * protocol's pin. More than one: the user must say which.
+ */
+static char *
+trust_pending(struct trust_store *ts, const char *addr, struct trust_pin *p,
+    char **cause)
+{
+	struct trust_pin	 q;
+	const char		*fpr = NULL;
+	int			 i, n = 0;
+
+	memset(p, 0, sizeof *p);
+	for (i = 0; i < TRUST_NPROTO; i++) {
+		if (trust_get_pin(ts, addr, trust_proto_name(i), &q,
+		    cause) == -1) {
+			trust_pin_free(p);
+			return NULL;
+		}
+		n += (q.changed != NULL) + (q.conflict != NULL);
+		if (fpr == NULL && (q.changed != NULL || q.conflict != NULL)) {
+			trust_pin_free(p);
+			*p = q;
+			fpr = q.conflict != NULL ? q.conflict : q.changed;
+		} else
+			trust_pin_free(&q);
+	}
+	if (n > 1) {
+		*cause = xasprintf("%s has more than one key waiting (a new "
+		    "key, a conflicting DNS record, or one for each of "
+		    "OpenPGP and S/MIME): name the key to accept", addr);
+		trust_pin_free(p);
+		return NULL;
+	}
+	if (fpr == NULL) {
+		*cause = xasprintf("no new key for %s to accept", addr);
+		trust_pin_free(p);
+		return NULL;
+	}
+	return xstrdup(fpr);
+}
+
 static int
 trust_decide(struct trust_store *ts, const char *addr_in, const char *fpr_in,
     enum trust_decide what, time_t now, char **cause)
@@ -879,29 +1047,23 @@ trust_decide(struct trust_store *ts, const char *addr_in, const char *fpr_in,
 		free(addr);
 		return -1;
 	}
-	if (trust_get_pin(ts, addr, &p, cause) == -1)
-		goto fail;
 	if (fpr_in != NULL) {
 		fpr = xstrdup(fpr_in);
 		for (char *c = fpr; *c != '\0'; c++)
 			*c = (char)toupper((unsigned char)*c);
-	} else if (p.conflict != NULL && p.changed != NULL) {
-		*cause = xasprintf("%s has both a new key and a conflicting "
-		    "DNS record: name the key to accept", addr);
+	} else if ((fpr = trust_pending(ts, addr, &p, cause)) == NULL)
 		goto fail;
-	} else if (p.conflict != NULL || p.changed != NULL)
-		fpr = xstrdup(p.conflict != NULL ? p.conflict : p.changed);
-	else {
-		*cause = xasprintf("no new key for %s to accept", addr);
-		goto fail;
-	}
 	if (trust_get_key(ts, addr, fpr, &k, cause) == -1)
 		goto fail;
 	if (!k.exists && what == TRUST_DO_REJECT) {
 		*cause = xasprintf("no key %s is known for %s", fpr, addr);
 		goto fail;
 	}
-	if (trust_touch_key(ts, addr, fpr, "openpgp", k.exists ? 0 :
+	/* The key's own protocol: its pin is the one decided on. */
+	if (fpr_in != NULL && trust_get_pin(ts, addr, k.exists ? k.proto :
+	    NULL, &p, cause) == -1)
+		goto fail;
+	if (trust_touch_key(ts, addr, fpr, p.proto, k.exists ? 0 :
 	    1u << TRUST_SRC_MANUAL, now, cause) == -1 ||
 	    trust_run(ts, cause, "UPDATE key SET decision = ? WHERE addr = ? "
 	    "AND fpr = ?", "sss", words[what], addr, fpr) == -1)
@@ -921,10 +1083,11 @@ trust_decide(struct trust_store *ts, const char *addr_in, const char *fpr_in,
 		pinned = fpr;
 		changed = conflict = NULL;
 	}
-	if (trust_set_pin(ts, addr, pinned, changed, conflict, cause) == -1 ||
-	    trust_history(ts, addr, now, cause, "key %s %s by you%s", fpr,
+	if (trust_set_pin(ts, addr, p.proto, pinned, changed, conflict,
+	    cause) == -1 ||
+	    trust_history(ts, addr, now, cause, "key %s %s by you%s%s", fpr,
 	    words[what], what != TRUST_DO_REJECT ? "; used for encryption" :
-	    "") == -1)
+	    "", trust_proto_words(p.proto)) == -1)
 		goto fail;
 	if (trust_commit(ts, cause) == -1)
 		goto fail_nr;
@@ -983,7 +1146,7 @@ trust_store_forget(struct trust_store *ts, const char *addr_in, time_t now,
 	if (trust_begin(ts, cause) == -1 ||
 	    trust_run(ts, cause, "DELETE FROM key WHERE addr = ?", "s",
 	    addr) == -1 ||
-	    trust_run(ts, cause, "DELETE FROM peer WHERE addr = ?", "s",
+	    trust_run(ts, cause, "DELETE FROM pin WHERE addr = ?", "s",
 	    addr) == -1 ||
 	    trust_history(ts, addr, now, cause, "every key forgotten") == -1) {
 		trust_rollback(ts);
@@ -994,22 +1157,28 @@ trust_store_forget(struct trust_store *ts, const char *addr_in, time_t now,
 	return trust_commit(ts, cause);
 }
 
-/* The address's state now, from its pin and its pinned key. */
+/*
+ * One protocol's state now, from its pin and its pinned key; nkeys: how
+ * many keys of the protocol the address has.
+ */
 static void
-trust_peer_state(const char *addr, const struct trust_pin *p,
-    const struct trust_krow *k, struct trust_peer *peer)
+trust_pin_state(const char *addr, const struct trust_pin *p,
+    const struct trust_krow *k, size_t nkeys, struct trust_peer_pin *pp)
 {
-	struct trust_verdict	*v = &peer->v;
+	struct trust_verdict	*v = &pp->v;
 	char			*src;
 
+	pp->proto = p->proto;
+	pp->present = p->pinned != NULL || p->changed != NULL ||
+	    p->conflict != NULL;
 	if (p->pinned == NULL) {
 		trust_set_verdict(v, p->conflict != NULL ? TRUST_CONFLICT :
-		    TRUST_NONE, NULL, p->conflict, NULL, xstrdup(peer->nkeys > 0 ?
+		    TRUST_NONE, NULL, p->conflict, NULL, xstrdup(nkeys > 0 ?
 		    "no key is accepted" : "no key known"));
 		return;
 	}
-	peer->pinned = xstrdup(p->pinned);
-	peer->usable = !k->revoked && !k->expired;
+	pp->pinned = xstrdup(p->pinned);
+	pp->usable = !k->revoked && !k->expired;
 	src = trust_sources_text(k->sources);
 	trust_set_verdict(v, trust_pinned_state(p, k), p->pinned,
 	    p->conflict != NULL ? p->conflict : p->changed, k,
@@ -1018,30 +1187,46 @@ trust_peer_state(const char *addr, const struct trust_pin *p,
 	free(src);
 }
 
+static void
+trust_verdict_copy(struct trust_verdict *to, const struct trust_verdict *v)
+{
+	*to = *v;
+	to->fpr = v->fpr != NULL ? xstrdup(v->fpr) : NULL;
+	to->other = v->other != NULL ? xstrdup(v->other) : NULL;
+	to->evidence = v->evidence != NULL ? xstrdup(v->evidence) : NULL;
+}
+
 int
 trust_store_peer(struct trust_store *ts, const char *addr_in,
     struct trust_peer *peer, char **cause)
 {
-	struct trust_pin	 p;
+	struct trust_pin	 p[TRUST_NPROTO];
 	struct trust_krow	 k;
 	struct trust_key	*tk;
+	struct trust_peer_pin	*main_pin;
 	sqlite3_stmt		*st;
 	char			*addr;
-	int			 rc;
+	size_t			 nkeys[TRUST_NPROTO];
+	int			 rc, i, j;
 
 	memset(peer, 0, sizeof *peer);
+	memset(p, 0, sizeof p);
+	memset(nkeys, 0, sizeof nkeys);
 	if ((addr = trust_store_addr(addr_in)) == NULL) {
 		*cause = xstrdup("not a mail address");
 		return -1;
 	}
 	peer->addr = addr;
-	if (trust_get_pin(ts, addr, &p, cause) == -1)
-		goto fail;
+	for (i = 0; i < TRUST_NPROTO; i++) {
+		if (trust_get_pin(ts, addr, trust_proto_name(i), &p[i],
+		    cause) == -1)
+			goto fail;
+	}
 	if ((st = trust_query(ts, cause, "SELECT fpr, proto, sources, "
 	    "first_seen, last_seen, last_sig, dns_confirmed, messages, "
 	    "decision, revoked, expired FROM key WHERE addr = ? ORDER BY "
 	    "first_seen, fpr", "s", addr)) == NULL)
-		goto fail_p;
+		goto fail;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		peer->keys = xreallocarray(peer->keys, peer->nkeys + 1,
 		    sizeof *peer->keys);
@@ -1057,17 +1242,19 @@ trust_store_peer(struct trust_store *ts, const char *addr_in,
 		tk->decision = trust_col(st, 8);
 		tk->revoked = sqlite3_column_int(st, 9);
 		tk->expired = sqlite3_column_int(st, 10);
-		tk->pinned = p.pinned != NULL &&
-		    strcasecmp(p.pinned, tk->fpr) == 0;
+		j = trust_proto_index(trust_proto(tk->proto));
+		nkeys[j]++;
+		tk->pinned = p[j].pinned != NULL &&
+		    strcasecmp(p[j].pinned, tk->fpr) == 0;
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
 		trust_fail(ts, "cannot read", cause);
-		goto fail_p;
+		goto fail;
 	}
 	if ((st = trust_query(ts, cause, "SELECT time, what FROM history "
 	    "WHERE addr = ? ORDER BY id", "s", addr)) == NULL)
-		goto fail_p;
+		goto fail;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		peer->history = xreallocarray(peer->history,
 		    peer->nhistory + 1, sizeof *peer->history);
@@ -1078,16 +1265,33 @@ trust_store_peer(struct trust_store *ts, const char *addr_in,
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
 		trust_fail(ts, "cannot read", cause);
-		goto fail_p;
+		goto fail;
 	}
-	if (trust_get_key(ts, addr, p.pinned, &k, cause) == -1)
-		goto fail_p;
-	trust_peer_state(addr, &p, &k, peer);
-	trust_pin_free(&p);
+	for (i = 0; i < TRUST_NPROTO; i++) {
+		if (trust_get_key(ts, addr, p[i].pinned, &k, cause) == -1)
+			goto fail;
+		trust_pin_state(addr, &p[i], &k, nkeys[i], &peer->pins[i]);
+	}
+	/* The main protocol: OpenPGP, unless only S/MIME has a pin. */
+	main_pin = &peer->pins[TRUST_OPENPGP];
+	if (!main_pin->present && peer->pins[TRUST_SMIME].present)
+		main_pin = &peer->pins[TRUST_SMIME];
+	peer->proto = main_pin->proto;
+	peer->pinned = main_pin->pinned != NULL ? xstrdup(main_pin->pinned) :
+	    NULL;
+	peer->usable = main_pin->usable;
+	trust_verdict_copy(&peer->v, &main_pin->v);
+	if (!main_pin->present) {
+		free(peer->v.evidence);
+		peer->v.evidence = xstrdup(peer->nkeys > 0 ?
+		    "no key is accepted" : "no key known");
+	}
+	for (i = 0; i < TRUST_NPROTO; i++)
+		trust_pin_free(&p[i]);
 	return 0;
-fail_p:
-	trust_pin_free(&p);
 fail:
+	for (i = 0; i < TRUST_NPROTO; i++)
+		trust_pin_free(&p[i]);
 	trust_peer_free(peer);
 	return -1;
 }
@@ -1102,7 +1306,7 @@ trust_store_list(struct trust_store *ts, char ***addrs, size_t *n,
 	*addrs = NULL;
 	*n = 0;
 	if ((st = trust_query(ts, cause, "SELECT DISTINCT addr FROM key "
-	    "UNION SELECT addr FROM peer ORDER BY 1", "")) == NULL)
+	    "UNION SELECT addr FROM pin ORDER BY 1", "")) == NULL)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		*addrs = xreallocarray(*addrs, *n + 1, sizeof **addrs);
@@ -1188,5 +1392,9 @@ trust_peer_free(struct trust_peer *peer)
 	free(peer->addr);
 	free(peer->pinned);
 	trust_verdict_free(&peer->v);
+	for (i = 0; i < TRUST_NPROTO; i++) {
+		free(peer->pins[i].pinned);
+		trust_verdict_free(&peer->pins[i].v);
+	}
 	memset(peer, 0, sizeof *peer);
 }

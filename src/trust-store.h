@@ -1,9 +1,11 @@
 /*
  * trust-store.h: what steedmail remembers about correspondents' keys, in
  * one SQLite file under the data directory (trust.sqlite). Per address:
- * the keys seen, where from and when, the key pinned for encryption, the
- * user's decisions, an open key change or DNS conflict, and a history of
- * every change. Per received message: the sender's trust state when the
+ * the keys seen, where from and when, the user's decisions, and a history
+ * of every change; per address and protocol ("openpgp", "smime"): the key
+ * pinned for encryption and an open key change or DNS conflict. The two
+ * protocols are independent: a signature is judged against the pin of its
+ * own protocol only. Per received message: the sender's trust state when the
  * message was first processed, so that it keeps the indicator it earned.
  *
  * The rules that turn sightings and signatures into states are here and
@@ -56,10 +58,12 @@ enum trust_sig_status {
 struct trust_sig {
 	enum trust_sig_status	 status;
 	const char		*fpr;	/* the signing key, upper-case hex */
-	const char		*proto;	/* "openpgp" or "smime" */
+	const char		*proto;	/* "openpgp" or "smime": the pin
+					   it is judged against */
 	/*
-	 * The key is certified by the key pinned for the address (the
-	 * caller checked with gpg): a key change announced by the old key.
+	 * The key is certified by the key pinned for the address in the
+	 * same protocol (the caller checked with gpg): a key change
+	 * announced by the old key.
 	 */
 	int			 certified_by_pinned;
 };
@@ -92,12 +96,36 @@ struct trust_event {
 	char		*what;
 };
 
-struct trust_peer {
-	char			*addr;
-	struct trust_verdict	 v;		/* the address's state now */
+/* The protocols, each with a pin of its own; index of trust_peer.pins. */
+enum trust_proto {
+	TRUST_OPENPGP,
+	TRUST_SMIME,
+	TRUST_NPROTO
+};
+
+/* One protocol's pin of an address. */
+struct trust_peer_pin {
+	const char		*proto;		/* "openpgp", "smime" */
+	int			 present;	/* a pin, a pending key or a
+						   conflict */
+	struct trust_verdict	 v;		/* its state now */
 	char			*pinned;	/* key used for encryption */
 	int			 usable;	/* pinned and not revoked or
 						   expired */
+};
+
+struct trust_peer {
+	char			*addr;
+	/*
+	 * The address's state, pin and usability: those of its OpenPGP
+	 * pin, or of its S/MIME pin when it has nothing for OpenPGP (the
+	 * main protocol, named by proto). pins[] has both.
+	 */
+	struct trust_verdict	 v;
+	char			*pinned;
+	int			 usable;
+	const char		*proto;
+	struct trust_peer_pin	 pins[TRUST_NPROTO];
 	struct trust_key	*keys;
 	size_t			 nkeys;
 	struct trust_event	*history;
@@ -117,24 +145,38 @@ char		*trust_store_addr(const char *);
 char		*trust_store_msgkey(const char *msgid, const char *sender,
 		     const void *raw, size_t len);
 
-/* A key seen for addr (Autocrypt, DNS, an import); now is the time. */
+/*
+ * A key seen for addr (Autocrypt, DNS, an import) of protocol proto (NULL:
+ * "openpgp"), judged against that protocol's pin; now is the time.
+ */
 int		 trust_store_sighting(struct trust_store *, const char *addr,
 		     const char *fpr, const char *proto, enum trust_source,
 		     time_t now, char **cause);
 /*
  * A received message from addr: its sender's state, decided by the rules
- * on first processing and stored; later calls give the stored state.
+ * against the pin of the signature's protocol on first processing and
+ * stored; later calls give the stored state. An unsigned message names
+ * the OpenPGP pin, or the S/MIME one when there is no OpenPGP pin.
  */
 int		 trust_store_message(struct trust_store *, const char *msgkey,
 		     const char *addr, const struct trust_sig *, time_t now,
 		     struct trust_verdict *, char **cause);
-/* The key pinned for addr, or NULL (allocated). */
-char		*trust_store_pinned(struct trust_store *, const char *addr);
+/* The key pinned for addr in proto ("openpgp", "smime"), or NULL
+   (allocated); proto NULL is "openpgp". */
+char		*trust_store_pinned(struct trust_store *, const char *addr,
+		     const char *proto);
 /* Note that gpg finds fpr revoked or expired now. */
 int		 trust_store_key_status(struct trust_store *, const char *fpr,
 		     int revoked, int expired, time_t now, char **cause);
 
-/* The user's decisions. accept with fpr NULL: the pending new key. */
+/*
+ * The user's decisions on a key; they change the pin of the key's own
+ * protocol (from the store's row of the key; a key the store has never
+ * seen is taken as OpenPGP). accept with fpr NULL: the pending new key or
+ * conflicting key of whichever protocol has one; when both protocols (or
+ * one protocol both a new key and a conflict) have one, it fails and asks
+ * for the fingerprint.
+ */
 int		 trust_store_verify(struct trust_store *, const char *addr,
 		     const char *fpr, time_t now, char **cause);
 int		 trust_store_accept(struct trust_store *, const char *addr,
@@ -170,6 +212,9 @@ void		 trust_peer_free(struct trust_peer *);
 void		 trust_verdict_free(struct trust_verdict *);
 
 const char	*trust_state_name(enum trust_state);
+/* "openpgp" or "smime"; and back (-1 for anything else). */
+const char	*trust_proto_name(enum trust_proto);
+int		 trust_proto_index(const char *);
 const char	*trust_source_name(enum trust_source);
 /* "autocrypt, dns-secure" for a mask (allocated); "none" when 0. */
 char		*trust_sources_text(unsigned);

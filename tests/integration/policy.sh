@@ -355,10 +355,13 @@ ok "neither of the keys is imported, nothing queued" sh -c "! gpg --homedir '$AH
 ok "the trust store has no key for dave" sh -c "! XDG_DATA_HOME='$T_TMP/alice' '$STEEDMAIL' -F '$T_TMP/a-default.conf' --trust show dave@broken.test 2>&1 | grep -q '^key:'"
 
 # --- S/MIME: the certificate used first stays, a newer one does not replace it
-bob --genkey --smime >/dev/null 2>&1
+bob --genkey --smime >"$T_TMP/sgen" 2>&1
+bsfpr=$(sed -n 's/^S\/MIME certificate \([0-9A-F]*\) .*/\1/p' "$T_TMP/sgen")
 bob --export-key --smime | alice --import-key - >/dev/null 2>&1
 snd smime1 a-default --encrypt --smime "$BO"
 ok "--encrypt --smime to bob: encrypted to 1 recipient" sent smime1 "encrypted to 1 recipient"
+XDG_DATA_HOME="$T_TMP/alice" "$STEEDMAIL" -F "$T_TMP/a-default.conf" --trust show "$BO" >"$T_TMP/smime1.s" 2>&1
+ok "bob's certificate is alice's S/MIME pin for him, his OpenPGP key her OpenPGP one" sh -c "grep -qx 'pin: smime $bsfpr known' '$T_TMP/smime1.s' && grep -qx 'pin: openpgp $bfpr known' '$T_TMP/smime1.s' || { cat '$T_TMP/smime1.s'; false; }"
 ok "bob gets it" got bob "$T_TMP/smime1.eml"
 bob --inspect "$T_TMP/smime1.eml" >"$T_TMP/smime1.i" 2>&1
 ok "bob gets S/MIME enveloped data and decrypts it" sh -c "grep -qx 'encryption: smime' '$T_TMP/smime1.i' && grep -qx 'decrypted: yes' '$T_TMP/smime1.i' || { cat '$T_TMP/smime1.i'; false; }"

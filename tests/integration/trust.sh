@@ -1,9 +1,11 @@
 # trust.sh: the trust store and encryption by default, end to end: alice
 # sends bob signed mail through the real servers, bob's --inspect of what
 # arrives gives first-contact, then known, then key-changed when alice's
-# key changes; --trust verify makes it verified; alice's -s encrypts on
-# its own once she has bob's key, sends in clear with a note to a stranger,
-# refuses with --require-encryption, and never uses a revoked key.
+# key changes; --trust verify makes it verified; her first S/MIME-signed
+# message is first contact for S/MIME, not a change of her OpenPGP key,
+# and --trust show has both pins; alice's -s encrypts on its own once she
+# has bob's key, sends in clear with a note to a stranger, refuses with
+# --require-encryption, and never uses a revoked key.
 . "$(dirname "$0")/../lib.sh"
 
 # The INBOXes hold mail other test files left; their syncs must not feed
@@ -99,6 +101,35 @@ bob --inspect "$T_TMP/m5.eml" >"$T_TMP/i5" 2>&1
 ok "the next message: verified" kv "$T_TMP/i5" trust.state verified
 bob --inspect "$T_TMP/m4.eml" >"$T_TMP/i4b" 2>&1
 ok "the key-changed message keeps its indicator" kv "$T_TMP/i4b" trust.state key-changed
+
+# S/MIME next to OpenPGP: bob has alice's OpenPGP key pinned (verified);
+# her first S/MIME-signed message is first contact for S/MIME, not a key
+# change, and bob's store then has a pin for each protocol.
+{ cat "$T_TMP/alice.conf"; echo "smime = yes"; } >"$T_TMP/alice-smime.conf"
+chmod 600 "$T_TMP/alice-smime.conf"
+alice_s() { XDG_DATA_HOME="$T_TMP/alice" XDG_CACHE_HOME="$T_TMP/alice-c" sm -F "$T_TMP/alice-smime.conf" "$@"; }
+alice_s --genkey >"$T_TMP/sgen" 2>&1
+sfpr=$(sed -n 's/^S\/MIME certificate \([0-9A-F]*\) .*/\1/p' "$T_TMP/sgen")
+ok "alice (smime = yes) has an S/MIME certificate" test -n "$sfpr"
+echo "smime $u" | alice_s -s "smime signed $u" --smime --sign "$STEED_BOB" >"$T_TMP/es" 2>&1
+ok "alice -s --smime --sign: exit 0" test $? = 0
+got bob "smime signed $u" "$T_TMP/ms.eml"
+bob --inspect "$T_TMP/ms.eml" >"$T_TMP/is" 2>&1
+ok "bob's --inspect: an S/MIME signature" kv "$T_TMP/is" signature.1.protocol smime
+ok "her first S/MIME signature: first-contact, not key-changed" sh -c "grep -qx 'trust.state: first-contact' '$T_TMP/is' && ! grep -q 'key-changed' '$T_TMP/is' || { cat '$T_TMP/is'; false; }"
+ok "trust.fpr is her certificate" kv "$T_TMP/is" trust.fpr "$sfpr"
+bob --trust show "$STEED_ALICE" >"$T_TMP/ss" 2>&1
+ok "--trust show: both pins, OpenPGP's still verified" sh -c "grep -qx 'pin: openpgp $afpr2 verified' '$T_TMP/ss' && grep -qx 'pin: smime $sfpr known' '$T_TMP/ss' && grep -qx 'pinned: $afpr2' '$T_TMP/ss' && grep -qx 'state: verified' '$T_TMP/ss' || { cat '$T_TMP/ss'; false; }"
+echo "smime again $u" | alice_s -s "smime again $u" --smime --sign "$STEED_BOB" >/dev/null 2>&1
+got bob "smime again $u" "$T_TMP/ms2.eml"
+bob --inspect "$T_TMP/ms2.eml" >"$T_TMP/is2" 2>&1
+ok "the next S/MIME message: known" kv "$T_TMP/is2" trust.state known
+echo "pgp again $u" | alice -s "pgp again $u" --sign "$STEED_BOB" >/dev/null 2>&1
+got bob "pgp again $u" "$T_TMP/mp.eml"
+bob --inspect "$T_TMP/mp.eml" >"$T_TMP/ip" 2>&1
+ok "and an OpenPGP-signed one is still verified" kv "$T_TMP/ip" trust.state verified
+bob --trust list >"$T_TMP/l2" 2>&1
+ok "--trust list: one line for alice, the OpenPGP state and pin" sh -c "[ \$(grep -c '^$STEED_ALICE	' '$T_TMP/l2') = 1 ] && grep -qxF \"$STEED_ALICE	verified	$afpr2\" '$T_TMP/l2' || { cat '$T_TMP/l2'; false; }"
 
 # A revoked key is never used: bob holds alice's verified key; revoke it.
 gpg --homedir "$AH" --batch --yes --import "$AH/openpgp-revocs.d/$afpr2.rev" >/dev/null 2>&1 ||

@@ -1,8 +1,9 @@
 /*
  * test-trust.c: the trust store: each rule of doc/trust.md on a store in
- * a temporary directory, a migration from the version 1 schema, files
- * that are not ours, a writer killed in the middle of a transaction, and
- * the index's read-only lookup of stored states.
+ * a temporary directory, the OpenPGP and S/MIME pins kept apart,
+ * migrations from the version 1 and version 3 schemas, files that are
+ * not ours, a writer killed in the middle of a transaction, and the
+ * index's read-only lookup of stored states.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -20,6 +21,8 @@
 #define A	"AAAA000000000000000000000000000000000001"
 #define B	"BBBB000000000000000000000000000000000002"
 #define C	"CCCC000000000000000000000000000000000003"
+#define S1	"5151000000000000000000000000000000000011"
+#define S2	"5252000000000000000000000000000000000012"
 
 static char	dir[] = "/tmp/steed-trust-XXXXXX";
 static char	path[256];
@@ -34,6 +37,16 @@ sig(enum trust_sig_status st, const char *fpr)
 	s.status = st;
 	s.fpr = fpr;
 	s.proto = "openpgp";
+	return s;
+}
+
+/* The same made with an S/MIME certificate. */
+static struct trust_sig
+ssig(enum trust_sig_status st, const char *fpr)
+{
+	struct trust_sig	s = sig(st, fpr);
+
+	s.proto = "smime";
 	return s;
 }
 
@@ -93,14 +106,38 @@ see(struct trust_store *ts, const char *addr, const char *fpr,
 }
 
 static int
-pinned_is(struct trust_store *ts, const char *addr, const char *want)
+pinned_in(struct trust_store *ts, const char *addr, const char *proto,
+    const char *want)
 {
-	char	*p = trust_store_pinned(ts, addr);
+	char	*p = trust_store_pinned(ts, addr, proto);
 	int	 same = (p == NULL && want == NULL) ||
 		    (p != NULL && want != NULL && strcmp(p, want) == 0);
 
 	free(p);
 	return same;
+}
+
+static int
+pinned_is(struct trust_store *ts, const char *addr, const char *want)
+{
+	return pinned_in(ts, addr, "openpgp", want);
+}
+
+/* The state of addr's pin of protocol i. */
+static const char *
+pin_state(struct trust_store *ts, const char *addr, enum trust_proto i)
+{
+	static char		 name[32];
+	struct trust_peer	 p;
+	char			*cause = NULL;
+
+	if (trust_store_peer(ts, addr, &p, &cause) == -1) {
+		free(cause);
+		return "error";
+	}
+	snprintf(name, sizeof name, "%s", trust_state_name(p.pins[i].v.state));
+	trust_peer_free(&p);
+	return name;
 }
 
 static void
@@ -335,8 +372,8 @@ test_migrate(void)
 	TAP_STR(msg(ts, "<o1@x>", "old@x.org", sig(TRUST_SIG_GOOD, A), NULL),
 	    "known", "its key is still known after the migration");
 	trust_store_close(ts);
-	TAP_OK(query_int(old, "PRAGMA user_version") == 3,
-	    "migrated to version 3");
+	TAP_OK(query_int(old, "PRAGMA user_version") == 4,
+	    "migrated to version 4");
 
 	/* Not ours, or newer: refused and left alone. */
 	snprintf(old, sizeof old, "%s/other.sqlite", dir);
@@ -354,6 +391,250 @@ test_migrate(void)
 	TAP_OK(ts == NULL && strstr(cause, "version 99"),
 	    "a newer version is refused");
 	free(cause);
+}
+
+/* OpenPGP and S/MIME: a pin each, neither a key change of the other. */
+static void
+test_protocols(void)
+{
+	struct trust_store	*ts;
+	struct trust_verdict	 v;
+	struct trust_peer	 p;
+	char			 file[300], *cause = NULL;
+
+	snprintf(file, sizeof file, "%s/proto.sqlite", dir);
+	if ((ts = trust_store_open(file, &cause)) == NULL) {
+		TAP_OK(0, "protocol store opens: %s", cause);
+		free(cause);
+		return;
+	}
+	msg(ts, "<p1@x>", "dora@p.org", sig(TRUST_SIG_GOOD, A), NULL);
+	TAP_STR(msg(ts, "<p2@x>", "dora@p.org", ssig(TRUST_SIG_GOOD, S1),
+	    &v), "first-contact", "an OpenPGP key pinned, the first S/MIME "
+	    "signature: first-contact, not key-changed");
+	TAP_OK(v.other == NULL && v.fpr != NULL && strcmp(v.fpr, S1) == 0 &&
+	    strstr(v.evidence, "S/MIME") != NULL,
+	    "it names the certificate, no other key");
+	trust_verdict_free(&v);
+	TAP_OK(pinned_in(ts, "dora@p.org", "smime", S1) &&
+	    pinned_is(ts, "dora@p.org", A),
+	    "the certificate is pinned for S/MIME, the key stays for OpenPGP");
+	TAP_OK(trust_store_peer(ts, "dora@p.org", &p, &cause) == 0 &&
+	    p.pins[TRUST_OPENPGP].present && p.pins[TRUST_SMIME].present &&
+	    strcmp(p.pins[TRUST_SMIME].proto, "smime") == 0 &&
+	    p.pins[TRUST_SMIME].pinned != NULL &&
+	    strcmp(p.pins[TRUST_SMIME].pinned, S1) == 0 &&
+	    p.pinned != NULL && strcmp(p.pinned, A) == 0 &&
+	    strcmp(p.proto, "openpgp") == 0 && p.v.state == TRUST_KNOWN,
+	    "the peer has both pins; its main one is OpenPGP's, known");
+	trust_peer_free(&p);
+	TAP_STR(msg(ts, "<p3@x>", "dora@p.org", ssig(TRUST_SIG_GOOD, S1),
+	    NULL), "known", "the certificate again: known");
+	TAP_STR(msg(ts, "<p4@x>", "dora@p.org", sig(TRUST_SIG_GOOD, A), NULL),
+	    "known", "and the OpenPGP key still known");
+	TAP_STR(msg(ts, "<p5@x>", "dora@p.org", ssig(TRUST_SIG_GOOD, S2), &v),
+	    "key-changed", "a second S/MIME certificate: key-changed");
+	TAP_OK(v.other != NULL && strcmp(v.other, S1) == 0,
+	    "naming the pinned certificate, not the OpenPGP key");
+	trust_verdict_free(&v);
+	TAP_STR(pin_state(ts, "dora@p.org", TRUST_SMIME), "key-changed",
+	    "the S/MIME pin is key-changed");
+	TAP_STR(pin_state(ts, "dora@p.org", TRUST_OPENPGP), "known",
+	    "the OpenPGP pin stays known");
+	TAP_STR(msg(ts, "<p6@x>", "dora@p.org", sig(TRUST_SIG_GOOD, A), NULL),
+	    "known", "an OpenPGP signature is still known");
+	TAP_OK(pinned_in(ts, "dora@p.org", "smime", S1),
+	    "the old certificate stays pinned for S/MIME");
+	TAP_OK(trust_store_accept(ts, "dora@p.org", NULL, now++,
+	    &cause) == 0 && pinned_in(ts, "dora@p.org", "smime", S2) &&
+	    pinned_is(ts, "dora@p.org", A),
+	    "accept without a fingerprint: the S/MIME change, OpenPGP as it "
+	    "was");
+	TAP_STR(msg(ts, "<p7@x>", "dora@p.org", ssig(TRUST_SIG_GOOD, S2),
+	    NULL), "known", "accepted: known");
+
+	/* A change pending in each protocol. */
+	msg(ts, "<p8@x>", "dora@p.org", sig(TRUST_SIG_GOOD, B), NULL);
+	TAP_STR(msg(ts, "<p9@x>", "dora@p.org", ssig(TRUST_SIG_GOOD, S1),
+	    NULL), "key-changed", "the old certificate again: key-changed");
+	TAP_OK(trust_store_accept(ts, "dora@p.org", NULL, now++,
+	    &cause) == -1 && strstr(cause, "name the key") != NULL,
+	    "both protocols with a new key: accept asks for the fingerprint");
+	free(cause);
+	cause = NULL;
+	TAP_OK(pinned_is(ts, "dora@p.org", A) &&
+	    pinned_in(ts, "dora@p.org", "smime", S2),
+	    "and changes nothing");
+	TAP_OK(trust_store_accept(ts, "dora@p.org", B, now++, &cause) == 0 &&
+	    pinned_is(ts, "dora@p.org", B) &&
+	    pinned_in(ts, "dora@p.org", "smime", S2) &&
+	    strcmp(pin_state(ts, "dora@p.org", TRUST_SMIME),
+	    "key-changed") == 0,
+	    "accept with an OpenPGP fingerprint: only the OpenPGP pin");
+	TAP_OK(trust_store_verify(ts, "dora@p.org", S1, now++, &cause) == 0 &&
+	    pinned_in(ts, "dora@p.org", "smime", S1) &&
+	    pinned_is(ts, "dora@p.org", B) &&
+	    strcmp(pin_state(ts, "dora@p.org", TRUST_SMIME), "verified") == 0 &&
+	    strcmp(pin_state(ts, "dora@p.org", TRUST_OPENPGP), "known") == 0,
+	    "verify a certificate: the S/MIME pin is verified, OpenPGP known");
+	TAP_OK(trust_store_reject(ts, "dora@p.org", S2, now++, &cause) == 0 &&
+	    pinned_in(ts, "dora@p.org", "smime", S1) &&
+	    pinned_is(ts, "dora@p.org", B),
+	    "reject the other certificate: no pin changes");
+	TAP_STR(msg(ts, "<p10@x>", "dora@p.org", ssig(TRUST_SIG_GOOD, S2),
+	    &v), "key-changed", "the rejected certificate: key-changed");
+	TAP_OK(strstr(v.evidence, "rejected") != NULL && v.other != NULL &&
+	    strcmp(v.other, S1) == 0, "which you rejected, against S/MIME");
+	trust_verdict_free(&v);
+	TAP_STR(msg(ts, "<p11@x>", "dora@p.org", ssig(TRUST_SIG_REVOKED, S1),
+	    NULL), "revoked", "a revoked certificate: revoked");
+	TAP_OK(strcmp(pin_state(ts, "dora@p.org", TRUST_SMIME),
+	    "revoked") == 0 && strcmp(pin_state(ts, "dora@p.org",
+	    TRUST_OPENPGP), "known") == 0 &&
+	    strcmp(peer_state(ts, "dora@p.org", NULL), "known") == 0,
+	    "the S/MIME pin is revoked; OpenPGP, the main one, known");
+
+	/* Sightings and an address with S/MIME only. */
+	TAP_OK(trust_store_sighting(ts, "gus@p.org", S1, "smime",
+	    TRUST_SRC_MANUAL, now++, &cause) == 0 &&
+	    pinned_in(ts, "gus@p.org", "smime", S1) &&
+	    pinned_is(ts, "gus@p.org", NULL),
+	    "an imported certificate: first contact for S/MIME only");
+	TAP_OK(trust_store_peer(ts, "gus@p.org", &p, &cause) == 0 &&
+	    strcmp(p.proto, "smime") == 0 && p.pinned != NULL &&
+	    strcmp(p.pinned, S1) == 0 && !p.pins[TRUST_OPENPGP].present,
+	    "without an OpenPGP pin the main one is S/MIME's");
+	trust_peer_free(&p);
+	TAP_OK(see(ts, "gus@p.org", A, TRUST_SRC_AUTOCRYPT) == 0 &&
+	    pinned_is(ts, "gus@p.org", A) &&
+	    strcmp(pin_state(ts, "gus@p.org", TRUST_OPENPGP), "known") == 0,
+	    "an Autocrypt key next: first contact for OpenPGP");
+	TAP_STR(msg(ts, "<g1@x>", "gus@p.org", sig(TRUST_SIG_NONE, NULL), &v),
+	    "unsigned", "unsigned mail: unsigned");
+	TAP_OK(v.fpr != NULL && strcmp(v.fpr, A) == 0,
+	    "naming the OpenPGP key");
+	trust_verdict_free(&v);
+	TAP_OK(trust_store_forget(ts, "gus@p.org", now++, &cause) == 0 &&
+	    pinned_in(ts, "gus@p.org", "smime", NULL) &&
+	    pinned_is(ts, "gus@p.org", NULL),
+	    "forget drops both pins");
+	free(cause);
+	trust_store_close(ts);
+}
+
+/* A store of version 3 (one pin per address) moved to pins per protocol. */
+static void
+test_migrate3(void)
+{
+	struct trust_store	*ts;
+	struct trust_peer	 p;
+	char			 old[300], *cause = NULL;
+
+	snprintf(old, sizeof old, "%s/v3.sqlite", dir);
+	/* The version 3 schema as it was released. */
+	TAP_OK(exec_sql(old, "PRAGMA application_id=1398035538;"
+	    "PRAGMA user_version=3;"
+	    "CREATE TABLE peer (addr TEXT PRIMARY KEY COLLATE NOCASE,"
+	    " pinned TEXT, changed TEXT, conflict TEXT);"
+	    "CREATE TABLE key (addr TEXT NOT NULL COLLATE NOCASE,"
+	    " fpr TEXT NOT NULL, proto TEXT NOT NULL,"
+	    " sources INTEGER NOT NULL DEFAULT 0,"
+	    " first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL,"
+	    " messages INTEGER NOT NULL DEFAULT 0,"
+	    " last_sig INTEGER NOT NULL DEFAULT 0,"
+	    " dns_confirmed INTEGER NOT NULL DEFAULT 0,"
+	    " decision TEXT NOT NULL DEFAULT 'none',"
+	    " revoked INTEGER NOT NULL DEFAULT 0,"
+	    " expired INTEGER NOT NULL DEFAULT 0,"
+	    " PRIMARY KEY (addr, fpr));"
+	    "CREATE TABLE message (id TEXT PRIMARY KEY,"
+	    " addr TEXT NOT NULL COLLATE NOCASE, state INTEGER NOT NULL,"
+	    " fpr TEXT, other TEXT, since INTEGER NOT NULL DEFAULT 0,"
+	    " messages INTEGER NOT NULL DEFAULT 0, evidence TEXT NOT NULL,"
+	    " processed INTEGER NOT NULL);"
+	    "CREATE TABLE history (id INTEGER PRIMARY KEY,"
+	    " addr TEXT NOT NULL COLLATE NOCASE, time INTEGER NOT NULL,"
+	    " what TEXT NOT NULL);"
+	    "CREATE INDEX history_addr ON history (addr);"
+	    /* OpenPGP pinned. */
+	    "INSERT INTO peer VALUES ('pat@x.org', '" A "', NULL, NULL);"
+	    "INSERT INTO key (addr, fpr, proto, first_seen, last_seen,"
+	    " messages, decision) VALUES ('pat@x.org', '" A "', 'openpgp',"
+	    " 1600000000, 1600000000, 3, 'accepted');"
+	    /* An S/MIME certificate pinned. */
+	    "INSERT INTO peer VALUES ('sam@x.org', '" S1 "', NULL, NULL);"
+	    "INSERT INTO key (addr, fpr, proto, first_seen, last_seen,"
+	    " messages, decision) VALUES ('sam@x.org', '" S1 "', 'smime',"
+	    " 1600000000, 1600000000, 2, 'verified');"
+	    /* OpenPGP pinned, an S/MIME certificate taken for a change. */
+	    "INSERT INTO peer VALUES ('two@x.org', '" A "', '" S1 "', NULL);"
+	    "INSERT INTO key (addr, fpr, proto, first_seen, last_seen,"
+	    " messages, decision) VALUES ('two@x.org', '" A "', 'openpgp',"
+	    " 1600000000, 1600000000, 5, 'accepted'), ('two@x.org', '" S1 "',"
+	    " 'smime', 1600000100, 1600000100, 1, 'none');"
+	    "INSERT INTO message VALUES ('<t1@x> two@x.org', 'two@x.org', 4,"
+	    " '" S1 "', '" A "', 1600000100, 1, 'signed by a new key',"
+	    " 1600000100);"
+	    /* A real OpenPGP change pending, and a DNS conflict. */
+	    "INSERT INTO peer VALUES ('chg@x.org', '" A "', '" B "', '" C "');"
+	    "INSERT INTO key (addr, fpr, proto, first_seen, last_seen)"
+	    " VALUES ('chg@x.org', '" A "', 'openpgp', 1600000000,"
+	    " 1600000000), ('chg@x.org', '" B "', 'openpgp', 1600000100,"
+	    " 1600000100), ('chg@x.org', '" C "', 'openpgp', 1600000200,"
+	    " 1600000200);"
+	    /* A peer row whose key row is missing. */
+	    "INSERT INTO peer VALUES ('nok@x.org', '" C "', NULL, NULL);") == 0,
+	    "a version 3 store");
+	ts = trust_store_open(old, &cause);
+	TAP_OK(ts != NULL, "opens");
+	if (ts == NULL) {
+		printf("# %s\n", cause);
+		free(cause);
+		return;
+	}
+	TAP_OK(query_int(old, "PRAGMA user_version") == 4 &&
+	    query_int(old, "SELECT count(*) FROM sqlite_master WHERE name = "
+	    "'peer'") == 0, "migrated to version 4, the old table gone");
+	TAP_OK(pinned_is(ts, "pat@x.org", A) &&
+	    pinned_in(ts, "pat@x.org", "smime", NULL),
+	    "an OpenPGP pin stays OpenPGP's");
+	TAP_OK(pinned_in(ts, "sam@x.org", "smime", S1) &&
+	    pinned_is(ts, "sam@x.org", NULL),
+	    "a pinned S/MIME certificate lands under S/MIME");
+	TAP_STR(pin_state(ts, "sam@x.org", TRUST_SMIME), "verified",
+	    "keeping its decision");
+	TAP_STR(msg(ts, "<s1@x>", "sam@x.org", ssig(TRUST_SIG_GOOD, S1),
+	    NULL), "verified", "its next S/MIME signature: verified");
+	TAP_OK(pinned_is(ts, "nok@x.org", C),
+	    "a pin without a key row goes to OpenPGP");
+	TAP_OK(pinned_is(ts, "two@x.org", A) &&
+	    pinned_in(ts, "two@x.org", "smime", S1),
+	    "a certificate taken for a change of the OpenPGP pin is pinned "
+	    "for S/MIME");
+	TAP_OK(trust_store_peer(ts, "two@x.org", &p, &cause) == 0 &&
+	    p.v.state == TRUST_KNOWN &&
+	    p.pins[TRUST_SMIME].v.state == TRUST_KNOWN &&
+	    p.nhistory == 1 && strstr(p.history[0].what, "pinned for "
+	    "smime") != NULL, "no key change left; the history says so");
+	trust_peer_free(&p);
+	TAP_STR(msg(ts, "<t1@x> two@x.org", "two@x.org",
+	    ssig(TRUST_SIG_GOOD, S1), NULL), "key-changed",
+	    "the message keeps the state it earned");
+	TAP_STR(msg(ts, "<t2@x>", "two@x.org", ssig(TRUST_SIG_GOOD, S1),
+	    NULL), "known", "the next S/MIME signature: known");
+	TAP_OK(trust_store_peer(ts, "chg@x.org", &p, &cause) == 0 &&
+	    p.v.state == TRUST_CONFLICT && p.pinned != NULL &&
+	    strcmp(p.pinned, A) == 0 && !p.pins[TRUST_SMIME].present,
+	    "a pending OpenPGP change and a conflict stay OpenPGP's");
+	trust_peer_free(&p);
+	TAP_OK(trust_store_reject(ts, "chg@x.org", C, now++, &cause) == 0 &&
+	    strcmp(peer_state(ts, "chg@x.org", NULL), "key-changed") == 0,
+	    "reject the conflicting key: the change is still pending");
+	TAP_OK(trust_store_accept(ts, "chg@x.org", NULL, now++,
+	    &cause) == 0 && pinned_is(ts, "chg@x.org", B),
+	    "accept takes it");
+	free(cause);
+	trust_store_close(ts);
 }
 
 static void
@@ -496,6 +777,8 @@ main(void)
 	snprintf(path, sizeof path, "%s/trust.sqlite", dir);
 	test_rules();
 	test_migrate();
+	test_protocols();
+	test_migrate3();
 	test_crash();
 	test_states();
 	{
