@@ -162,3 +162,10 @@ ok "a signed message of 2.4 MB is in the INBOX" arrived 7
 rm -rf "$T_TMP/r-c"
 r --sync >"$T_TMP/s9" 2>&1; rc=$?
 ok "a cold --sync: the three done before are not fetched, the big one is skipped" sh -c "[ $rc = 0 ] && grep -qx 'steedmail: INBOX: trust: 0 messages processed, 3 processed before, 3 skipped' '$T_TMP/s9' && grep -q 'UID 6 (not decrypted: .*), UID 7 (larger than 2 MB)\$' '$T_TMP/s9' || { cat '$T_TMP/s9'; false; }"
+
+# New mail with no signature, encryption or Autocrypt header: nothing to
+# process, so no trust line at all (the sync's own line only).
+echo "plain again $u" | plain_alice -s "plain again $u" --no-encrypt "$R" >/dev/null 2>&1
+ok "another plain message arrives" arrived 8
+r --sync >"$T_TMP/s10" 2>&1; rc=$?
+ok "--sync of plain new mail: no trust line" sh -c "[ $rc = 0 ] && grep -q '1 new' '$T_TMP/s10' && ! grep -q 'trust:' '$T_TMP/s10' || { cat '$T_TMP/s10'; false; }"
