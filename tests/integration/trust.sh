@@ -8,9 +8,9 @@
 # --require-encryption, and never uses a revoked key.
 . "$(dirname "$0")/../lib.sh"
 
-# The INBOXes hold mail other test files left; their syncs must not feed
-# it to the trust store: this file checks what --inspect records
-# (sync-trust.sh checks what a sync records).
+# Syncs (--list too) must not feed this file's mail to the trust store:
+# it checks what --inspect records (sync-trust.sh checks what a sync
+# records).
 for _u in alice bob; do
 	{ echo "sync-trust-limit = 0"; cat "$STEED_ENV/$_u.conf"; } >"$T_TMP/$_u.conf"
 	chmod 600 "$T_TMP/$_u.conf"
