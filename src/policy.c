@@ -16,7 +16,12 @@
  * the other protocol; never a rejected, revoked or expired one. So a
  * certificate that was used once keeps being used, and a newer one in the
  * home does not take its place.
+ *
+ * OpenPGP asks DNS (OPENPGPKEY) before the keys in the home; S/MIME asks
+ * DNS (SMIMEA) after the home, for recipients with no certificate at all.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -375,6 +380,315 @@ policy_home(struct trust_store *ts, gpgme_ctx_t ctx, const char *proto,
 	free(v);
 }
 
+/*
+ * S/MIME from DNS: SMIMEA records (RFC 8162).
+ *
+ * Only a record with the whole certificate (selector 0, matching type 0)
+ * can give a key; a hash of one (matching type 1 or 2) or of its public
+ * key (selector 1) can only confirm a certificate already known, and
+ * usages 0 and 2 name a CA, not the address's own certificate. Usage 3
+ * (DANE-EE) says the DNSSEC-signed zone itself vouches for the
+ * certificate, whoever issued it; usage 1 (PKIX-EE) that the certificate
+ * must also pass the usual checks, here gpgsm's: it is used only when
+ * gpgsm already finds its chain valid.
+ *
+ * gpgsm encrypts to no certificate whose chain does not end in a trusted
+ * root (gpg-agent's trustlist.txt), and knows nothing of DNSSEC. A
+ * self-signed certificate from a usage 3 record is therefore made a
+ * trusted root of its own, as --import-key does for one the user
+ * imports: here the DNSSEC-validated record is the evidence that it is
+ * the address's, as the user's import is there. It is done only for a
+ * certificate that has the address, cannot certify others (no
+ * keyCertSign: it cannot vouch for any other certificate, so the entry
+ * gives a domain's zone no say over other addresses), and that the trust
+ * store chose to use (its first contact or its pin), and only after the
+ * store has recorded the sighting. An insecure answer is a first-contact
+ * hint as for OPENPGPKEY: the store pins it only when the address has no
+ * S/MIME key yet, and records it as dns-insecure.
+ */
+struct policy_cert {
+	char	*fpr;
+	long	 when;		/* validity start: the newest is taken */
+	int	 anchor;	/* self-signed, usage 3: to be trusted */
+};
+
+/* gpg-agent reads trustlist.txt once: tell it to read it again. */
+static int
+policy_reload_agent(char **cause)
+{
+	const char		*argv[] = { "gpgconf", "--homedir",
+				    crypto_home(), "--reload", "gpg-agent",
+				    NULL };
+	const char		*gpgconf = NULL;
+	gpgme_engine_info_t	 e;
+	gpgme_ctx_t		 ctx;
+	gpgme_error_t		 err;
+
+	if (gpgme_get_engine_info(&e) == 0) {
+		for (; e != NULL; e = e->next)
+			if (e->protocol == GPGME_PROTOCOL_GPGCONF)
+				gpgconf = e->file_name;
+	}
+	if (gpgconf == NULL) {
+		*cause = xstrdup("gpgconf cannot be found");
+		return -1;
+	}
+	if ((ctx = crypto_ctx(GPGME_PROTOCOL_SPAWN, cause)) == NULL)
+		return -1;
+	err = gpgme_op_spawn(ctx, gpgconf, argv, NULL, NULL, NULL, 0);
+	gpgme_release(ctx);
+	if (err != 0) {
+		*cause = crypto_error("cannot run gpgconf", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Make the self-signed certificate fpr a trusted root (once). */
+static int
+policy_trust_cert(const char *fpr, const char *source, char **cause)
+{
+	FILE	*f;
+	char	*path, line[256];
+	size_t	 n = strlen(fpr);
+	int	 bad;
+
+	path = xasprintf("%s/trustlist.txt", crypto_home());
+	if ((f = fopen(path, "r")) != NULL) {
+		while (fgets(line, sizeof line, f) != NULL) {
+			if (strncasecmp(line, fpr, n) == 0 &&
+			    (line[n] == ' ' || line[n] == '\t')) {
+				fclose(f);
+				free(path);
+				return 0;
+			}
+		}
+		fclose(f);
+	}
+	if ((f = fopen(path, "a")) == NULL) {
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	fprintf(f, "# steedmail: a self-signed certificate from an SMIMEA "
+	    "record (%s)\n%s S relax\n", source, fpr);
+	bad = ferror(f);
+	if (fclose(f) != 0 || bad) {
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	free(path);
+	return policy_reload_agent(cause);
+}
+
+/* Does gpgsm find fpr's chain valid as it is? */
+static int
+policy_cert_valid(const char *fpr)
+{
+	gpgme_ctx_t	 v;
+	gpgme_key_t	 key;
+	char		*cause = NULL;
+	int		 ok;
+
+	if ((v = crypto_ctx(GPGME_PROTOCOL_CMS, &cause)) == NULL) {
+		free(cause);
+		return 0;
+	}
+	gpgme_set_keylist_mode(v, GPGME_KEYLIST_MODE_LOCAL |
+	    GPGME_KEYLIST_MODE_VALIDATE);
+	if (crypto_key(v, fpr, 0, &key) != 0) {
+		gpgme_release(v);
+		return 0;
+	}
+	ok = !key->invalid && !key->revoked && !key->expired;
+	gpgme_key_unref(key);
+	gpgme_release(v);
+	return ok;
+}
+
+/*
+ * One SMIMEA record with a certificate: imported into gpgsm's home and
+ * checked. 0 and *c when it may be used for addr; else -1 and why not
+ * (static text).
+ */
+static int
+policy_smimea_cert(gpgme_ctx_t ctx, const struct dns_record *r,
+    const char *addr, struct policy_cert *c, const char **why)
+{
+	gpgme_data_t		 d;
+	gpgme_import_result_t	 ir;
+	gpgme_key_t		 key = NULL;
+	int			 self, isnew, rc = -1;
+
+	memset(c, 0, sizeof *c);
+	*why = "the certificate in its SMIMEA record cannot be read";
+	if (gpgme_data_new_from_mem(&d, (const char *)r->data, r->len,
+	    0) != 0)
+		return -1;
+	if (gpgme_op_import(ctx, d) != 0 ||
+	    (ir = gpgme_op_import_result(ctx)) == NULL ||
+	    ir->imports == NULL || ir->imports->result != 0 ||
+	    ir->imports->fpr == NULL) {
+		gpgme_data_release(d);
+		return -1;
+	}
+	c->fpr = xstrdup(ir->imports->fpr);
+	isnew = (ir->imports->status & GPGME_IMPORT_NEW) != 0;
+	gpgme_data_release(d);
+	if (crypto_key(ctx, c->fpr, 0, &key) != 0) {
+		key = NULL;
+		goto out;
+	}
+	self = key->issuer_name != NULL && key->uids != NULL &&
+	    key->uids->uid != NULL &&
+	    strcmp(key->issuer_name, key->uids->uid) == 0;
+	if (!policy_has_uid(key, addr))
+		*why = "the certificate in its SMIMEA record is not for the "
+		    "address";
+	else if (key->revoked || key->expired || !key->can_encrypt ||
+	    key->subkeys == NULL)
+		*why = "the certificate in its SMIMEA record has expired or "
+		    "cannot encrypt";
+	else if (r->usage == 3 && self && key->can_certify)
+		*why = "the certificate in its SMIMEA record could certify "
+		    "others (a CA), so it is not trusted";
+	else if (r->usage == 3 && self) {
+		c->anchor = 1;
+		rc = 0;
+	} else if (policy_cert_valid(c->fpr))
+		rc = 0;
+	else
+		*why = "the certificate in its SMIMEA record does not chain "
+		    "to a trusted root";
+	if (rc == 0)
+		c->when = key->subkeys->timestamp;
+out:
+	/*
+	 * A certificate refused here does not stay: found in the home
+	 * later, it would pass for one the user imported.
+	 */
+	if (rc == -1 && isnew && key != NULL &&
+	    gpgme_op_delete_ext(ctx, key, GPGME_DELETE_FORCE) != 0)
+		log_msg(LOG_INFO, "policy: cannot remove the refused "
+		    "certificate %s", c->fpr);
+	if (key != NULL)
+		gpgme_key_unref(key);
+	if (rc == -1) {
+		free(c->fpr);
+		c->fpr = NULL;
+	}
+	return rc;
+}
+
+/*
+ * One SMIMEA look-up for every recipient still without a certificate,
+ * one deadline. Of a recipient's usable certificates the newest goes
+ * through the store as a sighting (two in one answer, as during a
+ * change of certificate, are not a conflict), then the store chooses.
+ */
+static void
+policy_smimea(const struct policy_in *in, struct trust_store *ts,
+    gpgme_ctx_t ctx, struct policy_result *res, time_t now)
+{
+	struct dns_ctx		 *dc;
+	struct dns_result	 *r = NULL;
+	struct policy_cert	  best, c;
+	const char		 *why, *src;
+	char			**addrs, *cause = NULL;
+	size_t			  i, j, n = 0, nr = 0, *map;
+
+	addrs = xcalloc(res->n, sizeof *addrs);
+	map = xcalloc(res->n, sizeof *map);
+	for (i = 0; i < res->n; i++) {
+		if (res->rcpts[i].fpr == NULL && res->rcpts[i].why == NULL) {
+			map[n] = i;
+			addrs[n++] = (char *)res->rcpts[i].addr;
+		}
+	}
+	if (n == 0 || (dc = dns_open(in->cf, &cause)) == NULL)
+		goto out;
+	if (dns_lookup(dc, addrs, n, DNS_WANT_SMIMEA, dns_timeout_ms(in->cf),
+	    &r, &nr, &cause) == -1) {
+		dns_close(dc);
+		goto out;
+	}
+	for (j = 0; j < nr && j < n; j++) {
+		struct policy_rcpt *p = &res->rcpts[map[j]];
+		if (r[j].status == DNS_BOGUS) {
+			p->dns_bogus = 1;
+			free(p->warning);
+			p->warning = xasprintf("the DNS answer for %s's "
+			    "certificate is bogus (DNSSEC validation failed: "
+			    "%s): refused, possibly an attack", p->addr,
+			    r[j].why != NULL ? r[j].why : "no reason given");
+			continue;
+		}
+		if (r[j].status != DNS_SECURE && r[j].status != DNS_INSECURE)
+			continue;
+		src = r[j].status == DNS_SECURE ? "dns-secure" :
+		    "dns-insecure";
+		memset(&best, 0, sizeof best);
+		why = NULL;
+		for (i = 0; i < r[j].nrecords; i++) {
+			const struct dns_record *rec = &r[j].records[i];
+			if (rec->selector != 0 || rec->mtype != 0) {
+				if (why == NULL)
+					why = "no certificate in the record "
+					    "(its SMIMEA record holds a hash "
+					    "only)";
+				continue;
+			}
+			if (rec->usage != 1 && rec->usage != 3) {
+				if (why == NULL)
+					why = "its SMIMEA record names a CA, "
+					    "not a certificate of its own";
+				continue;
+			}
+			if (policy_smimea_cert(ctx, rec, p->addr, &c,
+			    &why) == -1)
+				continue;
+			if (best.fpr == NULL || c.when > best.when) {
+				free(best.fpr);
+				best = c;
+			} else
+				free(c.fpr);
+		}
+		if (best.fpr == NULL) {
+			if (why != NULL)
+				p->why = xstrdup(why);
+			continue;
+		}
+		if (trust_store_sighting(ts, p->addr, best.fpr, "smime",
+		    r[j].status == DNS_SECURE ? TRUST_SRC_DNS_SECURE :
+		    TRUST_SRC_DNS_INSECURE, now, &cause) == -1) {
+			log_msg(LOG_INFO, "policy: %s", cause);
+			free(cause);
+			cause = NULL;
+		}
+		policy_choose(ts, ctx, "smime", p, src, now);
+		if (p->fpr != NULL && strcmp(p->fpr, best.fpr) != 0)
+			p->source = "trust store";
+		else if (p->fpr != NULL && best.anchor &&
+		    policy_trust_cert(best.fpr, src, &cause) == -1) {
+			free(p->fpr);
+			p->fpr = NULL;
+			free(p->why);
+			p->why = xasprintf("its certificate from DNS cannot be "
+			    "marked trusted: %s", cause);
+			free(cause);
+			cause = NULL;
+		}
+		free(best.fpr);
+	}
+	dns_results_free(r, nr);
+	dns_close(dc);
+out:
+	free(cause);
+	free(addrs);
+	free(map);
+}
+
 const char *
 policy_rcpt_reason(const struct policy_rcpt *p)
 {
@@ -409,6 +723,33 @@ policy_line(const struct policy_result *res, const char *intro,
 	}
 	if (note != NULL)
 		buf_addf(&b, " (%s)", note);
+	return buf_take(&b);
+}
+
+/*
+ * "encrypted to N recipients", and for each certificate taken from DNS
+ * just now, whose address and from where: a gpgsm trust decision was
+ * made on that evidence, so it is said.
+ */
+static char *
+policy_encrypted_line(const struct policy_result *res)
+{
+	struct buf	 b;
+	size_t		 i, k = 0;
+
+	buf_init(&b);
+	buf_addf(&b, "encrypted to %zu recipient%s", res->n,
+	    res->n == 1 ? "" : "s");
+	for (i = 0; i < res->n; i++) {
+		const struct policy_rcpt *p = &res->rcpts[i];
+		if (p->source == NULL || strncmp(p->source, "dns-", 4) != 0)
+			continue;
+		buf_adds(&b, k++ == 0 ? " (" : "; ");
+		buf_addf(&b, "%s: certificate from DNS, %s", p->addr,
+		    p->source);
+	}
+	if (k > 0)
+		buf_addc(&b, ')');
 	return buf_take(&b);
 }
 
@@ -487,14 +828,19 @@ policy_decide(const struct policy_in *in, char *const *addrs, size_t n,
 		if (p->fpr == NULL && p->why == NULL)
 			policy_home(ts, ctx, proto, p, now);
 	}
+	/*
+	 * S/MIME: certificates the user imported come first; DNS is asked
+	 * only for the recipients without any.
+	 */
+	if (in->use_dns && in->smime)
+		policy_smimea(in, ts, ctx, res, now);
 	gpgme_release(ctx);
 	trust_store_close(ts);
 	for (i = 0; i < n; i++)
 		have += res->rcpts[i].fpr != NULL;
 	if (have == n) {
 		res->action = POLICY_ENCRYPT;
-		res->line = xasprintf("encrypted to %zu recipient%s", n,
-		    n == 1 ? "" : "s");
+		res->line = policy_encrypted_line(res);
 		return 0;
 	}
 	if (!must && in->fallback == POLICY_PLAINTEXT) {

@@ -2,7 +2,8 @@
  * policy.h: encryption by default. For a draft's recipients (To, Cc,
  * Bcc) it finds, per recipient, a key that may be used (the trust store's
  * pinned key first, then DNS OPENPGPKEY records, then keys already in
- * steedmail's GnuPG home from Autocrypt or an import), and decides: encrypt,
+ * steedmail's GnuPG home from Autocrypt or an import; for S/MIME the
+ * store, gpgsm's home, then SMIMEA records), and decides: encrypt,
  * send in clear, ask the user, or refuse, and why. Caller: cmd-send.c
  * (later the composer). It never prints and never asks: the one line to
  * show is in the result, and asking is the caller's (policy_answer).
@@ -42,10 +43,11 @@ struct policy_in {
 	int			 replying_encrypted;
 	/*
 	 * S/MIME: certificates in gpgsm's home, chosen by the same rules as
-	 * OpenPGP keys (the store's key for the address first), no DNS.
+	 * OpenPGP keys (the store's key for the address first); DNS (SMIMEA)
+	 * only for recipients with none in the store or the home.
 	 */
 	int			 smime;
-	int			 use_dns;	/* look keys up in DNS (OpenPGP) */
+	int			 use_dns;	/* look keys up in DNS */
 	int			 home_empty;	/* no keyring: do not start gpg
 						   to search it */
 };
@@ -53,7 +55,10 @@ struct policy_in {
 struct policy_rcpt {
 	const char		*addr;
 	char			*fpr;		/* the key to use, or NULL */
-	const char		*source;	/* "trust store", "dns-secure" */
+	const char		*source;	/* "trust store", "DNS", "GnuPG
+						   home"; an S/MIME certificate
+						   taken from DNS just now:
+						   "dns-secure", "dns-insecure" */
 	enum trust_state	 state;		/* of the address's pin
 						   of the protocol used */
 	char			*why;		/* no key: why */

@@ -354,9 +354,104 @@ ok "... and the line says why dave has no key" grep -qx "steedmail: not sent, it
 ok "neither of the keys is imported, nothing queued" sh -c "! gpg --homedir '$AH' -k dave@broken.test >/dev/null 2>&1" && outbox_empty
 ok "the trust store has no key for dave" sh -c "! XDG_DATA_HOME='$T_TMP/alice' '$STEEDMAIL' -F '$T_TMP/a-default.conf' --trust show dave@broken.test 2>&1 | grep -q '^key:'"
 
+# --- S/MIME from DNS: SMIMEA ---------------------------------------------------
+# Bob publishes his certificate as SMIMEA 3 0 0 in the signed zone; a fresh
+# alice (her own data home: no store, no certificate of his) finds it there.
+{ cat "$T_TMP/bob.conf"; echo "smime = yes"; } >"$T_TMP/bob-s.conf"
+bobs() { XDG_DATA_HOME="$T_TMP/bob" XDG_CACHE_HOME="$T_TMP/bob-c" sm -F "$T_TMP/bob-s.conf" "$@"; }
+FH=$T_TMP/fresh/steedmail/gnupg
+trap 'tmux -S "$TM" kill-server >/dev/null 2>&1; for h in "$AH" "$BH" "$CH" "$G" "$EH" "$FH"; do gpgconf --homedir "$h" --kill all >/dev/null 2>&1; done; rm -rf "$T_TMP"' EXIT
+fresh() { XDG_DATA_HOME="$T_TMP/fresh" XDG_CACHE_HOME="$T_TMP/fresh-c" sm -F "$T_TMP/a-default.conf" "$@"; }
+# fsnd NAME ARGS...: as snd, from the fresh alice.
+fsnd() {
+	_n=$1; shift
+	echo "body $_n $u" | fresh -s "$_n $u" "$@" >"$T_TMP/$_n.out" 2>"$T_TMP/$_n.err"
+	echo $? >"$T_TMP/$_n.rc"
+}
+fresh_refused() {
+	exits "$1" 69 && said "$1" "$2" &&
+	{ [ -z "$(find "$T_TMP/fresh/steedmail/outbox" -type f ! -name .lock 2>/dev/null)" ] ||
+		{ find "$T_TMP/fresh/steedmail/outbox" -type f; false; }; }
+}
+hash() { printf '%s' "$1" | sha256sum | cut -c1-56; }
+zs() { "$STEED_ENV_BIN/zone-set" "$@" >"$T_TMP/zs.out" 2>&1 || { cat "$T_TMP/zs.out"; return 1; }; }
+bobs --genkey >"$T_TMP/sgen0" 2>&1
+bsfpr=$(sed -n 's/^S\/MIME certificate \([0-9A-F]*\) .*/\1/p' "$T_TMP/sgen0")
+bobs --dns-records >"$T_TMP/srec" 2>&1
+srdata=$(awk '$4 == "TYPE53" { print $5, $6, $7; exit }' "$T_TMP/srec")
+ok "bob has a certificate, and --dns-records prints its SMIMEA 3 0 0 record" sh -c "[ -n '$bsfpr' ] && case '$srdata' in '\\# '*' 030000'*) true;; *) false;; esac || { cat '$T_TMP/srec'; false; }"
+ok "it goes into the signed zone steed.test" zs steed.test "$(hash "bob.p$$")._smimecert" TYPE53 "$srdata"
+fsnd sdns --smime --encrypt "$BO"
+ok "a fresh alice, -s --smime --encrypt to bob: encrypted, the certificate from DNS (dns-secure)" \
+	sent sdns "encrypted to 1 recipient ($BO: certificate from DNS, dns-secure)"
+ok "bob gets it" got bob "$T_TMP/sdns.eml"
+ok "it is S/MIME enveloped data" sh -c "tr -d '\r' <'$T_TMP/sdns.eml' | awk '/^\$/ { exit } { print }' | grep -qi 'application/pkcs7-mime; smime-type=enveloped-data' || { head -20 '$T_TMP/sdns.eml'; false; }"
+bob --inspect "$T_TMP/sdns.eml" >"$T_TMP/sdns.i" 2>&1
+ok "bob --inspect decrypts it" sh -c "grep -qx 'encryption: smime' '$T_TMP/sdns.i' && grep -qx 'decrypted: yes' '$T_TMP/sdns.i' || { cat '$T_TMP/sdns.i'; false; }"
+fresh --trust show "$BO" >"$T_TMP/sdns.s" 2>&1
+ok "alice's trust store: bob's certificate, from dns-secure, her S/MIME pin for him" sh -c "grep -q '^key: $bsfpr smime accepted; from dns-secure' '$T_TMP/sdns.s' && grep -q '^pinned: $bsfpr' '$T_TMP/sdns.s' || { cat '$T_TMP/sdns.s'; false; }"
+ok "gpgsm trusts it as a root on that evidence (trustlist.txt)" grep -q "^$bsfpr S relax" "$FH/trustlist.txt"
+fsnd sdns2 --smime --encrypt "$BO"
+ok "the next message: the store's certificate, nothing more to say" sent sdns2 "encrypted to 1 recipient"
+ok "bob gets it" got bob "$T_TMP/sdns2.eml"
+bob --inspect "$T_TMP/sdns2.eml" >"$T_TMP/sdns2.i" 2>&1
+ok "... and decrypts it" kv "$T_TMP/sdns2.i" decrypted yes
+ok "trustlist.txt names it once" test "$(grep -c "^$bsfpr " "$FH/trustlist.txt")" = 1
+
+# A hash of the certificate only (3 0 1): it can confirm, not give a key.
+shash=$(echo "$srdata" | awk '{ print substr($3, 7) }' | xxd -r -p | sha256sum | cut -c1-64)
+ok "a hash-only SMIMEA record (3 0 1) for hugo" zs steed.test "$(hash "hugo.p$$")._smimecert" TYPE53 "\\# 35 030001$shash"
+fsnd shash --smime --require-encryption "hugo.p$$@steed.test"
+ok "--smime --require-encryption to hugo: 69, no certificate in the record" \
+	fresh_refused shash "not sent, it cannot be encrypted: hugo.p$$@steed.test: no certificate in the record (its SMIMEA record holds a hash only)"
+
+# smimea NAME USAGE KEYUSAGE: a self-signed certificate for NAME.p$$@steed.test
+# made by openssl, published as SMIMEA USAGE 0 0.
+smimea() {
+	openssl req -x509 -newkey rsa:2048 -nodes -keyout "$G/$1.key" -out "$G/$1.pem" -days 30 \
+	    -subj "/CN=$1" -addext "subjectAltName=email:$1.p$$@steed.test" \
+	    -addext "keyUsage=$3" >/dev/null 2>&1 || return 1
+	_hex=$(openssl x509 -in "$G/$1.pem" -outform der | xxd -p | tr -d '\n')
+	zs steed.test "$(hash "$1.p$$")._smimecert" TYPE53 "\\# $(( ${#_hex} / 2 + 3 )) 0$2""0000$_hex"
+}
+ok "a CA certificate (keyCertSign) for ca.p$$ as SMIMEA 3 0 0" smimea ca 3 keyCertSign,digitalSignature,keyEncipherment
+fsnd sca --smime --require-encryption "ca.p$$@steed.test"
+ok "it is not made a trusted root: 69, and why" \
+	fresh_refused sca "not sent, it cannot be encrypted: ca.p$$@steed.test: the certificate in its SMIMEA record could certify others (a CA), so it is not trusted"
+ok "a self-signed certificate for pkix.p$$ as SMIMEA 1 0 0 (PKIX-EE)" smimea pkix 1 digitalSignature,keyEncipherment
+fsnd spkix --smime --require-encryption "pkix.p$$@steed.test"
+ok "usage 1 needs a valid chain, and gpgsm finds none: 69" \
+	fresh_refused spkix "not sent, it cannot be encrypted: pkix.p$$@steed.test: the certificate in its SMIMEA record does not chain to a trusted root"
+sha1() { openssl x509 -in "$G/$1.pem" -noout -fingerprint -sha1 | sed 's/.*=//; s/://g'; }
+ok "... and neither stays in gpgsm's home" sh -c "gpgsm --homedir '$FH' --with-colons -k >'$T_TMP/fh.k' 2>/dev/null && grep -q '^crt' '$T_TMP/fh.k' && ! grep -qi 'ca.p$$@\|pkix.p$$@' '$T_TMP/fh.k' || { cat '$T_TMP/fh.k'; false; }"
+ok "neither is in trustlist.txt" sh -c "! grep -qi '^$(sha1 ca) ' '$FH/trustlist.txt' && ! grep -qi '^$(sha1 pkix) ' '$FH/trustlist.txt' && [ -n '$(sha1 ca)' ]"
+
+# Bob's certificate under another address, in an unsigned zone.
+ok "bob's certificate as SMIMEA of bob.p$$@plain.test (unsigned)" zs plain.test "$(hash "bob.p$$")._smimecert" TYPE53 "$srdata"
+fsnd sother --smime --require-encryption "bob.p$$@plain.test"
+ok "a certificate that is not for the address is not used: 69" \
+	fresh_refused sother "not sent, it cannot be encrypted: bob.p$$@plain.test: the certificate in its SMIMEA record is not for the address"
+
+# The same record in broken.test, changed after signing: bogus.
+ok "bob's certificate into the signed zone broken.test" zs broken.test "$(hash "bob.p$$")._smimecert" TYPE53 "$srdata"
+zf=$STEED_ENV/dns/zones/broken.test.zone
+awk -F '\t' -v OFS='\t' -v o="$(hash "bob.p$$")._smimecert.broken.test." -v r="\\# 35 030001$shash" '
+	tolower($1) == o && ($4 == "SMIMEA" || $4 == "TYPE53") { $5 = r } { print }' "$zf" >"$zf.t" && mv "$zf.t" "$zf"
+nsd-control -c "$STEED_ENV/dns/nsd.conf" reload broken.test >/dev/null 2>&1
+sbogus_now() {
+	XDG_DATA_HOME="$T_TMP/look" XDG_CACHE_HOME="$T_TMP/slook-c$1" sm -F "$T_TMP/a-default.conf" \
+	    --lookup "bob.p$$@broken.test" 2>/dev/null | grep -q "	SMIMEA	bogus"
+}
+for i in $(seq 1 50); do sbogus_now "$i" && break; sleep 0.1; done
+ok "its SMIMEA answer is bogus now" sbogus_now last
+fsnd sbogus --smime --require-encryption "bob.p$$@broken.test"
+ok "--smime --require-encryption: 69, the bogus answer named as a possible attack" sh -c "[ \$(cat '$T_TMP/sbogus.rc') = 69 ] && grep -q '^steedmail: warning: the DNS answer for bob.p$$@broken.test.s certificate is bogus .*possibly an attack' '$T_TMP/sbogus.err' || { cat '$T_TMP/sbogus.err'; false; }"
+ok "... and the line says why" grep -qx "steedmail: not sent, it cannot be encrypted: bob.p$$@broken.test: no key; the DNS answer for it is bogus and was refused" "$T_TMP/sbogus.err"
+ok "nothing for that address in the store" sh -c "! fresh --trust show 'bob.p$$@broken.test' 2>&1 | grep -q '^key:'"
+
 # --- S/MIME: the certificate used first stays, a newer one does not replace it
 bob --genkey --smime >"$T_TMP/sgen" 2>&1
-bsfpr=$(sed -n 's/^S\/MIME certificate \([0-9A-F]*\) .*/\1/p' "$T_TMP/sgen")
+ok "bob's S/MIME certificate is the one in DNS" same "$(sed -n 's/^S\/MIME certificate \([0-9A-F]*\) .*/\1/p' "$T_TMP/sgen")" "$bsfpr"
 bob --export-key --smime | alice --import-key - >/dev/null 2>&1
 snd smime1 a-default --encrypt --smime "$BO"
 ok "--encrypt --smime to bob: encrypted to 1 recipient" sent smime1 "encrypted to 1 recipient"
