@@ -21,6 +21,7 @@
 #include "cmd.h"
 #include "crypto.h"
 #include "strsafe.h"
+#include "trust-store.h"
 #include "xmalloc.h"
 
 #define CMD_KEY_MAX_INPUT	(16u * 1024 * 1024)
@@ -184,11 +185,47 @@ cmd_key_read(const char *path, struct buf *b)
 }
 
 /*
+ * The user imported key: it is seen, for every address of its valid user
+ * IDs (source manual), so that the policy may use it (doc/trust.md); the
+ * store's rules still apply: a first key is pinned, another one is a key
+ * change to accept.
+ */
+static void
+cmd_key_sighting(struct trust_store *ts, gpgme_key_t key)
+{
+	gpgme_user_id_t	 u;
+	char		*a, *cause = NULL;
+	size_t		 n;
+
+	if (ts == NULL || key->subkeys == NULL || key->subkeys->fpr == NULL)
+		return;
+	for (u = key->uids; u != NULL; u = u->next) {
+		if (u->revoked || u->invalid || u->email == NULL ||
+		    strchr(u->email, '@') == NULL)
+			continue;
+		a = xstrdup(u->email);
+		if ((n = strlen(a)) >= 2 && a[0] == '<' && a[n - 1] == '>') {
+			memmove(a, a + 1, n - 2);	/* gpgsm: "<a@b>" */
+			a[n - 2] = '\0';
+		}
+		if (trust_store_sighting(ts, a, key->subkeys->fpr,
+		    key->protocol == GPGME_PROTOCOL_CMS ? "smime" : "openpgp",
+		    TRUST_SRC_MANUAL, time(NULL), &cause) == -1) {
+			cmd_error("warning: %s: %s", a, cause);
+			free(cause);
+			cause = NULL;
+		}
+		free(a);
+	}
+}
+
+/*
  * One line per key the import touched. A new self-signed S/MIME
  * certificate is marked trusted: importing it is the user saying so.
  */
 static void
-cmd_key_imported(gpgme_ctx_t g, gpgme_import_result_t res)
+cmd_key_imported(gpgme_ctx_t g, gpgme_import_result_t res,
+    struct trust_store *ts)
 {
 	gpgme_import_status_t	 st;
 	gpgme_key_t		 key;
@@ -220,6 +257,8 @@ cmd_key_imported(gpgme_ctx_t g, gpgme_import_result_t res)
 			    key->issuer_name != NULL && key->uids != NULL &&
 			    key->uids->uid != NULL &&
 			    strcmp(key->issuer_name, key->uids->uid) == 0;
+			if (!(st->status & GPGME_IMPORT_SECRET))
+				cmd_key_sighting(ts, key);
 			gpgme_key_unref(key);
 		}
 		printf("%s %s: %s\n", st->fpr, uid != NULL ? uid : "", what);
@@ -236,6 +275,7 @@ cmd_key_imported(gpgme_ctx_t g, gpgme_import_result_t res)
 int
 cmd_import_key(struct cmd_ctx *ctx)
 {
+	struct trust_store	*ts;
 	gpgme_protocol_t	 proto = GPGME_PROTOCOL_OpenPGP;
 	gpgme_import_result_t	 res;
 	gpgme_ctx_t		 g;
@@ -294,8 +334,15 @@ cmd_import_key(struct cmd_ctx *ctx)
 	} else if (res->considered == 0) {
 		cmd_error("%s holds no key", ctx->argv[0]);
 		rc = EX_DATAERR;
-	} else
-		cmd_key_imported(g, res);
+	} else {
+		if ((ts = trust_store_open(NULL, &cause)) == NULL) {
+			cmd_error("warning: the trust store: %s", cause);
+			free(cause);
+			cause = NULL;
+		}
+		cmd_key_imported(g, res, ts);
+		trust_store_close(ts);
+	}
 	gpgme_release(g);
 	gpgme_data_release(d);
 	buf_free(&b);

@@ -350,14 +350,34 @@ policy_choose(struct trust_store *ts, gpgme_ctx_t ctx, const char *proto,
 	trust_peer_free(&peer);
 }
 
+/* Does the home hold the secret key of fpr (one of the user's own)? */
+static int
+policy_own_key(gpgme_ctx_t ctx, const char *fpr)
+{
+	gpgme_key_t	key;
+
+	if (crypto_key(ctx, fpr, 1, &key) != 0)
+		return 0;
+	gpgme_key_unref(key);
+	return 1;
+}
+
 /*
- * Keys in the home the store has not decided on yet (Autocrypt, an
- * import): each, newest first, goes through the store as a sighting until
- * one is the key the store gives for p.
+ * Keys in the home the store has not decided on yet: each, newest first,
+ * goes through the store as a sighting until one is the key the store
+ * gives for p. With seen_only (OpenPGP in steedmail's own home, where
+ * every Autocrypt header's key lands whatever its user IDs say), only
+ * keys the store has seen for this very address count: an Autocrypt
+ * header of p's own mail, gossip or DNS for p, or --import-key, which
+ * records the key for its user IDs' addresses; and the user's own keys
+ * (with their secret key: mail brings no secret keys). A key that only claims
+ * p in a user ID, brought by somebody else's mail, is never used. In a
+ * home of the user's own (gnupg-home), the user's keyring is the user's
+ * choice, as in gpg.
  */
 static void
 policy_home(struct trust_store *ts, gpgme_ctx_t ctx, const char *proto,
-    struct policy_rcpt *p, time_t now)
+    struct policy_rcpt *p, time_t now, int seen_only)
 {
 	struct policy_cand	*v;
 	char			*cause = NULL;
@@ -365,6 +385,13 @@ policy_home(struct trust_store *ts, gpgme_ctx_t ctx, const char *proto,
 
 	n = policy_home_keys(ctx, p->addr, &v);
 	for (i = 0; i < n; i++) {
+		if (seen_only && !trust_store_knows(ts, p->addr, v[i].fpr) &&
+		    !policy_own_key(ctx, v[i].fpr)) {
+			log_msg(LOG_INFO, "policy: key %s claims %s but was "
+			    "never seen for it: not used", v[i].fpr, p->addr);
+			free(v[i].fpr);
+			continue;
+		}
 		if (p->fpr == NULL && p->why == NULL) {
 			if (trust_store_sighting(ts, p->addr, v[i].fpr, proto,
 			    TRUST_SRC_MANUAL, now, &cause) == 0)
@@ -826,7 +853,8 @@ policy_decide(const struct policy_in *in, char *const *addrs, size_t n,
 	for (i = 0; i < n && !in->home_empty; i++) {
 		p = &res->rcpts[i];
 		if (p->fpr == NULL && p->why == NULL)
-			policy_home(ts, ctx, proto, p, now);
+			policy_home(ts, ctx, proto, p, now, !in->smime &&
+			    (in->cf == NULL || in->cf->gnupg_home == NULL));
 	}
 	/*
 	 * S/MIME: certificates the user imported come first; DNS is asked

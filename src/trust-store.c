@@ -969,6 +969,28 @@ trust_store_pinned(struct trust_store *ts, const char *addr_in,
 	return fpr;
 }
 
+int
+trust_store_knows(struct trust_store *ts, const char *addr_in,
+    const char *fpr)
+{
+	sqlite3_stmt	*st;
+	char		*addr, *cause = NULL;
+	int		 yes;
+
+	if (fpr == NULL || (addr = trust_store_addr(addr_in)) == NULL)
+		return 0;
+	st = trust_query(ts, &cause, "SELECT 1 FROM key WHERE addr = ? AND "
+	    "fpr = ? COLLATE NOCASE", "ss", addr, fpr);
+	free(addr);
+	if (st == NULL) {
+		free(cause);
+		return 0;
+	}
+	yes = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return yes;
+}
+
 /* Inside or outside a transaction: one statement is atomic anyway. */
 int
 trust_store_key_status(struct trust_store *ts, const char *fpr, int revoked,

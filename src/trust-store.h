@@ -165,6 +165,13 @@ int		 trust_store_message(struct trust_store *, const char *msgkey,
    (allocated); proto NULL is "openpgp". */
 char		*trust_store_pinned(struct trust_store *, const char *addr,
 		     const char *proto);
+/*
+ * Has the key fpr been seen for addr (from any source, whatever its
+ * state)? A key in the GnuPG home with a user ID of addr proves nothing:
+ * anybody's Autocrypt header can bring a key with any user ID.
+ */
+int		 trust_store_knows(struct trust_store *, const char *addr,
+		     const char *fpr);
 /* Note that gpg finds fpr revoked or expired now. */
 int		 trust_store_key_status(struct trust_store *, const char *fpr,
 		     int revoked, int expired, time_t now, char **cause);

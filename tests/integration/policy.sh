@@ -486,3 +486,24 @@ ok "encrypt = always: refused, the revoked key named" \
 snd rev-req a-default --require-encryption -c "$CA" "$BO"
 ok "--require-encryption with carol (who has a key): refused, only bob named" \
 	refused rev-req "not sent, it cannot be encrypted: $BO: the key $bfpr is revoked"
+
+# --- A key that only claims an address is never used ------------------------
+# mallory's mail carries a valid Autocrypt header (addr = From) whose key
+# has a user ID of victim's address. It lands in alice's home; sending to
+# victim must still find no key: the store never saw it for victim.
+VI=victim.p$$@steed.test
+gpg --homedir "$G" --batch --pinentry-mode loopback --passphrase '' \
+    --quick-gen-key "Victim <$VI>" ed25519 sign never >/dev/null 2>&1
+mfpr=$(gpg --homedir "$G" --with-colons -k "$VI" 2>/dev/null | awk -F: '/^fpr/ { print $10; exit }')
+gpg --homedir "$G" --batch --pinentry-mode loopback --passphrase '' \
+    --quick-add-key "$mfpr" cv25519 encr never >/dev/null 2>&1
+kd=$(gpg --homedir "$G" --export "$mfpr" | base64 -w 0)
+{ printf 'From: Mallory <mallory.p%s@steed.test>\r\nTo: %s\r\nSubject: hello %s\r\n' "$$" "$AL" "$u"
+  printf 'Message-ID: <mallory-%s@steed.test>\r\nDate: Thu, 03 Dec 2026 12:00:00 +0000\r\n' "$u"
+  printf 'Autocrypt: addr=mallory.p%s@steed.test; keydata=%s\r\n' "$$" "$kd"
+  printf 'MIME-Version: 1.0\r\nContent-Type: text/plain\r\n\r\nhi\r\n'; } >"$T_TMP/mallory.eml"
+alice --inspect "$T_TMP/mallory.eml" >"$T_TMP/mallory.i" 2>&1
+ok "mallory's Autocrypt header is valid, his key (it can encrypt) is in alice's home" sh -c "grep -qx 'autocrypt: valid' '$T_TMP/mallory.i' && gpg --homedir '$AH' --with-colons -k '$VI' | grep -q '^fpr:::::::::$mfpr:' && gpg --homedir '$AH' --with-colons -k '$VI' | grep -q '^sub:[^:]*:[^:]*:[^:]*:[^:]*:[^:]*:[^:]*:[^:]*:[^:]*:[^:]*:[^:]*:e' || { cat '$T_TMP/mallory.i'; false; }"
+snd inject a-default --require-encryption "$VI"
+ok "sending to victim: no key (the one claiming victim is not used), refused" \
+	refused inject "not sent, it cannot be encrypted: no key for $VI"
