@@ -366,58 +366,10 @@ keygen_program(gpgme_protocol_t proto)
 	return NULL;
 }
 
-/*
- * gpg-agent reads trustlist.txt once: after a change, it must be told to
- * read it again (gpgconf --reload gpg-agent, through gpgme's spawn
- * engine). If no agent runs, there is nothing to tell.
- */
-static int
-keygen_reload_agent(char **cause)
-{
-	const char	*argv[] = { "gpgconf", "--homedir", crypto_home(),
-			    "--reload", "gpg-agent", NULL };
-	const char	*gpgconf;
-	gpgme_ctx_t	 ctx;
-	gpgme_error_t	 err;
-
-	if ((gpgconf = keygen_program(GPGME_PROTOCOL_GPGCONF)) == NULL) {
-		*cause = xstrdup("gpgconf cannot be found");
-		return -1;
-	}
-	if ((ctx = crypto_ctx(GPGME_PROTOCOL_SPAWN, cause)) == NULL)
-		return -1;
-	err = gpgme_op_spawn(ctx, gpgconf, argv, NULL, NULL, NULL, 0);
-	gpgme_release(ctx);
-	if (err != 0) {
-		*cause = crypto_error("cannot run gpgconf", err);
-		return -1;
-	}
-	return 0;
-}
-
 int
 keygen_trust_cert(const char *fpr, char **cause)
 {
-	FILE	*f;
-	char	*path;
-	int	 bad;
-
-	path = xasprintf("%s/trustlist.txt", crypto_home());
-	if ((f = fopen(path, "a")) == NULL) {
-		*cause = xasprintf("%s: %s", path, strerror(errno));
-		free(path);
-		return -1;
-	}
-	fprintf(f, "# steedmail: a self-signed certificate\n%s S relax\n",
-	    fpr);
-	bad = ferror(f);
-	if (fclose(f) != 0 || bad) {
-		*cause = xasprintf("%s: %s", path, strerror(errno));
-		free(path);
-		return -1;
-	}
-	free(path);
-	return keygen_reload_agent(cause);
+	return crypto_trust_root(fpr, "a self-signed certificate", cause);
 }
 
 /*

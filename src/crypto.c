@@ -147,6 +147,78 @@ crypto_ctx(gpgme_protocol_t proto, char **cause)
 	return ctx;
 }
 
+/* gpg-agent reads trustlist.txt once: tell it to read it again. */
+static int
+crypto_reload_agent(char **cause)
+{
+	const char		*argv[] = { "gpgconf", "--homedir",
+				    crypto_home_dir, "--reload", "gpg-agent",
+				    NULL };
+	const char		*gpgconf = NULL;
+	gpgme_engine_info_t	 e;
+	gpgme_ctx_t		 ctx;
+	gpgme_error_t		 err;
+
+	if (gpgme_get_engine_info(&e) == 0) {
+		for (; e != NULL; e = e->next)
+			if (e->protocol == GPGME_PROTOCOL_GPGCONF)
+				gpgconf = e->file_name;
+	}
+	if (gpgconf == NULL) {
+		*cause = xstrdup("gpgconf cannot be found");
+		return -1;
+	}
+	if ((ctx = crypto_ctx(GPGME_PROTOCOL_SPAWN, cause)) == NULL)
+		return -1;
+	err = gpgme_op_spawn(ctx, gpgconf, argv, NULL, NULL, NULL, 0);
+	gpgme_release(ctx);
+	if (err != 0) {
+		*cause = crypto_error("cannot run gpgconf", err);
+		return -1;
+	}
+	return 0;
+}
+
+int
+crypto_trust_root(const char *fpr, const char *why, char **cause)
+{
+	FILE	*f;
+	char	*path, line[256];
+	size_t	 n = strlen(fpr);
+	int	 bad;
+
+	if (crypto_home_dir == NULL) {
+		*cause = xstrdup("crypto: not initialised");
+		return -1;
+	}
+	path = xasprintf("%s/trustlist.txt", crypto_home_dir);
+	if ((f = fopen(path, "r")) != NULL) {
+		while (fgets(line, sizeof line, f) != NULL) {
+			if (strncasecmp(line, fpr, n) == 0 &&
+			    (line[n] == ' ' || line[n] == '\t')) {
+				fclose(f);
+				free(path);
+				return 0;
+			}
+		}
+		fclose(f);
+	}
+	if ((f = fopen(path, "a")) == NULL) {
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	fprintf(f, "# steedmail: %s\n%s S relax\n", why, fpr);
+	bad = ferror(f);
+	if (fclose(f) != 0 || bad) {
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	free(path);
+	return crypto_reload_agent(cause);
+}
+
 int
 crypto_uid_is(const char *email, const char *addr)
 {

@@ -29,6 +29,13 @@ gpgme_ctx_t	 crypto_ctx(gpgme_protocol_t proto, char **cause);
  */
 gpgme_error_t	 crypto_key(gpgme_ctx_t, const char *fpr, int secret,
 		     gpgme_key_t *key);
+/*
+ * Make the self-signed certificate fpr a trusted root for gpgsm, once
+ * (gpg-agent's trustlist.txt in the home, "S relax"; why goes in the
+ * comment line above it), and have gpg-agent read the list again.
+ */
+int		 crypto_trust_root(const char *fpr, const char *why,
+		     char **cause);
 /* Is a user ID's email (gpg: "a@b", gpgsm: "<a@b>") addr, any case? */
 int		 crypto_uid_is(const char *email, const char *addr);
 /*

@@ -439,74 +439,18 @@ struct policy_cert {
 	int	 anchor;	/* self-signed, usage 3: to be trusted */
 };
 
-/* gpg-agent reads trustlist.txt once: tell it to read it again. */
+/* The certificate from a usage 3 record becomes a trusted root. */
 static int
-policy_reload_agent(char **cause)
+policy_trust_anchor(const char *fpr, const char *source, char **cause)
 {
-	const char		*argv[] = { "gpgconf", "--homedir",
-				    crypto_home(), "--reload", "gpg-agent",
-				    NULL };
-	const char		*gpgconf = NULL;
-	gpgme_engine_info_t	 e;
-	gpgme_ctx_t		 ctx;
-	gpgme_error_t		 err;
+	char	*why;
+	int	 rc;
 
-	if (gpgme_get_engine_info(&e) == 0) {
-		for (; e != NULL; e = e->next)
-			if (e->protocol == GPGME_PROTOCOL_GPGCONF)
-				gpgconf = e->file_name;
-	}
-	if (gpgconf == NULL) {
-		*cause = xstrdup("gpgconf cannot be found");
-		return -1;
-	}
-	if ((ctx = crypto_ctx(GPGME_PROTOCOL_SPAWN, cause)) == NULL)
-		return -1;
-	err = gpgme_op_spawn(ctx, gpgconf, argv, NULL, NULL, NULL, 0);
-	gpgme_release(ctx);
-	if (err != 0) {
-		*cause = crypto_error("cannot run gpgconf", err);
-		return -1;
-	}
-	return 0;
-}
-
-/* Make the self-signed certificate fpr a trusted root (once). */
-static int
-policy_trust_cert(const char *fpr, const char *source, char **cause)
-{
-	FILE	*f;
-	char	*path, line[256];
-	size_t	 n = strlen(fpr);
-	int	 bad;
-
-	path = xasprintf("%s/trustlist.txt", crypto_home());
-	if ((f = fopen(path, "r")) != NULL) {
-		while (fgets(line, sizeof line, f) != NULL) {
-			if (strncasecmp(line, fpr, n) == 0 &&
-			    (line[n] == ' ' || line[n] == '\t')) {
-				fclose(f);
-				free(path);
-				return 0;
-			}
-		}
-		fclose(f);
-	}
-	if ((f = fopen(path, "a")) == NULL) {
-		*cause = xasprintf("%s: %s", path, strerror(errno));
-		free(path);
-		return -1;
-	}
-	fprintf(f, "# steedmail: a self-signed certificate from an SMIMEA "
-	    "record (%s)\n%s S relax\n", source, fpr);
-	bad = ferror(f);
-	if (fclose(f) != 0 || bad) {
-		*cause = xasprintf("%s: %s", path, strerror(errno));
-		free(path);
-		return -1;
-	}
-	free(path);
-	return policy_reload_agent(cause);
+	why = xasprintf("a self-signed certificate from an SMIMEA record "
+	    "(%s)", source);
+	rc = crypto_trust_root(fpr, why, cause);
+	free(why);
+	return rc;
 }
 
 /* Does gpgsm find fpr's chain valid as it is? */
@@ -697,7 +641,7 @@ policy_smimea(const struct policy_in *in, struct trust_store *ts,
 		if (p->fpr != NULL && strcmp(p->fpr, best.fpr) != 0)
 			p->source = "trust store";
 		else if (p->fpr != NULL && best.anchor &&
-		    policy_trust_cert(best.fpr, src, &cause) == -1) {
+		    policy_trust_anchor(best.fpr, src, &cause) == -1) {
 			free(p->fpr);
 			p->fpr = NULL;
 			free(p->why);
