@@ -248,11 +248,29 @@ policy_check(struct trust_store *ts, gpgme_ctx_t ctx, const char *fpr,
 	int		 revoked, expired;
 
 	why = policy_unusable(ctx, fpr, addr, &revoked, &expired);
-	if ((revoked || expired) && trust_store_key_status(ts, fpr, revoked,
-	    expired, now, &cause) == -1)
+	/*
+	 * What gpg says now goes back to the store: revoked stays revoked
+	 * (the store only adds it), expired comes and goes (a key renewed
+	 * by a new self-signature, however it arrived, is usable again).
+	 */
+	if ((why == NULL || revoked || expired) && trust_store_key_status(ts,
+	    fpr, revoked, expired, now, &cause) == -1)
 		free(cause);
 	*gone = revoked ? TRUST_REVOKED : expired ? TRUST_EXPIRED : 0;
 	return why;
+}
+
+/* Does the store mark fpr, one of peer's keys, revoked? */
+static int
+policy_store_revoked(const struct trust_peer *peer, const char *fpr)
+{
+	size_t	i;
+
+	for (i = 0; i < peer->nkeys; i++) {
+		if (strcasecmp(peer->keys[i].fpr, fpr) == 0)
+			return peer->keys[i].revoked;
+	}
+	return 0;
 }
 
 /* Order of the store's keys when none of the protocol is pinned. */
@@ -306,7 +324,7 @@ policy_choose(struct trust_store *ts, gpgme_ctx_t ctx, const char *proto,
 	p->state = pin->v.state;
 	if (pin->pinned != NULL) {
 		why = policy_check(ts, ctx, pin->pinned, p->addr, &gone, now);
-		if (why == NULL && pin->usable) {
+		if (why == NULL && !policy_store_revoked(&peer, pin->pinned)) {
 			free(p->fpr);
 			p->fpr = xstrdup(pin->pinned);
 			p->source = source;

@@ -40,7 +40,7 @@ EH=$T_TMP/g-empty		# no keys: for looking at packets
 mkdir -m 700 "$G" "$EH"
 mkdir -p -m 700 "$T_TMP/carol" "$T_TMP/carol/steedmail" "$CH"
 TM=$T_TMP/tmux.sock
-trap 'tmux -S "$TM" kill-server >/dev/null 2>&1; for h in "$AH" "$BH" "$CH" "$G" "$EH"; do gpgconf --homedir "$h" --kill all >/dev/null 2>&1; done; rm -rf "$T_TMP"' EXIT
+trap 'tmux -S "$TM" kill-server >/dev/null 2>&1; for h in "$AH" "$BH" "$CH" "$G" "$EH" "$T_TMP/ge"; do gpgconf --homedir "$h" --kill all >/dev/null 2>&1; done; rm -rf "$T_TMP"' EXIT
 
 # A CONF ARGS...: steedmail as alice with $T_TMP/CONF.conf.
 A() { _c=$1; shift; XDG_DATA_HOME="$T_TMP/alice" XDG_CACHE_HOME="$T_TMP/alice-c" sm -F "$T_TMP/$_c.conf" "$@"; }
@@ -507,3 +507,30 @@ ok "mallory's Autocrypt header is valid, his key (it can encrypt) is in alice's 
 snd inject a-default --require-encryption "$VI"
 ok "sending to victim: no key (the one claiming victim is not used), refused" \
 	refused inject "not sent, it cannot be encrypted: no key for $VI"
+
+# --- An expired key, renewed, is used again ----------------------------------
+# erin's key expired (made in 2020 for a year); alice imports it and cannot
+# encrypt to her. erin renews it (new self-signatures, no expiry); alice
+# imports the renewal and encrypts to the same key again.
+EA=erin.p$$@steed.test GE=$T_TMP/ge
+"$STEED_ENV_BIN/add-user" "$EA" "erin-p$$" >/dev/null || bail "cannot add $EA"
+mkdir -m 700 "$GE"
+gpg --homedir "$GE" --batch --pinentry-mode loopback --passphrase '' --faked-system-time 20200101T000000 \
+    --quick-gen-key "Erin <$EA>" ed25519 sign 1y >/dev/null 2>&1
+efpr=$(gpg --homedir "$GE" --with-colons -k "$EA" 2>/dev/null | awk -F: '/^fpr/ { print $10; exit }')
+gpg --homedir "$GE" --batch --pinentry-mode loopback --passphrase '' --faked-system-time 20200101T000100 \
+    --quick-add-key "$efpr" cv25519 encr 1y >/dev/null 2>&1
+gpg --homedir "$GE" --export "$efpr" >"$T_TMP/erin-old.gpg"
+ok "erin's key is expired" sh -c "gpg --homedir '$GE' --with-colons -k '$efpr' | grep -q '^pub:e:'"
+A a-default --import-key "$T_TMP/erin-old.gpg" >/dev/null 2>&1
+snd exp1 a-default --require-encryption "$EA"
+ok "her expired key: refused, the key named as expired" \
+	refused exp1 "not sent, it cannot be encrypted: $EA: the key $efpr has expired"
+gpg --homedir "$GE" --batch --pinentry-mode loopback --passphrase '' --quick-set-expire "$efpr" never >/dev/null 2>&1
+esub=$(gpg --homedir "$GE" --with-colons -k "$efpr" 2>/dev/null | awk -F: '/^fpr/ { if (++n == 2) print $10 }')
+gpg --homedir "$GE" --batch --pinentry-mode loopback --passphrase '' --quick-set-expire "$efpr" never "$esub" >/dev/null 2>&1
+gpg --homedir "$GE" --export "$efpr" >"$T_TMP/erin-new.gpg"
+ok "erin renewed it, subkey too" sh -c "gpg --homedir '$GE' --with-colons -k '$efpr' | grep -q '^pub:[-uq]:' && gpg --homedir '$GE' --with-colons -k '$efpr' | grep -q '^sub:[-uq]:'"
+A a-default --import-key "$T_TMP/erin-new.gpg" >/dev/null 2>&1
+snd exp2 a-default --require-encryption "$EA"
+ok "the renewal imported: encrypted to her again" sent exp2 "encrypted to 1 recipient"
