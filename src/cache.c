@@ -22,7 +22,7 @@
 #include "xmalloc.h"
 
 #define CACHE_APP_ID	0x53544843	/* "STHC" */
-#define CACHE_VERSION	2
+#define CACHE_VERSION	3
 
 struct cache {
 	sqlite3		*db;
@@ -60,6 +60,8 @@ static const char *cache_migrations[] = {
 	" uid INTEGER NOT NULL,"
 	" add_flags TEXT NOT NULL,"
 	" remove_flags TEXT NOT NULL);",
+	/* 2 -> 3: how far new messages went into the trust store. */
+	"ALTER TABLE mailbox ADD COLUMN trust_uid INTEGER NOT NULL DEFAULT 0;",
 };
 
 static int
@@ -263,7 +265,7 @@ cache_mailbox_row(struct cache *c, const char *name, struct cache_mailbox *mb,
 
 	memset(mb, 0, sizeof *mb);
 	if (sqlite3_prepare_v2(c->db, "SELECT id, uidvalidity, uidnext, "
-	    "highestmodseq FROM mailbox WHERE name = ?", -1, &st,
+	    "highestmodseq, trust_uid FROM mailbox WHERE name = ?", -1, &st,
 	    NULL) != SQLITE_OK)
 		return cache_fail(c, "mailbox", cause);
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
@@ -273,6 +275,7 @@ cache_mailbox_row(struct cache *c, const char *name, struct cache_mailbox *mb,
 		mb->uidvalidity = (uint32_t)sqlite3_column_int64(st, 1);
 		mb->uidnext = (uint32_t)sqlite3_column_int64(st, 2);
 		mb->highestmodseq = (uint64_t)sqlite3_column_int64(st, 3);
+		mb->trust_uid = (uint32_t)sqlite3_column_int64(st, 4);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
@@ -331,7 +334,8 @@ cache_mailbox(struct cache *c, const char *name, uint32_t uidvalidity,
 		mb->uidvalidity = uidvalidity;
 		mb->uidnext = 0;
 		mb->highestmodseq = 0;
-		if (cache_mailbox_update(c, mb, cause) == -1)
+		if (cache_mailbox_update(c, mb, cause) == -1 ||
+		    cache_mailbox_trusted(c, mb, 0, cause) == -1)
 			return -1;
 	}
 	return cache_recount(c, mb, cause);
@@ -355,6 +359,26 @@ cache_mailbox_update(struct cache *c, struct cache_mailbox *mb, char **cause)
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return cache_fail(c, "update", cause);
+	return 0;
+}
+
+int
+cache_mailbox_trusted(struct cache *c, struct cache_mailbox *mb,
+    uint32_t uid, char **cause)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(c->db, "UPDATE mailbox SET trust_uid = ? "
+	    "WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
+		return cache_fail(c, "update", cause);
+	sqlite3_bind_int64(st, 1, uid);
+	sqlite3_bind_int64(st, 2, mb->id);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return cache_fail(c, "update", cause);
+	mb->trust_uid = uid;
 	return 0;
 }
 

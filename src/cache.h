@@ -21,6 +21,8 @@ struct cache_mailbox {
 	uint64_t	highestmodseq;
 	uint32_t	count;		/* messages cached */
 	uint32_t	maxuid;		/* highest UID cached */
+	uint32_t	trust_uid;	/* highest UID whose message a sync
+					   has given the trust store */
 };
 
 struct cache_msg {
@@ -49,6 +51,9 @@ int	 cache_mailbox(struct cache *, const char *name, uint32_t uidvalidity,
 	    struct cache_mailbox *mb, char **cause);
 int	 cache_mailbox_update(struct cache *, struct cache_mailbox *,
 	    char **cause);
+/* The trust step of a sync (sync-trust.h) is done up to uid. */
+int	 cache_mailbox_trusted(struct cache *, struct cache_mailbox *,
+	    uint32_t uid, char **cause);
 /*
  * The cached state of mailbox name as it is, creating and dropping
  * nothing (for work without the server). Returns 1 and fills *mb if the

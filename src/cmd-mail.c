@@ -15,7 +15,9 @@
 #include "cache.h"
 #include "cmd.h"
 #include "imap-conn.h"
+#include "log.h"
 #include "password.h"
+#include "send.h"
 #include "strsafe.h"
 #include "sync-trust.h"
 #include "xmalloc.h"
@@ -134,6 +136,21 @@ cmd_sync_before(struct cmd_mail *m, struct cache_mailbox *before)
 	}
 }
 
+/* The trust step is done up to the newest message of the sync. */
+static void
+cmd_sync_trusted(struct cmd_mail *m, const struct imap_sync_stats *st)
+{
+	struct cache_mailbox	 mb;
+	char			*cause = NULL;
+
+	if (cache_mailbox_find(m->cache, m->folder, &mb, &cause) != 1 ||
+	    cache_mailbox_trusted(m->cache, &mb, st->mb.maxuid, &cause) == -1) {
+		log_msg(LOG_INFO, "sync: trust step not marked done: %s",
+		    cause != NULL ? cause : "no such mailbox");
+		free(cause);
+	}
+}
+
 /*
  * After a sync: the messages it found new into the trust store
  * (sync-trust.h). This never fails the sync; what went wrong is one
@@ -150,10 +167,15 @@ cmd_sync_trust(struct cmd_ctx *ctx, struct cmd_mail *m,
 	uint32_t		 first;
 	char			*cause = NULL;
 
-	/* Another UIDVALIDITY (or nothing cached): every message is new. */
+	/*
+	 * From the first message no sync has given the trust store yet:
+	 * those of an earlier sync that stopped between storing envelopes
+	 * and this step too, which the header cache would otherwise hide.
+	 * Another UIDVALIDITY (or nothing cached): every message is new.
+	 */
 	first = before->uidvalidity == st->mb.uidvalidity ?
-	    before->maxuid + 1 : 1;
-	if (st->unchanged || first > st->mb.maxuid)
+	    before->trust_uid + 1 : 1;
+	if (first > st->mb.maxuid)
 		return;
 	memset(&how, 0, sizeof how);
 	if (sync_trust_limit(ctx->cf->sync_trust_limit, &how.limit,
@@ -162,7 +184,11 @@ cmd_sync_trust(struct cmd_ctx *ctx, struct cmd_mail *m,
 		free(cause);
 		cause = NULL;
 	}
-	if (how.limit == 0 || (imap = imap_conn_session(m->conn)) == NULL)
+	if (how.limit == 0) {
+		cmd_sync_trusted(m, st);	/* off: nothing is pending */
+		return;
+	}
+	if ((imap = imap_conn_session(m->conn)) == NULL)
 		return;
 	how.gnupg_home = ctx->cf->gnupg_home;
 	if (sync_trust(imap, first, st->mb.maxuid, &how, &ts, &cause) == -1) {
@@ -171,6 +197,7 @@ cmd_sync_trust(struct cmd_ctx *ctx, struct cmd_mail *m,
 		free(cause);
 		return;
 	}
+	cmd_sync_trusted(m, st);
 	/* Nothing that could carry evidence: nothing to say. */
 	if (report && ts.processed + ts.known + ts.skipped > 0) {
 		fprintf(stderr, "steedmail: %s: trust: %u message%s "
@@ -217,6 +244,7 @@ cmd_sync(struct cmd_ctx *ctx)
 		    "expunged\n", m.folder, st.fetched, st.flags_changed,
 		    st.expunged);
 	fflush(stdout);
+	send_crash_point("synced");
 	cmd_sync_trust(ctx, &m, &before, &st, 1);
 	cmd_mail_close(&m);
 	return EX_OK;
