@@ -176,14 +176,27 @@ not_it:
 	return NULL;
 }
 
-/* One look-up for every recipient still without a key, one deadline. */
+/* What a DNS answer's records are handed to, with the store and gpg. */
+struct policy_dns_run {
+	struct trust_store	*ts;
+	gpgme_ctx_t		 ctx;
+	time_t			 now;
+};
+typedef void (*policy_dns_cb)(struct policy_dns_run *, struct policy_rcpt *,
+    const struct dns_result *);
+
+/*
+ * One look-up of type want for every recipient still without a key, one
+ * deadline: a bogus answer marks the recipient and warns (what: "key",
+ * "certificate"); a secure or insecure one goes to cb.
+ */
 static void
-policy_dns(const struct policy_in *in, struct trust_store *ts,
-    gpgme_ctx_t ctx, struct policy_result *res, time_t now)
+policy_dns_each(const struct policy_in *in, struct policy_dns_run *run,
+    struct policy_result *res, int want, const char *what, policy_dns_cb cb)
 {
 	struct dns_ctx		 *dc;
 	struct dns_result	 *r = NULL;
-	char			**addrs, *cause = NULL, *fpr;
+	char			**addrs, *cause = NULL;
 	size_t			 i, j, n = 0, nr = 0, *map;
 
 	addrs = xcalloc(res->n, sizeof *addrs);
@@ -196,8 +209,8 @@ policy_dns(const struct policy_in *in, struct trust_store *ts,
 	}
 	if (n == 0 || (dc = dns_open(in->cf, &cause)) == NULL)
 		goto out;
-	if (dns_lookup(dc, addrs, n, DNS_WANT_OPENPGPKEY,
-	    dns_timeout_ms(in->cf), &r, &nr, &cause) == -1) {
+	if (dns_lookup(dc, addrs, n, want, dns_timeout_ms(in->cf), &r, &nr,
+	    &cause) == -1) {
 		dns_close(dc);
 		goto out;
 	}
@@ -206,26 +219,14 @@ policy_dns(const struct policy_in *in, struct trust_store *ts,
 		if (r[j].status == DNS_BOGUS) {
 			p->dns_bogus = 1;
 			free(p->warning);
-			p->warning = xasprintf("the DNS answer for %s's key is "
+			p->warning = xasprintf("the DNS answer for %s's %s is "
 			    "bogus (DNSSEC validation failed: %s): refused, "
-			    "possibly an attack", p->addr, r[j].why != NULL ?
-			    r[j].why : "no reason given");
+			    "possibly an attack", p->addr, what,
+			    r[j].why != NULL ? r[j].why : "no reason given");
 			continue;
 		}
-		if (r[j].status != DNS_SECURE && r[j].status != DNS_INSECURE)
-			continue;
-		for (i = 0; i < r[j].nrecords; i++) {
-			if ((fpr = policy_import(ctx, &r[j].records[i],
-			    p->addr)) == NULL)
-				continue;
-			if (trust_store_sighting(ts, p->addr, fpr, "openpgp",
-			    r[j].status == DNS_SECURE ? TRUST_SRC_DNS_SECURE :
-			    TRUST_SRC_DNS_INSECURE, now, &cause) == -1) {
-				free(cause);
-				cause = NULL;
-			}
-			free(fpr);
-		}
+		if (r[j].status == DNS_SECURE || r[j].status == DNS_INSECURE)
+			cb(run, p, &r[j]);
 	}
 	dns_results_free(r, nr);
 	dns_close(dc);
@@ -233,6 +234,28 @@ out:
 	free(cause);
 	free(addrs);
 	free(map);
+}
+
+/* An OPENPGPKEY answer: each record's key, if it is p's, is a sighting. */
+static void
+policy_dns_openpgp(struct policy_dns_run *run, struct policy_rcpt *p,
+    const struct dns_result *r)
+{
+	char	*fpr, *cause = NULL;
+	size_t	 i;
+
+	for (i = 0; i < r->nrecords; i++) {
+		if ((fpr = policy_import(run->ctx, &r->records[i],
+		    p->addr)) == NULL)
+			continue;
+		if (trust_store_sighting(run->ts, p->addr, fpr, "openpgp",
+		    r->status == DNS_SECURE ? TRUST_SRC_DNS_SECURE :
+		    TRUST_SRC_DNS_INSECURE, run->now, &cause) == -1) {
+			free(cause);
+			cause = NULL;
+		}
+		free(fpr);
+	}
 }
 
 /*
@@ -576,106 +599,71 @@ out:
  * through the store as a sighting (two in one answer, as during a
  * change of certificate, are not a conflict), then the store chooses.
  */
+/*
+ * An SMIMEA answer: of p's usable certificates the newest goes through
+ * the store as a sighting (two in one answer, as during a change of
+ * certificate, are not a conflict), then the store chooses.
+ */
 static void
-policy_smimea(const struct policy_in *in, struct trust_store *ts,
-    gpgme_ctx_t ctx, struct policy_result *res, time_t now)
+policy_dns_smimea(struct policy_dns_run *run, struct policy_rcpt *p,
+    const struct dns_result *r)
 {
-	struct dns_ctx		 *dc;
-	struct dns_result	 *r = NULL;
-	struct policy_cert	  best, c;
-	const char		 *why, *src;
-	char			**addrs, *cause = NULL;
-	size_t			  i, j, n = 0, nr = 0, *map;
+	struct policy_cert	 best, c;
+	const char		*why, *src;
+	char			*cause = NULL;
+	size_t			 i;
 
-	addrs = xcalloc(res->n, sizeof *addrs);
-	map = xcalloc(res->n, sizeof *map);
-	for (i = 0; i < res->n; i++) {
-		if (res->rcpts[i].fpr == NULL && res->rcpts[i].why == NULL) {
-			map[n] = i;
-			addrs[n++] = (char *)res->rcpts[i].addr;
-		}
-	}
-	if (n == 0 || (dc = dns_open(in->cf, &cause)) == NULL)
-		goto out;
-	if (dns_lookup(dc, addrs, n, DNS_WANT_SMIMEA, dns_timeout_ms(in->cf),
-	    &r, &nr, &cause) == -1) {
-		dns_close(dc);
-		goto out;
-	}
-	for (j = 0; j < nr && j < n; j++) {
-		struct policy_rcpt *p = &res->rcpts[map[j]];
-		if (r[j].status == DNS_BOGUS) {
-			p->dns_bogus = 1;
-			free(p->warning);
-			p->warning = xasprintf("the DNS answer for %s's "
-			    "certificate is bogus (DNSSEC validation failed: "
-			    "%s): refused, possibly an attack", p->addr,
-			    r[j].why != NULL ? r[j].why : "no reason given");
+	src = r->status == DNS_SECURE ? "dns-secure" : "dns-insecure";
+	memset(&best, 0, sizeof best);
+	why = NULL;
+	for (i = 0; i < r->nrecords; i++) {
+		const struct dns_record *rec = &r->records[i];
+		if (rec->selector != 0 || rec->mtype != 0) {
+			if (why == NULL)
+				why = "no certificate in the record (its "
+				    "SMIMEA record holds a hash only)";
 			continue;
 		}
-		if (r[j].status != DNS_SECURE && r[j].status != DNS_INSECURE)
-			continue;
-		src = r[j].status == DNS_SECURE ? "dns-secure" :
-		    "dns-insecure";
-		memset(&best, 0, sizeof best);
-		why = NULL;
-		for (i = 0; i < r[j].nrecords; i++) {
-			const struct dns_record *rec = &r[j].records[i];
-			if (rec->selector != 0 || rec->mtype != 0) {
-				if (why == NULL)
-					why = "no certificate in the record "
-					    "(its SMIMEA record holds a hash "
-					    "only)";
-				continue;
-			}
-			if (rec->usage != 1 && rec->usage != 3) {
-				if (why == NULL)
-					why = "its SMIMEA record names a CA, "
-					    "not a certificate of its own";
-				continue;
-			}
-			if (policy_smimea_cert(ctx, rec, p->addr, &c,
-			    &why) == -1)
-				continue;
-			if (best.fpr == NULL || c.when > best.when) {
-				free(best.fpr);
-				best = c;
-			} else
-				free(c.fpr);
-		}
-		if (best.fpr == NULL) {
-			if (why != NULL)
-				p->why = xstrdup(why);
+		if (rec->usage != 1 && rec->usage != 3) {
+			if (why == NULL)
+				why = "its SMIMEA record names a CA, not "
+				    "a certificate of its own";
 			continue;
 		}
-		if (trust_store_sighting(ts, p->addr, best.fpr, "smime",
-		    r[j].status == DNS_SECURE ? TRUST_SRC_DNS_SECURE :
-		    TRUST_SRC_DNS_INSECURE, now, &cause) == -1) {
-			log_msg(LOG_INFO, "policy: %s", cause);
-			free(cause);
-			cause = NULL;
-		}
-		policy_choose(ts, ctx, "smime", p, src, now);
-		if (p->fpr != NULL && strcmp(p->fpr, best.fpr) != 0)
-			p->source = "trust store";
-		else if (p->fpr != NULL && best.anchor &&
-		    policy_trust_anchor(best.fpr, src, &cause) == -1) {
-			free(p->fpr);
-			p->fpr = NULL;
-			free(p->why);
-			p->why = xasprintf("its certificate from DNS cannot be "
-			    "marked trusted: %s", cause);
-			free(cause);
-			cause = NULL;
-		}
-		free(best.fpr);
+		if (policy_smimea_cert(run->ctx, rec, p->addr, &c, &why) == -1)
+			continue;
+		if (best.fpr == NULL || c.when > best.when) {
+			free(best.fpr);
+			best = c;
+		} else
+			free(c.fpr);
 	}
-	dns_results_free(r, nr);
-	dns_close(dc);
-out:
-	free(cause);
-	free(addrs);
-	free(map);
+	if (best.fpr == NULL) {
+		if (why != NULL)
+			p->why = xstrdup(why);
+		return;
+	}
+	if (trust_store_sighting(run->ts, p->addr, best.fpr, "smime",
+	    r->status == DNS_SECURE ? TRUST_SRC_DNS_SECURE :
+	    TRUST_SRC_DNS_INSECURE, run->now, &cause) == -1) {
+		log_msg(LOG_INFO, "policy: %s", cause);
+		free(cause);
+		cause = NULL;
+	}
+	policy_choose(run->ts, run->ctx, "smime", p, src, run->now);
+	if (p->fpr != NULL && strcmp(p->fpr, best.fpr) != 0)
+		p->source = "trust store";
+	else if (p->fpr != NULL && best.anchor &&
+	    policy_trust_anchor(best.fpr, src, &cause) == -1) {
+		free(p->fpr);
+		p->fpr = NULL;
+		free(p->why);
+		p->why = xasprintf("its certificate from DNS cannot be marked "
+		    "trusted: %s", cause);
+		free(cause);
+		cause = NULL;
+	}
+	free(best.fpr);
 }
 
 const char *
@@ -765,6 +753,7 @@ int
 policy_decide(const struct policy_in *in, char *const *addrs, size_t n,
     struct policy_result *res, char **cause)
 {
+	struct policy_dns_run	 run;
 	struct trust_store	*ts;
 	gpgme_ctx_t		 ctx;
 	struct policy_rcpt	*p;
@@ -800,11 +789,15 @@ policy_decide(const struct policy_in *in, char *const *addrs, size_t n,
 		policy_result_free(res);
 		return -1;
 	}
+	run.ts = ts;
+	run.ctx = ctx;
+	run.now = now;
 	for (i = 0; i < n; i++)
 		policy_choose(ts, ctx, proto, &res->rcpts[i], "trust store",
 		    now);
 	if (in->use_dns && !in->smime) {
-		policy_dns(in, ts, ctx, res, now);
+		policy_dns_each(in, &run, res, DNS_WANT_OPENPGPKEY, "key",
+		    policy_dns_openpgp);
 		for (i = 0; i < n; i++) {
 			if (res->rcpts[i].fpr == NULL &&
 			    res->rcpts[i].why == NULL)
@@ -823,7 +816,8 @@ policy_decide(const struct policy_in *in, char *const *addrs, size_t n,
 	 * only for the recipients without any.
 	 */
 	if (in->use_dns && in->smime)
-		policy_smimea(in, ts, ctx, res, now);
+		policy_dns_each(in, &run, res, DNS_WANT_SMIMEA, "certificate",
+		    policy_dns_smimea);
 	gpgme_release(ctx);
 	trust_store_close(ts);
 	for (i = 0; i < n; i++)
