@@ -4,8 +4,8 @@
  * and S/MIME content it finds, and says per part what is known: only from
  * gpgme's result structures, never from text in the message. Decrypted
  * and verified content is parsed again and kept here, to be shown in place
- * of the part it came from (view.h's hooks). Callers: cmd-inspect.c,
- * cmd-view.c, later the pager. It never prints, and never passes decrypted
+ * of the part it came from (view.h's hooks). Callers: ui/cli-inspect.c,
+ * ui/cli-view.c, later the pager. It never prints, and never passes decrypted
  * text to the debug log.
  */
 #ifndef STEED_CRYPTO_IN_H

@@ -6,7 +6,7 @@
  * in the home (steedmail-imported.d/, one file per blob holding the key's
  * fingerprint), so the same Autocrypt header on the next message costs no
  * gpg at all. Fingerprints are also computed here, so that showing what a
- * DNS record holds needs no gpg. Callers: autocrypt-parse.c, cmd-dns.c.
+ * DNS record holds needs no gpg. Callers: autocrypt-parse.c, ui/cli-dns.c.
  */
 #ifndef STEED_KEYDATA_H
 #define STEED_KEYDATA_H

@@ -4,7 +4,7 @@
  * pinned key first, then DNS OPENPGPKEY records, then keys already in
  * steedmail's GnuPG home from Autocrypt or an import; for S/MIME the
  * store, gpgsm's home, then SMIMEA records), and decides: encrypt,
- * send in clear, ask the user, or refuse, and why. Caller: cmd-send.c
+ * send in clear, ask the user, or refuse, and why. Caller: ui/cli-send.c
  * (later the composer). It never prints and never asks: the one line to
  * show is in the result, and asking is the caller's (policy_answer).
  */

@@ -28,7 +28,7 @@
  * Fault injection for the tests of the outbox: with STEEDMAIL_CRASH_AT set
  * to a step's name, the process kills itself there, as a crash or a power
  * cut would. Steps: queued, accepted, appended, saved; and synced (after
- * --sync stored the envelopes, before its trust step: cmd-mail.c).
+ * --sync stored the envelopes, before its trust step: ui/cli-mail.c).
  */
 void
 send_crash_point(const char *step)

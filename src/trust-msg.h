@@ -3,7 +3,7 @@
  * verdicts of crypto-in.h it takes the signature by the From address and
  * the keys Autocrypt imported, asks gpg whether a new key is certified by
  * the pinned one, and hands both to trust-store.h's rules. Callers:
- * cmd-inspect.c and cmd-view.c. It never prints.
+ * ui/cli-inspect.c and ui/cli-view.c. It never prints.
  */
 #ifndef STEED_TRUST_MSG_H
 #define STEED_TRUST_MSG_H

@@ -1,16 +1,136 @@
-# layering.sh: dependencies run one way: ui -> account -> src, ui -> src.
-# The engine (src/) includes nothing from ui/ or account/ and no curses;
-# account/ includes nothing from ui/.
+# layering.sh: the folder rule. Dependencies run one way:
+#
+#   ui/ (front ends: batch commands ui/cli-*.c, curses screens)
+#    -> account/ (setup steps) -> src/ (the engine)
+#
+# src/ includes nothing from ui/ or account/ and no curses; account/
+# includes nothing from ui/; no engine or account file prints or opens the
+# terminal; the batch commands do not call each other in a circle.
 . "$(dirname "$0")/../lib.sh"
 
-# The batch commands (src/main.c, src/cmd-*.c) are a front end, like ui/:
-# they may call account/ (key generation); the engine modules may not.
-engine=$(ls src/*.[ch] | grep -v 'src/main\.c\|src/cmd-[^/]*\.c')
-bad_src=$(grep -lE '^#include[[:space:]]+[<"](\.\./)?(ui|account)/|^#include[[:space:]]+[<"](n?curses|ncursesw/)' $engine 2>/dev/null)
-ok "src/ includes nothing from ui/, account/ or curses${bad_src:+: $bad_src}" test -z "$bad_src"
-bad_cmd=$(grep -lE '^#include[[:space:]]+[<"](\.\./)?ui/|^#include[[:space:]]+[<"](n?curses|ncursesw/)' src/main.c src/cmd-*.c 2>/dev/null)
-ok "the batch commands include nothing from ui/ or curses${bad_cmd:+: $bad_cmd}" test -z "$bad_cmd"
-bad_acct=$(grep -lE '^#include[[:space:]]+[<"](\.\./)?ui/|^#include[[:space:]]+[<"](n?curses)' account/*.[ch] 2>/dev/null)
-ok "account/ includes nothing from ui/ or curses${bad_acct:+: $bad_acct}" test -z "$bad_acct"
-bad_print=$(grep -lE '\b(printf|puts|fputs|fprintf)\(' $(ls src/*.c | grep -v 'src/main.c\|src/cmd-\|src/xmalloc.c') 2>/dev/null | xargs -r grep -lE '\b(printf|fputs)\((stdout|stderr|")' )
-ok "engine modules never print${bad_print:+: $bad_print}" test -z "$bad_print"
+# Lines of C with comments and string literals blanked, so that a word in
+# a comment ("printf") or a string ("/dev/tty" in a message) is not taken
+# for code; #include lines are kept as they are.
+code() {
+	python3 - "$@" <<'EOF'
+import re, sys
+for path in sys.argv[1:]:
+    text = open(path, encoding='utf-8', errors='replace').read()
+    out, i, n = [], 0, len(text)
+    while i < n:
+        if text.startswith('/*', i):
+            j = text.find('*/', i + 2)
+            j = n if j < 0 else j + 2
+            out.append(re.sub(r'[^\n]', ' ', text[i:j])); i = j
+        elif text.startswith('//', i):
+            j = text.find('\n', i)
+            j = n if j < 0 else j
+            out.append(' ' * (j - i)); i = j
+        elif text[i] == '"' and re.search(r'#\s*include\s*$', text[text.rfind('\n', 0, i) + 1:i]):
+            j = text.find('"', i + 1)
+            j = n if j < 0 else j + 1
+            out.append(text[i:j]); i = j
+        elif text[i] == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == '\\' else 1
+            out.append('"' + ' ' * (j - i - 1) + '"'); i = j + 1
+        elif text[i] == "'":
+            j = i + 1
+            while j < n and text[j] != "'":
+                j += 2 if text[j] == '\\' else 1
+            out.append("' '"); i = j + 1
+        else:
+            out.append(text[i]); i += 1
+    for k, line in enumerate(''.join(out).split('\n'), 1):
+        print('%s:%d:%s' % (path, k, line))
+EOF
+}
+
+inc_ui='^[^:]*:[0-9]+:#[[:space:]]*include[[:space:]]+[<"](\.\./)?ui/'
+inc_acct='^[^:]*:[0-9]+:#[[:space:]]*include[[:space:]]+[<"](\.\./)?account/'
+inc_curses='^[^:]*:[0-9]+:#[[:space:]]*include[[:space:]]+[<"](n?curses|ncursesw/|term\.h|panel\.h)'
+
+engine=$(ls src/*.[ch])
+bad=$(code $engine | grep -E "$inc_ui|$inc_acct|$inc_curses" | cut -d: -f1,2 | tr '\n' ' ')
+ok "src/ includes nothing from ui/, account/ or curses${bad:+: $bad}" test -z "$bad"
+
+bad=$(code account/*.[ch] | grep -E "$inc_ui|$inc_curses" | cut -d: -f1,2 | tr '\n' ' ')
+ok "account/ includes nothing from ui/ or curses${bad:+: $bad}" test -z "$bad"
+
+bad=$(ls src/ | grep -vE '\.[ch]$|\.[od]$' | tr '\n' ' ')
+ok "src/ holds only engine sources${bad:+: $bad}" test -z "$bad"
+
+# Every way of printing: the stdio calls that write to stdout or stderr
+# by themselves, any stdio write naming stdout or stderr, write(2) to
+# descriptors 1 and 2, and the terminal device. The one exception is
+# xmalloc.c's fatal message (running out of memory ends the program).
+print_re='\b(printf|vprintf|puts|putchar|perror|warn|warnx|err|errx|verr|vwarn)[[:space:]]*\(|\b(fprintf|vfprintf|fputs|fputc|putc|fwrite|fflush)[[:space:]]*\([^;]*\b(stdout|stderr)\b|\b(write|dprintf|vdprintf)[[:space:]]*\([[:space:]]*(1|2|STDOUT_FILENO|STDERR_FILENO)[[:space:]]*,|\b(stdout|stderr)\b|"/dev/tty"|ttyname|ctermid|getpass[[:space:]]*\('
+# /dev/tty sits in a string, which code() blanks: look for it in the raw file.
+files=$(ls src/*.c account/*.c | grep -v '^src/xmalloc\.c$')
+bad=$( (code $files | grep -E "$print_re"; grep -nE '/dev/tty' $files | grep -v '^[^:]*:[0-9]*:[[:space:]]*\*\|/\*') | cut -d: -f1,2 | tr '\n' ' ')
+ok "engine and account/ never print nor open the terminal${bad:+: $bad}" test -z "$bad"
+
+# The checker checks: a file that prints in each way is caught.
+t=$(mktemp -d)
+i=0
+for line in 'printf("x");' 'puts(s);' 'fprintf(stderr, "x");' \
+    'fwrite(p, 1, n, stdout);' 'write(2, p, n);' 'write(STDOUT_FILENO, p, n);' \
+    'open("/dev/tty", O_RDWR);' 'fputs(s, stderr);' 'FILE *f = stdout;'; do
+	i=$((i + 1))
+	printf 'void f(void) {\n\t%s\n}\n' "$line" >"$t/p$i.c"
+	n=$( (code "$t/p$i.c" | grep -E "$print_re"; grep -n '/dev/tty' "$t/p$i.c") | wc -l)
+	ok "the print check catches: $line" test "$n" -gt 0
+done
+printf '/* printf("x") in a comment */\nstatic const char *s = "puts(stderr)";\nvoid f(FILE *log) { fprintf(log, "x"); }\n' >"$t/quiet.c"
+n=$(code "$t/quiet.c" | grep -cE "$print_re")
+ok "the print check ignores comments, strings and log files" test "$n" -eq 0
+rm -rf "$t"
+
+# The batch commands: no curses, and no circle among the front-end files.
+# An edge runs from a file to each other file whose non-static functions
+# it calls; a function is defined where its name starts a line followed
+# by "(" (the return type is on the line before).
+bad=$(code ui/cli-*.c ui/cli*.h | grep -E "$inc_curses" | cut -d: -f1,2 | tr '\n' ' ')
+ok "the batch commands include no curses${bad:+: $bad}" test -z "$bad"
+callgraph() {
+	code "$@" | python3 -c '
+import re, sys, collections
+lines = collections.defaultdict(list)
+for l in sys.stdin:
+    path, _, text = l.rstrip("\n").split(":", 2)
+    lines[path].append(text)
+defs = {}
+for path, ls in lines.items():
+    for k, t in enumerate(ls):
+        m = re.match(r"([A-Za-z_][A-Za-z0-9_]*)\(", t)
+        if m and k > 0 and "static" not in ls[k - 1] and not ls[k - 1].startswith("#"):
+            defs[m.group(1)] = path
+g = collections.defaultdict(set)
+for path, ls in lines.items():
+    for name in set(re.findall(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*\(", "\n".join(ls))):
+        if name in defs and defs[name] != path:
+            g[path].add(defs[name])
+seen, stack = {}, []
+def visit(n):
+    seen[n] = 1; stack.append(n)
+    for d in sorted(g[n]):
+        if seen.get(d) == 1:
+            print(" -> ".join(stack[stack.index(d):] + [d])); sys.exit(0)
+        if d not in seen:
+            visit(d)
+    seen[n] = 2; stack.pop()
+for n in sorted(lines):
+    if n not in seen:
+        visit(n)
+'
+}
+cycle=$(callgraph ui/*.c)
+ok "no circle among the front-end files${cycle:+: $cycle}" test -z "$cycle"
+# The checker checks: two files calling each other are a circle.
+t=$(mktemp -d)
+printf 'int\nfa(void)\n{\n\treturn fb();\n}\n' >"$t/a.c"
+printf 'int\nfb(void)\n{\n\treturn 0;\n}\nint\nfc(void)\n{\n\treturn fa();\n}\n' >"$t/b.c"
+cycle=$(callgraph "$t/a.c" "$t/b.c")
+ok "the circle check finds a circle" test -n "$cycle"
+rm -rf "$t"

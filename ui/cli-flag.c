@@ -1,5 +1,5 @@
 /*
- * cmd-flag.c: the commands that change messages on the server, for
+ * cli-flag.c: the commands that change messages on the server, for
  * scripts: --flag, --move and --delete. Silent when all went as asked;
  * a note on standard error when the server could only do part of it, or
  * when a flag change had to be saved for later.
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <sysexits.h>
 
-#include "cmd.h"
+#include "cli.h"
 #include "imap-conn.h"
 #include "xmalloc.h"
 

@@ -1,5 +1,5 @@
 /*
- * cmd-trust.c: "steedmail --trust list | show ADDR | verify ADDR FPR |
+ * cli-trust.c: "steedmail --trust list | show ADDR | verify ADDR FPR |
  * accept ADDR [FPR] | reject ADDR FPR | forget ADDR": the trust store
  * (trust-store.h) for the user, and the trust state of a message for
  * --inspect and --view (cmd_trust_message). Everything shown goes
@@ -18,7 +18,7 @@
 #include <sysexits.h>
 #include <time.h>
 
-#include "cmd.h"
+#include "cli.h"
 #include "crypto-in.h"
 #include "strsafe.h"
 #include "trust-msg.h"

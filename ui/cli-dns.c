@@ -1,5 +1,5 @@
 /*
- * cmd-dns.c: "steedmail --lookup ADDRESS..." (correspondents' keys in DNS,
+ * cli-dns.c: "steedmail --lookup ADDRESS..." (correspondents' keys in DNS,
  * one line per address and record type) and "--dns-records [ACCOUNT]"
  * (the records that publish the account's own keys, in zone-file syntax).
  * The lookups themselves are dns-lookup.c; this file shows them. Keys in
@@ -23,7 +23,7 @@
 #include "account/keygen.h"
 #include "addr.h"
 #include "buf.h"
-#include "cmd.h"
+#include "cli.h"
 #include "crypto.h"
 #include "dns-lookup.h"
 #include "keydata.h"

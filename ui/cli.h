@@ -1,10 +1,10 @@
 /*
- * cmd.h: the commands of the command line (main.c parses, these run).
+ * cli.h: the batch commands (cli-main.c parses the command line, these run).
  * Each returns a sysexits.h exit code and prints what the user must know;
  * they are the only code besides ui/ that writes to the terminal.
  */
-#ifndef STEED_CMD_H
-#define STEED_CMD_H
+#ifndef STEED_CLI_H
+#define STEED_CLI_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /*
- * cmd-view.c: "steedmail --view FILE|-": a message file shown as the pager
+ * cli-view.c: "steedmail --view FILE|-": a message file shown as the pager
  * shows it, as plain text, with every byte from the message made safe.
  * Its security (crypto-in.c) is drawn by the view's own lines: a verdict
  * after the headers, and each part's status above the part; decrypted
@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "buf.h"
-#include "cmd.h"
+#include "cli.h"
 #include "crypto.h"
 #include "crypto-in.h"
 #include "mime-parse.h"

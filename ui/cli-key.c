@@ -1,5 +1,5 @@
 /*
- * cmd-key.c: "steedmail --genkey", "--export-key [--smime]" and
+ * cli-key.c: "steedmail --genkey", "--export-key [--smime]" and
  * "--import-key FILE|-": the account's own keys and the public keys of
  * others in steedmail's GnuPG home. Key making itself is account/keygen.c;
  * this file only asks for it and says what happened.
@@ -18,7 +18,7 @@
 
 #include "account/keygen.h"
 #include "buf.h"
-#include "cmd.h"
+#include "cli.h"
 #include "crypto.h"
 #include "strsafe.h"
 #include "trust-store.h"

@@ -1,6 +1,6 @@
 /*
- * main.c: steedmail's command line. It parses options, opens the debug log
- * and the configuration, and hands over to the command asked for (cmd-*.c).
+ * cli-main.c: steedmail's command line. It parses options, opens the debug log
+ * and the configuration, and hands over to the command asked for (cli-*.c).
  * Commands print; the engine modules they call never do.
  */
 #include <getopt.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sysexits.h>
 
-#include "cmd.h"
+#include "cli.h"
 #include "config.h"
 #include "log.h"
 #include "paths.h"
@@ -141,35 +141,6 @@ main_usage(FILE *f)
 "                     decrypted text are never written to it\n"
 "\n"
 "FOLDER defaults to INBOX. See steedmail(1) and steedmail.conf(5).\n", f);
-}
-
-void
-cmd_error(const char *fmt, ...)
-{
-	va_list	 ap;
-	char	*msg, *safe;
-
-	va_start(ap, fmt);
-	msg = xvasprintf(fmt, ap);
-	va_end(ap);
-	safe = strsafe(msg, 0);
-	fprintf(stderr, "steedmail: %s\n", safe);
-	log_msg(LOG_INFO, "error shown: %s", msg);
-	free(safe);
-	free(msg);
-}
-
-struct account *
-cmd_account(struct cmd_ctx *ctx)
-{
-	struct account	*a;
-	char		*cause = NULL;
-
-	if ((a = config_account(ctx->cf, ctx->account, &cause)) == NULL) {
-		cmd_error("%s", cause);
-		free(cause);
-	}
-	return a;
 }
 
 static void

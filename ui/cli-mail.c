@@ -1,5 +1,5 @@
 /*
- * cmd-mail.c: the reading commands for scripts: --sync, --list, --fetch
+ * cli-mail.c: the reading commands for scripts: --sync, --list, --fetch
  * and --idle, and the opening of an account's IMAP connection that every
  * IMAP command shares (which also sends flag changes saved earlier).
  * --list falls back to the header cache when the server cannot be reached.
@@ -13,7 +13,7 @@
 
 #include "buf.h"
 #include "cache.h"
-#include "cmd.h"
+#include "cli.h"
 #include "imap-conn.h"
 #include "log.h"
 #include "password.h"

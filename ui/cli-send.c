@@ -1,5 +1,5 @@
 /*
- * cmd-send.c: "steedmail -s SUBJECT RCPT... < body" and "steedmail
+ * cli-send.c: "steedmail -s SUBJECT RCPT... < body" and "steedmail
  * --flush". Sending is always: build the message, put it in the outbox,
  * flush the outbox. Nothing touches the network before the message is
  * safely on disk, so whatever happens next, it is not lost.
@@ -35,7 +35,7 @@
 #include "account/keygen.h"
 #include "addr.h"
 #include "buf.h"
-#include "cmd.h"
+#include "cli.h"
 #include "crypto-in.h"
 #include "crypto-out.h"
 #include "crypto.h"

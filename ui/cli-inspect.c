@@ -1,5 +1,5 @@
 /*
- * cmd-inspect.c: "steedmail --inspect FILE|- ...": a message's security
+ * cli-inspect.c: "steedmail --inspect FILE|- ...": a message's security
  * verdicts (crypto-in.c) as "key: value" lines, one fact a line, for
  * scripts and tests. doc/inspect.md defines the format and promises to
  * keep it; every value goes through strsafe(), so no line can be forged
@@ -12,7 +12,7 @@
 #include <sysexits.h>
 
 #include "buf.h"
-#include "cmd.h"
+#include "cli.h"
 #include "crypto-in.h"
 #include "mime-parse.h"
 #include "strsafe.h"
