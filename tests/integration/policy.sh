@@ -399,7 +399,10 @@ ok "... and decrypts it" kv "$T_TMP/sdns2.i" decrypted yes
 ok "trustlist.txt names it once" test "$(grep -c "^$bsfpr " "$FH/trustlist.txt")" = 1
 
 # A hash of the certificate only (3 0 1): it can confirm, not give a key.
-shash=$(echo "$srdata" | awk '{ print substr($3, 7) }' | xxd -r -p | sha256sum | cut -c1-64)
+# unhex: hexadecimal digits on stdin as bytes (od and python3 are what
+# every machine the tests run on has; xxd is not).
+unhex() { python3 -c 'import sys; sys.stdout.buffer.write(bytes.fromhex(sys.stdin.read().strip()))'; }
+shash=$(echo "$srdata" | awk '{ print substr($3, 7) }' | unhex | sha256sum | cut -c1-64)
 ok "a hash-only SMIMEA record (3 0 1) for hugo" zs steed.test "$(hash "hugo.p$$")._smimecert" TYPE53 "\\# 35 030001$shash"
 fsnd shash --smime --require-encryption "hugo.p$$@steed.test"
 ok "--smime --require-encryption to hugo: 69, no certificate in the record" \
@@ -411,7 +414,7 @@ smimea() {
 	openssl req -x509 -newkey rsa:2048 -nodes -keyout "$G/$1.key" -out "$G/$1.pem" -days 30 \
 	    -subj "/CN=$1" -addext "subjectAltName=email:$1.p$$@steed.test" \
 	    -addext "keyUsage=$3" >/dev/null 2>&1 || return 1
-	_hex=$(openssl x509 -in "$G/$1.pem" -outform der | xxd -p | tr -d '\n')
+	_hex=$(openssl x509 -in "$G/$1.pem" -outform der | od -An -v -tx1 | tr -d ' \n')
 	zs steed.test "$(hash "$1.p$$")._smimecert" TYPE53 "\\# $(( ${#_hex} / 2 + 3 )) 0$2""0000$_hex"
 }
 ok "a CA certificate (keyCertSign) for ca.p$$ as SMIMEA 3 0 0" smimea ca 3 keyCertSign,digitalSignature,keyEncipherment
