@@ -1,10 +1,13 @@
 /*
  * buf.c: the growable buffer of buf.h.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "xmalloc.h"
@@ -93,4 +96,41 @@ buf_take(struct buf *b)
 	p = b->data;
 	buf_init(b);
 	return p;
+}
+
+int
+buf_read_fd(struct buf *b, int fd, size_t max)
+{
+	char	chunk[65536];
+	ssize_t	n;
+	size_t	start = b->len;
+
+	for (;;) {
+		n = read(fd, chunk, sizeof chunk);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1)
+			return -1;
+		if (n == 0)
+			return 0;
+		if (b->len - start + (size_t)n > max) {
+			errno = EFBIG;
+			return -1;
+		}
+		buf_add(b, chunk, n);
+	}
+}
+
+int
+buf_read_file(struct buf *b, const char *path, size_t max)
+{
+	int	fd, rc, saved;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	rc = buf_read_fd(b, fd, max);
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return rc;
 }

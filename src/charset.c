@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include "charset.h"
+#include "hex.h"
 #include "strsafe.h"
 #include "xmalloc.h"
 
@@ -80,16 +81,13 @@ void
 charset_escape_8bit(struct buf *out, const char *p, size_t len)
 {
 	size_t			 i, start = 0;
-	static const char	 hex[] = "0123456789ABCDEF";
-	char			 e[4] = { '\\', 'x', 0, 0 };
 
 	for (i = 0; i < len; i++) {
 		if ((unsigned char)p[i] < 0x80)
 			continue;
 		buf_add(out, p + start, i - start);
-		e[2] = hex[(unsigned char)p[i] >> 4];
-		e[3] = hex[(unsigned char)p[i] & 0xf];
-		buf_add(out, e, 4);
+		buf_add(out, "\\x", 2);
+		hex_add(out, p + i, 1, 1);
 		start = i + 1;
 	}
 	buf_add(out, p + start, len - start);

@@ -36,8 +36,10 @@
 #include <gnutls/gnutls.h>
 #include <unbound.h>
 
+#include "clock.h"
 #include "dns-cache.h"
 #include "dns-lookup.h"
+#include "hex.h"
 #include "log.h"
 #include "paths.h"
 #include "xmalloc.h"
@@ -103,7 +105,7 @@ dns_owner_name(const char *address, enum dns_type type, int lower)
 {
 	const char	*at;
 	unsigned char	 digest[32];
-	char		*local, *name, hex[2 * DNS_HASH_OCTETS + 1];
+	char		*local, *name, *hex;
 	size_t		 i, n;
 
 	if ((at = strrchr(address, '@')) == NULL || at == address ||
@@ -119,13 +121,10 @@ dns_owner_name(const char *address, enum dns_type type, int lower)
 		return NULL;
 	}
 	free(local);
-	for (i = 0; i < DNS_HASH_OCTETS; i++) {
-		hex[2 * i] = "0123456789abcdef"[digest[i] >> 4];
-		hex[2 * i + 1] = "0123456789abcdef"[digest[i] & 0xf];
-	}
-	hex[2 * DNS_HASH_OCTETS] = '\0';
+	hex = hex_encode(digest, DNS_HASH_OCTETS, 0);
 	name = xasprintf("%s.%s.%s", hex, type == DNS_SMIMEA ?
 	    "_smimecert" : "_openpgpkey", at + 1);
+	free(hex);
 	/* A trailing dot on the domain would make an empty label. */
 	n = strlen(name);
 	if (name[n - 1] == '.')
@@ -317,15 +316,6 @@ dns_problem(struct dns_ctx *ctx)
 	return p;
 }
 
-static int64_t
-dns_now_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* What unbound said, into r: the classification of dns-lookup.h. */
 static void
 dns_classify(enum dns_type type, int err, struct ub_result *res,
@@ -416,7 +406,7 @@ dns_wait(struct dns_query *qs, size_t nq, int *pending, int64_t deadline)
 
 	pfd.fd = ub_fd(dns_ub);
 	pfd.events = POLLIN;
-	while (*pending > 0 && (left = deadline - dns_now_ms()) > 0) {
+	while (*pending > 0 && (left = deadline - clock_ms()) > 0) {
 		if (poll(&pfd, 1, (int)left) == -1) {
 			if (errno == EINTR)
 				continue;
@@ -477,7 +467,7 @@ dns_probe_root(int64_t deadline)
 	q.owner = (char *)".";
 	q.type = 48;		/* DNSKEY; only its status matters */
 	dns_ask(&q, &pending);
-	limit = dns_now_ms() + DNS_PROBE_MS;
+	limit = clock_ms() + DNS_PROBE_MS;
 	dns_wait(&q, 1, &pending, deadline < limit ? deadline : limit);
 	log_msg(LOG_INFO, "dns: the root's DNSKEY: %s%s%s",
 	    dns_status_name(q.ans.status), q.ans.why != NULL ? ": " : "",
@@ -577,7 +567,7 @@ dns_lookup(struct dns_ctx *ctx, char *const *addrs, size_t naddrs,
 		*cause = xstrdup("the DNS resolver is not set up");
 		return -1;
 	}
-	deadline = dns_now_ms() + (timeout_ms > 0 ? timeout_ms : 1);
+	deadline = clock_ms() + (timeout_ms > 0 ? timeout_ms : 1);
 	nr = naddrs * ntypes;
 	rs = xcalloc(nr, sizeof *rs);
 	qs = xcalloc(nr * 2, sizeof *qs);

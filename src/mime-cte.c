@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "hex.h"
 #include "mime-cte.h"
 #include "xmalloc.h"
 
@@ -121,18 +122,6 @@ mime_cte_base64_decode(struct buf *out, const char *in, size_t len)
 	return flags;
 }
 
-static int
-mime_cte_hex(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
 /*
  * One line of quoted-printable, without its line break. Trailing white
  * space was added in transport (RFC 2045 6.7, rule 3) and goes; a final
@@ -155,8 +144,8 @@ mime_cte_qp_line(struct buf *out, const unsigned char *p, size_t len,
 			return 1;
 		hi = lo = -1;
 		if (i + 2 < len) {
-			hi = mime_cte_hex(p[i + 1]);
-			lo = mime_cte_hex(p[i + 2]);
+			hi = hex_value(p[i + 1]);
+			lo = hex_value(p[i + 2]);
 		}
 		if (hi != -1 && lo != -1) {
 			buf_addc(out, (char)(hi << 4 | lo));

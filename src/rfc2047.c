@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "hex.h"
 #include "charset.h"
 #include "mime-cte.h"
 #include "rfc2047.h"
@@ -80,18 +81,6 @@ rfc2047_parse_word(const char *in, size_t len, size_t pos,
 	return 1;
 }
 
-static int
-rfc2047_hex(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
 /* Decode a word's text into out; 0 if it is malformed. */
 static int
 rfc2047_decode_text(const struct rfc2047_word *w, struct buf *out)
@@ -112,8 +101,8 @@ rfc2047_decode_text(const struct rfc2047_word *w, struct buf *out)
 		else {
 			if (i + 2 >= w->textlen)
 				return 0;
-			if ((hi = rfc2047_hex(p[i + 1])) == -1 ||
-			    (lo = rfc2047_hex(p[i + 2])) == -1)
+			if ((hi = hex_value(p[i + 1])) == -1 ||
+			    (lo = hex_value(p[i + 2])) == -1)
 				return 0;
 			buf_addc(out, (char)(hi << 4 | lo));
 			i += 2;

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "hex.h"
 #include "charset.h"
 #include "rfc2047.h"
 #include "rfc2231.h"
@@ -59,18 +60,6 @@ rfc2231_match(const char *pname, const char *name, int *section, int *ext)
 	return 1;
 }
 
-static int
-rfc2231_hex(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
 /* Percent-decode; a bad escape, or one that would make a NUL, stays. */
 static void
 rfc2231_unpercent(struct buf *out, const char *s)
@@ -79,8 +68,8 @@ rfc2231_unpercent(struct buf *out, const char *s)
 	int			 hi, lo;
 
 	for (; *p != '\0'; p++) {
-		if (*p == '%' && (hi = rfc2231_hex(p[1])) != -1 &&
-		    (lo = rfc2231_hex(p[2])) != -1 && (hi | lo) != 0) {
+		if (*p == '%' && (hi = hex_value(p[1])) != -1 &&
+		    (lo = hex_value(p[2])) != -1 && (hi | lo) != 0) {
 			buf_addc(out, (char)(hi << 4 | lo));
 			p += 2;
 		} else
