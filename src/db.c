@@ -1,11 +1,134 @@
 /*
- * db.c: the SQLite helpers of db.h.
+ * db.c: the SQLite helpers of db.h: one way to open, create, migrate and
+ * rebuild the stores.
  */
+#include <sys/stat.h>
+
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "db.h"
+#include "log.h"
 #include "xmalloc.h"
+
+/* *cause for what went wrong with db, naming the store. */
+static void
+db_cause(sqlite3 *db, const char *path, const struct db_schema *s,
+    const char *what, char **cause)
+{
+	if (db != NULL)
+		*cause = xasprintf("%s %s: %s: %s", s->what, path, what,
+		    sqlite3_errmsg(db));
+	else
+		*cause = xasprintf("%s %s: %s", s->what, path, what);
+}
+
+/*
+ * Open path as ours: 0 ready, 1 when a cache must be rebuilt, -1 with
+ * *cause. The journal is WAL before anything is written.
+ */
+static int
+db_try_open(sqlite3 **dbp, const char *path, const struct db_schema *s,
+    char **cause)
+{
+	sqlite3	*db;
+	int	 app, version, tables;
+	char	*sql;
+
+	if (sqlite3_open_v2(path, dbp, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		if (*dbp != NULL && s->rebuild)
+			return 1;
+		db_cause(*dbp, path, s, "cannot open", cause);
+		return -1;
+	}
+	db = *dbp;
+	chmod(path, 0600);
+	sqlite3_busy_timeout(db, 5000);
+	if (db_int(db, "PRAGMA application_id", &app) == -1 ||
+	    db_int(db, "PRAGMA user_version", &version) == -1 ||
+	    db_int(db, "SELECT count(*) FROM sqlite_master", &tables) == -1) {
+		if (s->rebuild)
+			return 1;
+		db_cause(db, path, s, "cannot be read (left as it is)", cause);
+		return -1;
+	}
+	sql = xasprintf("PRAGMA journal_mode=WAL; PRAGMA synchronous=%s",
+	    s->synchronous);
+	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+		free(sql);
+		if (s->rebuild)
+			return 1;
+		db_cause(db, path, s, "cannot set the journal", cause);
+		return -1;
+	}
+	free(sql);
+	if (tables == 0 && app == 0) {
+		sql = xasprintf("BEGIN IMMEDIATE; PRAGMA application_id=%d; "
+		    "PRAGMA user_version=1; %s COMMIT;", s->app_id, s->create);
+		if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+			free(sql);
+			db_cause(db, path, s, "cannot create", cause);
+			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+			return -1;
+		}
+		free(sql);
+		app = s->app_id;
+		version = 1;
+	}
+	if (app != s->app_id || version < 1 || version > s->version) {
+		log_msg(LOG_INFO, "db: %s is not ours or of another version "
+		    "(%x/%d)%s", path, app, version,
+		    s->rebuild ? "; rebuilding" : "");
+		if (s->rebuild)
+			return 1;
+		if (app != s->app_id)
+			*cause = xasprintf("%s %s: not a steedmail %s (left as "
+			    "it is)", s->what, path, s->what);
+		else
+			*cause = xasprintf("%s %s: version %d, this steedmail "
+			    "reads up to %d (left as it is)", s->what, path,
+			    version, s->version);
+		return -1;
+	}
+	for (; version < s->version; version++) {
+		sql = xasprintf("BEGIN IMMEDIATE; %s PRAGMA user_version=%d; "
+		    "COMMIT;", s->migrations[version - 1], version + 1);
+		if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+			free(sql);
+			if (!s->rebuild)
+				db_cause(db, path, s, "cannot migrate", cause);
+			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+			return s->rebuild ? 1 : -1;
+		}
+		free(sql);
+		log_msg(LOG_INFO, "db: %s migrated to version %d", path,
+		    version + 1);
+	}
+	return 0;
+}
+
+sqlite3 *
+db_open(const char *path, const struct db_schema *s, char **cause)
+{
+	sqlite3	*db = NULL;
+	int	 rc;
+
+	if ((rc = db_try_open(&db, path, s, cause)) == 1) {
+		sqlite3_close(db);
+		db = NULL;
+		db_unlink(path);
+		if ((rc = db_try_open(&db, path, s, cause)) == 1) {
+			db_cause(NULL, path, s, "cannot be created", cause);
+			rc = -1;
+		}
+	}
+	if (rc == -1) {
+		sqlite3_close(db);
+		return NULL;
+	}
+	return db;
+}
 
 int
 db_int(sqlite3 *db, const char *sql, int *value)

@@ -1,12 +1,42 @@
 /*
- * db.h: small helpers shared by the SQLite stores (header cache, DNS
- * cache, trust store): reading one integer (a PRAGMA, a count) and
- * removing a database file with its WAL and shared-memory files.
+ * db.h: what the SQLite stores (header cache, DNS cache, trust store)
+ * share: opening a database as one of ours, creating it, migrating it
+ * forward through numbered steps, or (for a cache) rebuilding it; reading
+ * one integer (a PRAGMA, a count); removing a database file with its WAL
+ * and shared-memory files.
  */
 #ifndef STEED_DB_H
 #define STEED_DB_H
 
 #include <sqlite3.h>
+
+/*
+ * A database of ours: marked with PRAGMA application_id, its schema
+ * versioned with PRAGMA user_version. Version 1 is create; migrations[i]
+ * takes version i + 1 to i + 2, each in a transaction of its own; version
+ * is the newest.
+ */
+struct db_schema {
+	const char		 *what;		/* "header cache": for messages */
+	int			  app_id;
+	const char		 *create;
+	const char *const	 *migrations;
+	int			  version;
+	const char		 *synchronous;	/* "NORMAL", "FULL" */
+	/*
+	 * A cache: a file that is not ours, of another version, corrupt or
+	 * that cannot be migrated is deleted and made anew (losing it costs
+	 * time only). Otherwise such a file is left as it is and the open
+	 * fails, saying why.
+	 */
+	int			  rebuild;
+};
+
+/*
+ * Open path (mode 0600, WAL journal) as a database of schema s, creating
+ * or migrating it. Returns the handle, or NULL and *cause.
+ */
+sqlite3	*db_open(const char *path, const struct db_schema *s, char **cause);
 
 /* The first column of the first row of sql, or 0 when there is none. */
 int	db_int(sqlite3 *, const char *sql, int *value);

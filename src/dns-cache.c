@@ -4,10 +4,9 @@
  * Owner names are the only keys and are made by dns_owner_name() from an
  * address, never taken from an answer. Records are stored as their RDATA,
  * each preceded by its length in two octets, and parsed again on the way
- * out with the same parser live answers go through. The schema is
- * versioned with PRAGMA user_version and marked as ours with PRAGMA
- * application_id; a file that fails either check, or that SQLite finds
- * corrupt, is deleted and created anew (as the header cache does).
+ * out with the same parser live answers go through. It is opened with
+ * db_open() as a cache: a file that is not ours, of another version, or
+ * that SQLite finds corrupt, is deleted and created anew.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -54,72 +53,19 @@ dns_cache_fail(struct dns_cache *c, const char *what, char **cause)
 	return -1;
 }
 
-
-
-/* Open c->path as our cache: 0, 1 if it must be rebuilt, -1 on error. */
-static int
-dns_cache_try_open(struct dns_cache *c, char **cause)
-{
-	int	 app, version, tables;
-	char	*sql;
-
-	if (sqlite3_open_v2(c->path, &c->db, SQLITE_OPEN_READWRITE |
-	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-		if (c->db == NULL) {
-			*cause = xasprintf("DNS cache %s: cannot open",
-			    c->path);
-			return -1;
-		}
-		return 1;
-	}
-	sqlite3_busy_timeout(c->db, 5000);
-	if (db_int(c->db, "PRAGMA application_id", &app) == -1 ||
-	    db_int(c->db, "PRAGMA user_version", &version) == -1 ||
-	    db_int(c->db, "SELECT count(*) FROM sqlite_master",
-	    &tables) == -1)
-		return 1;
-	if (tables == 0) {
-		sql = xasprintf("PRAGMA journal_mode=WAL;"
-		    "PRAGMA application_id=%d; PRAGMA user_version=%d;"
-		    "BEGIN; %s COMMIT;", DNS_CACHE_APP_ID, DNS_CACHE_VERSION,
-		    dns_cache_schema);
-		if (sqlite3_exec(c->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
-			free(sql);
-			return dns_cache_fail(c, "cannot create", cause);
-		}
-		free(sql);
-	} else if (app != DNS_CACHE_APP_ID || version != DNS_CACHE_VERSION) {
-		/* No migrations yet: version 1 is the only one. */
-		log_msg(LOG_INFO, "dns: %s is not ours or of another version "
-		    "(%x/%d); rebuilding", c->path, app, version);
-		return 1;
-	}
-	if (sqlite3_exec(c->db, "PRAGMA journal_mode=WAL;"
-	    "PRAGMA synchronous=NORMAL", NULL, NULL, NULL) != SQLITE_OK)
-		return 1;
-	return 0;
-}
+static const struct db_schema dns_cache_db = {
+	"DNS cache", DNS_CACHE_APP_ID, dns_cache_schema, NULL,
+	DNS_CACHE_VERSION, "NORMAL", 1
+};
 
 struct dns_cache *
 dns_cache_open(const char *path, char **cause)
 {
 	struct dns_cache	*c;
-	int			 rc;
 
 	c = xcalloc(1, sizeof *c);
 	c->path = xstrdup(path);
-	if ((rc = dns_cache_try_open(c, cause)) == 1) {
-		sqlite3_close(c->db);
-		c->db = NULL;
-		db_unlink(c->path);
-		if ((rc = dns_cache_try_open(c, cause)) == 1) {
-			*cause = xasprintf("DNS cache %s: cannot be created",
-			    c->path);
-			rc = -1;
-		}
-	}
-	if (rc == -1) {
-		sqlite3_close(c->db);
+	if ((c->db = db_open(c->path, &dns_cache_db, cause)) == NULL) {
 		free(c->path);
 		free(c);
 		return NULL;
