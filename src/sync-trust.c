@@ -398,10 +398,10 @@ sync_trust(mailimap *imap, uint32_t first, uint32_t last,
 	crypto_set_no_prompt(1);
 
 	for (i = 0; i < n; i++) {
+		fe_progress("trust: checking messages", i, n);
 		/* Asked to stop: what is not done is left for the next sync. */
 		if (fe_cancelled())
 			break;
-		fe_progress("trust: checking messages", i, n);
 		if (states[i] != TRUST_NONE)
 			continue;
 		if (!msgs[i].seen) {
