@@ -11,7 +11,7 @@
 # --folders lists the folders with their counts; a sync and an IDLE are
 # stopped from another thread (tests/tools/sessiontool, session.h)
 # (headers, the trust step) and the next sync goes on where the stopped
-# one left off.
+# one left off; the session copies and expunges.
 . "$(dirname "$0")/../lib.sh"
 
 [ -n "${STEED_IMAPS_PORT:-}" ] || bail "no test environment (run under tests/env/run)"
@@ -136,3 +136,13 @@ ok "the next sync fetches nothing and checks all three again" sh -c "[ $rc = 0 ]
 sth sync Trusty >"$T_TMP/st6" 2>&1; rc=$?
 ok "the one after that has nothing left to check" sh -c "[ $rc = 0 ] && grep -qx 'trust 0 0 0' '$T_TMP/st6' || { cat '$T_TMP/st6'; false; }"
 gpgconf --homedir "$T_TMP/data3/steedmail/gnupg" --kill all >/dev/null 2>&1
+
+# --- copy and expunge through the session ------------------------------------
+$DOVE mailbox create -u "$USER_ADDR" Beta || bail "cannot create Beta"
+st copy Alpha 2 Beta >"$T_TMP/st7" 2>&1; rc=$?
+ok "session_copy: the message is in both folders" sh -c "[ $rc = 0 ] && grep -qx ok '$T_TMP/st7' && [ \$($DOVE search -u '$USER_ADDR' mailbox Beta subject 'alpha 2' | wc -l) = 1 ] && [ \$($DOVE search -u '$USER_ADDR' mailbox Alpha subject 'alpha 2' | wc -l) = 1 ] || { cat '$T_TMP/st7'; false; }"
+st copy Alpha 2 Alpha >"$T_TMP/st8" 2>&1; rc=$?
+ok "a copy onto its own folder is refused" sh -c "[ $rc = 1 ] && grep -q 'in Alpha already' '$T_TMP/st8'"
+STEEDMAIL_SYNC_BATCH=500 XDG_CACHE_HOME="$T_TMP/cache2" sm -F "$T_TMP/sync.conf" --flag 1 +T Alpha >/dev/null 2>&1
+st expunge Alpha >"$T_TMP/st9" 2>&1; rc=$?
+ok "session_expunge removes what is flagged deleted, and only that" sh -c "[ $rc = 0 ] && [ \$($DOVE search -u '$USER_ADDR' mailbox Alpha all | wc -l) = 1 ] && [ \$($DOVE search -u '$USER_ADDR' mailbox Alpha subject 'alpha 2' | wc -l) = 1 ] || { cat '$T_TMP/st9'; false; }"

@@ -16,6 +16,9 @@
  *     wait for a change for up to SECONDS; the other thread sets the
  *     cancel flag after STOPMS milliseconds. Prints "cancelled after N
  *     ms", or the events, or "timeout".
+ *   sessiontool CONFIG copy FOLDER UID TOFOLDER
+ *   sessiontool CONFIG expunge FOLDER
+ *     print "ok".
  *
  * Warnings print as "warning: ...". Failure prints "sessiontool: CAUSE"
  * on standard error and exits 1.
@@ -54,7 +57,8 @@ static void __attribute__((noreturn))
 st_usage(void)
 {
 	fprintf(stderr, "usage: sessiontool CONFIG sync FOLDER [STOP [trust]] "
-	    "| idle FOLDER SECONDS STOPMS\n");
+	    "| idle FOLDER SECONDS STOPMS | copy FOLDER UID TOFOLDER | "
+	    "expunge FOLDER\n");
 	exit(2);
 }
 
@@ -176,7 +180,7 @@ main(int argc, char **argv)
 	struct session	*s;
 	pthread_t	 t;
 	char		*cause = NULL;
-	int		 thread = 0;
+	int		 thread = 0, rc;
 
 	signal(SIGPIPE, SIG_IGN);
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -190,6 +194,9 @@ main(int argc, char **argv)
 		if (argc == 6)
 			st_what = "trust: checking messages";
 		thread = argc >= 5;
+	} else if ((strcmp(argv[2], "copy") == 0 && argc == 6) ||
+	    (strcmp(argv[2], "expunge") == 0 && argc == 4)) {
+		/* No other thread. */
 	} else if (strcmp(argv[2], "idle") == 0 && argc == 6) {
 		if ((st_stop_ms = atoi(argv[5])) <= 0 || atoi(argv[4]) <= 0)
 			st_usage();
@@ -208,8 +215,18 @@ main(int argc, char **argv)
 		st_fail(xstrdup("cannot start a thread"));
 	if (strcmp(argv[2], "sync") == 0)
 		st_sync(s, argv[3]);
-	else
+	else if (strcmp(argv[2], "idle") == 0)
 		st_idle(s, argv[3], atoi(argv[4]));
+	else {
+		if (strcmp(argv[2], "copy") == 0)
+			rc = session_copy(s, argv[3], (uint32_t)strtoul(argv[4],
+			    NULL, 10), argv[5], &cause);
+		else
+			rc = session_expunge(s, argv[3], &cause);
+		if (rc != IMAP_OPS_OK)
+			st_fail(cause);
+		printf("ok\n");
+	}
 	if (thread) {
 		/* A sync that ended before the stop: let the thread go. */
 		pthread_mutex_lock(&st_lock);
