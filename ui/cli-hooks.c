@@ -15,7 +15,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -24,7 +23,6 @@
 
 #include "cli.h"
 #include "frontend.h"
-#include "log.h"
 #include "strsafe.h"
 #include "xmalloc.h"
 
