@@ -9,14 +9,26 @@
  * first time a context for it is asked for: gpgme starts the engine with
  * --version each time engine information is set, and a process that never
  * needs gpgsm never pays for it.
- * GPG_TTY is set from the first of standard input, output and error
- * that is a terminal (-s reads the body from standard input, scripts
- * redirect output), so that gpg-agent's pinentry asks for a passphrase
- * there, also over SSH, whichever terminal the agent was started from.
+ * The terminal gpg-agent's pinentry asks on is the front end's business:
+ * a context that may prompt is made after fe_tty_begin() (frontend.h),
+ * which sets GPG_TTY to the terminal the front end names (the batch
+ * commands: the first of standard input, output and error that is one,
+ * also over SSH, whichever terminal the agent was started from; the
+ * interface: its own, after leaving the screen), and crypto_release()
+ * gives the terminal back with fe_tty_end().
+ *
+ * Threads. gpgme is thread-safe once gpgme_check_version() has run, which
+ * crypto_init() does; call it on the main thread before starting workers.
+ * The process-wide state here (the home, which engines are bound to it,
+ * the key memo) is behind one mutex. Whether contexts may prompt is per
+ * thread (crypto_set_no_prompt()): a worker syncing in the background
+ * never prompts, and never touches GPG_TTY, while the thread that owns
+ * the terminal opens a message that needs a passphrase.
  */
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,13 +36,15 @@
 #include <unistd.h>
 
 #include "crypto.h"
+#include "frontend.h"
 #include "log.h"
 #include "paths.h"
 #include "xmalloc.h"
 
-static char	*crypto_home_dir;
-static int	 crypto_bound_pgp, crypto_bound_cms;
-static int	 crypto_no_prompt;
+static pthread_mutex_t		 crypto_lock = PTHREAD_MUTEX_INITIALIZER;
+static char			*crypto_home_dir;	/* set once */
+static int			 crypto_bound_pgp, crypto_bound_cms;
+static _Thread_local int	 crypto_no_prompt;
 
 char *
 crypto_error(const char *what, gpgme_error_t err)
@@ -46,52 +60,57 @@ crypto_error(const char *what, gpgme_error_t err)
 int
 crypto_init(const char *home, char **cause)
 {
-	char		*data;
-	const char	*tty;
+	char		*data, *dir;
 	gpgme_error_t	 err;
-	int		 fd;
+	int		 rc = -1;
 
-	if (crypto_home_dir != NULL)
+	pthread_mutex_lock(&crypto_lock);
+	if (crypto_home_dir != NULL) {
+		pthread_mutex_unlock(&crypto_lock);
 		return 0;
+	}
 	if (gpgme_check_version("1.13.0") == NULL) {
 		*cause = xasprintf("gpgme is older than 1.13 (%s)",
 		    gpgme_check_version(NULL));
-		return -1;
+		goto out;
 	}
 	if ((err = gpgme_engine_check_version(GPGME_PROTOCOL_OpenPGP)) != 0) {
 		*cause = crypto_error("gpg cannot be used (install gnupg)",
 		    err);
-		return -1;
+		goto out;
 	}
 	if (home != NULL)
-		crypto_home_dir = xstrdup(home);
+		dir = xstrdup(home);
 	else {
 		if ((data = paths_data_dir(cause)) == NULL)
-			return -1;
-		crypto_home_dir = xasprintf("%s/gnupg", data);
+			goto out;
+		dir = xasprintf("%s/gnupg", data);
 		free(data);
 	}
-	if (paths_mkdirs(crypto_home_dir, 0700, cause) == -1) {
-		free(crypto_home_dir);
-		crypto_home_dir = NULL;
-		return -1;
+	if (paths_mkdirs(dir, 0700, cause) == -1) {
+		free(dir);
+		goto out;
 	}
-	for (fd = STDIN_FILENO; fd <= STDERR_FILENO &&
-	    getenv("GPG_TTY") == NULL; fd++) {
-		if (isatty(fd) && (tty = ttyname(fd)) != NULL)
-			setenv("GPG_TTY", tty, 0);
-	}
+	crypto_home_dir = dir;
 	log_msg(LOG_INFO, "crypto: GnuPG home %s", crypto_home_dir);
-	return 0;
+	rc = 0;
+out:
+	pthread_mutex_unlock(&crypto_lock);
+	return rc;
 }
 
 const char *
 crypto_home(void)
 {
-	return crypto_home_dir;
+	const char	*home;
+
+	pthread_mutex_lock(&crypto_lock);
+	home = crypto_home_dir;
+	pthread_mutex_unlock(&crypto_lock);
+	return home;	/* never changes once set */
 }
 
-/* Point proto's engine at the home, once per process. */
+/* Point proto's engine at the home, once per process; crypto_lock held. */
 static gpgme_error_t
 crypto_bind(gpgme_protocol_t proto)
 {
@@ -117,12 +136,17 @@ crypto_ctx(gpgme_protocol_t proto, char **cause)
 {
 	gpgme_ctx_t	 ctx;
 	gpgme_error_t	 err;
+	int		 prompt;
 
+	pthread_mutex_lock(&crypto_lock);
 	if (crypto_home_dir == NULL) {
+		pthread_mutex_unlock(&crypto_lock);
 		*cause = xstrdup("crypto: not initialised");
 		return NULL;
 	}
-	if ((err = crypto_bind(proto)) != 0) {
+	err = crypto_bind(proto);
+	pthread_mutex_unlock(&crypto_lock);
+	if (err != 0) {
 		*cause = crypto_error(proto == GPGME_PROTOCOL_CMS ?
 		    "gpgsm cannot be used (install gpgsm)" :
 		    "gpg cannot be used", err);
@@ -141,10 +165,36 @@ crypto_ctx(gpgme_protocol_t proto, char **cause)
 	}
 	gpgme_set_armor(ctx, 0);
 	gpgme_set_offline(ctx, 1);	/* no key servers, no CRL fetches */
-	if (crypto_no_prompt && (proto == GPGME_PROTOCOL_OpenPGP ||
-	    proto == GPGME_PROTOCOL_CMS))
+	prompt = proto == GPGME_PROTOCOL_OpenPGP || proto == GPGME_PROTOCOL_CMS;
+	if (prompt && crypto_no_prompt)
 		gpgme_set_pinentry_mode(ctx, GPGME_PINENTRY_MODE_CANCEL);
+	else if (prompt)
+		fe_tty_begin();		/* pinentry may ask from now on */
 	return ctx;
+}
+
+/* Was ctx made by crypto_ctx() able to prompt (so after fe_tty_begin)? */
+static int
+crypto_ctx_prompts(gpgme_ctx_t ctx)
+{
+	gpgme_protocol_t	proto = gpgme_get_protocol(ctx);
+
+	return (proto == GPGME_PROTOCOL_OpenPGP ||
+	    proto == GPGME_PROTOCOL_CMS) &&
+	    gpgme_get_pinentry_mode(ctx) != GPGME_PINENTRY_MODE_CANCEL;
+}
+
+void
+crypto_release(gpgme_ctx_t ctx)
+{
+	int	prompted;
+
+	if (ctx == NULL)
+		return;
+	prompted = crypto_ctx_prompts(ctx);
+	gpgme_release(ctx);
+	if (prompted)
+		fe_tty_end();
 }
 
 /* gpg-agent reads trustlist.txt once: tell it to read it again. */
@@ -152,7 +202,7 @@ static int
 crypto_reload_agent(char **cause)
 {
 	const char		*argv[] = { "gpgconf", "--homedir",
-				    crypto_home_dir, "--reload", "gpg-agent",
+				    crypto_home(), "--reload", "gpg-agent",
 				    NULL };
 	const char		*gpgconf = NULL;
 	gpgme_engine_info_t	 e;
@@ -171,7 +221,7 @@ crypto_reload_agent(char **cause)
 	if ((ctx = crypto_ctx(GPGME_PROTOCOL_SPAWN, cause)) == NULL)
 		return -1;
 	err = gpgme_op_spawn(ctx, gpgconf, argv, NULL, NULL, NULL, 0);
-	gpgme_release(ctx);
+	crypto_release(ctx);
 	if (err != 0) {
 		*cause = crypto_error("cannot run gpgconf", err);
 		return -1;
@@ -187,11 +237,11 @@ crypto_trust_root(const char *fpr, const char *why, char **cause)
 	size_t	 n = strlen(fpr);
 	int	 bad;
 
-	if (crypto_home_dir == NULL) {
+	if (crypto_home() == NULL) {
 		*cause = xstrdup("crypto: not initialised");
 		return -1;
 	}
-	path = xasprintf("%s/trustlist.txt", crypto_home_dir);
+	path = xasprintf("%s/trustlist.txt", crypto_home());
 	if ((f = fopen(path, "r")) != NULL) {
 		while (fgets(line, sizeof line, f) != NULL) {
 			if (strncasecmp(line, fpr, n) == 0 &&
@@ -243,7 +293,8 @@ crypto_set_no_prompt(int on)
  * were (same inode, size and modification time of pubring.kbx and
  * trustdb.gpg: every import, revocation or trust change rewrites one of
  * them, whoever makes it). A pager that shows many messages from one
- * sender asks gpg for the sender's key once.
+ * sender asks gpg for the sender's key once. Behind crypto_lock; the
+ * keys handed out are references of their own (gpgme's are thread-safe).
  */
 #define CRYPTO_KEYS_MAX	64
 
@@ -271,7 +322,7 @@ crypto_keys_flush(void)
 	crypto_nkeys = crypto_keys_next = 0;
 }
 
-/* Flush the memo if the keyrings changed since it was filled. */
+/* Flush the memo if the keyrings changed since it was filled; locked. */
 static void
 crypto_keys_check(void)
 {
@@ -333,6 +384,7 @@ crypto_key(gpgme_ctx_t like, const char *fpr, int secret, gpgme_key_t *key)
 		return gpg_error(GPG_ERR_INV_VALUE);
 	proto = gpgme_get_protocol(like);
 	mode = gpgme_get_keylist_mode(like);
+	pthread_mutex_lock(&crypto_lock);
 	crypto_keys_check();
 	for (i = 0; i < crypto_nkeys; i++) {
 		m = &crypto_keys[i];
@@ -340,16 +392,18 @@ crypto_key(gpgme_ctx_t like, const char *fpr, int secret, gpgme_key_t *key)
 		    m->secret == secret && strcasecmp(m->fpr, fpr) == 0) {
 			gpgme_key_ref(m->key);
 			*key = m->key;
+			pthread_mutex_unlock(&crypto_lock);
 			return 0;
 		}
 	}
+	pthread_mutex_unlock(&crypto_lock);
 	if ((lc = crypto_ctx(proto, &cause)) == NULL) {
 		free(cause);
 		return gpg_error(GPG_ERR_INV_ENGINE);
 	}
 	gpgme_set_keylist_mode(lc, mode);
 	if ((err = gpgme_op_keylist_start(lc, fpr, secret)) != 0) {
-		gpgme_release(lc);
+		crypto_release(lc);
 		return err;
 	}
 	while (gpgme_op_keylist_next(lc, &k) == 0) {
@@ -363,9 +417,10 @@ crypto_key(gpgme_ctx_t like, const char *fpr, int secret, gpgme_key_t *key)
 			gpgme_key_unref(k);
 	}
 	gpgme_op_keylist_end(lc);
-	gpgme_release(lc);
+	crypto_release(lc);
 	if (found == NULL)
 		return gpg_error(GPG_ERR_EOF);
+	pthread_mutex_lock(&crypto_lock);
 	m = &crypto_keys[crypto_keys_next];
 	if (crypto_keys_next == crypto_nkeys)
 		crypto_nkeys++;
@@ -380,6 +435,7 @@ crypto_key(gpgme_ctx_t like, const char *fpr, int secret, gpgme_key_t *key)
 	m->fpr = xstrdup(fpr);
 	gpgme_key_ref(found);
 	m->key = found;
+	pthread_mutex_unlock(&crypto_lock);
 	*key = found;
 	return 0;
 }

@@ -4,6 +4,10 @@
  * the engines once, and hands out contexts bound to that home for OpenPGP
  * (gpg) and S/MIME (gpgsm). Everything else in src/crypto-* goes through
  * crypto_ctx(); nobody calls gpgme_new() directly.
+ *
+ * Safe to use from several threads once crypto_init() has run (doc/
+ * design.md, "Threads"): the home and the key memo are shared behind a
+ * lock, whether contexts may prompt is set per thread.
  */
 #ifndef STEED_CRYPTO_H
 #define STEED_CRYPTO_H
@@ -16,8 +20,16 @@
 int		 crypto_init(const char *home, char **cause);
 /* The GnuPG home in use (after crypto_init). */
 const char	*crypto_home(void);
-/* A new context for proto, on the home; release with gpgme_release(). */
+/*
+ * A new context for proto, on the home. A gpg or gpgsm context that may
+ * prompt (crypto_set_no_prompt() is off on this thread) is made after
+ * fe_tty_begin(), so that pinentry asks on the front end's terminal;
+ * crypto_release() then calls fe_tty_end(). Release it with
+ * crypto_release() (gpgme_release() works, but leaves the front end
+ * without its cue to redraw).
+ */
 gpgme_ctx_t	 crypto_ctx(gpgme_protocol_t proto, char **cause);
+void		 crypto_release(gpgme_ctx_t);
 /*
  * The key whose primary key or a subkey has fingerprint fpr (or a key ID,
  * 16 hex digits at least, that ends it), listed in a
@@ -39,9 +51,10 @@ int		 crypto_trust_root(const char *fpr, const char *why,
 /* Is a user ID's email (gpg: "a@b", gpgsm: "<a@b>") addr, any case? */
 int		 crypto_uid_is(const char *email, const char *addr);
 /*
- * While on, contexts made by crypto_ctx() fail an operation that would
- * ask for a passphrase or a PIN (pinentry mode cancel) instead of asking:
- * for work nobody is watching, such as a sync.
+ * While on, contexts made by crypto_ctx() on the calling thread fail an
+ * operation that would ask for a passphrase or a PIN (pinentry mode
+ * cancel) instead of asking: for work nobody is watching, such as a sync
+ * on a worker thread. Per thread: other threads may still prompt.
  */
 void		 crypto_set_no_prompt(int on);
 /* "what: gpgme's words" for an error. */

@@ -19,6 +19,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "frontend.h"
 #include "imap-conn.h"
 #include "imap-mailbox.h"
 #include "imap-session.h"
@@ -46,8 +47,6 @@ struct imap_conn {
 	char			*down;		/* why connecting failed */
 	struct imap_conn_known	*known;
 
-	char			**warnings;
-	size_t			 nwarnings, nshown;
 	size_t			 replayed;
 	unsigned		 connects;
 };
@@ -57,17 +56,20 @@ typedef int (*imap_conn_fn)(struct imap_conn *, void *, char **);
 static void imap_conn_warn(struct imap_conn *, const char *, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* A warning, to the front end (frontend.h) and the log. */
 static void
 imap_conn_warn(struct imap_conn *c, const char *fmt, ...)
 {
-	va_list	ap;
+	va_list	 ap;
+	char	*w;
 
-	c->warnings = xreallocarray(c->warnings, c->nwarnings + 1,
-	    sizeof *c->warnings);
+	(void)c;
 	va_start(ap, fmt);
-	c->warnings[c->nwarnings++] = xvasprintf(fmt, ap);
+	w = xvasprintf(fmt, ap);
 	va_end(ap);
-	log_msg(LOG_INFO, "IMAP: warning: %s", c->warnings[c->nwarnings - 1]);
+	log_msg(LOG_INFO, "IMAP: warning: %s", w);
+	fe_notice(FE_WARNING, "%s", w);
+	free(w);
 }
 
 /* Mailbox names compare exactly, except INBOX, which has no case. */
@@ -98,7 +100,6 @@ void
 imap_conn_close(struct imap_conn *c)
 {
 	struct imap_conn_known	*k;
-	size_t			 i;
 
 	if (c == NULL)
 		return;
@@ -112,9 +113,6 @@ imap_conn_close(struct imap_conn *c)
 		free(k->mailbox);
 		free(k);
 	}
-	for (i = 0; i < c->nwarnings; i++)
-		free(c->warnings[i]);
-	free(c->warnings);
 	free(c->mailbox);
 	free(c->down);
 	free(c->ca_file);
@@ -125,14 +123,6 @@ mailimap *
 imap_conn_session(struct imap_conn *c)
 {
 	return c->imap;
-}
-
-char *
-imap_conn_warning(struct imap_conn *c)
-{
-	if (c->nshown == c->nwarnings)
-		return NULL;
-	return xstrdup(c->warnings[c->nshown++]);
 }
 
 size_t
@@ -778,6 +768,93 @@ imap_conn_delete(struct imap_conn *c, const char *mailbox, uint32_t uid,
 	}
 	*trash = m.trash;
 	return rc;
+}
+
+/* Copying and expunging. */
+
+struct imap_conn_copy_arg {
+	uint32_t	 uid;
+	const char	*to;
+	int		 sent;
+};
+
+static int
+imap_conn_copy_one(struct imap_conn *c, void *arg, char **cause)
+{
+	struct imap_conn_copy_arg	*k = arg;
+	int				 rc;
+
+	if (k->sent) {
+		/* Sent once already: a second COPY could make two copies. */
+		*cause = xasprintf("the connection was lost during the copy to "
+		    "%s: look there before copying again", k->to);
+		return IMAP_OPS_REFUSED;
+	}
+	if ((rc = imap_conn_exists(c, k->uid, 0, cause)) != IMAP_OPS_OK)
+		return rc;
+	k->sent = 1;
+	return imap_ops_copy(c->imap, k->uid, k->to, cause);
+}
+
+int
+imap_conn_copy(struct imap_conn *c, const char *mailbox, uint32_t uid,
+    const char *to, char **cause)
+{
+	struct imap_conn_copy_arg	k;
+
+	if (imap_conn_same(mailbox, to)) {
+		*cause = xasprintf("the message is in %s already", to);
+		return IMAP_OPS_REFUSED;
+	}
+	memset(&k, 0, sizeof k);
+	k.uid = uid;
+	k.to = to;
+	return imap_conn_run(c, mailbox, imap_conn_copy_one, &k, cause);
+}
+
+static int
+imap_conn_expunge_one(struct imap_conn *c, void *arg, char **cause)
+{
+	int	err;
+
+	(void)arg;
+	if ((err = mailimap_expunge(c->imap)) != MAILIMAP_NO_ERROR)
+		return imap_ops_error(c->imap, err, "EXPUNGE", cause);
+	return IMAP_OPS_OK;
+}
+
+int
+imap_conn_expunge(struct imap_conn *c, const char *mailbox, char **cause)
+{
+	return imap_conn_run(c, mailbox, imap_conn_expunge_one, NULL, cause);
+}
+
+/* Listing. */
+
+struct imap_conn_folders_arg {
+	struct imap_folder	**folders;
+	size_t			 *n;
+};
+
+static int
+imap_conn_folders_one(struct imap_conn *c, void *arg, char **cause)
+{
+	struct imap_conn_folders_arg	*l = arg;
+
+	if (imap_mailbox_list(c->imap, l->folders, l->n, cause) == -1)
+		return imap_conn_classify(c);
+	return IMAP_OPS_OK;
+}
+
+int
+imap_conn_folders(struct imap_conn *c, struct imap_folder **folders,
+    size_t *n, char **cause)
+{
+	struct imap_conn_folders_arg	l;
+
+	l.folders = folders;
+	l.n = n;
+	return imap_conn_run(c, NULL, imap_conn_folders_one, &l, cause);
 }
 
 /* Waiting. */

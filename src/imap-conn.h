@@ -10,8 +10,10 @@
  * shown in the cached flags, before they are sent; forgotten once the
  * server has them. What could not be sent is sent by the next open.
  *
- * Used by the batch commands; later by the per-account IMAP worker. The
- * operations block; none of them prints.
+ * Used by session.c, for the batch commands and the per-account worker.
+ * The operations block; none of them prints: what went wrong but did not
+ * stop them (a reconnection that failed, saved flag changes dropped) is a
+ * warning through fe_notice() (frontend.h), as it happens.
  */
 #ifndef STEED_IMAP_CONN_H
 #define STEED_IMAP_CONN_H
@@ -25,6 +27,7 @@
 #include "cache.h"
 #include "config.h"
 #include "imap-idle.h"
+#include "imap-mailbox.h"
 #include "imap-ops.h"
 #include "imap-sync.h"
 
@@ -56,8 +59,6 @@ void		 imap_conn_close(struct imap_conn *);
 
 /* The session (NULL while down), for what has no operation here. */
 mailimap	*imap_conn_session(struct imap_conn *);
-/* Warnings gathered so far, one per call, oldest first (NULL: no more). */
-char		*imap_conn_warning(struct imap_conn *);
 /* Saved flag changes sent by imap_conn_open(). */
 size_t		 imap_conn_replayed(const struct imap_conn *);
 /* How often the connection was made again after a drop. */
@@ -91,6 +92,18 @@ int	 imap_conn_move(struct imap_conn *, const char *mailbox, uint32_t uid,
  */
 int	 imap_conn_delete(struct imap_conn *, const char *mailbox,
 	    uint32_t uid, enum imap_ops_how *how, char **trash, char **cause);
+/*
+ * Copy uid to mailbox to. Not tried again on a new connection once the
+ * COPY was sent (a second could make two copies).
+ */
+int	 imap_conn_copy(struct imap_conn *, const char *mailbox, uint32_t uid,
+	    const char *to, char **cause);
+/* EXPUNGE: remove every message of mailbox flagged deleted. */
+int	 imap_conn_expunge(struct imap_conn *, const char *mailbox,
+	    char **cause);
+/* The mailboxes with their counts (imap_mailbox_list()). */
+int	 imap_conn_folders(struct imap_conn *, struct imap_folder **,
+	    size_t *n, char **cause);
 /* imap_idle_wait() on mailbox, across one reconnection. */
 int	 imap_conn_idle(struct imap_conn *, const char *mailbox,
 	    const struct imap_idle_how *, unsigned *events, char **cause);

@@ -17,11 +17,15 @@
 #include <string.h>
 #include <time.h>
 
+#include "frontend.h"
 #include "imap-idle.h"
 #include "imap-ops.h"
 #include "log.h"
 #include "net-tls.h"
 #include "xmalloc.h"
+
+/* How soon a wait notices that it was asked to stop. */
+#define IMAP_IDLE_CANCEL_MS	100
 
 static long long
 imap_idle_now(void)
@@ -35,7 +39,9 @@ imap_idle_now(void)
 /*
  * Wait until the server has sent something or the time (ms, monotonic)
  * is up: 1 or 0, or -1 and a cause. A closed or broken socket counts as
- * readable; the read that follows finds out what happened.
+ * readable; the read that follows finds out what happened. Being asked
+ * to stop (fe_cancelled(), set by another thread) ends the wait like the
+ * time being up, within IMAP_IDLE_CANCEL_MS.
  */
 static int
 imap_idle_readable(mailimap *imap, long long until, char **cause)
@@ -47,8 +53,10 @@ imap_idle_readable(mailimap *imap, long long until, char **cause)
 	for (;;) {
 		if (net_tls_pending(imap->imap_stream))
 			return 1;
-		if ((left = until - imap_idle_now()) <= 0)
+		if ((left = until - imap_idle_now()) <= 0 || fe_cancelled())
 			return 0;
+		if (left > IMAP_IDLE_CANCEL_MS)
+			left = IMAP_IDLE_CANCEL_MS;
 		if ((fd = mailimap_idle_get_fd(imap)) < 0) {
 			*cause = xstrdup("the connection to the IMAP server is "
 			    "closed");
@@ -57,7 +65,7 @@ imap_idle_readable(mailimap *imap, long long until, char **cause)
 		memset(&pfd, 0, sizeof pfd);
 		pfd.fd = fd;
 		pfd.events = POLLIN;
-		r = poll(&pfd, 1, left > INT_MAX ? INT_MAX : (int)left);
+		r = poll(&pfd, 1, (int)left);
 		if (r > 0)
 			return 1;
 		if (r == -1 && errno != EINTR) {
@@ -159,6 +167,6 @@ imap_idle_wait(mailimap *imap, const struct imap_idle_how *how,
 			rc = imap_idle_poll(imap, until, events, cause);
 		if (rc != IMAP_OPS_OK || *events != 0)
 			return rc;
-	} while (imap_idle_now() < deadline);
+	} while (imap_idle_now() < deadline && !fe_cancelled());
 	return IMAP_OPS_OK;
 }

@@ -26,8 +26,9 @@ struct imap_idle_how {
 
 /*
  * Wait until the server reports a change in the selected mailbox, or the
- * time is up. Returns IMAP_OPS_OK with *events set (0: nothing happened
- * in time), or another class of imap-ops.h with a cause. Never waits much
+ * time is up, or fe_cancelled() (frontend.h) says to stop. Returns
+ * IMAP_OPS_OK with *events set (0: nothing happened in time, or asked to
+ * stop), or another class of imap-ops.h with a cause. Never waits much
  * longer than how->timeout: each read is also bounded by the session's
  * own timeout.
  */

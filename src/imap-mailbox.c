@@ -275,3 +275,132 @@ imap_mailbox_fetch(mailimap *imap, const char *mailbox, uint32_t uid,
 	mailimap_fetch_list_free(res);
 	return rc;
 }
+
+/*
+ * Folder listing: LIST, then STATUS (MESSAGES UNSEEN) for each mailbox
+ * that can be selected. The special uses are those of RFC 6154; INBOX
+ * counts as one, the first.
+ */
+static const char *imap_mailbox_uses[] = {
+	"Drafts", "Sent", "Archive", "Flagged", "Junk", "Trash"
+};
+
+/* Where a mailbox sorts: 0 INBOX, 1.. a special use, then the rest. */
+static int
+imap_mailbox_rank(const struct mailimap_mailbox_list *mb)
+{
+	size_t	i, n = sizeof imap_mailbox_uses / sizeof *imap_mailbox_uses;
+
+	if (strcasecmp(mb->mb_name, "INBOX") == 0)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (imap_mailbox_has_use(mb, imap_mailbox_uses[i]))
+			return (int)i + 1;
+	}
+	return (int)n + 1;
+}
+
+static int
+imap_mailbox_selectable(const struct mailimap_mailbox_list *mb)
+{
+	if (mb->mb_flag != NULL &&
+	    mb->mb_flag->mbf_type == MAILIMAP_MBX_LIST_FLAGS_SFLAG &&
+	    mb->mb_flag->mbf_sflag == MAILIMAP_MBX_LIST_SFLAG_NOSELECT)
+		return 0;
+	return !imap_mailbox_has_use(mb, "Noselect") &&
+	    !imap_mailbox_has_use(mb, "NonExistent");
+}
+
+static int
+imap_mailbox_cmp(const void *a, const void *b)
+{
+	const struct imap_folder	*x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int
+imap_mailbox_status(mailimap *imap, struct imap_folder *f, char **cause)
+{
+	struct mailimap_status_att_list		*atts;
+	struct mailimap_mailbox_data_status	*res = NULL;
+	struct mailimap_status_info		*si;
+	clistiter				*it;
+	int					 err;
+
+	atts = mailimap_status_att_list_new_empty();
+	mailimap_status_att_list_add(atts, MAILIMAP_STATUS_ATT_MESSAGES);
+	mailimap_status_att_list_add(atts, MAILIMAP_STATUS_ATT_UNSEEN);
+	err = mailimap_status(imap, f->name, atts, &res);
+	mailimap_status_att_list_free(atts);
+	if (err != MAILIMAP_NO_ERROR) {
+		*cause = imap_sync_error(imap, "STATUS", err);
+		return -1;
+	}
+	for (it = res->st_info_list != NULL ? clist_begin(res->st_info_list) :
+	    NULL; it != NULL; it = clist_next(it)) {
+		si = clist_content(it);
+		if (si->st_att == MAILIMAP_STATUS_ATT_MESSAGES)
+			f->total = si->st_value;
+		else if (si->st_att == MAILIMAP_STATUS_ATT_UNSEEN)
+			f->unseen = si->st_value;
+	}
+	mailimap_mailbox_data_status_free(res);
+	return 0;
+}
+
+int
+imap_mailbox_list(mailimap *imap, struct imap_folder **out, size_t *n,
+    char **cause)
+{
+	clist				*list = NULL;
+	clistiter			*it;
+	struct mailimap_mailbox_list	*mb;
+	struct imap_folder		*f = NULL;
+	size_t				 i, nf = 0;
+	int				 err;
+
+	*out = NULL;
+	*n = 0;
+	if ((err = mailimap_list(imap, "", "*", &list)) != MAILIMAP_NO_ERROR) {
+		*cause = imap_sync_error(imap, "LIST", err);
+		return -1;
+	}
+	for (it = clist_begin(list); it != NULL; it = clist_next(it)) {
+		mb = clist_content(it);
+		if (mb->mb_name == NULL || !imap_mailbox_selectable(mb))
+			continue;
+		f = xreallocarray(f, nf + 1, sizeof *f);
+		memset(&f[nf], 0, sizeof *f);
+		f[nf].name = xstrdup(mb->mb_name);
+		f[nf].rank = imap_mailbox_rank(mb);
+		f[nf].special = f[nf].rank <= (int)(sizeof imap_mailbox_uses /
+		    sizeof *imap_mailbox_uses) ? (f[nf].rank == 0 ? "Inbox" :
+		    imap_mailbox_uses[f[nf].rank - 1]) : NULL;
+		nf++;
+	}
+	mailimap_list_result_free(list);
+	for (i = 0; i < nf; i++) {
+		if (imap_mailbox_status(imap, &f[i], cause) == -1) {
+			imap_mailbox_list_free(f, nf);
+			return -1;
+		}
+	}
+	if (nf > 0)
+		qsort(f, nf, sizeof *f, imap_mailbox_cmp);
+	*out = f;
+	*n = nf;
+	return 0;
+}
+
+void
+imap_mailbox_list_free(struct imap_folder *f, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		free(f[i].name);
+	free(f);
+}

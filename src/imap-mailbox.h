@@ -1,7 +1,8 @@
 /*
  * imap-mailbox.h: mailbox-level IMAP operations on a logged-in session:
- * finding a special-use mailbox (RFC 6154), appending a message, looking a
- * message up by Message-ID, and fetching one message whole.
+ * finding a special-use mailbox (RFC 6154), listing the mailboxes with
+ * their counts, appending a message, looking a message up by Message-ID,
+ * and fetching one message whole.
  */
 #ifndef STEED_IMAP_MAILBOX_H
 #define STEED_IMAP_MAILBOX_H
@@ -15,6 +16,23 @@
 
 /* The mailbox flagged \Sent, \Drafts, ... (use without the backslash). */
 char	*imap_mailbox_special(mailimap *, const char *use, char **cause);
+/* One mailbox of imap_mailbox_list(). */
+struct imap_folder {
+	char		*name;		/* as the server names it (modified
+					   UTF-7): pass it back as it is */
+	const char	*special;	/* "Inbox", "Sent", ... or NULL */
+	int		 rank;		/* INBOX, special uses, then the rest */
+	uint32_t	 total;		/* STATUS MESSAGES */
+	uint32_t	 unseen;	/* STATUS UNSEEN */
+};
+/*
+ * The mailboxes that can be selected (LIST "" *), with their counts
+ * (STATUS each): INBOX first, then the special-use mailboxes (\Drafts,
+ * \Sent, \Archive, \Flagged, \Junk, \Trash), then the others by name.
+ */
+int	 imap_mailbox_list(mailimap *, struct imap_folder **, size_t *n,
+	    char **cause);
+void	 imap_mailbox_list_free(struct imap_folder *, size_t n);
 int	 imap_mailbox_append(mailimap *, const char *mailbox, const char *msg,
 	    size_t len, int seen, char **cause);
 /* 1 if mailbox holds a message with this Message-ID, 0 if not, -1. */

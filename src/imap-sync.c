@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "buf.h"
+#include "frontend.h"
 #include "imap-fetch.h"
 #include "imap-sync.h"
 #include "log.h"
@@ -292,7 +293,7 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 	size_t			 nbatch, sent = 0, done, off, batch;
 	char			 tag[2][24];
 	char			*why = NULL;
-	int			 rc = IMAP_FETCH_OK, drc;
+	int			 rc = IMAP_FETCH_OK, drc, stop = 0;
 
 	if (n == 0)
 		return 0;
@@ -338,9 +339,16 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 			done++;		/* its answer was read */
 			break;
 		}
+		fe_progress("fetching headers", *fetched, n);
+		/* Asked to stop: what is stored stays, the next sync goes on. */
+		if (fe_cancelled()) {
+			stop = 1;
+			done++;
+			break;
+		}
 	}
 	/* Stopped early: read what is still coming, to stay in step. */
-	if (rc == IMAP_FETCH_REFUSED || rc == IMAP_FETCH_LOCAL) {
+	if (rc == IMAP_FETCH_REFUSED || rc == IMAP_FETCH_LOCAL || stop) {
 		for (; done < sent; done++) {
 			drc = imap_fetch_response(r, tag[done % 2], NULL, NULL,
 			    &why);
@@ -359,6 +367,10 @@ out:
 	buf_free(&set);
 	buf_free(&st.from);
 	buf_free(&st.subject);
+	if (stop && rc == IMAP_FETCH_OK) {
+		*cause = xstrdup("stopped as asked");
+		return -1;
+	}
 	return rc == IMAP_FETCH_OK ? 0 : -1;
 }
 

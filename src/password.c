@@ -1,13 +1,12 @@
 /*
  * password.c: where an account's password comes from (see password.h).
- * Owns the child running a password-command and the terminal while a
- * password is typed. Called by whoever opens an IMAP or SMTP session.
+ * Owns the child running a password-command. Called by whoever opens an
+ * IMAP or SMTP session (session.c, send.c).
  *
  * The password never appears in an argument vector or the environment:
  * the command writes it to a pipe we read. Every buffer that held it is
- * wiped. The one thing printed here is the prompt, on /dev/tty, and only
- * when no password is configured; an interface that owns the terminal
- * asks by itself and never gets here.
+ * wiped. Nothing is printed here: when no password is configured, the
+ * person is asked through the front end's secret hook (fe_secret()).
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -18,16 +17,14 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "frontend.h"
 #include "password.h"
 #include "xmalloc.h"
 
 #define PASSWORD_MAX	1024
-
-static volatile sig_atomic_t password_signal;
 
 static long long
 password_now_ms(void)
@@ -157,93 +154,29 @@ password_run(const char *id, const char *command, int timeout, char **cause)
 	return pw;
 }
 
-static void
-password_on_signal(int sig)
-{
-	password_signal = sig;
-}
-
-static void
-password_write(int fd, const char *s)
-{
-	size_t	len = strlen(s);
-	ssize_t	n;
-
-	while (len > 0) {
-		n = write(fd, s, len);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return;
-		s += n;
-		len -= (size_t)n;
-	}
-}
-
 /*
- * Read a line from the terminal with echo off. A signal (^C, ^Z) ends the
- * prompt, restores the terminal and is then delivered as usual.
+ * Ask the person, through the front end (frontend.h): the batch commands
+ * prompt on the terminal, the interface in a dialog.
  */
 static char *
-password_prompt(const struct account *a, char **cause)
+password_ask(const struct account *a, char **cause)
 {
-	static const int sigs[] = {
-		SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGTSTP, SIGTTIN, SIGTTOU
-	};
-	struct sigaction sa, saved[sizeof sigs / sizeof sigs[0]];
-	struct termios	 old, noecho;
-	char		 buf[PASSWORD_MAX], c, *prompt, *pw = NULL;
-	size_t		 len = 0, i;
-	ssize_t		 n;
-	int		 fd, sig;
+	const struct fe_hooks	*h = fe_get();
+	char			*prompt, *pw, *why = NULL;
 
-	fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
-	if (fd == -1 || tcgetattr(fd, &old) == -1) {
-		if (fd != -1)
-			close(fd);
+	if (h == NULL || h->secret == NULL) {
 		*cause = xasprintf("no password for account %s: set "
 		    "password-command", a->id);
 		return NULL;
 	}
-
-	password_signal = 0;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = password_on_signal;	/* no SA_RESTART */
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-		sigaction(sigs[i], &sa, &saved[i]);
-
 	prompt = xasprintf("Password for %s (account %s): ", a->user, a->id);
-	password_write(fd, prompt);
+	pw = fe_secret(prompt, &why);
 	free(prompt);
-	noecho = old;
-	noecho.c_lflag &= ~(tcflag_t)ECHO;
-	tcsetattr(fd, TCSAFLUSH, &noecho);
-	while (password_signal == 0) {
-		n = read(fd, &c, 1);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n != 1 || c == '\n' || c == '\r')
-			break;
-		if (len < sizeof buf)
-			buf[len++] = c;
+	if (pw == NULL) {
+		*cause = xasprintf("no password for account %s: %s", a->id,
+		    why != NULL ? why : "none given");
+		free(why);
 	}
-	c = '\0';
-	tcsetattr(fd, TCSAFLUSH, &old);
-	password_write(fd, "\n");
-	close(fd);
-
-	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-		sigaction(sigs[i], &saved[i], NULL);
-	if ((sig = password_signal) != 0) {
-		*cause = xasprintf("password prompt for account %s "
-		    "interrupted", a->id);
-		raise(sig);
-	} else if (len == 0)
-		*cause = xasprintf("no password given for account %s", a->id);
-	else
-		pw = xstrndup(buf, len);
-	explicit_bzero(buf, sizeof buf);
 	return pw;
 }
 
@@ -255,5 +188,5 @@ password_get(const struct account *a, char **cause)
 		    PASSWORD_COMMAND_TIMEOUT, cause);
 	if (a->password != NULL)
 		return xstrdup(a->password);
-	return password_prompt(a, cause);
+	return password_ask(a, cause);
 }

@@ -1,6 +1,6 @@
 /*
  * password.h: the password of an account, from its password-command, its
- * password setting, or a prompt on the terminal.
+ * password setting, or the front end's secret hook (frontend.h).
  */
 #ifndef STEED_PASSWORD_H
 #define STEED_PASSWORD_H
@@ -12,8 +12,9 @@
 /*
  * The password for account a: the first line printed by its
  * password-command (run with /bin/sh -c), else its password setting, else
- * read from /dev/tty without echo. Returns NULL and a cause when there is
- * none. The caller frees the result with freezero_str().
+ * asked of the person through fe_secret() (no hook installed: none).
+ * Returns NULL and a cause when there is none. The caller frees the
+ * result with freezero_str().
  */
 char	*password_get(const struct account *a, char **cause);
 

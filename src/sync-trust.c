@@ -29,6 +29,7 @@
 #include "buf.h"
 #include "crypto-in.h"
 #include "crypto.h"
+#include "frontend.h"
 #include "imap-mailbox.h"
 #include "imap-ops.h"
 #include "imap-sync.h"
@@ -397,6 +398,10 @@ sync_trust(mailimap *imap, uint32_t first, uint32_t last,
 	crypto_set_no_prompt(1);
 
 	for (i = 0; i < n; i++) {
+		fe_progress("trust: checking messages", i, n);
+		/* Asked to stop: what is not done is left for the next sync. */
+		if (fe_cancelled())
+			break;
 		if (states[i] != TRUST_NONE)
 			continue;
 		if (!msgs[i].seen) {
@@ -431,8 +436,10 @@ out:
 		if (st->skipped > SYNC_TRUST_NAMED)
 			buf_addf(&r.why, " and %u more",
 			    st->skipped - SYNC_TRUST_NAMED);
-		st->warning = xasprintf("trust: %u message%s left for when "
-		    "%s opened: %s", st->skipped, st->skipped == 1 ? "" : "s",
+		fe_notice(FE_WARNING, "%s%strust: %u message%s left for when "
+		    "%s opened: %s", how->mailbox != NULL ? how->mailbox : "",
+		    how->mailbox != NULL ? ": " : "", st->skipped,
+		    st->skipped == 1 ? "" : "s",
 		    st->skipped == 1 ? "it is" : "they are", r.why.data);
 	}
 	buf_free(&r.why);

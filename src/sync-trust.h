@@ -14,8 +14,10 @@
  *
  * Nothing here ever asks for a passphrase: a message that may need one to
  * be decrypted is left for when it is opened. A message that cannot be
- * fetched, parsed or checked is skipped and named in the warning; the
- * sync's own result never depends on this step. It never prints.
+ * fetched, parsed or checked is skipped and named in one warning
+ * (fe_notice()); the sync's own result never depends on this step. It
+ * never prints. It reports progress and stops between messages when
+ * fe_cancelled() says so (frontend.h).
  */
 #ifndef STEED_SYNC_TRUST_H
 #define STEED_SYNC_TRUST_H
@@ -33,6 +35,7 @@
 struct sync_trust_how {
 	unsigned	 limit;		/* 0: do nothing */
 	const char	*gnupg_home;	/* for crypto_init(); NULL: default */
+	const char	*mailbox;	/* named in the warning, or NULL */
 };
 
 struct sync_trust_stats {
@@ -40,8 +43,6 @@ struct sync_trust_stats {
 	unsigned	 processed;	/* recorded in the trust store now */
 	unsigned	 known;		/* processed before: not fetched */
 	unsigned	 skipped;	/* left for when they are opened */
-	char		*warning;	/* one line naming what was skipped, or
-					   NULL; the caller frees it */
 };
 
 /*
@@ -53,7 +54,7 @@ int	sync_trust_limit(const char *setting, unsigned *limit, char **cause);
 /*
  * Feed the messages with UIDs first..last of the mailbox selected on imap
  * (the sync just stored them) into the trust store. Returns 0 with *st
- * filled (st->warning may say what was skipped), or -1 and *cause when
+ * filled (a warning names what was skipped), or -1 and *cause when
  * the step could not be done at all (the search failed, the trust store
  * or gpg cannot be used). Either way the sync stands.
  */

@@ -2,14 +2,15 @@
  * cli-flag.c: the commands that change messages on the server, for
  * scripts: --flag, --move and --delete. Silent when all went as asked;
  * a note on standard error when the server could only do part of it, or
- * when a flag change had to be saved for later.
+ * when a flag change had to be saved for later. Argument handling and
+ * output; the work is the account's session's (session.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <sysexits.h>
 
 #include "cli.h"
-#include "imap-conn.h"
+#include "session.h"
 #include "xmalloc.h"
 
 /* A move that could only copy. */
@@ -24,7 +25,8 @@ cmd_flag_kept(const char *to, const char *from)
 int
 cmd_flag(struct cmd_ctx *ctx)
 {
-	struct cmd_mail	 m;
+	struct session	*s;
+	const char	*folder;
 	char		 add[IMAP_OPS_FLAGS_SIZE], remove[IMAP_OPS_FLAGS_SIZE];
 	char		*cause = NULL;
 	uint32_t	 uid;
@@ -41,27 +43,27 @@ cmd_flag(struct cmd_ctx *ctx)
 		free(cause);
 		return EX_USAGE;
 	}
-	if ((rc = cmd_mail_open(ctx, &m, ctx->argc > 2 ? ctx->argv[2] :
-	    NULL)) != EX_OK)
+	folder = ctx->argc > 2 ? ctx->argv[2] : "INBOX";
+	if ((rc = cmd_open(ctx, &s)) != EX_OK)
 		return rc;
-	rc = imap_conn_flag(m.conn, m.folder, uid, add, remove, &cause);
+	rc = session_flag(s, folder, uid, add, remove, &cause);
 	if (rc == IMAP_CONN_SAVED)
 		cmd_error("%s: UID %u: the change is saved and will be sent "
-		    "when the server can be reached (%s)", m.folder, uid,
+		    "when the server can be reached (%s)", folder, uid,
 		    cause);
 	else if (rc != IMAP_OPS_OK)
-		cmd_error("%s: %s", m.folder, cause);
+		cmd_error("%s: %s", folder, cause);
 	free(cause);
-	cmd_mail_close(&m);
-	return cmd_mail_exit(rc);
+	session_close(s);
+	return cmd_exit(rc);
 }
 
 int
 cmd_move(struct cmd_ctx *ctx)
 {
-	struct cmd_mail		 m;
+	struct session		*s;
 	enum imap_ops_how	 how;
-	const char		*to;
+	const char		*to, *folder;
 	char			*cause = NULL;
 	uint32_t		 uid;
 	int			 rc;
@@ -73,29 +75,27 @@ cmd_move(struct cmd_ctx *ctx)
 	if ((uid = cmd_uid("--move", ctx->argv[0])) == 0)
 		return EX_USAGE;
 	to = ctx->argv[1];
-	if ((rc = cmd_mail_open(ctx, &m, ctx->argc > 2 ? ctx->argv[2] :
-	    NULL)) != EX_OK)
+	folder = ctx->argc > 2 ? ctx->argv[2] : "INBOX";
+	if ((rc = cmd_open(ctx, &s)) != EX_OK)
 		return rc;
-	if (m.down != NULL) {
-		cmd_error("%s; nothing was moved", m.down);
-		cmd_mail_close(&m);
-		return EX_TEMPFAIL;
-	}
-	rc = imap_conn_move(m.conn, m.folder, uid, to, &how, &cause);
+	if (session_down(s) != NULL)
+		return cmd_down(s, "nothing was moved");
+	rc = session_move(s, folder, uid, to, &how, &cause);
 	if (rc != IMAP_OPS_OK)
-		cmd_error("%s: %s", m.folder, cause);
+		cmd_error("%s: %s", folder, cause);
 	else if (how == IMAP_OPS_COPIED_KEPT)
-		cmd_flag_kept(to, m.folder);
+		cmd_flag_kept(to, folder);
 	free(cause);
-	cmd_mail_close(&m);
-	return cmd_mail_exit(rc);
+	session_close(s);
+	return cmd_exit(rc);
 }
 
 int
 cmd_delete(struct cmd_ctx *ctx)
 {
-	struct cmd_mail		 m;
+	struct session		*s;
 	enum imap_ops_how	 how;
+	const char		*folder;
 	char			*trash = NULL, *cause = NULL;
 	uint32_t		 uid;
 	int			 rc;
@@ -106,25 +106,22 @@ cmd_delete(struct cmd_ctx *ctx)
 	}
 	if ((uid = cmd_uid("--delete", ctx->argv[0])) == 0)
 		return EX_USAGE;
-	if ((rc = cmd_mail_open(ctx, &m, ctx->argc > 1 ? ctx->argv[1] :
-	    NULL)) != EX_OK)
+	folder = ctx->argc > 1 ? ctx->argv[1] : "INBOX";
+	if ((rc = cmd_open(ctx, &s)) != EX_OK)
 		return rc;
-	if (m.down != NULL) {
-		cmd_error("%s; nothing was deleted", m.down);
-		cmd_mail_close(&m);
-		return EX_TEMPFAIL;
-	}
-	rc = imap_conn_delete(m.conn, m.folder, uid, &how, &trash, &cause);
+	if (session_down(s) != NULL)
+		return cmd_down(s, "nothing was deleted");
+	rc = session_delete(s, folder, uid, &how, &trash, &cause);
 	if (rc != IMAP_OPS_OK)
-		cmd_error("%s: %s", m.folder, cause);
+		cmd_error("%s: %s", folder, cause);
 	else if (how == IMAP_OPS_MARKED)
 		cmd_error("%s: UID %u is flagged deleted but still there: the "
 		    "server does not offer UIDPLUS, and expunging would remove "
-		    "every message flagged deleted", m.folder, uid);
+		    "every message flagged deleted", folder, uid);
 	else if (how == IMAP_OPS_COPIED_KEPT)
-		cmd_flag_kept(trash, m.folder);
+		cmd_flag_kept(trash, folder);
 	free(trash);
 	free(cause);
-	cmd_mail_close(&m);
-	return cmd_mail_exit(rc);
+	session_close(s);
+	return cmd_exit(rc);
 }

@@ -1,8 +1,8 @@
 /*
- * cli-mail.c: the reading commands for scripts: --sync, --list, --fetch
- * and --idle, and the opening of an account's IMAP connection that every
- * IMAP command shares (which also sends flag changes saved earlier).
- * --list falls back to the header cache when the server cannot be reached.
+ * cli-mail.c: the reading commands for scripts: --sync, --list, --fetch,
+ * --idle and --folders, on an account's session (session.h): argument
+ * handling and output. --list falls back to the header cache when the
+ * server cannot be reached.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,194 +14,37 @@
 #include "buf.h"
 #include "cache.h"
 #include "cli.h"
-#include "imap-conn.h"
 #include "log.h"
-#include "password.h"
 #include "send.h"
+#include "session.h"
 #include "strsafe.h"
-#include "sync-trust.h"
 #include "xmalloc.h"
 
 #define CMD_IDLE_TIMEOUT	300	/* seconds --idle waits by default */
 
-uint32_t
-cmd_uid(const char *what, const char *arg)
+/* The folder operand at index i, or INBOX. */
+static const char *
+cmd_mail_folder(struct cmd_ctx *ctx, int i)
 {
-	unsigned long	 uid;
-	char		*end;
-
-	uid = strtoul(arg, &end, 10);
-	if (*arg < '0' || *arg > '9' || *end != '\0' || uid == 0 ||
-	    uid > 0xffffffffUL) {
-		cmd_error("%s: \"%s\" is not a UID", what, arg);
-		return 0;
-	}
-	return (uint32_t)uid;
-}
-
-int
-cmd_mail_exit(int result)
-{
-	switch (result) {
-	case IMAP_OPS_OK:
-		return EX_OK;
-	case IMAP_OPS_LOST:
-	case IMAP_CONN_SAVED:
-		return EX_TEMPFAIL;
-	case IMAP_CONN_LOCAL:
-		return EX_IOERR;
-	default:
-		return EX_UNAVAILABLE;
-	}
-}
-
-void
-cmd_mail_warnings(struct cmd_mail *m)
-{
-	char	*w;
-
-	if (m->conn == NULL)
-		return;
-	while ((w = imap_conn_warning(m->conn)) != NULL) {
-		cmd_error("warning: %s", w);
-		free(w);
-	}
-}
-
-int
-cmd_mail_open(struct cmd_ctx *ctx, struct cmd_mail *m, const char *folder)
-{
-	char	*pw, *cause = NULL;
-	size_t	 n;
-
-	memset(m, 0, sizeof *m);
-	m->folder = folder != NULL ? folder : "INBOX";
-	if ((m->a = cmd_account(ctx)) == NULL)
-		return EX_USAGE;
-	if ((m->cache = cache_open(m->a->id, &cause)) == NULL) {
-		cmd_error("%s", cause);
-		free(cause);
-		return EX_CANTCREAT;
-	}
-	if ((pw = password_get(m->a, &cause)) == NULL) {
-		cmd_error("%s", cause);
-		free(cause);
-		cache_close(m->cache);
-		m->cache = NULL;
-		return EX_CONFIG;
-	}
-	m->conn = imap_conn_new(m->a, ctx->cf->ca_file, pw, m->cache);
-	freezero_str(pw);
-	if (imap_conn_open(m->conn, &cause) != IMAP_OPS_OK)
-		m->down = cause;
-	cmd_mail_warnings(m);
-	if ((n = imap_conn_replayed(m->conn)) > 0)
-		fprintf(stderr, "steedmail: %zu saved flag change%s sent to "
-		    "the server\n", n, n == 1 ? "" : "s");
-	return EX_OK;
-}
-
-void
-cmd_mail_close(struct cmd_mail *m)
-{
-	cmd_mail_warnings(m);
-	imap_conn_close(m->conn);
-	cache_close(m->cache);
-	free(m->down);
-	memset(m, 0, sizeof *m);
-}
-
-/* The server cannot be reached: say so, for commands that need it. */
-static int
-cmd_mail_down(struct cmd_mail *m)
-{
-	cmd_error("%s", m->down);
-	cmd_mail_close(m);
-	return EX_TEMPFAIL;
+	return ctx->argc > i ? ctx->argv[i] : "INBOX";
 }
 
 /*
- * The folder's cached state before a sync: the UIDs past its maxuid are
- * the new ones. Read before imap_conn_sync(), so that batches stored by
- * an attempt that then lost the connection still count as new.
+ * After a sync: the messages it found new into the trust store. This
+ * never fails the sync; what went wrong is a warning. With report
+ * (--sync), one line says what was done.
  */
 static void
-cmd_sync_before(struct cmd_mail *m, struct cache_mailbox *before)
+cmd_sync_trust(struct session *s, const char *folder,
+    const struct session_sync *ss, int report)
 {
-	char	*cause = NULL;
+	struct sync_trust_stats	ts;
 
-	if (cache_mailbox_find(m->cache, m->folder, before, &cause) != 1) {
-		free(cause);
-		memset(before, 0, sizeof *before);
-	}
-}
-
-/* The trust step is done up to the newest message of the sync. */
-static void
-cmd_sync_trusted(struct cmd_mail *m, const struct imap_sync_stats *st)
-{
-	struct cache_mailbox	 mb;
-	char			*cause = NULL;
-
-	if (cache_mailbox_find(m->cache, m->folder, &mb, &cause) != 1 ||
-	    cache_mailbox_trusted(m->cache, &mb, st->mb.maxuid, &cause) == -1) {
-		log_msg(LOG_INFO, "sync: trust step not marked done: %s",
-		    cause != NULL ? cause : "no such mailbox");
-		free(cause);
-	}
-}
-
-/*
- * After a sync: the messages it found new into the trust store
- * (sync-trust.h). This never fails the sync; what went wrong is one
- * warning. With report (--sync), one line says what was done.
- */
-static void
-cmd_sync_trust(struct cmd_ctx *ctx, struct cmd_mail *m,
-    const struct cache_mailbox *before, const struct imap_sync_stats *st,
-    int report)
-{
-	struct sync_trust_how	 how;
-	struct sync_trust_stats	 ts;
-	mailimap		*imap;
-	uint32_t		 first;
-	char			*cause = NULL;
-
-	/*
-	 * From the first message no sync has given the trust store yet:
-	 * those of an earlier sync that stopped between storing envelopes
-	 * and this step too, which the header cache would otherwise hide.
-	 * Another UIDVALIDITY (or nothing cached): every message is new.
-	 */
-	first = before->uidvalidity == st->mb.uidvalidity ?
-	    before->trust_uid + 1 : 1;
-	if (first > st->mb.maxuid)
-		return;
-	memset(&how, 0, sizeof how);
-	if (sync_trust_limit(ctx->cf->sync_trust_limit, &how.limit,
-	    &cause) == -1) {
-		cmd_error("warning: %s", cause);
-		free(cause);
-		cause = NULL;
-	}
-	if (how.limit == 0) {
-		cmd_sync_trusted(m, st);	/* off: nothing is pending */
-		return;
-	}
-	if ((imap = imap_conn_session(m->conn)) == NULL)
-		return;
-	how.gnupg_home = ctx->cf->gnupg_home;
-	if (sync_trust(imap, first, st->mb.maxuid, &how, &ts, &cause) == -1) {
-		cmd_error("warning: %s: trust: nothing processed: %s",
-		    m->folder, cause);
-		free(cause);
-		return;
-	}
-	cmd_sync_trusted(m, st);
+	session_trust(s, folder, ss, &ts);
 	/* Nothing that could carry evidence: nothing to say. */
 	if (report && ts.processed + ts.known + ts.skipped > 0) {
 		fprintf(stderr, "steedmail: %s: trust: %u message%s "
-		    "processed", m->folder, ts.processed,
+		    "processed", folder, ts.processed,
 		    ts.processed == 1 ? "" : "s");
 		if (ts.known > 0)
 			fprintf(stderr, ", %u processed before", ts.known);
@@ -209,44 +52,39 @@ cmd_sync_trust(struct cmd_ctx *ctx, struct cmd_mail *m,
 			fprintf(stderr, ", %u skipped", ts.skipped);
 		fputc('\n', stderr);
 	}
-	if (ts.warning != NULL) {
-		cmd_error("warning: %s: %s", m->folder, ts.warning);
-		free(ts.warning);
-	}
 }
 
 int
 cmd_sync(struct cmd_ctx *ctx)
 {
-	struct cmd_mail		 m;
-	struct imap_sync_stats	 st;
-	struct cache_mailbox	 before;
+	struct session		*s;
+	struct session_sync	 ss;
+	const char		*folder = cmd_mail_folder(ctx, 0);
 	char			*cause = NULL;
 	int			 rc;
 
-	if ((rc = cmd_mail_open(ctx, &m, ctx->argc > 0 ? ctx->argv[0] :
-	    NULL)) != EX_OK)
+	if ((rc = cmd_open(ctx, &s)) != EX_OK)
 		return rc;
-	if (m.down != NULL)
-		return cmd_mail_down(&m);
-	cmd_sync_before(&m, &before);
-	if (imap_conn_sync(m.conn, m.folder, &st, &cause) != IMAP_OPS_OK) {
-		cmd_error("%s: %s", m.folder, cause);
+	if (session_down(s) != NULL)
+		return cmd_down(s, NULL);
+	if (session_sync(s, folder, &ss, &cause) != IMAP_OPS_OK) {
+		cmd_error("%s: %s", folder, cause);
 		free(cause);
-		cmd_mail_close(&m);
+		session_close(s);
 		return EX_TEMPFAIL;
 	}
-	printf("%u message%s\n", st.mb.count, st.mb.count == 1 ? "" : "s");
-	if (st.unchanged)
-		fprintf(stderr, "steedmail: %s: nothing changed\n", m.folder);
+	printf("%u message%s\n", ss.st.mb.count, ss.st.mb.count == 1 ? "" :
+	    "s");
+	if (ss.st.unchanged)
+		fprintf(stderr, "steedmail: %s: nothing changed\n", folder);
 	else
 		fprintf(stderr, "steedmail: %s: %u new, %u flag updates, %u "
-		    "expunged\n", m.folder, st.fetched, st.flags_changed,
-		    st.expunged);
+		    "expunged\n", folder, ss.st.fetched, ss.st.flags_changed,
+		    ss.st.expunged);
 	fflush(stdout);
 	send_crash_point("synced");
-	cmd_sync_trust(ctx, &m, &before, &st, 1);
-	cmd_mail_close(&m);
+	cmd_sync_trust(s, folder, &ss, 1);
+	session_close(s);
 	return EX_OK;
 }
 
@@ -280,14 +118,14 @@ cmd_list_one(const struct cache_msg *msg, void *arg)
 }
 
 static int
-cmd_list_print(struct cmd_mail *m, const struct cache_mailbox *mb)
+cmd_list_print(struct session *s, const struct cache_mailbox *mb)
 {
 	struct buf	 b;
 	char		*cause = NULL;
 	int		 rc = EX_OK;
 
 	buf_init(&b);
-	if (cache_each(m->cache, mb, cmd_list_one, &b, &cause) == -1) {
+	if (cache_each(session_cache(s), mb, cmd_list_one, &b, &cause) == -1) {
 		cmd_error("%s", cause);
 		free(cause);
 		rc = EX_SOFTWARE;
@@ -298,63 +136,62 @@ cmd_list_print(struct cmd_mail *m, const struct cache_mailbox *mb)
 
 /* The server is out of reach: the cached copy, if there is one, and 75. */
 static int
-cmd_list_cached(struct cmd_mail *m, const char *why)
+cmd_list_cached(struct session *s, const char *folder, const char *why)
 {
 	struct cache_mailbox	 mb;
 	char			*cause = NULL;
 	int			 rc;
 
-	if ((rc = cache_mailbox_find(m->cache, m->folder, &mb,
+	if ((rc = cache_mailbox_find(session_cache(s), folder, &mb,
 	    &cause)) == -1) {
 		cmd_error("%s", cause);
 		free(cause);
 	}
 	if (rc != 1) {
-		cmd_error("%s: %s", m->folder, why);
+		cmd_error("%s: %s", folder, why);
 		return EX_TEMPFAIL;
 	}
-	cmd_error("%s: showing the cached copy (%s)", m->folder, why);
-	cmd_list_print(m, &mb);
+	cmd_error("%s: showing the cached copy (%s)", folder, why);
+	cmd_list_print(s, &mb);
 	return EX_TEMPFAIL;
 }
 
 int
 cmd_list(struct cmd_ctx *ctx)
 {
-	struct cmd_mail		 m;
-	struct imap_sync_stats	 st;
-	struct cache_mailbox	 before;
+	struct session		*s;
+	struct session_sync	 ss;
+	const char		*folder = cmd_mail_folder(ctx, 0);
 	char			*cause = NULL;
 	int			 rc;
 
-	if ((rc = cmd_mail_open(ctx, &m, ctx->argc > 0 ? ctx->argv[0] :
-	    NULL)) != EX_OK)
+	if ((rc = cmd_open(ctx, &s)) != EX_OK)
 		return rc;
-	cmd_sync_before(&m, &before);
-	if (m.down != NULL)
-		rc = cmd_list_cached(&m, m.down);
-	else if ((rc = imap_conn_sync(m.conn, m.folder, &st, &cause)) ==
+	if (session_down(s) != NULL)
+		rc = cmd_list_cached(s, folder, session_down(s));
+	else if ((rc = session_sync(s, folder, &ss, &cause)) ==
 	    IMAP_OPS_LOST) {
-		rc = cmd_list_cached(&m, cause);
+		rc = cmd_list_cached(s, folder, cause);
 		free(cause);
 	} else if (rc != IMAP_OPS_OK) {
-		cmd_error("%s: %s", m.folder, cause);
+		cmd_error("%s: %s", folder, cause);
 		free(cause);
 		rc = EX_TEMPFAIL;
 	} else {
 		/* What this sync stores, the next one does not see as new. */
-		cmd_sync_trust(ctx, &m, &before, &st, 0);
-		rc = cmd_list_print(&m, &st.mb);
+		cmd_sync_trust(s, folder, &ss, 0);
+		rc = cmd_list_print(s, &ss.st.mb);
 	}
-	cmd_mail_close(&m);
+	session_close(s);
 	return rc;
 }
 
 int
 cmd_fetch(struct cmd_ctx *ctx)
 {
-	struct cmd_mail		 m;
+	struct session		*s;
 	struct buf		 b, safe;
+	const char		*folder = cmd_mail_folder(ctx, 1);
 	uint32_t		 uid;
 	char			*cause = NULL;
 	int			 rc;
@@ -365,17 +202,16 @@ cmd_fetch(struct cmd_ctx *ctx)
 	}
 	if ((uid = cmd_uid("--fetch", ctx->argv[0])) == 0)
 		return EX_USAGE;
-	if ((rc = cmd_mail_open(ctx, &m, ctx->argc > 1 ? ctx->argv[1] :
-	    NULL)) != EX_OK)
+	if ((rc = cmd_open(ctx, &s)) != EX_OK)
 		return rc;
-	if (m.down != NULL)
-		return cmd_mail_down(&m);
+	if (session_down(s) != NULL)
+		return cmd_down(s, NULL);
 	buf_init(&b);
-	if ((rc = imap_conn_fetch(m.conn, m.folder, uid, ctx->part, &b,
+	if ((rc = session_fetch(s, folder, uid, ctx->part, &b,
 	    &cause)) != IMAP_OPS_OK) {
-		cmd_error("%s: %s", m.folder, cause);
+		cmd_error("%s: %s", folder, cause);
 		free(cause);
-		rc = cmd_mail_exit(rc);
+		rc = cmd_exit(rc);
 	} else if (isatty(STDOUT_FILENO)) {
 		/* Raw bytes are for pipes; a terminal gets them escaped. */
 		buf_init(&safe);
@@ -388,7 +224,7 @@ cmd_fetch(struct cmd_ctx *ctx)
 		rc = EX_IOERR;
 	}
 	buf_free(&b);
-	cmd_mail_close(&m);
+	session_close(s);
 	return rc;
 }
 
@@ -400,25 +236,22 @@ cmd_fetch(struct cmd_ctx *ctx)
 int
 cmd_idle(struct cmd_ctx *ctx)
 {
-	struct cmd_mail		 m;
-	struct imap_idle_how	 how;
+	struct session		*s;
+	const char		*folder = cmd_mail_folder(ctx, 0);
 	unsigned		 events;
 	char			*cause = NULL;
 	int			 rc;
 
-	if ((rc = cmd_mail_open(ctx, &m, ctx->argc > 0 ? ctx->argv[0] :
-	    NULL)) != EX_OK)
+	if ((rc = cmd_open(ctx, &s)) != EX_OK)
 		return rc;
-	if (m.down != NULL)
-		return cmd_mail_down(&m);
-	memset(&how, 0, sizeof how);
-	how.timeout = ctx->timeout > 0 ? ctx->timeout : CMD_IDLE_TIMEOUT;
-	if ((rc = imap_conn_idle(m.conn, m.folder, &how, &events,
-	    &cause)) != IMAP_OPS_OK) {
-		cmd_error("%s: %s", m.folder, cause);
+	if (session_down(s) != NULL)
+		return cmd_down(s, NULL);
+	if ((rc = session_idle(s, folder, ctx->timeout > 0 ? ctx->timeout :
+	    CMD_IDLE_TIMEOUT, &events, &cause)) != IMAP_OPS_OK) {
+		cmd_error("%s: %s", folder, cause);
 		free(cause);
-		cmd_mail_close(&m);
-		return cmd_mail_exit(rc);
+		session_close(s);
+		return cmd_exit(rc);
 	}
 	if (events & IMAP_IDLE_EXISTS)
 		puts("new mail");
@@ -432,6 +265,46 @@ cmd_idle(struct cmd_ctx *ctx)
 	}
 	if (fflush(stdout) != 0)
 		rc = EX_IOERR;
-	cmd_mail_close(&m);
+	session_close(s);
+	return rc;
+}
+
+/*
+ * --folders: one line per folder the account can open: its name, how many
+ * of its messages are unseen, how many there are; INBOX and the special
+ * folders (Drafts, Sent, Archive, Flagged, Junk, Trash) first.
+ */
+int
+cmd_folders(struct cmd_ctx *ctx)
+{
+	struct session		*s;
+	struct imap_folder	*f;
+	struct buf		 b;
+	size_t			 n, i;
+	char			*cause = NULL;
+	int			 rc;
+
+	if ((rc = cmd_open(ctx, &s)) != EX_OK)
+		return rc;
+	if (session_down(s) != NULL)
+		return cmd_down(s, NULL);
+	if ((rc = session_folders(s, &f, &n, &cause)) != IMAP_OPS_OK) {
+		cmd_error("%s", cause);
+		free(cause);
+		session_close(s);
+		return cmd_exit(rc);
+	}
+	buf_init(&b);
+	for (i = 0; i < n; i++) {
+		buf_reset(&b);
+		cmd_list_field(&b, f[i].name);
+		buf_addf(&b, "\t%u\t%u\n", f[i].unseen, f[i].total);
+		fwrite(b.data, 1, b.len, stdout);
+	}
+	buf_free(&b);
+	imap_mailbox_list_free(f, n);
+	if (fflush(stdout) != 0)
+		rc = EX_IOERR;
+	session_close(s);
 	return rc;
 }

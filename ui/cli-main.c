@@ -47,7 +47,8 @@ enum {
 	CMD_TRUST,
 	OPT_NO_ENCRYPT,
 	OPT_REQUIRE_ENCRYPTION,
-	OPT_REPLY
+	OPT_REPLY,
+	CMD_FOLDERS
 };
 
 #define MAIN_TIMEOUT_MAX	86400	/* seconds --idle may wait at most */
@@ -58,6 +59,7 @@ static const struct option main_options[] = {
 	{ "check-config",	no_argument,	NULL, CMD_CHECK_CONFIG },
 	{ "help-config",	no_argument,	NULL, CMD_HELP_CONFIG },
 	{ "list",		no_argument,	NULL, CMD_LIST },
+	{ "folders",		no_argument,	NULL, CMD_FOLDERS },
 	{ "fetch",		no_argument,	NULL, CMD_FETCH },
 	{ "view",		no_argument,	NULL, CMD_VIEW },
 	{ "inspect",		no_argument,	NULL, CMD_INSPECT },
@@ -112,6 +114,8 @@ main_usage(FILE *f)
 "  --flush            send what the outbox holds\n"
 "  --sync [FOLDER]    bring the header cache up to date; print the count\n"
 "  --list [FOLDER]    one line per message: UID, flags, date, from, subject\n"
+"  --folders          one line per folder: name, unseen, total; INBOX and\n"
+"                     the special folders (Sent, Trash, ...) first\n"
 "  --fetch UID [FOLDER]  the raw message on standard output\n"
 "  --part SECTION     with --fetch: only this MIME part (1, 2.1, ...)\n"
 "  --flag UID FLAGS [FOLDER]\n"
@@ -295,6 +299,7 @@ main_run(int command, struct cmd_ctx *ctx)
 	case CMD_SEND:		return cmd_send(ctx);
 	case CMD_FLUSH:		return cmd_flush(ctx);
 	case CMD_LIST:		return cmd_list(ctx);
+	case CMD_FOLDERS:	return cmd_folders(ctx);
 	case CMD_FETCH:		return cmd_fetch(ctx);
 	case CMD_SYNC:		return cmd_sync(ctx);
 	case CMD_VIEW:		return cmd_view(ctx);
@@ -358,6 +363,7 @@ main(int argc, char **argv)
 		case CMD_CHECK_CONFIG:
 		case CMD_HELP_CONFIG:
 		case CMD_LIST:
+		case CMD_FOLDERS:
 		case CMD_FETCH:
 		case CMD_VIEW:
 		case CMD_INSPECT:
@@ -454,6 +460,7 @@ main(int argc, char **argv)
 	case CMD_HELP_CONFIG:
 	case CMD_CHECK_CONFIG:
 	case CMD_FLUSH:
+	case CMD_FOLDERS:
 	case CMD_GENKEY:
 	case CMD_EXPORT_KEY:
 		if (ctx.argc != 0) {
@@ -494,7 +501,9 @@ main(int argc, char **argv)
 	}
 	for (i = 0; ctx.cf != NULL && i < ctx.cf->nwarnings; i++)
 		cmd_error("warning: %s", ctx.cf->warnings[i]);
+	cmd_hooks_install();
 	rc = main_run(command, &ctx);
+	cmd_hooks_remove();
 	config_free(ctx.cf);
 	free(ctx.cc);
 	free(ctx.bcc);

@@ -1,14 +1,18 @@
 /*
  * cli-util.c: what every batch command shares: saying what went wrong on
- * standard error, and finding the account the command line names.
+ * standard error, finding the account the command line names, reading a
+ * UID operand, and opening the account's session with the exit code
+ * each outcome means.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sysexits.h>
 
 #include "cli.h"
 #include "config.h"
 #include "log.h"
+#include "session.h"
 #include "strsafe.h"
 #include "xmalloc.h"
 
@@ -39,4 +43,73 @@ cmd_account(struct cmd_ctx *ctx)
 		free(cause);
 	}
 	return a;
+}
+
+uint32_t
+cmd_uid(const char *what, const char *arg)
+{
+	unsigned long	 uid;
+	char		*end;
+
+	uid = strtoul(arg, &end, 10);
+	if (*arg < '0' || *arg > '9' || *end != '\0' || uid == 0 ||
+	    uid > 0xffffffffUL) {
+		cmd_error("%s: \"%s\" is not a UID", what, arg);
+		return 0;
+	}
+	return (uint32_t)uid;
+}
+
+int
+cmd_exit(int result)
+{
+	switch (result) {
+	case IMAP_OPS_OK:
+		return EX_OK;
+	case IMAP_OPS_LOST:
+	case IMAP_CONN_SAVED:
+	case SESSION_CANCELLED:
+		return EX_TEMPFAIL;
+	case IMAP_CONN_LOCAL:
+		return EX_IOERR;
+	default:
+		return EX_UNAVAILABLE;
+	}
+}
+
+int
+cmd_open(struct cmd_ctx *ctx, struct session **sp)
+{
+	char	*cause = NULL;
+	size_t	 n;
+	int	 rc;
+
+	if ((rc = session_open(ctx->cf, ctx->account, sp, &cause)) !=
+	    IMAP_OPS_OK) {
+		cmd_error("%s", cause);
+		free(cause);
+		switch (rc) {
+		case SESSION_NO_ACCOUNT:
+			return EX_USAGE;
+		case SESSION_NO_CACHE:
+			return EX_CANTCREAT;
+		default:
+			return EX_CONFIG;
+		}
+	}
+	if ((n = session_replayed(*sp)) > 0)
+		fprintf(stderr, "steedmail: %zu saved flag change%s sent to "
+		    "the server\n", n, n == 1 ? "" : "s");
+	return EX_OK;
+}
+
+int
+cmd_down(struct session *s, const char *what)
+{
+	if (what != NULL)
+		cmd_error("%s; %s", session_down(s), what);
+	else
+		cmd_error("%s", session_down(s));
+	session_close(s);
+	return EX_TEMPFAIL;
 }

@@ -12,9 +12,8 @@
 #include "config.h"
 
 struct buf;
-struct cache;
 struct crypto_in;
-struct imap_conn;
+struct session;
 struct trust_verdict;
 
 struct cmd_ctx {
@@ -38,15 +37,6 @@ struct cmd_ctx {
 	const char	 *reply;	/* --reply FILE (with -s), or NULL */
 };
 
-/* What the IMAP commands share: the account, its cache, the connection. */
-struct cmd_mail {
-	struct account		*a;
-	struct cache		*cache;
-	struct imap_conn	*conn;
-	const char		*folder;
-	char			*down;	/* why the server cannot be reached */
-};
-
 int	cmd_check_config(struct cmd_ctx *);
 int	cmd_send(struct cmd_ctx *);
 int	cmd_flush(struct cmd_ctx *);
@@ -56,6 +46,7 @@ int	cmd_sync(struct cmd_ctx *);
 int	cmd_view(struct cmd_ctx *);
 int	cmd_inspect(struct cmd_ctx *);
 int	cmd_idle(struct cmd_ctx *);
+int	cmd_folders(struct cmd_ctx *);
 int	cmd_flag(struct cmd_ctx *);
 int	cmd_move(struct cmd_ctx *);
 int	cmd_delete(struct cmd_ctx *);
@@ -71,25 +62,31 @@ int	cmd_dns_records(struct cmd_ctx *);
 /* crypto_init() on the configured home; -1 after saying why. */
 int	cmd_key_init(struct cmd_ctx *);
 
-/*
- * Open the account's cache and IMAP connection for folder (NULL: INBOX),
- * sending saved flag changes. A server that cannot be reached is not an
- * error here: m->down says why. Returns EX_OK or an exit code, after
- * saying why.
- */
-int	cmd_mail_open(struct cmd_ctx *, struct cmd_mail *, const char *folder);
-void	cmd_mail_close(struct cmd_mail *);
-/* Show the connection's warnings gathered since the last call. */
-void	cmd_mail_warnings(struct cmd_mail *);
-/* The exit code for a result of imap-conn.h. */
-int	cmd_mail_exit(int result);
-/* A UID operand of command what, or 0 after saying why. */
-uint32_t cmd_uid(const char *what, const char *arg);
-
 /* A message file (or - for standard input) into raw; an exit code. */
 int	cmd_view_read(const char *path, struct buf *raw);
 /* crypto_init() for --view and --inspect: a failure is only a warning. */
 void	cmd_crypto_init(struct cmd_ctx *);
+
+/*
+ * The batch front end's hooks (frontend.h) for the calling thread:
+ * prompts on /dev/tty, notices as "steedmail: warning: ..." (cli-hooks.c).
+ */
+void	cmd_hooks_install(void);
+void	cmd_hooks_remove(void);
+
+/*
+ * Open the account's session (session.h), saying how many saved flag
+ * changes it sent. A server out of reach is not an error here:
+ * session_down() says why. Returns EX_OK, or an exit code after saying
+ * why.
+ */
+int	cmd_open(struct cmd_ctx *, struct session **);
+/* The server is out of reach: say why (and what), close, EX_TEMPFAIL. */
+int	cmd_down(struct session *, const char *what);
+/* The exit code for a result of session.h. */
+int	cmd_exit(int result);
+/* A UID operand of command what, or 0 after saying why. */
+uint32_t cmd_uid(const char *what, const char *arg);
 
 /* "steedmail: MESSAGE" on stderr, the message made terminal-safe. */
 void	cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -29,6 +29,7 @@
 
 #include "cache.h"
 #include "config.h"
+#include "frontend.h"
 #include "imap-conn.h"
 #include "log.h"
 #include "password.h"
@@ -61,6 +62,24 @@ imaptool_fail(int rc, char *cause)
 	free(cause);
 	exit(1);
 }
+
+/* The engine's warnings (fe_notice), kept to be printed at the end. */
+static char	**imaptool_warnings;
+static size_t	  imaptool_nwarnings;
+
+static void
+imaptool_notice(void *arg, enum fe_level level, const char *text)
+{
+	(void)arg;
+	(void)level;
+	imaptool_warnings = xreallocarray(imaptool_warnings,
+	    imaptool_nwarnings + 1, sizeof *imaptool_warnings);
+	imaptool_warnings[imaptool_nwarnings++] = xstrdup(text);
+}
+
+static const struct fe_hooks imaptool_hooks = {
+	.notice = imaptool_notice
+};
 
 /* Pretend the server never offered the capabilities in list. */
 static void
@@ -129,9 +148,11 @@ main(int argc, char **argv)
 	char			 remove[IMAP_OPS_FLAGS_SIZE];
 	char			*cause = NULL, *pw, *w, *trash = NULL, line[64];
 	unsigned		 events;
+	size_t			 i;
 	int			 ch, hold = 0, rc;
 
 	signal(SIGPIPE, SIG_IGN);
+	fe_set(&imaptool_hooks);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	memset(&how, 0, sizeof how);
 	while ((ch = getopt(argc, argv, "p:r:wx:")) != -1) {
@@ -225,10 +246,11 @@ main(int argc, char **argv)
 		imaptool_usage();
 
 	printf("reconnects %u\n", imap_conn_reconnects(conn));
-	while ((w = imap_conn_warning(conn)) != NULL) {
-		printf("warning: %s\n", w);
-		free(w);
+	for (i = 0; i < imaptool_nwarnings; i++) {
+		printf("warning: %s\n", imaptool_warnings[i]);
+		free(imaptool_warnings[i]);
 	}
+	free(imaptool_warnings);
 	imap_conn_close(conn);
 	cache_close(cache);
 	config_free(cf);

@@ -1,7 +1,8 @@
 /*
  * test-password.c: password.c, running real password commands: the first
- * line is the password, failures and time-outs give a cause, and with no
- * password and no terminal the cause says what to set.
+ * line is the password, failures and time-outs give a cause, with no
+ * password and no front end the cause says what to set, and with a front
+ * end's secret hook the person is asked through it.
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "frontend.h"
 #include "password.h"
 #include "tap.h"
 #include "xmalloc.h"
@@ -87,6 +89,58 @@ test_no_tty(void)
 	free(pw);
 }
 
+/* The front end's secret hook: answers from arg, records the prompt. */
+static char	*hook_prompt;
+
+static char *
+hook_secret(void *arg, const char *prompt, char **cause)
+{
+	free(hook_prompt);
+	hook_prompt = xstrdup(prompt);
+	if (arg == NULL) {
+		*cause = xstrdup("the person said no");
+		return NULL;
+	}
+	return xstrdup(arg);
+}
+
+/* With no password configured, password_get asks the front end. */
+static void
+test_hook(void)
+{
+	struct fe_hooks	 h;
+	struct account	 a;
+	char		*pw, *cause = NULL;
+
+	memset(&a, 0, sizeof a);
+	a.id = "work";
+	a.user = "me@example.org";
+	memset(&h, 0, sizeof h);
+	h.secret = hook_secret;
+	h.arg = "typed-in";
+	fe_set(&h);
+	pw = password_get(&a, &cause);
+	TAP_STR(pw, "typed-in", "no password configured: the hook's answer");
+	TAP_STR(hook_prompt, "Password for me@example.org (account work): ",
+	    "the prompt names the user and the account");
+	free(pw);
+
+	h.arg = NULL;
+	pw = password_get(&a, &cause);
+	TAP_OK(pw == NULL, "the hook gives none: no password");
+	TAP_STR(cause, "no password for account work: the person said no",
+	    "the cause names the account and the hook's reason");
+	free(cause);
+
+	a.password = "from-config";
+	free(hook_prompt);
+	hook_prompt = NULL;
+	pw = password_get(&a, &cause);
+	TAP_OK(hook_prompt == NULL, "a configured password: nobody is asked");
+	free(pw);
+	fe_set(NULL);
+}
+
 int
 main(void)
 {
@@ -130,5 +184,6 @@ main(void)
 	free(got);
 
 	test_no_tty();
+	test_hook();
 	return TAP_DONE();
 }

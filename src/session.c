@@ -1,0 +1,265 @@
+/*
+ * session.c: an account opened for use (session.h). Owns the account's
+ * header cache handle and IMAP connection for as long as it is open, and
+ * the order of a sync: headers first, then the trust step from where the
+ * last one stopped. Called by the front ends (the batch commands, the
+ * interface's worker); calls imap-conn, imap-sync, sync-trust, cache and
+ * password. Never prints: warnings go to fe_notice(), questions (the
+ * password) to fe_secret().
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend.h"
+#include "log.h"
+#include "password.h"
+#include "session.h"
+#include "xmalloc.h"
+
+struct session {
+	struct config		*cf;
+	const struct account	*a;
+	struct cache		*cache;
+	struct imap_conn	*conn;
+	char			*down;	/* why the server is out of reach */
+};
+
+int
+session_open(struct config *cf, const char *id, struct session **sp,
+    char **cause)
+{
+	struct session	*s;
+	char		*pw;
+
+	*sp = NULL;
+	s = xcalloc(1, sizeof *s);
+	s->cf = cf;
+	if ((s->a = config_account(cf, id, cause)) == NULL) {
+		free(s);
+		return SESSION_NO_ACCOUNT;
+	}
+	if ((s->cache = cache_open(s->a->id, cause)) == NULL) {
+		free(s);
+		return SESSION_NO_CACHE;
+	}
+	if ((pw = password_get(s->a, cause)) == NULL) {
+		cache_close(s->cache);
+		free(s);
+		return SESSION_NO_PASSWORD;
+	}
+	s->conn = imap_conn_new(s->a, cf->ca_file, pw, s->cache);
+	freezero_str(pw);
+	if (imap_conn_open(s->conn, &s->down) != IMAP_OPS_OK)
+		log_msg(LOG_INFO, "session: %s: server out of reach: %s",
+		    s->a->id, s->down);
+	*sp = s;
+	return IMAP_OPS_OK;
+}
+
+void
+session_close(struct session *s)
+{
+	if (s == NULL)
+		return;
+	imap_conn_close(s->conn);
+	cache_close(s->cache);
+	free(s->down);
+	free(s);
+}
+
+const struct account *
+session_account(const struct session *s)
+{
+	return s->a;
+}
+
+struct cache *
+session_cache(struct session *s)
+{
+	return s->cache;
+}
+
+const char *
+session_down(const struct session *s)
+{
+	return s->down;
+}
+
+size_t
+session_replayed(const struct session *s)
+{
+	return imap_conn_replayed(s->conn);
+}
+
+unsigned
+session_reconnects(const struct session *s)
+{
+	return imap_conn_reconnects(s->conn);
+}
+
+int
+session_folders(struct session *s, struct imap_folder **folders, size_t *n,
+    char **cause)
+{
+	*folders = NULL;
+	*n = 0;
+	return imap_conn_folders(s->conn, folders, n, cause);
+}
+
+/* A long call failed: was it because it was asked to stop? */
+static int
+session_stopped(int rc, char **cause)
+{
+	if (rc == IMAP_OPS_OK || !fe_cancelled())
+		return rc;
+	free(*cause);
+	*cause = xstrdup("stopped as asked");
+	return SESSION_CANCELLED;
+}
+
+int
+session_sync(struct session *s, const char *folder, struct session_sync *ss,
+    char **cause)
+{
+	struct cache_mailbox	 before;
+	char			*why = NULL;
+	int			 rc;
+
+	memset(ss, 0, sizeof *ss);
+	/*
+	 * The folder's cached state before the sync, read first so that
+	 * batches stored by an attempt that then lost the connection still
+	 * count as new for the trust step.
+	 */
+	if (cache_mailbox_find(s->cache, folder, &before, &why) != 1) {
+		free(why);
+		memset(&before, 0, sizeof before);
+	}
+	rc = imap_conn_sync(s->conn, folder, &ss->st, cause);
+	if ((rc = session_stopped(rc, cause)) != IMAP_OPS_OK)
+		return rc;
+	/*
+	 * From the first message no sync has given the trust store yet:
+	 * those of an earlier sync that stopped between storing envelopes
+	 * and the trust step too, which the header cache would otherwise
+	 * hide. Another UIDVALIDITY (or nothing cached): every message.
+	 */
+	ss->trust_first = before.uidvalidity == ss->st.mb.uidvalidity ?
+	    before.trust_uid + 1 : 1;
+	return IMAP_OPS_OK;
+}
+
+/* The trust step is done up to the newest message of the sync. */
+static void
+session_trusted(struct session *s, const char *folder,
+    const struct session_sync *ss)
+{
+	struct cache_mailbox	 mb;
+	char			*cause = NULL;
+
+	if (cache_mailbox_find(s->cache, folder, &mb, &cause) != 1 ||
+	    cache_mailbox_trusted(s->cache, &mb, ss->st.mb.maxuid,
+	    &cause) == -1) {
+		log_msg(LOG_INFO, "sync: trust step not marked done: %s",
+		    cause != NULL ? cause : "no such mailbox");
+		free(cause);
+	}
+}
+
+int
+session_trust(struct session *s, const char *folder,
+    const struct session_sync *ss, struct sync_trust_stats *ts)
+{
+	struct sync_trust_how	 how;
+	mailimap		*imap;
+	char			*cause = NULL;
+
+	memset(ts, 0, sizeof *ts);
+	if (ss->trust_first == 0 || ss->trust_first > ss->st.mb.maxuid)
+		return IMAP_OPS_OK;
+	memset(&how, 0, sizeof how);
+	if (sync_trust_limit(s->cf->sync_trust_limit, &how.limit,
+	    &cause) == -1) {
+		fe_notice(FE_WARNING, "%s", cause);
+		free(cause);
+		cause = NULL;
+	}
+	if (how.limit == 0) {
+		session_trusted(s, folder, ss);	/* off: nothing is pending */
+		return IMAP_OPS_OK;
+	}
+	if ((imap = imap_conn_session(s->conn)) == NULL)
+		return IMAP_OPS_OK;
+	how.gnupg_home = s->cf->gnupg_home;
+	how.mailbox = folder;
+	if (sync_trust(imap, ss->trust_first, ss->st.mb.maxuid, &how, ts,
+	    &cause) == -1) {
+		fe_notice(FE_WARNING, "%s: trust: nothing processed: %s",
+		    folder, cause);
+		free(cause);
+		return IMAP_OPS_OK;
+	}
+	/* Stopped: the next sync's step starts where this one did. */
+	if (fe_cancelled())
+		return SESSION_CANCELLED;
+	session_trusted(s, folder, ss);
+	return IMAP_OPS_OK;
+}
+
+int
+session_fetch(struct session *s, const char *folder, uint32_t uid,
+    const char *part, struct buf *out, char **cause)
+{
+	return imap_conn_fetch(s->conn, folder, uid, part, out, cause);
+}
+
+int
+session_flag(struct session *s, const char *folder, uint32_t uid,
+    const char *add, const char *remove, char **cause)
+{
+	return imap_conn_flag(s->conn, folder, uid, add, remove, cause);
+}
+
+int
+session_move(struct session *s, const char *folder, uint32_t uid,
+    const char *to, enum imap_ops_how *how, char **cause)
+{
+	return imap_conn_move(s->conn, folder, uid, to, how, cause);
+}
+
+int
+session_copy(struct session *s, const char *folder, uint32_t uid,
+    const char *to, char **cause)
+{
+	return imap_conn_copy(s->conn, folder, uid, to, cause);
+}
+
+int
+session_delete(struct session *s, const char *folder, uint32_t uid,
+    enum imap_ops_how *how, char **trash, char **cause)
+{
+	return imap_conn_delete(s->conn, folder, uid, how, trash, cause);
+}
+
+int
+session_expunge(struct session *s, const char *folder, char **cause)
+{
+	return imap_conn_expunge(s->conn, folder, cause);
+}
+
+int
+session_idle(struct session *s, const char *folder, int timeout,
+    unsigned *events, char **cause)
+{
+	struct imap_idle_how	how;
+	int			rc;
+
+	memset(&how, 0, sizeof how);
+	how.timeout = timeout;
+	rc = imap_conn_idle(s->conn, folder, &how, events, cause);
+	if (rc == IMAP_OPS_OK && *events == 0 && fe_cancelled()) {
+		*cause = xstrdup("stopped as asked");
+		return SESSION_CANCELLED;
+	}
+	return session_stopped(rc, cause);
+}

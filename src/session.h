@@ -1,0 +1,129 @@
+/*
+ * session.h: one account, open, for whoever drives it: the batch commands
+ * (ui/cli-*.c), the interface's per-account worker, the setup wizard.
+ *
+ * A session holds the account's configuration, its header cache and its
+ * IMAP connection (imap-conn.h: reconnects after a drop, replays the flag
+ * changes saved while the server could not be reached). Opening asks for
+ * the password through the front end (fe_secret(), frontend.h) when none
+ * is configured. A server that cannot be reached does not fail the open:
+ * session_down() says why, the cache can still be read, and flag changes
+ * are saved for later.
+ *
+ * Threads: one session per account, driven by one thread at a time (the
+ * interface's worker for that account), which has installed its own
+ * front-end hooks (fe_set()): warnings, progress and the cancel flag are
+ * that thread's. Another thread asks a long call (sync, the trust step,
+ * IDLE) to stop by setting the hooks' cancel flag; the call then returns
+ * SESSION_CANCELLED at the next step, leaving the cache consistent and
+ * the resume points where the work stopped. The interface thread reads
+ * the header cache through a cache handle of its own (cache_open()),
+ * never through session_cache(), which belongs to the driving thread.
+ * The trust step never prompts (crypto_set_no_prompt() on the driving
+ * thread only).
+ *
+ * Nothing here prints; results come back as classes with a cause.
+ */
+#ifndef STEED_SESSION_H
+#define STEED_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "cache.h"
+#include "config.h"
+#include "imap-conn.h"
+#include "imap-mailbox.h"
+#include "sync-trust.h"
+
+/*
+ * Results: the classes of imap-ops.h (IMAP_OPS_OK, IMAP_OPS_REFUSED,
+ * IMAP_OPS_LOST, IMAP_OPS_UNSUPPORTED) and imap-conn.h (IMAP_CONN_SAVED,
+ * IMAP_CONN_LOCAL), and these.
+ */
+#define SESSION_CANCELLED	(-10)	/* stopped as asked (fe_cancelled) */
+#define SESSION_NO_ACCOUNT	(-11)	/* no such account configured */
+#define SESSION_NO_CACHE	(-12)	/* the header cache cannot be opened */
+#define SESSION_NO_PASSWORD	(-13)	/* no password, none given */
+
+struct session;
+
+/*
+ * Open account id (NULL: the default) of cf, which must outlive the
+ * session: the cache, the password, the connection, then the saved flag
+ * changes. Returns IMAP_OPS_OK and *sp, or a SESSION_NO_* class and a
+ * cause. A server out of reach is not a failure (session_down()).
+ */
+int		 session_open(struct config *cf, const char *id,
+		     struct session **sp, char **cause);
+/* Log out and free. NULL is fine. */
+void		 session_close(struct session *);
+
+const struct account *session_account(const struct session *);
+/* The header cache, for the thread that drives the session. */
+struct cache	*session_cache(struct session *);
+/* Why the server could not be reached at open, or NULL. */
+const char	*session_down(const struct session *);
+/* Saved flag changes sent to the server when it was opened. */
+size_t		 session_replayed(const struct session *);
+/* Reconnections after a drop so far. */
+unsigned	 session_reconnects(const struct session *);
+
+/* The mailboxes with their counts (LIST + STATUS); free with
+ * imap_mailbox_list_free(). */
+int	 session_folders(struct session *, struct imap_folder **, size_t *n,
+	    char **cause);
+
+/*
+ * What a sync found; the trust step (session_trust()) continues from it.
+ */
+struct session_sync {
+	struct imap_sync_stats	 st;
+	uint32_t		 trust_first;	/* first UID the trust step
+						   has not seen, or 0 */
+};
+
+/*
+ * Bring the folder's header cache up to date, reporting progress
+ * ("fetching headers", done, total). Returns IMAP_OPS_OK, or
+ * SESSION_CANCELLED (what was fetched is kept; the next sync goes on
+ * from there), or another class and a cause.
+ */
+int	 session_sync(struct session *, const char *folder,
+	    struct session_sync *, char **cause);
+/*
+ * The trust step for what sync found new (sync-trust.h): from the first
+ * message no sync has given the trust store yet, which is also where an
+ * interrupted step resumes. Marks the folder's trust step done unless it
+ * was cancelled. What went wrong is a warning (fe_notice()); the sync
+ * stands whatever happens. Returns IMAP_OPS_OK with *ts filled (all zero:
+ * nothing to do), or SESSION_CANCELLED.
+ */
+int	 session_trust(struct session *, const char *folder,
+	    const struct session_sync *, struct sync_trust_stats *ts);
+
+/* One message by UID (part NULL: all of it), raw, into out. */
+int	 session_fetch(struct session *, const char *folder, uint32_t uid,
+	    const char *part, struct buf *out, char **cause);
+
+/* The folder operations: see imap-conn.h for each. */
+int	 session_flag(struct session *, const char *folder, uint32_t uid,
+	    const char *add, const char *remove, char **cause);
+int	 session_move(struct session *, const char *folder, uint32_t uid,
+	    const char *to, enum imap_ops_how *, char **cause);
+int	 session_copy(struct session *, const char *folder, uint32_t uid,
+	    const char *to, char **cause);
+int	 session_delete(struct session *, const char *folder, uint32_t uid,
+	    enum imap_ops_how *, char **trash, char **cause);
+int	 session_expunge(struct session *, const char *folder, char **cause);
+
+/*
+ * Wait up to timeout seconds for a change in folder (imap-idle.h):
+ * IMAP_OPS_OK with *events (0: none in time), SESSION_CANCELLED, or
+ * another class and a cause.
+ */
+int	 session_idle(struct session *, const char *folder, int timeout,
+	    unsigned *events, char **cause);
+
+#endif
