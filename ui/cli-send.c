@@ -32,7 +32,6 @@
 #include <sysexits.h>
 #include <unistd.h>
 
-#include "account/keygen.h"
 #include "addr.h"
 #include "buf.h"
 #include "cli.h"
@@ -43,6 +42,7 @@
 #include "mime-build.h"
 #include "mime-parse.h"
 #include "outbox.h"
+#include "ownkey.h"
 #include "paths.h"
 #include "policy.h"
 #include "send.h"
@@ -116,29 +116,6 @@ cmd_send_read_body(struct buf *body)
 		buf_add(body, chunk, n);
 	}
 	return EX_OK;
-}
-
-/*
- * Is there a keyring at all? A plain message from an account that never
- * had a key need not start gpg to find that out.
- */
-static int
-cmd_send_has_keyring(struct cmd_ctx *ctx)
-{
-	char	*data, *path, *cause = NULL;
-	int	 yes;
-
-	if (ctx->cf->gnupg_home != NULL)
-		return 1;
-	if ((data = paths_data_dir(&cause)) == NULL) {
-		free(cause);
-		return 0;
-	}
-	path = xasprintf("%s/gnupg/pubring.kbx", data);
-	yes = access(path, F_OK) == 0;
-	free(path);
-	free(data);
-	return yes;
 }
 
 /*
@@ -462,7 +439,7 @@ static int
 cmd_send_protect(struct cmd_ctx *ctx, struct account *a,
     const struct mime_out *m, int replying, struct buf *msg)
 {
-	struct keygen_key	 pgp, smime;
+	struct ownkey	 pgp, smime;
 	struct crypto_out	 co;
 	struct policy_result	 res;
 	struct buf		 out;
@@ -480,7 +457,7 @@ cmd_send_protect(struct cmd_ctx *ctx, struct account *a,
 	memset(&res, 0, sizeof res);
 	policy_mode(ctx->cf->encrypt, &mode);
 	policy_fallback_mode(ctx->cf->fallback, &fallback);
-	keyring = cmd_send_has_keyring(ctx);
+	keyring = ownkey_have_keyring(ctx->cf);
 	must = !ctx->no_encrypt && (ctx->encrypt || ctx->require_encryption ||
 	    replying || mode == POLICY_ALWAYS);
 	/* S/MIME is chosen per message; it encrypts when asked or bound to. */
@@ -488,8 +465,11 @@ cmd_send_protect(struct cmd_ctx *ctx, struct account *a,
 	clear = ctx->no_encrypt || smime_clear || (mode == POLICY_NEVER &&
 	    !must);
 	if (want || must) {
-		if (cmd_key_init(ctx) == -1)
+		if (crypto_init(ctx->cf->gnupg_home, &cause) == -1) {
+			cmd_error("%s", cause);
+			free(cause);
 			return EX_UNAVAILABLE;
+		}
 	} else if ((!clear || keyring) &&
 	    crypto_init(ctx->cf->gnupg_home, &cause) == -1) {
 		if (!clear && (mode != POLICY_OPPORTUNISTIC ||
@@ -526,7 +506,7 @@ cmd_send_protect(struct cmd_ctx *ctx, struct account *a,
 		rc = EX_OK;
 		goto said;
 	}
-	switch (keygen_openpgp(a, (want || encrypt) && !ctx->smime, &pgp,
+	switch (ownkey_openpgp(a, (want || encrypt) && !ctx->smime, &pgp,
 	    &cause)) {
 	case -1:
 		if ((want || encrypt) && !ctx->smime) {
@@ -545,7 +525,7 @@ cmd_send_protect(struct cmd_ctx *ctx, struct account *a,
 		rc = EX_OK;
 		goto said;
 	}
-	if ((want || encrypt) && ctx->smime && keygen_smime(a, 1, &smime,
+	if ((want || encrypt) && ctx->smime && ownkey_smime(a, 1, &smime,
 	    &cause) == -1) {
 		cmd_error("no S/MIME certificate to sign with, nothing was "
 		    "sent: %s", cause);
@@ -582,8 +562,8 @@ out:
 	free(cause);
 	free(fprs);
 	policy_result_free(&res);
-	keygen_key_free(&pgp);
-	keygen_key_free(&smime);
+	ownkey_free(&pgp);
+	ownkey_free(&smime);
 	return rc;
 }
 
