@@ -730,6 +730,15 @@ policy_encrypted_line(const struct policy_result *res)
 	return buf_take(&b);
 }
 
+int
+policy_must(const struct policy_in *in)
+{
+	if (in->never)
+		return 0;
+	return in->require || in->replying_encrypted ||
+	    in->mode == POLICY_ALWAYS;
+}
+
 /* Why a message that cannot be encrypted is refused. */
 static const char *
 policy_refused_why(const struct policy_in *in)
@@ -767,8 +776,7 @@ policy_decide(const struct policy_in *in, char *const *addrs, size_t n,
 	res->rcpts = xcalloc(n, sizeof *res->rcpts);
 	for (i = 0; i < n; i++)
 		res->rcpts[i].addr = addrs[i];
-	must = in->require || in->replying_encrypted ||
-	    in->mode == POLICY_ALWAYS;
+	must = policy_must(in);
 	if (in->never || (in->mode == POLICY_NEVER && !must)) {
 		res->action = POLICY_CLEAR;
 		if (in->never && in->replying_encrypted)

@@ -36,6 +36,8 @@ struct cmd_ctx {
 	/* --no-encrypt, --require-encryption (with -s) */
 	int		  no_encrypt, require_encryption;
 	const char	 *reply;	/* --reply FILE (with -s), or NULL */
+	int		  postpone;	/* --postpone (with -s) */
+	const char	 *resume;	/* --resume FILE, or NULL */
 };
 
 /* What the IMAP commands share: the account, its cache, the connection. */
@@ -50,6 +52,7 @@ struct cmd_mail {
 int	cmd_check_config(struct cmd_ctx *);
 int	cmd_send(struct cmd_ctx *);
 int	cmd_flush(struct cmd_ctx *);
+int	cmd_resume(struct cmd_ctx *);
 int	cmd_list(struct cmd_ctx *);
 int	cmd_fetch(struct cmd_ctx *);
 int	cmd_sync(struct cmd_ctx *);
