@@ -49,6 +49,7 @@ enum {
 	OPT_REQUIRE_ENCRYPTION,
 	OPT_REPLY,
 	OPT_POSTPONE,
+	OPT_QUOTE,
 	CMD_RESUME
 };
 
@@ -81,6 +82,7 @@ static const struct option main_options[] = {
 	{ "require-encryption",	no_argument,	NULL, OPT_REQUIRE_ENCRYPTION },
 	{ "reply",		required_argument, NULL, OPT_REPLY },
 	{ "postpone",		no_argument,	NULL, OPT_POSTPONE },
+	{ "quote",		no_argument,	NULL, OPT_QUOTE },
 	{ "resume",		required_argument, NULL, CMD_RESUME },
 	{ "trust",		no_argument,	NULL, CMD_TRUST },
 	{ "lookup",		no_argument,	NULL, CMD_LOOKUP },
@@ -106,6 +108,7 @@ main_usage(FILE *f)
 "  --require-encryption  with -s: encrypt, or send nothing (exit 69)\n"
 "  --reply FILE       with -s: a reply to the message in FILE (In-Reply-To,\n"
 "                     References); encrypted if FILE was, or not sent\n"
+"  --quote            with --reply: quote FILE's text above the body\n"
 "  --postpone         with -s: keep the draft instead of sending it; its\n"
 "                     file name on stdout (encrypted to you if it would be)\n"
 "  --resume FILE      send a postponed draft (the flags of -s apply)\n"
@@ -413,6 +416,9 @@ main(int argc, char **argv)
 		case OPT_POSTPONE:
 			ctx.postpone = 1;
 			break;
+		case OPT_QUOTE:
+			ctx.quote = 1;
+			break;
 		case OPT_PART:
 			ctx.part = optarg;
 			break;
@@ -440,6 +446,10 @@ main(int argc, char **argv)
 	if (command != CMD_SEND && (ctx.ncc || ctx.nbcc || ctx.nattach ||
 	    ctx.reply != NULL)) {
 		cmd_error("-c, -b, -a and --reply go with -s");
+		return EX_USAGE;
+	}
+	if (ctx.quote && ctx.reply == NULL) {
+		cmd_error("--quote goes with --reply");
 		return EX_USAGE;
 	}
 	if (command != CMD_SEND && ctx.postpone) {

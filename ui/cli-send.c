@@ -236,8 +236,9 @@ cmd_send_opts(struct cmd_ctx *ctx, struct draft_opts *o)
 /*
  * --reply FILE: the draft answers the message in FILE: In-Reply-To,
  * References, and the rule that a reply to encrypted mail is encrypted.
- * The recipients and the subject are the command line's; nothing of its
- * text is used. Returns an exit code after saying why.
+ * The recipients and the subject are the command line's; its text is
+ * quoted only with --quote (draft.h says what is never quoted). Returns
+ * an exit code after saying why.
  */
 static int
 cmd_send_reply(struct cmd_ctx *ctx, struct draft *d)
@@ -265,7 +266,8 @@ cmd_send_reply(struct cmd_ctx *ctx, struct draft *d)
 		return EX_DATAERR;
 	}
 	cmd_crypto_init(ctx);
-	if (draft_reply(d, m, DRAFT_KEEP, &cause) == -1) {
+	if (draft_reply(d, m, DRAFT_KEEP | (ctx->quote ? DRAFT_QUOTE : 0),
+	    &cause) == -1) {
 		cmd_error("%s: %s", ctx->reply, cause);
 		free(cause);
 		mime_msg_free(m);
@@ -429,7 +431,12 @@ cmd_send_make(struct cmd_ctx *ctx, int *rc)
 		draft_free(d);
 		return NULL;
 	}
-	draft_set_body(d, body.data != NULL ? buf_take(&body) : NULL);
+	if (d->body != NULL) {
+		/* --quote: the quote first, then what was written. */
+		buf_addc(&body, '\0');
+		draft_set_body(d, xasprintf("%s\n%s", d->body, body.data));
+	} else
+		draft_set_body(d, body.data != NULL ? buf_take(&body) : NULL);
 	buf_free(&body);
 	return d;
 }

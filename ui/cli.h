@@ -36,6 +36,7 @@ struct cmd_ctx {
 	/* --no-encrypt, --require-encryption (with -s) */
 	int		  no_encrypt, require_encryption;
 	const char	 *reply;	/* --reply FILE (with -s), or NULL */
+	int		  quote;	/* --quote (with --reply) */
 	int		  postpone;	/* --postpone (with -s) */
 	const char	 *resume;	/* --resume FILE, or NULL */
 };

@@ -87,6 +87,32 @@ ok "and the refused draft stays" test -f "$d3"
 alice --resume "$d3" --no-encrypt >"$T_TMP/o" 2>"$T_TMP/e6"
 ok "--resume --no-encrypt overrides it, as -s --no-encrypt does" sh -c "grep -q 'sent in clear: --no-encrypt, although it replies to encrypted mail' '$T_TMP/e6' && [ ! -e '$d3' ]"
 
+# --- Quoting --------------------------------------------------------------
+echo "my answer $u" | alice -s "re quoted $u" --reply "$T_TMP/r2.eml" --quote --postpone "$STEED_BOB" >"$T_TMP/p4" 2>"$T_TMP/e7"
+ok "--reply --quote: postponed (encrypted: it replies to encrypted mail)" sh -c "[ $? = 0 ] && grep -q 'encrypted to your own key' '$T_TMP/e7'"
+python3 tests/tools/mimeparts.py "$(cat "$T_TMP/p4")" "$T_TMP/d4"
+gpg --homedir "$AH" --decrypt "$T_TMP/d4/part2.body" >"$T_TMP/d4.plain" 2>/dev/null
+ok "the text decrypted at the top is quoted, then the answer" sh -c "grep -q '^> first line $u' '$T_TMP/d4.plain' && grep -q '^> second line' '$T_TMP/d4.plain' && grep -q '^my answer $u' '$T_TMP/d4.plain'"
+# bob wraps alice's encrypted message (which alice can decrypt) in a new
+# encrypted message to alice: its plaintext was decrypted below the top.
+gpg --homedir "$BH" --batch --trust-model always --armor --encrypt -r "$STEED_ALICE" -o "$T_TMP/wrap.asc" "$T_TMP/r2.eml" 2>/dev/null
+{
+	printf 'From: bob@steed.test\r\nTo: alice@steed.test\r\nSubject: wrapped %s\r\n' "$u"
+	printf 'Message-ID: <wrap-%s@steed.test>\r\nMIME-Version: 1.0\r\n' "$u"
+	printf 'Content-Type: multipart/encrypted; protocol="application/pgp-encrypted"; boundary="w"\r\n\r\n'
+	printf -- '--w\r\nContent-Type: application/pgp-encrypted\r\n\r\nVersion: 1\r\n\r\n'
+	printf -- '--w\r\nContent-Type: application/octet-stream\r\n\r\n'
+	sed 's/$/\r/' "$T_TMP/wrap.asc"
+	printf -- '--w--\r\n'
+} >"$T_TMP/wrap.eml"
+alice --view "$T_TMP/wrap.eml" >"$T_TMP/wv" 2>&1
+ok "--view shows the wrapped message decrypted (so the rule below is tested)" grep -q "first line $u" "$T_TMP/wv"
+echo "answer $u" | alice -s "re wrapped $u" --reply "$T_TMP/wrap.eml" --quote --postpone "$STEED_BOB" >"$T_TMP/p5" 2>/dev/null
+python3 tests/tools/mimeparts.py "$(cat "$T_TMP/p5")" "$T_TMP/d5"
+gpg --homedir "$AH" --decrypt "$T_TMP/d5/part2.body" >"$T_TMP/d5.plain" 2>/dev/null
+ok "a reply never quotes plaintext decrypted below the top: it is named instead" sh -c "! grep -q 'first line $u' '$T_TMP/d5.plain' && grep -q 'decrypted for reading only: not quoted' '$T_TMP/d5.plain' && grep -q '^answer $u' '$T_TMP/d5.plain'"
+fails "--quote goes with --reply" alice -s x --quote "$STEED_BOB"
+
 # --- Not a draft ---------------------------------------------------------
 printf 'Subject: hi\n\nbody\n' >"$T_TMP/not"
 alice --resume "$T_TMP/not" >"$T_TMP/o" 2>&1
