@@ -31,6 +31,7 @@ draft_policy_in(const struct draft *d, const struct config *cf,
 	in->require = o->encrypt || o->require;
 	in->never = o->never;
 	in->replying_encrypted = d->from_encrypted;
+	in->forwarding = d->forwarding;
 	in->smime = o->smime;
 	in->use_dns = 1;
 	in->batch = !o->can_ask;

@@ -36,6 +36,7 @@
 
 #define DRAFT_MARK		"X-Steedmail-Draft"
 #define DRAFT_MARK_ENCRYPTED	"replies-to-encrypted"
+#define DRAFT_MARK_FORWARD	"forwards-encrypted"
 #define DRAFT_FILE_MAX		(256u * 1024 * 1024)
 
 int
@@ -131,8 +132,8 @@ draft_extra(const struct draft *d)
 		buf_addf(&b, "%s%s", i == 0 ? "Bcc: " : ",\r\n ", d->bcc[i]);
 	if (d->nbcc > 0)
 		buf_adds(&b, "\r\n");
-	buf_addf(&b, "%s: %s\r\n", DRAFT_MARK, d->from_encrypted ?
-	    DRAFT_MARK_ENCRYPTED : "yes");
+	buf_addf(&b, "%s: %s\r\n", DRAFT_MARK, !d->from_encrypted ? "yes" :
+	    d->forwarding ? DRAFT_MARK_FORWARD : DRAFT_MARK_ENCRYPTED);
 	return buf_take(&b);
 }
 
@@ -373,7 +374,9 @@ draft_resume(const struct account *a, const char *path, char **cause)
 	}
 	d = draft_new(a);
 	v = mime_header_unfold(f, NULL);
-	d->from_encrypted = strcmp(v, DRAFT_MARK_ENCRYPTED) == 0;
+	d->forwarding = strcmp(v, DRAFT_MARK_FORWARD) == 0;
+	d->from_encrypted = d->forwarding ||
+	    strcmp(v, DRAFT_MARK_ENCRYPTED) == 0;
 	free(v);
 	draft_resume_addrs(d, h, "To", DRAFT_TO);
 	draft_resume_addrs(d, h, "Cc", DRAFT_CC);

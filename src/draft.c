@@ -503,6 +503,7 @@ draft_forward(struct draft *d, struct mime_msg *m, const char *raw,
 	ci = crypto_in_analyse(m, 0);
 	h = draft_header(m, ci);
 	d->from_encrypted = draft_was_encrypted(m, ci);
+	d->forwarding = 1;
 	draft_subject(d, h, "Fwd:");
 	if (flags & DRAFT_INLINE) {
 		buf_init(&body);

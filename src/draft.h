@@ -47,6 +47,7 @@ struct draft {
 	 * encrypted or refused (policy_must()).
 	 */
 	int			  from_encrypted;
+	int			  forwarding;	/* it is a forward */
 };
 
 enum draft_field {

@@ -743,6 +743,9 @@ policy_must(const struct policy_in *in)
 static const char *
 policy_refused_why(const struct policy_in *in)
 {
+	if (in->replying_encrypted && in->forwarding)
+		return "it forwards encrypted mail, which is never sent on "
+		    "in clear";
 	if (in->replying_encrypted)
 		return "it replies to encrypted mail, which is never answered "
 		    "in clear";
@@ -780,8 +783,9 @@ policy_decide(const struct policy_in *in, char *const *addrs, size_t n,
 	if (in->never || (in->mode == POLICY_NEVER && !must)) {
 		res->action = POLICY_CLEAR;
 		if (in->never && in->replying_encrypted)
-			res->line = xstrdup("sent in clear: --no-encrypt, "
-			    "although it replies to encrypted mail");
+			res->line = xasprintf("sent in clear: --no-encrypt, "
+			    "although it %s encrypted mail", in->forwarding ?
+			    "forwards" : "replies to");
 		else
 			res->line = xstrdup(in->never ? "sent in clear: "
 			    "--no-encrypt" : "sent in clear: encrypt = never");

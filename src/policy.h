@@ -40,6 +40,7 @@ struct policy_in {
 	 * only never (--no-encrypt) overrides it.
 	 */
 	int			 replying_encrypted;
+	int			 forwarding;	/* ... as a forward: its words */
 	/*
 	 * S/MIME: certificates in gpgsm's home, chosen by the same rules as
 	 * OpenPGP keys (the store's key for the address first); DNS (SMIMEA)

@@ -50,6 +50,8 @@ enum {
 	OPT_REPLY,
 	OPT_POSTPONE,
 	OPT_QUOTE,
+	OPT_FORWARD,
+	OPT_FORWARD_INLINE,
 	CMD_RESUME
 };
 
@@ -83,6 +85,8 @@ static const struct option main_options[] = {
 	{ "reply",		required_argument, NULL, OPT_REPLY },
 	{ "postpone",		no_argument,	NULL, OPT_POSTPONE },
 	{ "quote",		no_argument,	NULL, OPT_QUOTE },
+	{ "forward",		required_argument, NULL, OPT_FORWARD },
+	{ "forward-inline",	required_argument, NULL, OPT_FORWARD_INLINE },
 	{ "resume",		required_argument, NULL, CMD_RESUME },
 	{ "trust",		no_argument,	NULL, CMD_TRUST },
 	{ "lookup",		no_argument,	NULL, CMD_LOOKUP },
@@ -109,6 +113,8 @@ main_usage(FILE *f)
 "  --reply FILE       with -s: a reply to the message in FILE (In-Reply-To,\n"
 "                     References); encrypted if FILE was, or not sent\n"
 "  --quote            with --reply: quote FILE's text above the body\n"
+"  --forward FILE     with -s: forward the message in FILE, attached\n"
+"  --forward-inline FILE  with -s: forward it in the body, below yours\n"
 "  --postpone         with -s: keep the draft instead of sending it; its\n"
 "                     file name on stdout (encrypted to you if it would be)\n"
 "  --resume FILE      send a postponed draft (the flags of -s apply)\n"
@@ -419,6 +425,11 @@ main(int argc, char **argv)
 		case OPT_QUOTE:
 			ctx.quote = 1;
 			break;
+		case OPT_FORWARD:
+		case OPT_FORWARD_INLINE:
+			ctx.forward = optarg;
+			ctx.forward_inline = ch == OPT_FORWARD_INLINE;
+			break;
 		case OPT_PART:
 			ctx.part = optarg;
 			break;
@@ -450,6 +461,12 @@ main(int argc, char **argv)
 	}
 	if (ctx.quote && ctx.reply == NULL) {
 		cmd_error("--quote goes with --reply");
+		return EX_USAGE;
+	}
+	if (ctx.forward != NULL && (command != CMD_SEND ||
+	    ctx.reply != NULL)) {
+		cmd_error("--forward and --forward-inline go with -s, not "
+		    "with --reply");
 		return EX_USAGE;
 	}
 	if (command != CMD_SEND && ctx.postpone) {

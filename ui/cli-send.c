@@ -233,6 +233,63 @@ cmd_send_opts(struct cmd_ctx *ctx, struct draft_opts *o)
 	o->smime = ctx->smime;
 }
 
+/* A message file (--reply, --forward) parsed; NULL after saying why. */
+static struct mime_msg *
+cmd_send_message(const char *opt, const char *path, struct buf *raw,
+    int *rc)
+{
+	struct mime_msg	*m;
+	char		*cause = NULL;
+
+	if (strcmp(path, "-") == 0) {
+		cmd_error("%s wants a message file; standard input is the "
+		    "message body", opt);
+		*rc = EX_USAGE;
+		return NULL;
+	}
+	if ((*rc = cmd_view_read(path, raw)) != EX_OK)
+		return NULL;
+	if ((m = mime_parse_copy(raw->data != NULL ? raw->data : "",
+	    raw->len, &cause)) == NULL) {
+		cmd_error("%s: %s", path, cause);
+		free(cause);
+		*rc = EX_DATAERR;
+	}
+	return m;
+}
+
+/*
+ * --forward FILE (attached, as it came) or --forward-inline FILE (its
+ * header and text in the body, below what was written): mail with
+ * encrypted content is forwarded encrypted, or not at all.
+ */
+static int
+cmd_send_forward(struct cmd_ctx *ctx, struct draft *d)
+{
+	struct buf	 raw;
+	struct mime_msg	*m;
+	char		*cause = NULL;
+	int		 rc;
+
+	buf_init(&raw);
+	if ((m = cmd_send_message(ctx->forward_inline ? "--forward-inline" :
+	    "--forward", ctx->forward, &raw, &rc)) == NULL) {
+		buf_free(&raw);
+		return rc;
+	}
+	cmd_crypto_init(ctx);
+	rc = EX_OK;
+	if (draft_forward(d, m, raw.data, raw.len, ctx->forward_inline ?
+	    DRAFT_INLINE : 0, &cause) == -1) {
+		cmd_error("%s: %s", ctx->forward, cause);
+		free(cause);
+		rc = EX_DATAERR;
+	}
+	mime_msg_free(m);
+	buf_free(&raw);
+	return rc;
+}
+
 /*
  * --reply FILE: the draft answers the message in FILE: In-Reply-To,
  * References, and the rule that a reply to encrypted mail is encrypted.
@@ -246,35 +303,25 @@ cmd_send_reply(struct cmd_ctx *ctx, struct draft *d)
 	struct buf	 raw;
 	struct mime_msg	*m;
 	char		*cause = NULL;
-	size_t		 len;
 	int		 rc;
 
-	if (strcmp(ctx->reply, "-") == 0) {
-		cmd_error("--reply wants the file replied to; standard input "
-		    "is the message body");
-		return EX_USAGE;
-	}
 	buf_init(&raw);
-	if ((rc = cmd_view_read(ctx->reply, &raw)) != EX_OK) {
+	if ((m = cmd_send_message("--reply", ctx->reply, &raw, &rc)) ==
+	    NULL) {
 		buf_free(&raw);
 		return rc;
 	}
-	len = raw.len;
-	if ((m = mime_parse(buf_take(&raw), len, &cause)) == NULL) {
-		cmd_error("%s: %s", ctx->reply, cause);
-		free(cause);
-		return EX_DATAERR;
-	}
 	cmd_crypto_init(ctx);
+	rc = EX_OK;
 	if (draft_reply(d, m, DRAFT_KEEP | (ctx->quote ? DRAFT_QUOTE : 0),
 	    &cause) == -1) {
 		cmd_error("%s: %s", ctx->reply, cause);
 		free(cause);
-		mime_msg_free(m);
-		return EX_DATAERR;
+		rc = EX_DATAERR;
 	}
 	mime_msg_free(m);
-	return EX_OK;
+	buf_free(&raw);
+	return rc;
 }
 
 /* The policy refused the message: say why, as each flag always said. */
@@ -418,20 +465,31 @@ cmd_send_make(struct cmd_ctx *ctx, int *rc)
 		draft_add(d, DRAFT_CC, ctx->cc[i]);
 	for (i = 0; i < ctx->nbcc; i++)
 		draft_add(d, DRAFT_BCC, ctx->bcc[i]);
-	draft_set_subject(d, ctx->subject);
 	for (i = 0; i < ctx->nattach; i++)
 		draft_attach(d, ctx->attach[i]);
 	if (ctx->reply != NULL && (*rc = cmd_send_reply(ctx, d)) != EX_OK) {
 		draft_free(d);
 		return NULL;
 	}
+	if (ctx->forward != NULL &&
+	    (*rc = cmd_send_forward(ctx, d)) != EX_OK) {
+		draft_free(d);
+		return NULL;
+	}
+	/* -s "" with --forward: the forward's own "Fwd: SUBJECT". */
+	if (ctx->forward == NULL || *ctx->subject != '\0')
+		draft_set_subject(d, ctx->subject);
 	buf_init(&body);
 	if ((*rc = cmd_send_read_body(&body)) != EX_OK) {
 		buf_free(&body);
 		draft_free(d);
 		return NULL;
 	}
-	if (d->body != NULL) {
+	if (d->body != NULL && ctx->forward != NULL) {
+		/* --forward-inline: what was written, then the message. */
+		buf_addc(&body, '\0');
+		draft_set_body(d, xasprintf("%s\n%s", body.data, d->body));
+	} else if (d->body != NULL) {
 		/* --quote: the quote first, then what was written. */
 		buf_addc(&body, '\0');
 		draft_set_body(d, xasprintf("%s\n%s", d->body, body.data));

@@ -37,6 +37,8 @@ struct cmd_ctx {
 	int		  no_encrypt, require_encryption;
 	const char	 *reply;	/* --reply FILE (with -s), or NULL */
 	int		  quote;	/* --quote (with --reply) */
+	const char	 *forward;	/* --forward(-inline) FILE, or NULL */
+	int		  forward_inline;
 	int		  postpone;	/* --postpone (with -s) */
 	const char	 *resume;	/* --resume FILE, or NULL */
 };

@@ -113,6 +113,20 @@ gpg --homedir "$AH" --decrypt "$T_TMP/d5/part2.body" >"$T_TMP/d5.plain" 2>/dev/n
 ok "a reply never quotes plaintext decrypted below the top: it is named instead" sh -c "! grep -q 'first line $u' '$T_TMP/d5.plain' && grep -q 'decrypted for reading only: not quoted' '$T_TMP/d5.plain' && grep -q '^answer $u' '$T_TMP/d5.plain'"
 fails "--quote goes with --reply" alice -s x --quote "$STEED_BOB"
 
+# --- Forwarding (in clear here: bob's key is known by now) -----------
+echo "see below $u" | alice -s "" --no-encrypt --forward-inline "$T_TMP/r1.eml" "$STEED_BOB" >"$T_TMP/o" 2>&1
+ok "--forward-inline: exit 0" test $? = 0
+ok "it arrives as 'Fwd: SUBJECT' (-s \"\")" arrives bob INBOX "Fwd: plain draft $u" 1
+fetch bob INBOX "Fwd: plain draft $u" "$T_TMP/f1"
+ok "what was written, then the forwarded header and text" sh -c "grep -q '^see below $u' '$T_TMP/f1.eml' && grep -q '^---------- Forwarded message ----------' '$T_TMP/f1.eml' && grep -q '^Subject: plain draft $u' '$T_TMP/f1.eml' && grep -q '^first line $u' '$T_TMP/f1.eml'"
+alice -s "fw attached $u" --no-encrypt --forward "$T_TMP/r1.eml" "$STEED_BOB" </dev/null >"$T_TMP/o" 2>&1
+ok "--forward: exit 0, it arrives" arrives bob INBOX "fw attached $u" 1
+fetch bob INBOX "fw attached $u" "$T_TMP/f2"
+ok "the message is attached as message/rfc822, as it came" sh -c "grep -qi '^Content-Type: message/rfc822' '$T_TMP/f2.eml' && grep -q '^Subject: plain draft $u' '$T_TMP/f2.eml' && grep -q '^first line $u' '$T_TMP/f2.eml'"
+alice -s "fw secret $u" --forward "$T_TMP/r2.eml" nokey@steed.test </dev/null >"$T_TMP/o" 2>&1
+ok "encrypted mail is forwarded encrypted or not at all (69)" sh -c "[ $? = 69 ] && grep -q 'it forwards encrypted mail, which is never sent on in clear' '$T_TMP/o'"
+fails "--forward does not go with --reply" alice -s x --forward "$T_TMP/r1.eml" --reply "$T_TMP/r1.eml" "$STEED_BOB"
+
 # --- Not a draft ---------------------------------------------------------
 printf 'Subject: hi\n\nbody\n' >"$T_TMP/not"
 alice --resume "$T_TMP/not" >"$T_TMP/o" 2>&1
