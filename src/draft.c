@@ -344,7 +344,7 @@ draft_text(const struct crypto_in *ci, const struct mime_part *p,
 	const struct crypto_in_part	*cp;
 	struct mime_part		*c;
 	struct buf			 t;
-	char				*note, *line, *save, *name;
+	char				*note, *line, *end, *name;
 
 	if (depth > DRAFT_QUOTE_DEPTH || out->len > DRAFT_QUOTE_MAX)
 		return;
@@ -380,9 +380,10 @@ draft_text(const struct crypto_in *ci, const struct mime_part *p,
 	mime_body_text(p, DRAFT_QUOTE_MAX, &t, &note);
 	free(note);
 	buf_addc(&t, '\0');
-	for (line = strtok_r(t.data, "\n", &save); line != NULL;
-	    line = strtok_r(NULL, "\n", &save))
-		buf_addf(out, "%s%s\n", prefix, line);
+	for (line = t.data; *line != '\0'; line = end + (*end != '\0')) {
+		end = line + strcspn(line, "\n");
+		buf_addf(out, "%s%.*s\n", prefix, (int)(end - line), line);
+	}
 	buf_free(&t);
 }
 

@@ -28,6 +28,7 @@ static const char msg1[] =
     "Content-Type: text/plain; charset=utf-8\r\n"
     "\r\n"
     "line one\r\n"
+    "\r\n"
     "line two\r\n"
     "--b\r\n"
     "Content-Type: application/octet-stream\r\n"
@@ -83,7 +84,8 @@ main(void)
 	TAP_STR(d->references, "<r0@steed.test> <r1@steed.test> "
 	    "<m1@steed.test>", "References: the thread and the message");
 	TAP_STR(d->body, "Bob Example <bob@steed.test> wrote:\n"
-	    "> line one\n> line two\n", "the text quoted, not the attachment");
+	    "> line one\n> \n> line two\n", "the text quoted, blank line "
+	    "too, not the attachment");
 	TAP_OK(!d->from_encrypted, "plain mail: no rule to encrypt");
 	draft_free(d);
 
@@ -111,7 +113,7 @@ main(void)
 	TAP_STR(d->subject, "Fwd: caf\xc3\xa9 plans", "Fwd: subject");
 	TAP_OK(d->body != NULL && strstr(d->body, "---------- Forwarded "
 	    "message ----------\nFrom: Bob Example <bob@steed.test>\n") &&
-	    strstr(d->body, "\nline one\nline two\n") != NULL &&
+	    strstr(d->body, "\nline one\n\nline two\n") != NULL &&
 	    d->nto == 0 && d->in_reply_to == NULL,
 	    "its header and text in the body, no recipient, not threaded");
 	draft_free(d);
