@@ -183,6 +183,7 @@ crypto_out_parts(const struct mime_out *m, const struct crypto_out *co,
 	if (co->encrypt) {
 		if (m->subject != NULL && *m->subject != '\0')
 			mm.subject = "...";
+		mm.extra = NULL;
 		if (mime_build_headers(&mm, &cm->outer, cause) == -1)
 			goto out;
 	} else
@@ -200,7 +201,7 @@ crypto_out_parts(const struct mime_out *m, const struct crypto_out *co,
 	buf_add(&cm->payload, inner.data, inner.len);
 	if (co->encrypt) {
 		crypto_out_hp_outer(&cm->payload, &cm->outer);
-		if (co->proto == GPGME_PROTOCOL_OpenPGP &&
+		if (co->proto == GPGME_PROTOCOL_OpenPGP && !co->self_only &&
 		    crypto_out_gossip(m, co, &cm->payload, cause) == -1)
 			goto out;
 	}
@@ -382,7 +383,7 @@ crypto_out_recipients(gpgme_ctx_t ctx, const struct mime_out *m,
 	}
 	buf_addf(lines, "%s\n", key->subkeys->fpr);
 	(*keys)[n++] = key;
-	for (l = 0; l < 3; l++) {
+	for (l = 0; l < 3 && !co->self_only; l++) {
 		if (l == 2 && counts[l] > 0) {
 			if (co->proto == GPGME_PROTOCOL_CMS) {
 				*cause = xstrdup("S/MIME cannot hide Bcc "

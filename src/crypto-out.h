@@ -34,6 +34,11 @@ struct crypto_out {
 	 * by address here.
 	 */
 	const char * const *rcpt_fprs;
+	/*
+	 * With encrypt: encrypted to the signer alone, recipients and
+	 * gossip left out (a postponed draft, kept for its writer).
+	 */
+	int		 self_only;
 };
 
 /*

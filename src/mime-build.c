@@ -509,6 +509,8 @@ mime_build_headers(const struct mime_out *m, struct buf *out, char **cause)
 		mime_build_field(out, "In-Reply-To", m->in_reply_to);
 	if (m->references != NULL && *m->references != '\0')
 		mime_build_field(out, "References", m->references);
+	if (m->extra != NULL)
+		buf_adds(out, m->extra);
 	buf_adds(out, "MIME-Version: 1.0\r\n");
 	return 0;
 }
@@ -636,6 +638,71 @@ mime_build_file(struct buf *out, const char *path, char **cause)
 	return 0;
 }
 
+/* A type/subtype made of token characters only, else a safe default. */
+static const char *
+mime_build_blob_type(const char *t)
+{
+	const char	*p;
+	int		 slash = 0;
+
+	for (p = t != NULL ? t : ""; *p != '\0'; p++) {
+		if (*p == '/')
+			slash++;
+		else if (*p <= ' ' || *p >= 0x7f || strchr("()<>@,;:\\\"[]?="
+		    , *p) != NULL)
+			break;
+	}
+	if (t == NULL || *p != '\0' || slash != 1 || *t == '/' ||
+	    p[-1] == '/')
+		return "application/octet-stream";
+	return t;
+}
+
+static void
+mime_build_blob(struct buf *out, const struct mime_blob *b)
+{
+	const char	*type = mime_build_blob_type(b->type);
+	const char	*p, *e = b->data + b->len;
+	struct buf	 name;
+	char		*dummy;
+	int		 eight = 0;
+
+	buf_init(&name);
+	if (b->name == NULL || charset_to_utf8("utf-8", b->name,
+	    strlen(b->name), &name, NULL, &dummy) != 0 || name.data == NULL ||
+	    *name.data == '\0') {
+		buf_reset(&name);
+		buf_adds(&name, "attachment");
+	}
+	buf_addf(out, "Content-Type: %s", type);
+	rfc2231_encode(out, "name", name.data);
+	buf_adds(out, "\r\nContent-Disposition: attachment");
+	rfc2231_encode(out, "filename", name.data);
+	if (strcasecmp(type, "message/rfc822") != 0) {
+		buf_adds(out, "\r\nContent-Transfer-Encoding: base64\r\n\r\n");
+		mime_cte_base64_encode(out, b->len > 0 ? b->data : "", b->len,
+		    76);
+		buf_free(&name);
+		return;
+	}
+	for (p = b->data; p < e; p++)
+		eight |= (unsigned char)*p >= 0x80;
+	buf_addf(out, "\r\nContent-Transfer-Encoding: %s\r\n\r\n",
+	    eight ? "8bit" : "7bit");
+	/* The message as it is, its line ends made CRLF. */
+	for (p = b->data; p < e; p++) {
+		if (*p == '\r' || *p == '\n') {
+			if (*p == '\r' && p + 1 < e && p[1] == '\n')
+				p++;
+			buf_add(out, "\r\n", 2);
+		} else if (*p != '\0')
+			buf_addc(out, *p);
+	}
+	if (b->len > 0 && e[-1] != '\n' && e[-1] != '\r')
+		buf_add(out, "\r\n", 2);
+	buf_free(&name);
+}
+
 int
 mime_build_entity(const struct mime_out *m, struct buf *out, char **cause)
 {
@@ -644,7 +711,7 @@ mime_build_entity(const struct mime_out *m, struct buf *out, char **cause)
 
 	if (mime_build_check(m, cause) != 0)
 		return -1;
-	if (m->nattachments == 0) {
+	if (m->nattachments == 0 && m->nblobs == 0) {
 		mime_build_text(out, m->body);
 		return 0;
 	}
@@ -667,6 +734,10 @@ mime_build_entity(const struct mime_out *m, struct buf *out, char **cause)
 			free(boundary);
 			return -1;
 		}
+	}
+	for (i = 0; i < m->nblobs; i++) {
+		buf_addf(out, "\r\n--%s\r\n", boundary);
+		mime_build_blob(out, &m->blobs[i]);
 	}
 	buf_addf(out, "\r\n--%s--\r\n", boundary);
 	free(boundary);

@@ -18,6 +18,18 @@ struct mime_addr {
 	const char	*addr;		/* local@domain, ASCII */
 };
 
+/*
+ * An attachment held in memory (a resumed draft's, a forwarded message).
+ * message/rfc822 goes as it is (7bit or 8bit, RFC 2046 5.2.1); anything
+ * else in base64.
+ */
+struct mime_blob {
+	const char	*name;		/* file name, UTF-8, or NULL */
+	const char	*type;		/* "type/subtype" */
+	const char	*data;
+	size_t		 len;
+};
+
 struct mime_out {
 	struct mime_addr	 from;
 	const struct mime_addr	*to;
@@ -34,9 +46,17 @@ struct mime_out {
 	const char		*body;		/* UTF-8, LF or CRLF */
 	const char * const	*attachments;	/* file paths */
 	size_t			 nattachments;
+	const struct mime_blob	*blobs;		/* after the files */
+	size_t			 nblobs;
 	const char		*in_reply_to;	/* "<id@host>", or NULL */
 	const char		*references;	/* "<a@h> <b@h>", or NULL */
 	const char		*message_id;	/* NULL: a new one */
+	/*
+	 * More header fields, each "Name: value\r\n", written as they are
+	 * after References (a postponed draft's Bcc); never in the outer
+	 * header of an encrypted message. NULL: none.
+	 */
+	const char		*extra;
 	time_t			 date;		/* 0: now */
 };
 

@@ -730,10 +730,22 @@ policy_encrypted_line(const struct policy_result *res)
 	return buf_take(&b);
 }
 
+int
+policy_must(const struct policy_in *in)
+{
+	if (in->never)
+		return 0;
+	return in->require || in->replying_encrypted ||
+	    in->mode == POLICY_ALWAYS;
+}
+
 /* Why a message that cannot be encrypted is refused. */
 static const char *
 policy_refused_why(const struct policy_in *in)
 {
+	if (in->replying_encrypted && in->forwarding)
+		return "it forwards encrypted mail, which is never sent on "
+		    "in clear";
 	if (in->replying_encrypted)
 		return "it replies to encrypted mail, which is never answered "
 		    "in clear";
@@ -767,13 +779,13 @@ policy_decide(const struct policy_in *in, char *const *addrs, size_t n,
 	res->rcpts = xcalloc(n, sizeof *res->rcpts);
 	for (i = 0; i < n; i++)
 		res->rcpts[i].addr = addrs[i];
-	must = in->require || in->replying_encrypted ||
-	    in->mode == POLICY_ALWAYS;
+	must = policy_must(in);
 	if (in->never || (in->mode == POLICY_NEVER && !must)) {
 		res->action = POLICY_CLEAR;
 		if (in->never && in->replying_encrypted)
-			res->line = xstrdup("sent in clear: --no-encrypt, "
-			    "although it replies to encrypted mail");
+			res->line = xasprintf("sent in clear: --no-encrypt, "
+			    "although it %s encrypted mail", in->forwarding ?
+			    "forwards" : "replies to");
 		else
 			res->line = xstrdup(in->never ? "sent in clear: "
 			    "--no-encrypt" : "sent in clear: encrypt = never");

@@ -4,8 +4,7 @@
  * pinned key first, then DNS OPENPGPKEY records, then keys already in
  * steedmail's GnuPG home from Autocrypt or an import; for S/MIME the
  * store, gpgsm's home, then SMIMEA records), and decides: encrypt,
- * send in clear, ask the user, or refuse, and why. Caller: ui/cli-send.c
- * (later the composer). It never prints and never asks: the one line to
+ * send in clear, ask the user, or refuse, and why. Caller: draft.c. It never prints and never asks: the one line to
  * show is in the result, and asking is the caller's (policy_answer).
  */
 #ifndef STEED_POLICY_H
@@ -41,6 +40,7 @@ struct policy_in {
 	 * only never (--no-encrypt) overrides it.
 	 */
 	int			 replying_encrypted;
+	int			 forwarding;	/* ... as a forward: its words */
 	/*
 	 * S/MIME: certificates in gpgsm's home, chosen by the same rules as
 	 * OpenPGP keys (the store's key for the address first); DNS (SMIMEA)
@@ -84,6 +84,13 @@ struct policy_result {
 /* Parse the settings' words; -1 for an unknown one. */
 int	policy_mode(const char *, enum policy_encrypt *);
 int	policy_fallback_mode(const char *, enum policy_fallback *);
+
+/*
+ * Must the message be encrypted (or refused)? The one place for the rule:
+ * --encrypt or --require-encryption, a reply to encrypted mail, or
+ * encrypt = always; never when --no-encrypt says otherwise.
+ */
+int	policy_must(const struct policy_in *);
 
 /*
  * Decide for the n recipients addrs. The GnuPG home must be set up

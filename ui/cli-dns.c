@@ -2,9 +2,9 @@
  * cli-dns.c: "steedmail --lookup ADDRESS..." (correspondents' keys in DNS,
  * one line per address and record type) and "--dns-records [ACCOUNT]"
  * (the records that publish the account's own keys, in zone-file syntax).
- * The lookups themselves are dns-lookup.c; this file shows them. Keys in
- * an OPENPGPKEY record are listed from the record's data without being
- * imported.
+ * The lookups themselves are dns-lookup.c, the records src/ownkey.h;
+ * this file shows them. Keys in an OPENPGPKEY record are listed from the
+ * record's data without being imported.
  *
  * --lookup prints, tab-separated: address, type, status, TTL, the key
  * (fingerprints, or "-"), and "cached" / "lower-case" when they apply.
@@ -20,17 +20,15 @@
 
 #include <gnutls/gnutls.h>
 
-#include "account/keygen.h"
 #include "addr.h"
 #include "buf.h"
 #include "cli.h"
 #include "crypto.h"
 #include "dns-lookup.h"
 #include "keydata.h"
+#include "ownkey.h"
 #include "strsafe.h"
 #include "xmalloc.h"
-
-#define CMD_DNS_TTL	3600	/* the TTL --dns-records suggests */
 
 static void
 cmd_dns_hex(struct buf *b, const unsigned char *p, size_t len, int upper)
@@ -197,85 +195,31 @@ cmd_lookup(struct cmd_ctx *ctx)
 	return rc;
 }
 
-/* The exported key or certificate of fpr, binary; NULL after saying why. */
-static char *
-cmd_dns_export(gpgme_protocol_t proto, const char *fpr, size_t *len)
-{
-	gpgme_ctx_t	 g;
-	gpgme_data_t	 d;
-	gpgme_error_t	 err;
-	char		*cause = NULL, *mem, *copy;
-
-	if ((g = crypto_ctx(proto, &cause)) == NULL) {
-		cmd_error("%s", cause);
-		free(cause);
-		return NULL;
-	}
-	gpgme_set_armor(g, 0);
-	if ((err = gpgme_data_new(&d)) != 0) {
-		cmd_error("cannot export %s: %s", fpr, gpgme_strerror(err));
-		gpgme_release(g);
-		return NULL;
-	}
-	err = gpgme_op_export(g, fpr, proto == GPGME_PROTOCOL_OpenPGP ?
-	    GPGME_EXPORT_MODE_MINIMAL : 0, d);
-	gpgme_release(g);
-	mem = gpgme_data_release_and_get_mem(d, len);
-	if (err != 0 || mem == NULL || *len == 0) {
-		cmd_error("cannot export %s: %s", fpr, err != 0 ?
-		    gpgme_strerror(err) : "nothing exported");
-		gpgme_free(mem);
-		return NULL;
-	}
-	copy = xmalloc(*len);
-	memcpy(copy, mem, *len);
-	gpgme_free(mem);
-	return copy;
-}
-
-/* The zone-file lines for data under the owner names of address. */
+/* The zone-file lines of one record. */
 static void
-cmd_dns_print(const char *address, enum dns_type type, const char *fpr,
-    const unsigned char *prefix, size_t plen, const unsigned char *data,
-    size_t len)
+cmd_dns_print(const char *address, const struct ownkey_record *r)
 {
 	struct buf	 b;
-	char		*owner[2];
 	int		 i;
 
-	owner[0] = dns_owner_name(address, type, 0);
-	owner[1] = dns_owner_name(address, type, 1);
-	if (owner[0] == NULL || owner[1] == NULL) {
-		free(owner[0]);
-		free(owner[1]);
-		return;
-	}
 	buf_init(&b);
-	cmd_dns_hex(&b, prefix, plen, 0);
-	cmd_dns_hex(&b, data, len, 0);
+	cmd_dns_hex(&b, r->rdata, r->len, 0);
 	buf_addc(&b, '\0');
-	printf("; %s for %s, %s %s\n", type == DNS_SMIMEA ? "SMIMEA" :
-	    "OPENPGPKEY", address, type == DNS_SMIMEA ? "certificate" : "key",
-	    fpr);
-	for (i = 0; i < 2; i++) {
-		if (i == 1 && strcmp(owner[0], owner[1]) == 0)
-			break;
-		printf("%s. %d IN TYPE%d \\# %zu %s\n", owner[i], CMD_DNS_TTL,
-		    (int)type, plen + len, b.data);
-	}
+	printf("; %s for %s, %s %s\n", r->type == DNS_SMIMEA ? "SMIMEA" :
+	    "OPENPGPKEY", address, r->type == DNS_SMIMEA ? "certificate" :
+	    "key", r->fpr);
+	for (i = 0; i < 2 && r->owner[i] != NULL; i++)
+		printf("%s. %d IN TYPE%d \\# %zu %s\n", r->owner[i],
+		    OWNKEY_DNS_TTL, (int)r->type, r->len, b.data);
 	buf_free(&b);
-	free(owner[0]);
-	free(owner[1]);
 }
 
 int
 cmd_dns_records(struct cmd_ctx *ctx)
 {
-	static const unsigned char dane_ee[3] = { 3, 0, 0 };
 	struct account		*a;
-	struct keygen_key	 k;
-	char			*cause = NULL, *data;
-	size_t			 len;
+	struct ownkey_record	 r;
+	char			*cause = NULL;
 	int			 rc;
 
 	if (ctx->argc > 1) {
@@ -288,7 +232,7 @@ cmd_dns_records(struct cmd_ctx *ctx)
 		return EX_USAGE;
 	if (cmd_key_init(ctx) == -1)
 		return EX_UNAVAILABLE;
-	if ((rc = keygen_openpgp(a, 0, &k, &cause)) == -1) {
+	if ((rc = ownkey_record(a, DNS_OPENPGPKEY, &r, &cause)) == -1) {
 		cmd_error("%s", cause);
 		free(cause);
 		return EX_UNAVAILABLE;
@@ -297,19 +241,12 @@ cmd_dns_records(struct cmd_ctx *ctx)
 		cmd_error("%s has no key: run steedmail --genkey", a->address);
 		return EX_UNAVAILABLE;
 	}
-	data = cmd_dns_export(GPGME_PROTOCOL_OpenPGP, k.fpr, &len);
-	if (data == NULL) {
-		keygen_key_free(&k);
-		return EX_UNAVAILABLE;
-	}
-	cmd_dns_print(a->address, DNS_OPENPGPKEY, k.fpr, NULL, 0,
-	    (unsigned char *)data, len);
-	free(data);
-	keygen_key_free(&k);
+	cmd_dns_print(a->address, &r);
+	ownkey_record_free(&r);
 	if (!a->smime)
 		return fflush(stdout) == 0 ? EX_OK : EX_IOERR;
 
-	if ((rc = keygen_smime(a, 0, &k, &cause)) == -1) {
+	if ((rc = ownkey_record(a, DNS_SMIMEA, &r, &cause)) == -1) {
 		cmd_error("%s", cause);
 		free(cause);
 		return EX_UNAVAILABLE;
@@ -319,15 +256,7 @@ cmd_dns_records(struct cmd_ctx *ctx)
 		    "--genkey", a->address);
 		return EX_UNAVAILABLE;
 	}
-	data = cmd_dns_export(GPGME_PROTOCOL_CMS, k.fpr, &len);
-	if (data == NULL) {
-		keygen_key_free(&k);
-		return EX_UNAVAILABLE;
-	}
-	/* Usage 3 (DANE-EE), selector 0, matching type 0: the certificate. */
-	cmd_dns_print(a->address, DNS_SMIMEA, k.fpr, dane_ee, sizeof dane_ee,
-	    (unsigned char *)data, len);
-	free(data);
-	keygen_key_free(&k);
+	cmd_dns_print(a->address, &r);
+	ownkey_record_free(&r);
 	return fflush(stdout) == 0 ? EX_OK : EX_IOERR;
 }

@@ -48,7 +48,12 @@ enum {
 	OPT_NO_ENCRYPT,
 	OPT_REQUIRE_ENCRYPTION,
 	OPT_REPLY,
-	CMD_FOLDERS
+	CMD_FOLDERS,
+	OPT_POSTPONE,
+	OPT_QUOTE,
+	OPT_FORWARD,
+	OPT_FORWARD_INLINE,
+	CMD_RESUME
 };
 
 #define MAIN_TIMEOUT_MAX	86400	/* seconds --idle may wait at most */
@@ -80,6 +85,11 @@ static const struct option main_options[] = {
 	{ "no-encrypt",		no_argument,	NULL, OPT_NO_ENCRYPT },
 	{ "require-encryption",	no_argument,	NULL, OPT_REQUIRE_ENCRYPTION },
 	{ "reply",		required_argument, NULL, OPT_REPLY },
+	{ "postpone",		no_argument,	NULL, OPT_POSTPONE },
+	{ "quote",		no_argument,	NULL, OPT_QUOTE },
+	{ "forward",		required_argument, NULL, OPT_FORWARD },
+	{ "forward-inline",	required_argument, NULL, OPT_FORWARD_INLINE },
+	{ "resume",		required_argument, NULL, CMD_RESUME },
 	{ "trust",		no_argument,	NULL, CMD_TRUST },
 	{ "lookup",		no_argument,	NULL, CMD_LOOKUP },
 	{ "dns-records",	no_argument,	NULL, CMD_DNS_RECORDS },
@@ -104,6 +114,12 @@ main_usage(FILE *f)
 "  --require-encryption  with -s: encrypt, or send nothing (exit 69)\n"
 "  --reply FILE       with -s: a reply to the message in FILE (In-Reply-To,\n"
 "                     References); encrypted if FILE was, or not sent\n"
+"  --quote            with --reply: quote FILE's text above the body\n"
+"  --forward FILE     with -s: forward the message in FILE, attached\n"
+"  --forward-inline FILE  with -s: forward it in the body, below yours\n"
+"  --postpone         with -s: keep the draft instead of sending it; its\n"
+"                     file name on stdout (encrypted to you if it would be)\n"
+"  --resume FILE      send a postponed draft (the flags of -s apply)\n"
 "  --smime            with -s, --genkey, --export-key: S/MIME instead\n"
 "  --genkey           make the account's key if it has none; show it\n"
 "  --export-key       the account's public key, ASCII-armored, on stdout\n"
@@ -298,6 +314,7 @@ main_run(int command, struct cmd_ctx *ctx)
 	switch (command) {
 	case CMD_SEND:		return cmd_send(ctx);
 	case CMD_FLUSH:		return cmd_flush(ctx);
+	case CMD_RESUME:	return cmd_resume(ctx);
 	case CMD_LIST:		return cmd_list(ctx);
 	case CMD_FOLDERS:	return cmd_folders(ctx);
 	case CMD_FETCH:		return cmd_fetch(ctx);
@@ -356,9 +373,14 @@ main(int argc, char **argv)
 		case 'h':
 			main_usage(stdout);
 			return EX_OK;
+		case CMD_RESUME:
+			ctx.resume = optarg;
+			/* FALLTHROUGH */
 		case 's':
-			ctx.subject = optarg;
-			ch = CMD_SEND;
+			if (ch == 's') {
+				ctx.subject = optarg;
+				ch = CMD_SEND;
+			}
 			/* FALLTHROUGH */
 		case CMD_CHECK_CONFIG:
 		case CMD_HELP_CONFIG:
@@ -403,6 +425,17 @@ main(int argc, char **argv)
 		case OPT_REPLY:
 			ctx.reply = optarg;
 			break;
+		case OPT_POSTPONE:
+			ctx.postpone = 1;
+			break;
+		case OPT_QUOTE:
+			ctx.quote = 1;
+			break;
+		case OPT_FORWARD:
+		case OPT_FORWARD_INLINE:
+			ctx.forward = optarg;
+			ctx.forward_inline = ch == OPT_FORWARD_INLINE;
+			break;
 		case OPT_PART:
 			ctx.part = optarg;
 			break;
@@ -432,8 +465,22 @@ main(int argc, char **argv)
 		cmd_error("-c, -b, -a and --reply go with -s");
 		return EX_USAGE;
 	}
-	if (command != CMD_SEND && (ctx.sign || ctx.encrypt ||
-	    ctx.no_encrypt || ctx.require_encryption)) {
+	if (ctx.quote && ctx.reply == NULL) {
+		cmd_error("--quote goes with --reply");
+		return EX_USAGE;
+	}
+	if (ctx.forward != NULL && (command != CMD_SEND ||
+	    ctx.reply != NULL)) {
+		cmd_error("--forward and --forward-inline go with -s, not "
+		    "with --reply");
+		return EX_USAGE;
+	}
+	if (command != CMD_SEND && ctx.postpone) {
+		cmd_error("--postpone goes with -s");
+		return EX_USAGE;
+	}
+	if (command != CMD_SEND && command != CMD_RESUME && (ctx.sign ||
+	    ctx.encrypt || ctx.no_encrypt || ctx.require_encryption)) {
 		cmd_error("--sign, --encrypt, --no-encrypt and "
 		    "--require-encryption go with -s");
 		return EX_USAGE;
@@ -443,8 +490,8 @@ main(int argc, char **argv)
 		    "--require-encryption");
 		return EX_USAGE;
 	}
-	if (ctx.smime && command != CMD_SEND && command != CMD_GENKEY &&
-	    command != CMD_EXPORT_KEY) {
+	if (ctx.smime && command != CMD_SEND && command != CMD_RESUME &&
+	    command != CMD_GENKEY && command != CMD_EXPORT_KEY) {
 		cmd_error("--smime goes with -s, --genkey or --export-key");
 		return EX_USAGE;
 	}

@@ -35,11 +35,17 @@ struct cmd_ctx {
 	/* --no-encrypt, --require-encryption (with -s) */
 	int		  no_encrypt, require_encryption;
 	const char	 *reply;	/* --reply FILE (with -s), or NULL */
+	int		  quote;	/* --quote (with --reply) */
+	const char	 *forward;	/* --forward(-inline) FILE, or NULL */
+	int		  forward_inline;
+	int		  postpone;	/* --postpone (with -s) */
+	const char	 *resume;	/* --resume FILE, or NULL */
 };
 
 int	cmd_check_config(struct cmd_ctx *);
 int	cmd_send(struct cmd_ctx *);
 int	cmd_flush(struct cmd_ctx *);
+int	cmd_resume(struct cmd_ctx *);
 int	cmd_list(struct cmd_ctx *);
 int	cmd_fetch(struct cmd_ctx *);
 int	cmd_sync(struct cmd_ctx *);

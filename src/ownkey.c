@@ -1,8 +1,9 @@
 /*
- * keygen.c: the account's own OpenPGP key and S/MIME certificate (see
- * keygen.h): looked up in steedmail's GnuPG home, made when missing,
+ * ownkey.c: the account's own OpenPGP key and S/MIME certificate (see
+ * ownkey.h): looked up in steedmail's GnuPG home, made when missing,
  * renewed before they expire. Everything goes through crypto_ctx(); the
- * engines run as gpgme's children. Never prints.
+ * engines run as gpgme's children. Callers: the draft, the key commands,
+ * the setup wizard. Never prints: a failed renewal is a fe_notice().
  *
  * No passphrase: the key is protected by the home's 0700 mode, which is
  * Autocrypt Level 1's choice and the only one that lets mail be signed
@@ -19,13 +20,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "account/keygen.h"
+#include "ownkey.h"
 #include "buf.h"
 #include "crypto.h"
+#include "frontend.h"
+#include "paths.h"
 #include "xmalloc.h"
 
 static double
-keygen_now(void)
+ownkey_now(void)
 {
 	struct timespec	ts;
 
@@ -35,7 +38,7 @@ keygen_now(void)
 
 /* Never hand gpg-agent a passphrase: a protected key fails cleanly. */
 static gpgme_error_t
-keygen_no_passphrase(void *arg, const char *hint, const char *info,
+ownkey_no_passphrase(void *arg, const char *hint, const char *info,
     int prev_bad, int fd)
 {
 	(void)arg;
@@ -47,7 +50,7 @@ keygen_no_passphrase(void *arg, const char *hint, const char *info,
 }
 
 static gpgme_ctx_t
-keygen_ctx(gpgme_protocol_t proto, gpgme_passphrase_cb_t cb, char **cause)
+ownkey_ctx(gpgme_protocol_t proto, gpgme_passphrase_cb_t cb, char **cause)
 {
 	gpgme_ctx_t	ctx;
 
@@ -62,7 +65,7 @@ keygen_ctx(gpgme_protocol_t proto, gpgme_passphrase_cb_t cb, char **cause)
 
 /* Has key a (not revoked, not invalid) user ID with this address? */
 static gpgme_user_id_t
-keygen_uid(gpgme_key_t key, const char *addr)
+ownkey_uid(gpgme_key_t key, const char *addr)
 {
 	gpgme_user_id_t	uid;
 
@@ -77,7 +80,7 @@ keygen_uid(gpgme_key_t key, const char *addr)
 
 /* Why key cannot be the account's key, or NULL if it can. */
 static const char *
-keygen_unusable(gpgme_key_t key, int allow_expired)
+ownkey_unusable(gpgme_key_t key, int allow_expired)
 {
 	if (key->revoked)
 		return "revoked";
@@ -97,7 +100,7 @@ keygen_unusable(gpgme_key_t key, int allow_expired)
 }
 
 static void
-keygen_fill(struct keygen_key *k, gpgme_key_t key, const char *addr)
+ownkey_fill(struct ownkey *k, gpgme_key_t key, const char *addr)
 {
 	gpgme_user_id_t	uid;
 	char		*path;
@@ -106,7 +109,7 @@ keygen_fill(struct keygen_key *k, gpgme_key_t key, const char *addr)
 	free(k->uid);
 	free(k->revoc);
 	k->fpr = xstrdup(key->subkeys->fpr);
-	uid = keygen_uid(key, addr);
+	uid = ownkey_uid(key, addr);
 	if (uid == NULL)
 		uid = key->uids;
 	k->uid = xstrdup(uid != NULL && uid->uid != NULL ? uid->uid : "");
@@ -127,7 +130,7 @@ keygen_fill(struct keygen_key *k, gpgme_key_t key, const char *addr)
  * only if there is nothing better (they can be renewed).
  */
 static gpgme_key_t
-keygen_search(gpgme_ctx_t ctx, const char *addr, char **cause)
+ownkey_search(gpgme_ctx_t ctx, const char *addr, char **cause)
 {
 	gpgme_key_t	 key, best = NULL;
 	gpgme_error_t	 err;
@@ -142,8 +145,8 @@ keygen_search(gpgme_ctx_t ctx, const char *addr, char **cause)
 		return NULL;
 	}
 	while ((err = gpgme_op_keylist_next(ctx, &key)) == 0) {
-		if (keygen_uid(key, addr) == NULL ||
-		    keygen_unusable(key, 1) != NULL) {
+		if (ownkey_uid(key, addr) == NULL ||
+		    ownkey_unusable(key, 1) != NULL) {
 			gpgme_key_unref(key);
 			continue;
 		}
@@ -175,7 +178,7 @@ keygen_search(gpgme_ctx_t ctx, const char *addr, char **cause)
 
 /* The configured key: it must be here, secret, usable. */
 static gpgme_key_t
-keygen_configured(gpgme_ctx_t ctx, const char *fpr, const char *what,
+ownkey_configured(gpgme_ctx_t ctx, const char *fpr, const char *what,
     char **cause)
 {
 	gpgme_key_t	 key;
@@ -190,7 +193,7 @@ keygen_configured(gpgme_ctx_t ctx, const char *fpr, const char *what,
 			*cause = crypto_error(what, err);
 		return NULL;
 	}
-	if ((why = keygen_unusable(key, 0)) != NULL) {
+	if ((why = ownkey_unusable(key, 0)) != NULL) {
 		*cause = xasprintf("%s %s is %s", what, fpr, why);
 		gpgme_key_unref(key);
 		return NULL;
@@ -198,14 +201,14 @@ keygen_configured(gpgme_ctx_t ctx, const char *fpr, const char *what,
 	return key;
 }
 
-/* Move the expiry of primary key and subkeys to KEYGEN_LIFETIME ahead. */
+/* Move the expiry of primary key and subkeys to OWNKEY_LIFETIME ahead. */
 static int
-keygen_renew(gpgme_ctx_t ctx, gpgme_key_t key, char **cause)
+ownkey_renew(gpgme_ctx_t ctx, gpgme_key_t key, char **cause)
 {
 	gpgme_error_t	err;
 
-	if ((err = gpgme_op_setexpire(ctx, key, KEYGEN_LIFETIME, NULL, 0))
-	    != 0 || (err = gpgme_op_setexpire(ctx, key, KEYGEN_LIFETIME, "*",
+	if ((err = gpgme_op_setexpire(ctx, key, OWNKEY_LIFETIME, NULL, 0))
+	    != 0 || (err = gpgme_op_setexpire(ctx, key, OWNKEY_LIFETIME, "*",
 	    0)) != 0) {
 		*cause = crypto_error("cannot renew the key", err);
 		return -1;
@@ -215,7 +218,7 @@ keygen_renew(gpgme_ctx_t ctx, gpgme_key_t key, char **cause)
 
 /* "Name <addr>", or the address alone when the name would not fit. */
 static char *
-keygen_userid(const struct account *a)
+ownkey_userid(const struct account *a)
 {
 	const char	*n = a->name;
 
@@ -225,15 +228,15 @@ keygen_userid(const struct account *a)
 }
 
 static gpgme_key_t
-keygen_make_openpgp(gpgme_ctx_t ctx, const struct account *a, char **cause)
+ownkey_make_openpgp(gpgme_ctx_t ctx, const struct account *a, char **cause)
 {
 	gpgme_genkey_result_t	 res;
 	gpgme_key_t		 key;
 	gpgme_error_t		 err;
 	char			*uid, *fpr;
 
-	uid = keygen_userid(a);
-	err = gpgme_op_createkey(ctx, uid, "ed25519", 0, KEYGEN_LIFETIME,
+	uid = ownkey_userid(a);
+	err = gpgme_op_createkey(ctx, uid, "ed25519", 0, OWNKEY_LIFETIME,
 	    NULL, GPGME_CREATE_SIGN | GPGME_CREATE_CERT |
 	    GPGME_CREATE_NOPASSWD | GPGME_CREATE_FORCE);
 	free(uid);
@@ -253,7 +256,7 @@ keygen_make_openpgp(gpgme_ctx_t ctx, const struct account *a, char **cause)
 		free(fpr);
 		return NULL;
 	}
-	err = gpgme_op_createsubkey(ctx, key, "cv25519", 0, KEYGEN_LIFETIME,
+	err = gpgme_op_createsubkey(ctx, key, "cv25519", 0, OWNKEY_LIFETIME,
 	    GPGME_CREATE_ENCR | GPGME_CREATE_NOPASSWD);
 	gpgme_key_unref(key);
 	if (err != 0) {
@@ -272,7 +275,7 @@ keygen_make_openpgp(gpgme_ctx_t ctx, const struct account *a, char **cause)
 }
 
 int
-keygen_openpgp(const struct account *a, int create, struct keygen_key *k,
+ownkey_openpgp(const struct account *a, int create, struct ownkey *k,
     char **cause)
 {
 	gpgme_ctx_t	 ctx;
@@ -282,18 +285,18 @@ keygen_openpgp(const struct account *a, int create, struct keygen_key *k,
 	time_t		 now = time(NULL);
 
 	memset(k, 0, sizeof *k);
-	if ((ctx = keygen_ctx(GPGME_PROTOCOL_OpenPGP, keygen_no_passphrase,
+	if ((ctx = ownkey_ctx(GPGME_PROTOCOL_OpenPGP, ownkey_no_passphrase,
 	    cause)) == NULL)
 		return -1;
 	if (a->key != NULL) {
 		/* The user's own key (perhaps on a card): used as it is. */
-		if ((key = keygen_configured(ctx, a->key, "key", cause))
+		if ((key = ownkey_configured(ctx, a->key, "key", cause))
 		    == NULL)
 			goto fail;
-		keygen_fill(k, key, a->address);
+		ownkey_fill(k, key, a->address);
 		goto done;
 	}
-	if ((key = keygen_search(ctx, a->address, cause)) == NULL &&
+	if ((key = ownkey_search(ctx, a->address, cause)) == NULL &&
 	    *cause != NULL)
 		goto fail;
 	if (key == NULL) {
@@ -301,19 +304,19 @@ keygen_openpgp(const struct account *a, int create, struct keygen_key *k,
 			gpgme_release(ctx);
 			return 1;
 		}
-		t0 = keygen_now();
-		if ((key = keygen_make_openpgp(ctx, a, cause)) == NULL)
+		t0 = ownkey_now();
+		if ((key = ownkey_make_openpgp(ctx, a, cause)) == NULL)
 			goto fail;
-		k->seconds = keygen_now() - t0;
+		k->seconds = ownkey_now() - t0;
 		k->created = 1;
 	} else if (key->subkeys->expires != 0 &&
-	    key->subkeys->expires - now < KEYGEN_RENEW_BEFORE) {
-		if (keygen_renew(ctx, key, &why) == -1) {
+	    key->subkeys->expires - now < OWNKEY_RENEW_BEFORE) {
+		if (ownkey_renew(ctx, key, &why) == -1) {
 			if (key->expired) {
 				*cause = why;
 				goto fail;
 			}
-			k->warning = xasprintf("%s; it expires soon", why);
+			fe_notice(FE_WARNING, "%s; it expires soon", why);
 			free(why);
 		} else if (crypto_key(ctx, key->subkeys->fpr, 1, &again)
 		    == 0) {
@@ -322,7 +325,7 @@ keygen_openpgp(const struct account *a, int create, struct keygen_key *k,
 			k->renewed = 1;
 		}
 	}
-	keygen_fill(k, key, a->address);
+	ownkey_fill(k, key, a->address);
 done:
 	gpgme_key_unref(key);
 	gpgme_release(ctx);
@@ -332,13 +335,13 @@ fail:
 	if (key != NULL)
 		gpgme_key_unref(key);
 	gpgme_release(ctx);
-	keygen_key_free(k);
+	ownkey_free(k);
 	return -1;
 }
 
 /* A Distinguished Name value with RFC 4514's specials escaped. */
 static void
-keygen_dn_value(struct buf *b, const char *v)
+ownkey_dn_value(struct buf *b, const char *v)
 {
 	const char	*p;
 
@@ -353,7 +356,7 @@ keygen_dn_value(struct buf *b, const char *v)
 
 /* The gpgsm or gpgconf program gpgme uses. */
 static const char *
-keygen_program(gpgme_protocol_t proto)
+ownkey_program(gpgme_protocol_t proto)
 {
 	gpgme_engine_info_t	e;
 
@@ -367,7 +370,7 @@ keygen_program(gpgme_protocol_t proto)
 }
 
 int
-keygen_trust_cert(const char *fpr, char **cause)
+ownkey_trust_cert(const char *fpr, char **cause)
 {
 	return crypto_trust_root(fpr, "a self-signed certificate", cause);
 }
@@ -382,7 +385,7 @@ keygen_trust_cert(const char *fpr, char **cause)
  * output.
  */
 static int
-keygen_run_gpgsm(const char *parms, gpgme_data_t cert, char **cause)
+ownkey_run_gpgsm(const char *parms, gpgme_data_t cert, char **cause)
 {
 	const char	*argv[] = { "gpgsm", "--homedir", crypto_home(),
 			    "--batch", "--pinentry-mode", "loopback",
@@ -396,7 +399,7 @@ keygen_run_gpgsm(const char *parms, gpgme_data_t cert, char **cause)
 	FILE		*f;
 	int		 fd;
 
-	if ((gpgsm = keygen_program(GPGME_PROTOCOL_CMS)) == NULL) {
+	if ((gpgsm = ownkey_program(GPGME_PROTOCOL_CMS)) == NULL) {
 		*cause = xstrdup("gpgsm cannot be used (install gpgsm)");
 		return -1;
 	}
@@ -461,7 +464,7 @@ fail:
 }
 
 static gpgme_key_t
-keygen_make_smime(gpgme_ctx_t ctx, const struct account *a, char **cause)
+ownkey_make_smime(gpgme_ctx_t ctx, const struct account *a, char **cause)
 {
 	gpgme_import_result_t	 res;
 	gpgme_data_t		 cert = NULL;
@@ -469,13 +472,13 @@ keygen_make_smime(gpgme_ctx_t ctx, const struct account *a, char **cause)
 	gpgme_error_t		 err;
 	struct buf		 parms;
 	struct tm		 tm;
-	time_t			 until = time(NULL) + KEYGEN_LIFETIME;
+	time_t			 until = time(NULL) + OWNKEY_LIFETIME;
 	char			*fpr = NULL;
 
 	buf_init(&parms);
 	buf_adds(&parms, "Key-Type: RSA\nKey-Length: 2048\n"
 	    "Key-Usage: sign, encrypt\nName-DN: CN=");
-	keygen_dn_value(&parms, a->name != NULL && *a->name != '\0' &&
+	ownkey_dn_value(&parms, a->name != NULL && *a->name != '\0' &&
 	    strpbrk(a->name, "\r\n") == NULL ? a->name : a->address);
 	gmtime_r(&until, &tm);
 	buf_addf(&parms, "\nName-Email: %s\nSerial: random\n"
@@ -486,7 +489,7 @@ keygen_make_smime(gpgme_ctx_t ctx, const struct account *a, char **cause)
 		    err);
 		goto out;
 	}
-	if (keygen_run_gpgsm(parms.data, cert, cause) == -1)
+	if (ownkey_run_gpgsm(parms.data, cert, cause) == -1)
 		goto out;
 	/* gpgsm hands the self-signed certificate back; keep it. */
 	gpgme_data_seek(cert, 0, SEEK_SET);
@@ -501,7 +504,7 @@ keygen_make_smime(gpgme_ctx_t ctx, const struct account *a, char **cause)
 		goto out;
 	}
 	fpr = xstrdup(res->imports->fpr);
-	if (keygen_trust_cert(fpr, cause) == -1)
+	if (ownkey_trust_cert(fpr, cause) == -1)
 		goto out;
 	if ((err = crypto_key(ctx, fpr, 1, &key)) != 0) {
 		*cause = crypto_error("the new certificate cannot be found",
@@ -517,7 +520,7 @@ out:
 }
 
 int
-keygen_smime(const struct account *a, int create, struct keygen_key *k,
+ownkey_smime(const struct account *a, int create, struct ownkey *k,
     char **cause)
 {
 	gpgme_ctx_t	 ctx;
@@ -525,10 +528,10 @@ keygen_smime(const struct account *a, int create, struct keygen_key *k,
 	double		 t0;
 
 	memset(k, 0, sizeof *k);
-	if ((ctx = keygen_ctx(GPGME_PROTOCOL_CMS, NULL, cause)) == NULL)
+	if ((ctx = ownkey_ctx(GPGME_PROTOCOL_CMS, NULL, cause)) == NULL)
 		return -1;
 	if (a->smime_key != NULL) {
-		if ((key = keygen_configured(ctx, a->smime_key,
+		if ((key = ownkey_configured(ctx, a->smime_key,
 		    "smime-key", cause)) == NULL)
 			goto fail;
 	} else {
@@ -536,7 +539,7 @@ keygen_smime(const struct account *a, int create, struct keygen_key *k,
 		 * A certificate cannot be extended: an expired one is passed
 		 * over, and a new one is made in its place.
 		 */
-		if ((key = keygen_search(ctx, a->address, cause)) == NULL &&
+		if ((key = ownkey_search(ctx, a->address, cause)) == NULL &&
 		    *cause != NULL)
 			goto fail;
 		if (key != NULL && key->expired) {
@@ -548,14 +551,14 @@ keygen_smime(const struct account *a, int create, struct keygen_key *k,
 				gpgme_release(ctx);
 				return 1;
 			}
-			t0 = keygen_now();
-			if ((key = keygen_make_smime(ctx, a, cause)) == NULL)
+			t0 = ownkey_now();
+			if ((key = ownkey_make_smime(ctx, a, cause)) == NULL)
 				goto fail;
-			k->seconds = keygen_now() - t0;
+			k->seconds = ownkey_now() - t0;
 			k->created = 1;
 		}
 	}
-	keygen_fill(k, key, a->address);
+	ownkey_fill(k, key, a->address);
 	gpgme_key_unref(key);
 	gpgme_release(ctx);
 	return 0;
@@ -564,16 +567,34 @@ fail:
 	if (key != NULL)
 		gpgme_key_unref(key);
 	gpgme_release(ctx);
-	keygen_key_free(k);
+	ownkey_free(k);
 	return -1;
 }
 
+int
+ownkey_have_keyring(const struct config *cf)
+{
+	char	*data, *path, *cause = NULL;
+	int	 yes;
+
+	if (cf != NULL && cf->gnupg_home != NULL)
+		return 1;
+	if ((data = paths_data_dir(&cause)) == NULL) {
+		free(cause);
+		return 0;
+	}
+	path = xasprintf("%s/gnupg/pubring.kbx", data);
+	yes = access(path, F_OK) == 0;
+	free(path);
+	free(data);
+	return yes;
+}
+
 void
-keygen_key_free(struct keygen_key *k)
+ownkey_free(struct ownkey *k)
 {
 	free(k->fpr);
 	free(k->uid);
 	free(k->revoc);
-	free(k->warning);
 	memset(k, 0, sizeof *k);
 }

@@ -1,0 +1,193 @@
+/*
+ * draft.h: a message being written, from its start (new, a reply, a
+ * group reply, a forward) to the outbox. What every front end does with
+ * one: fill it in, have it decided and protected (the encryption policy
+ * per recipient, signing, the Autocrypt header), queue it in the durable
+ * outbox, or postpone it and resume it later.
+ *
+ * draft.c owns the draft and its start from an opened message;
+ * draft-protect.c the decision and the protection; draft-store.c queue,
+ * postpone and resume. Callers: ui/cli-send.c, later the composer. Never
+ * prints: warnings go through fe_notice(), the one question ("send in
+ * clear?") through fe_confirm(), everything else comes back.
+ */
+#ifndef STEED_DRAFT_H
+#define STEED_DRAFT_H
+
+#include <stddef.h>
+
+#include "buf.h"
+#include "config.h"
+#include "policy.h"
+
+struct mime_msg;
+
+struct draft_blob {
+	char	*name;		/* file name, or NULL */
+	char	*type;		/* "type/subtype" */
+	char	*data;
+	size_t	 len;
+};
+
+struct draft {
+	const struct account	 *a;		/* the sender */
+	char			**to, **cc, **bcc;
+	size_t			  nto, ncc, nbcc;
+	char			 *subject;	/* UTF-8, or NULL */
+	char			 *body;		/* UTF-8 text, or NULL */
+	char			**attach;	/* file paths */
+	size_t			  nattach;
+	/* Attachments held here: a forwarded message, a resumed draft's. */
+	struct draft_blob	 *blobs;
+	size_t			  nblobs;
+	char			 *in_reply_to;	/* "<id>", or NULL */
+	char			 *references;	/* "<a> <b>", or NULL */
+	/*
+	 * It answers or forwards mail that had encrypted content: it is
+	 * encrypted or refused (policy_must()).
+	 */
+	int			  from_encrypted;
+	int			  forwarding;	/* it is a forward */
+};
+
+enum draft_field {
+	DRAFT_TO,
+	DRAFT_CC,
+	DRAFT_BCC
+};
+
+struct draft	*draft_new(const struct account *);
+void		 draft_free(struct draft *);
+void		 draft_add(struct draft *, enum draft_field, const char *addr);
+void		 draft_set_subject(struct draft *, const char *);
+/* The body, taken (allocated), replacing any. */
+void		 draft_set_body(struct draft *, char *);
+void		 draft_attach(struct draft *, const char *path);
+/* An attachment from memory (copied). */
+void		 draft_attach_data(struct draft *, const char *name,
+		     const char *type, const void *data, size_t len);
+/*
+ * The draft as mime-build.h wants it; m points into d, which must outlive
+ * it; free with draft_mime_free().
+ */
+struct mime_out;
+void		 draft_mime(const struct draft *, struct mime_out *m);
+void		 draft_mime_free(struct mime_out *m);
+/* The first recipient (of To, Cc, Bcc) that is not a plain address. */
+const char	*draft_bad_addr(const struct draft *, enum draft_field *);
+
+/*
+ * Start from an opened message m: a reply (to Reply-To, else From), a
+ * group reply (also to its other recipients in Cc, the account's own
+ * address left out), a forward inline or as attachment (raw, len: the
+ * message as it came). The subject gets "Re: " or "Fwd: " once; a reply
+ * gets In-Reply-To and References (RFC 5322 3.6.4); from_encrypted is set
+ * when m had encrypted content anywhere.
+ *
+ * With quote (replies) or inline (forwards), the text the reader saw
+ * goes into the body: the text parts of the message's own content, the
+ * content decrypted at its top included, but never plaintext that was
+ * decrypted in another context below the top (an encrypted part someone
+ * put inside the message): quoting it would hand the decryption of
+ * somebody else's ciphertext back to whoever sent it. Such parts are
+ * named in the quote, not quoted.
+ *
+ * The GnuPG home must be set up (crypto_init) for encrypted m.
+ */
+#define DRAFT_QUOTE	0x1	/* quote the text read */
+#define DRAFT_GROUP	0x2	/* reply to all */
+#define DRAFT_KEEP	0x8	/* keep the draft's recipients and subject:
+				   only thread it and take its rule */
+int	 draft_reply(struct draft *, struct mime_msg *m, int flags,
+	    char **cause);
+#define DRAFT_INLINE	0x4	/* forward: the text in the body */
+int	 draft_forward(struct draft *, struct mime_msg *m, const char *raw,
+	    size_t len, int flags, char **cause);
+
+/* What the user asked of this message (the batch command's flags). */
+struct draft_opts {
+	int	sign;		/* sign (a key is made if need be) */
+	int	encrypt;	/* encrypt or refuse */
+	int	require;	/* the same, said as a requirement */
+	int	never;		/* send in clear, whatever the settings */
+	int	smime;		/* S/MIME instead of OpenPGP */
+	int	can_ask;	/* fe_confirm() can reach a person */
+};
+
+/*
+ * The outcome of draft_protect(): the per-recipient decision with its
+ * reasons (policy.h), and the one line to show ("encrypted to ...",
+ * "sent in clear: ...", "not sent, ...").
+ */
+struct draft_protection {
+	struct policy_result	 policy;
+	int			 decided;	/* policy is filled in */
+	int			 encrypted;
+	int			 signed_;
+	char			*line;		/* or NULL */
+};
+
+/*
+ * The encryption policy's input for d (policy.h), and whether d must be
+ * encrypted or refused (policy_must(): the options, a reply to encrypted
+ * mail, encrypt = always).
+ */
+void	 draft_policy_in(const struct draft *, const struct config *,
+	    const struct draft_opts *, struct policy_in *);
+int	 draft_must_encrypt(const struct draft *, const struct config *,
+	    const struct draft_opts *);
+
+/*
+ * Could the decision ask the person (fallback = ask, nothing forcing
+ * either way)? The front end then says whether it can (can_ask).
+ */
+int	 draft_may_ask(const struct draft *, const struct config *,
+	    const struct draft_opts *);
+
+/*
+ * Build the message of d and protect it as the options, the settings and
+ * the encryption policy say: STEED, mail is signed whenever the account
+ * has a key, and encrypted whenever the policy finds a key for every
+ * recipient. out gets the message to queue. Returns 0 (out complete, p
+ * says what was done), 1 when the policy refuses to send it (p says
+ * why), -1 with *cause when it cannot be built or protected as asked
+ * (nothing is to be sent; *bad_input is set when the draft itself is at
+ * fault: a header with a line break, text that is not UTF-8, an
+ * attachment that cannot be read).
+ */
+int	 draft_protect(const struct draft *, const struct config *,
+	    const struct draft_opts *, struct buf *out,
+	    struct draft_protection *p, int *bad_input, char **cause);
+void	 draft_protection_free(struct draft_protection *);
+
+/*
+ * Put msg (from draft_protect) in the outbox for d's envelope (every
+ * recipient, Bcc included); *id is the entry's. Nothing is sent:
+ * send_flush() does that.
+ */
+int	 draft_queue(const struct draft *, const struct buf *msg, char **id,
+	    char **cause);
+
+/*
+ * Postpone d: it is written, whole (Bcc and attachments included), to a
+ * new file in the drafts directory (doc/sending.md), mode 0600; *path is
+ * that file. When the message would be encrypted (the decision of
+ * draft_protect() without asking anybody), the stored draft is encrypted
+ * to the account's own key, its Subject protected as a sent message's.
+ * Returns -1 with *cause.
+ */
+int	 draft_postpone(const struct draft *, const struct config *,
+	    const struct draft_opts *, char **path, int *encrypted,
+	    char **cause);
+/*
+ * Resume the draft in path for account a: decrypted if it was stored
+ * encrypted, its protected Subject restored. The file stays until
+ * draft_discard(). Returns NULL with *cause.
+ */
+struct draft	*draft_resume(const struct account *, const char *path,
+		    char **cause);
+int		 draft_discard(const char *path, char **cause);
+/* The drafts directory, created 0700. */
+char		*draft_dir(char **cause);
+
+#endif
