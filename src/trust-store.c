@@ -28,7 +28,7 @@
 #include "xmalloc.h"
 
 #define TRUST_APP_ID	0x53545452	/* "STTR" */
-#define TRUST_VERSION	4
+#define TRUST_VERSION	5
 
 void	(*trust_store_test_hook)(void);
 
@@ -132,6 +132,19 @@ static const char *trust_migrations[] = {
 	" longer a key change (trust store version 4)' FROM first_of_proto;"
 	"DROP TABLE first_of_proto;"
 	"DROP TABLE peer;",
+	/*
+	 * 4 -> 5: how a pending key change came (changed_level: 0 only an
+	 * Autocrypt header named it, 1 a signature by the new key), so that
+	 * a claim never takes the place of a signed change; and which
+	 * message verdicts are final. A pending change from before is
+	 * taken as signed (the stronger: nothing replaces it silently). An
+	 * unsigned verdict was never evidence of anything: it becomes one
+	 * that is decided again when the message is next processed, which
+	 * mends those stored as "no key known" before the key was.
+	 */
+	"ALTER TABLE pin ADD COLUMN changed_level INTEGER NOT NULL DEFAULT 1;"
+	"ALTER TABLE message ADD COLUMN final INTEGER NOT NULL DEFAULT 1;"
+	"UPDATE message SET final = 0 WHERE state = 1;",
 };
 
 static const char *trust_proto_names[] = { "openpgp", "smime" };
@@ -518,6 +531,7 @@ trust_verdict_free(struct trust_verdict *v)
 struct trust_pin {
 	const char	*proto;
 	char		*pinned, *changed, *conflict;
+	int		 changed_level;	/* enum trust_level */
 	int		 exists;
 };
 
@@ -530,8 +544,8 @@ trust_get_pin(struct trust_store *ts, const char *addr, const char *proto,
 
 	memset(p, 0, sizeof *p);
 	p->proto = trust_proto(proto);
-	if ((st = trust_query(ts, cause, "SELECT pinned, changed, conflict "
-	    "FROM pin WHERE addr = ? AND proto = ?", "ss", addr,
+	if ((st = trust_query(ts, cause, "SELECT pinned, changed, conflict, "
+	    "changed_level FROM pin WHERE addr = ? AND proto = ?", "ss", addr,
 	    p->proto)) == NULL)
 		return -1;
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -539,6 +553,7 @@ trust_get_pin(struct trust_store *ts, const char *addr, const char *proto,
 		p->pinned = trust_col(st, 0);
 		p->changed = trust_col(st, 1);
 		p->conflict = trust_col(st, 2);
+		p->changed_level = sqlite3_column_int(st, 3);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
@@ -556,16 +571,17 @@ trust_pin_free(struct trust_pin *p)
 	p->exists = 0;
 }
 
+/* level: how the pending key changed came (enum trust_level). */
 static int
 trust_set_pin(struct trust_store *ts, const char *addr, const char *proto,
-    const char *pinned, const char *changed, const char *conflict,
+    const char *pinned, const char *changed, int level, const char *conflict,
     char **cause)
 {
 	return trust_run(ts, cause, "INSERT INTO pin (addr, proto, pinned, "
-	    "changed, conflict) VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT "
-	    "(addr, proto) DO UPDATE SET pinned = ?3, changed = ?4, "
-	    "conflict = ?5", "sssss", addr, trust_proto(proto), pinned,
-	    changed, conflict);
+	    "changed, conflict, changed_level) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+	    " ON CONFLICT (addr, proto) DO UPDATE SET pinned = ?3, "
+	    "changed = ?4, conflict = ?5, changed_level = ?6", "sssssi", addr,
+	    trust_proto(proto), pinned, changed, conflict, (long long)level);
 }
 
 /* Make sure the key row exists; add source bits; last seen now. */
@@ -636,9 +652,22 @@ trust_set_verdict(struct trust_verdict *v, enum trust_state state,
 	v->evidence = evidence;
 }
 
-/* The state of the pinned key itself, strongest first. */
+/* How strong the evidence for a pending key change is (pin.changed_level). */
+enum trust_level {
+	TRUST_LEVEL_CLAIM,	/* only an Autocrypt header named the key */
+	TRUST_LEVEL_SIGNED	/* the new key signed mail from the address */
+};
+
+/*
+ * The state of the pinned key itself, strongest first. pending: whether a
+ * pending key change counts. It does for the address; it does not for a
+ * message signed by the pinned key, whose own evidence is that key (a
+ * change another message brought is that message's warning, not this
+ * one's).
+ */
 static enum trust_state
-trust_pinned_state(const struct trust_pin *p, const struct trust_krow *k)
+trust_pinned_state(const struct trust_pin *p, const struct trust_krow *k,
+    int pending)
 {
 	if (p->conflict != NULL)
 		return TRUST_CONFLICT;
@@ -648,7 +677,7 @@ trust_pinned_state(const struct trust_pin *p, const struct trust_krow *k)
 		return TRUST_EXPIRED;
 	if (strcmp(k->decision, "verified") == 0)
 		return TRUST_VERIFIED;
-	if (p->changed != NULL)
+	if (pending && p->changed != NULL)
 		return TRUST_KEY_CHANGED;
 	if (k->dns_confirmed != 0)
 		return TRUST_DNS_CONFIRMED;
@@ -681,8 +710,8 @@ trust_good_sig(struct trust_store *ts, const char *addr,
 	if (p->pinned == NULL) {
 		if (trust_run(ts, cause, "UPDATE key SET decision = 'accepted'"
 		    " WHERE addr = ? AND fpr = ?", "ss", addr, fpr) == -1 ||
-		    trust_set_pin(ts, addr, p->proto, fpr, NULL, p->conflict,
-		    cause) == -1 ||
+		    trust_set_pin(ts, addr, p->proto, fpr, NULL, 0,
+		    p->conflict, cause) == -1 ||
 		    trust_history(ts, addr, now, cause, "first contact: key %s "
 		    "accepted from a signed message%s", fpr,
 		    trust_proto_words(p->proto)) == -1)
@@ -694,10 +723,9 @@ trust_good_sig(struct trust_store *ts, const char *addr,
 		return 0;
 	}
 	if (strcasecmp(p->pinned, fpr) == 0) {
-		trust_set_verdict(v, trust_pinned_state(p, &k), fpr,
-		    p->conflict != NULL ? p->conflict : p->changed, &k,
-		    xasprintf("signed by the key known since %s (%ld message%s)",
-		    trust_date(k.first_seen), k.messages,
+		trust_set_verdict(v, trust_pinned_state(p, &k, 0), fpr,
+		    p->conflict, &k, xasprintf("signed by the key known since "
+		    "%s (%ld message%s)", trust_date(k.first_seen), k.messages,
 		    k.messages == 1 ? "" : "s"));
 		if (p->conflict != NULL) {
 			free(v->evidence);
@@ -715,7 +743,7 @@ trust_good_sig(struct trust_store *ts, const char *addr,
 	if (how != NULL) {
 		if (trust_run(ts, cause, "UPDATE key SET decision = 'accepted'"
 		    " WHERE addr = ? AND fpr = ?", "ss", addr, fpr) == -1 ||
-		    trust_set_pin(ts, addr, p->proto, fpr, NULL, NULL,
+		    trust_set_pin(ts, addr, p->proto, fpr, NULL, 0, NULL,
 		    cause) == -1 ||
 		    trust_history(ts, addr, now, cause, "key changed from %s to "
 		    "%s, proven: %s%s", p->pinned, fpr, how,
@@ -726,12 +754,26 @@ trust_good_sig(struct trust_store *ts, const char *addr,
 		    xasprintf("new key, proven: %s", how));
 		return 0;
 	}
-	if (p->changed == NULL || strcasecmp(p->changed, fpr) != 0) {
+	/*
+	 * Not proven: the change waits for the user. It takes the place of
+	 * a pending key only an Autocrypt header named, never of another
+	 * signed one (the first stays: which came first is not evidence).
+	 */
+	if (p->changed == NULL || (p->changed_level < TRUST_LEVEL_SIGNED &&
+	    strcasecmp(p->changed, fpr) != 0)) {
 		if (trust_set_pin(ts, addr, p->proto, p->pinned, fpr,
-		    p->conflict, cause) == -1 ||
+		    TRUST_LEVEL_SIGNED, p->conflict, cause) == -1 ||
 		    trust_history(ts, addr, now, cause, "KEY CHANGED: signed "
 		    "by %s; %s stays the key used for encryption%s", fpr,
 		    p->pinned, trust_proto_words(p->proto)) == -1)
+			return -1;
+	} else if (strcasecmp(p->changed, fpr) == 0 &&
+	    p->changed_level < TRUST_LEVEL_SIGNED) {
+		if (trust_set_pin(ts, addr, p->proto, p->pinned, fpr,
+		    TRUST_LEVEL_SIGNED, p->conflict, cause) == -1 ||
+		    trust_history(ts, addr, now, cause, "KEY CHANGED: the new "
+		    "key %s, so far only named in an Autocrypt header, signed "
+		    "a message%s", fpr, trust_proto_words(p->proto)) == -1)
 			return -1;
 	}
 	trust_set_verdict(v, TRUST_KEY_CHANGED, fpr, p->pinned, &k,
@@ -740,30 +782,238 @@ trust_good_sig(struct trust_store *ts, const char *addr,
 	return 0;
 }
 
+/*
+ * A key seen for addr (normalised), inside the caller's transaction: the
+ * sighting rules of doc/trust.md.
+ */
+static int
+trust_sight(struct trust_store *ts, const char *addr, const char *fpr,
+    const char *proto, enum trust_source src, time_t now, char **cause)
+{
+	struct trust_pin	 p;
+	struct trust_krow	 k;
+	const char		*name = trust_source_name(src);
+	int			 rc = -1;
+
+	if (trust_get_pin(ts, addr, proto, &p, cause) == -1)
+		return -1;
+	if (trust_get_key(ts, addr, fpr, &k, cause) == -1 ||
+	    trust_touch_key(ts, addr, fpr, proto, 1u << src, now, cause) == -1)
+		goto out;
+	if (src == TRUST_SRC_DNS_SECURE && trust_run(ts, cause, "UPDATE key "
+	    "SET dns_confirmed = ? WHERE addr = ? AND fpr = ?", "iss",
+	    (long long)now, addr, fpr) == -1)
+		goto out;
+	if (!k.exists && trust_history(ts, addr, now, cause, "key %s seen "
+	    "(%s)", fpr, name) == -1)
+		goto out;
+	if (strcmp(k.decision, "rejected") == 0) {
+		rc = 0;
+		goto out;
+	}
+	if (p.pinned == NULL) {
+		/* No key yet: this one, whatever the source (first contact). */
+		if (trust_run(ts, cause, "UPDATE key SET decision = 'accepted'"
+		    " WHERE addr = ? AND fpr = ?", "ss", addr, fpr) == -1 ||
+		    trust_set_pin(ts, addr, p.proto, fpr, NULL, 0,
+		    p.conflict, cause) == -1 ||
+		    trust_history(ts, addr, now, cause, "first contact: key %s "
+		    "accepted (%s)%s", fpr, name,
+		    trust_proto_words(p.proto)) == -1)
+			goto out;
+	} else if (strcasecmp(p.pinned, fpr) == 0) {
+		if (src == TRUST_SRC_DNS_SECURE && k.dns_confirmed == 0 &&
+		    trust_history(ts, addr, now, cause, "key %s confirmed by "
+		    "a DNSSEC-secure record", fpr) == -1)
+			goto out;
+	} else if (src == TRUST_SRC_DNS_SECURE) {
+		if (p.changed != NULL && strcasecmp(p.changed, fpr) == 0) {
+			if (trust_run(ts, cause, "UPDATE key SET decision = "
+			    "'accepted' WHERE addr = ? AND fpr = ?", "ss", addr,
+			    fpr) == -1 ||
+			    trust_set_pin(ts, addr, p.proto, fpr, NULL, 0,
+			    NULL, cause) == -1 ||
+			    trust_history(ts, addr, now, cause, "key changed "
+			    "from %s to %s, proven: a DNSSEC-secure record "
+			    "names it", p.pinned, fpr) == -1)
+				goto out;
+		} else if (p.conflict == NULL ||
+		    strcasecmp(p.conflict, fpr) != 0) {
+			if (trust_set_pin(ts, addr, p.proto, p.pinned,
+			    p.changed, p.changed_level, fpr, cause) == -1 ||
+			    trust_history(ts, addr, now, cause, "CONFLICT: a "
+			    "DNSSEC-secure record names %s, the pinned key is "
+			    "%s", fpr, p.pinned) == -1)
+				goto out;
+		}
+	} else if (src == TRUST_SRC_AUTOCRYPT && p.changed == NULL) {
+		/*
+		 * A header names another key: a claim, which waits for the
+		 * user, but never takes the place of a pending key (whose
+		 * evidence is as good or better).
+		 */
+		if (trust_set_pin(ts, addr, p.proto, p.pinned, fpr,
+		    TRUST_LEVEL_CLAIM, p.conflict, cause) == -1 ||
+		    trust_history(ts, addr, now, cause, "KEY CHANGED (claimed "
+		    "only): an Autocrypt header names %s; %s stays the key "
+		    "used for encryption", fpr, p.pinned) == -1)
+			goto out;
+	}
+	rc = 0;
+out:
+	trust_pin_free(&p);
+	return rc;
+}
+
+/*
+ * A stored verdict: 1 final (v filled, stored set), 2 one to decide
+ * again (v left empty), 0 none.
+ */
 static int
 trust_get_message(struct trust_store *ts, const char *msgkey,
     struct trust_verdict *v, char **cause)
 {
 	sqlite3_stmt	*st;
-	int		 rc;
+	int		 rc, found = 0;
 
 	if ((st = trust_query(ts, cause, "SELECT state, fpr, other, since, "
-	    "messages, evidence FROM message WHERE id = ?", "s",
+	    "messages, evidence, final FROM message WHERE id = ?", "s",
 	    msgkey)) == NULL)
 		return -1;
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		v->state = sqlite3_column_int(st, 0);
-		v->fpr = trust_col(st, 1);
-		v->other = trust_col(st, 2);
-		v->since = sqlite3_column_int64(st, 3);
-		v->messages = sqlite3_column_int64(st, 4);
-		v->evidence = trust_col(st, 5);
-		v->stored = 1;
+		if (sqlite3_column_int(st, 6) == 0)
+			found = 2;
+		else {
+			found = 1;
+			v->state = sqlite3_column_int(st, 0);
+			v->fpr = trust_col(st, 1);
+			v->other = trust_col(st, 2);
+			v->since = sqlite3_column_int64(st, 3);
+			v->messages = sqlite3_column_int64(st, 4);
+			v->evidence = trust_col(st, 5);
+			v->stored = 1;
+		}
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return trust_fail(ts, "cannot read", cause);
-	return rc == SQLITE_ROW;
+	return found;
+}
+
+/*
+ * A message without a signature that counts: unsigned, with the key its
+ * own Autocrypt header names (recorded first, so that the message that
+ * brings a key is the one that shows it) or the one known.
+ */
+static int
+trust_unsigned(struct trust_store *ts, const char *addr,
+    const struct trust_sig *sig, time_t now, struct trust_verdict *v,
+    char **cause)
+{
+	struct trust_pin	 p;
+	struct trust_krow	 k;
+	const char		*what, *claim = sig->claim;
+	char			*src;
+	int			 had_pin = 0;
+
+	what = sig->unknown_key ? "signed with a key not known yet (decided "
+	    "again once it is)" : "not signed";
+	if (claim != NULL) {
+		if (trust_get_pin(ts, addr, "openpgp", &p, cause) == -1)
+			return -1;
+		had_pin = p.pinned != NULL;
+		trust_pin_free(&p);
+		if (trust_sight(ts, addr, claim, "openpgp",
+		    TRUST_SRC_AUTOCRYPT, now, cause) == -1)
+			return -1;
+	}
+	if (trust_get_pin(ts, addr, NULL, &p, cause) == -1)
+		return -1;
+	if (p.pinned == NULL && claim == NULL) {
+		trust_pin_free(&p);
+		if (trust_get_pin(ts, addr, "smime", &p, cause) == -1)
+			return -1;
+	}
+	if (claim == NULL || (p.pinned != NULL &&
+	    strcasecmp(p.pinned, claim) == 0 && had_pin)) {
+		if (trust_get_key(ts, addr, p.pinned, &k, cause) == -1)
+			goto fail;
+		src = trust_sources_text(k.sources);
+		trust_set_verdict(v, TRUST_UNSIGNED, p.pinned, NULL,
+		    p.pinned != NULL ? &k : NULL, p.pinned != NULL ?
+		    xasprintf("%s; key %s known since %s (%s)", what,
+		    p.pinned, trust_date(k.first_seen), src) :
+		    xasprintf("%s; no key known", what));
+		free(src);
+	} else if (p.pinned != NULL && strcasecmp(p.pinned, claim) == 0) {
+		if (trust_get_key(ts, addr, claim, &k, cause) == -1)
+			goto fail;
+		trust_set_verdict(v, TRUST_UNSIGNED, claim, NULL, &k,
+		    xasprintf("%s; its Autocrypt header brings key %s, the "
+		    "first seen for %s: accepted", what, claim, addr));
+	} else {
+		/* Another key than the pinned one: this message's warning. */
+		if (trust_get_key(ts, addr, claim, &k, cause) == -1)
+			goto fail;
+		trust_set_verdict(v, TRUST_KEY_CHANGED, claim, p.pinned, &k,
+		    strcmp(k.decision, "rejected") == 0 ?
+		    xasprintf("%s; its Autocrypt header names key %s, which "
+		    "you rejected", what, claim) :
+		    xasprintf("%s; its Autocrypt header names another key, %s;"
+		    " %s stays the key used for encryption", what, claim,
+		    p.pinned != NULL ? p.pinned : "none"));
+	}
+	trust_pin_free(&p);
+	return 0;
+fail:
+	trust_pin_free(&p);
+	return -1;
+}
+
+/* The rules for one message, inside the caller's transaction. */
+static int
+trust_decide_message(struct trust_store *ts, const char *addr,
+    const struct trust_sig *sig, time_t now, struct trust_verdict *v,
+    char **cause)
+{
+	struct trust_pin	 p;
+	struct trust_krow	 k;
+	int			 rc = -1;
+
+	if (sig->status == TRUST_SIG_NONE)
+		return trust_unsigned(ts, addr, sig, now, v, cause);
+	if (trust_get_pin(ts, addr, sig->proto, &p, cause) == -1)
+		return -1;
+	if (sig->status == TRUST_SIG_GOOD) {
+		if (trust_good_sig(ts, addr, sig, &p, now, v, cause) == -1)
+			goto out;
+	} else {
+		if (trust_touch_key(ts, addr, sig->fpr, sig->proto, 0, now,
+		    cause) == -1 ||
+		    trust_store_key_status(ts, sig->fpr,
+		    sig->status == TRUST_SIG_REVOKED,
+		    sig->status == TRUST_SIG_EXPIRED, now, cause) == -1 ||
+		    trust_get_key(ts, addr, sig->fpr, &k, cause) == -1)
+			goto out;
+		trust_set_verdict(v, sig->status == TRUST_SIG_REVOKED ?
+		    TRUST_REVOKED : TRUST_EXPIRED, sig->fpr, NULL, &k,
+		    xasprintf("signed with a key that is %s: it is never used "
+		    "for encryption", sig->status == TRUST_SIG_REVOKED ?
+		    "revoked" : "expired"));
+	}
+	/*
+	 * The header's key after the signature decided, so that a first
+	 * signed message is first contact even when it also brings the key.
+	 */
+	if (sig->claim != NULL && trust_sight(ts, addr, sig->claim, "openpgp",
+	    TRUST_SRC_AUTOCRYPT, now, cause) == -1) {
+		trust_verdict_free(v);
+		goto out;
+	}
+	rc = 0;
+out:
+	trust_pin_free(&p);
+	return rc;
 }
 
 int
@@ -771,90 +1021,51 @@ trust_store_message(struct trust_store *ts, const char *msgkey,
     const char *addr_in, const struct trust_sig *sig, time_t now,
     struct trust_verdict *v, char **cause)
 {
-	struct trust_pin	 p;
-	struct trust_krow	 k;
-	char			*addr, *src;
-	int			 rc = -1, found;
+	char	*addr;
+	int	 found;
 
 	memset(v, 0, sizeof *v);
 	if ((addr = trust_store_addr(addr_in)) == NULL) {
 		*cause = xstrdup("no sender address");
 		return -1;
 	}
-	memset(&p, 0, sizeof p);
 	if (trust_begin(ts, cause) == -1) {
 		free(addr);
 		return -1;
 	}
 	if ((found = trust_get_message(ts, msgkey, v, cause)) == -1)
 		goto fail;
-	if (found) {
+	if (found == 1) {
 		trust_rollback(ts);
 		free(addr);
 		return 0;
 	}
-	/*
-	 * The pin of the signature's protocol; for an unsigned message the
-	 * OpenPGP pin, else the S/MIME one.
-	 */
-	if (trust_get_pin(ts, addr, sig->status == TRUST_SIG_NONE ? NULL :
-	    sig->proto, &p, cause) == -1)
+	if (trust_decide_message(ts, addr, sig, now, v, cause) == -1)
 		goto fail;
-	if (sig->status == TRUST_SIG_NONE && p.pinned == NULL) {
-		trust_pin_free(&p);
-		if (trust_get_pin(ts, addr, "smime", &p, cause) == -1)
-			goto fail;
-	}
-	switch (sig->status) {
-	case TRUST_SIG_GOOD:
-		if (trust_good_sig(ts, addr, sig, &p, now, v, cause) == -1)
-			goto fail;
-		break;
-	case TRUST_SIG_REVOKED:
-	case TRUST_SIG_EXPIRED:
-		if (trust_touch_key(ts, addr, sig->fpr, sig->proto, 0, now,
-		    cause) == -1 ||
-		    trust_store_key_status(ts, sig->fpr,
-		    sig->status == TRUST_SIG_REVOKED,
-		    sig->status == TRUST_SIG_EXPIRED, now, cause) == -1 ||
-		    trust_get_key(ts, addr, sig->fpr, &k, cause) == -1)
-			goto fail;
-		trust_set_verdict(v, sig->status == TRUST_SIG_REVOKED ?
-		    TRUST_REVOKED : TRUST_EXPIRED, sig->fpr, NULL, &k,
-		    xasprintf("signed with a key that is %s: it is never used "
-		    "for encryption", sig->status == TRUST_SIG_REVOKED ?
-		    "revoked" : "expired"));
-		break;
-	default:
-		if (trust_get_key(ts, addr, p.pinned, &k, cause) == -1)
-			goto fail;
-		src = trust_sources_text(k.sources);
-		trust_set_verdict(v, TRUST_UNSIGNED, p.pinned, NULL,
-		    p.pinned != NULL ? &k : NULL, p.pinned != NULL ?
-		    xasprintf("not signed; key %s known since %s (%s)",
-		    p.pinned, trust_date(k.first_seen), src) :
-		    xstrdup("not signed; no key known"));
-		free(src);
-		break;
-	}
+	/* processed stays the time of the first processing. */
 	if (trust_run(ts, cause, "INSERT INTO message (id, addr, state, fpr, "
-	    "other, since, messages, evidence, processed) VALUES "
-	    "(?, ?, ?, ?, ?, ?, ?, ?, ?)", "ssissiisi", msgkey, addr,
-	    (long long)v->state, v->fpr, v->other, (long long)v->since,
-	    (long long)v->messages, v->evidence, (long long)now) == -1)
-		goto fail;
+	    "other, since, messages, evidence, processed, final) VALUES "
+	    "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) ON CONFLICT (id) DO "
+	    "UPDATE SET state = ?3, fpr = ?4, other = ?5, since = ?6, "
+	    "messages = ?7, evidence = ?8, final = ?10", "ssissiisii", msgkey,
+	    addr, (long long)v->state, v->fpr, v->other, (long long)v->since,
+	    (long long)v->messages, v->evidence, (long long)now,
+	    (long long)(sig->status != TRUST_SIG_NONE)) == -1)
+		goto fail_v;
 	if (trust_commit(ts, cause) == -1)
 		goto fail_nr;
-	rc = 0;
-	goto out;
+	free(addr);
+	return 0;
+fail_v:
+	trust_verdict_free(v);
 fail:
 	trust_rollback(ts);
+	free(addr);
+	return -1;
 fail_nr:
 	trust_verdict_free(v);
-out:
-	trust_pin_free(&p);
 	free(addr);
-	return rc;
+	return -1;
 }
 
 int
@@ -862,92 +1073,24 @@ trust_store_sighting(struct trust_store *ts, const char *addr_in,
     const char *fpr, const char *proto, enum trust_source src, time_t now,
     char **cause)
 {
-	struct trust_pin	 p;
-	struct trust_krow	 k;
-	char			*addr;
-	const char		*name = trust_source_name(src);
+	char	*addr;
 
 	if ((addr = trust_store_addr(addr_in)) == NULL) {
 		*cause = xstrdup("not a mail address");
 		return -1;
 	}
-	memset(&p, 0, sizeof p);
 	if (trust_begin(ts, cause) == -1) {
 		free(addr);
 		return -1;
 	}
-	if (trust_get_pin(ts, addr, proto, &p, cause) == -1 ||
-	    trust_get_key(ts, addr, fpr, &k, cause) == -1 ||
-	    trust_touch_key(ts, addr, fpr, proto, 1u << src, now, cause) == -1)
-		goto fail;
-	if (src == TRUST_SRC_DNS_SECURE && trust_run(ts, cause, "UPDATE key "
-	    "SET dns_confirmed = ? WHERE addr = ? AND fpr = ?", "iss",
-	    (long long)now, addr, fpr) == -1)
-		goto fail;
-	if (!k.exists && trust_history(ts, addr, now, cause, "key %s seen "
-	    "(%s)", fpr, name) == -1)
-		goto fail;
-	if (strcmp(k.decision, "rejected") == 0)
-		goto done;
-	if (p.pinned == NULL) {
-		/* No key yet: this one, whatever the source (first contact). */
-		if (trust_run(ts, cause, "UPDATE key SET decision = 'accepted'"
-		    " WHERE addr = ? AND fpr = ?", "ss", addr, fpr) == -1 ||
-		    trust_set_pin(ts, addr, p.proto, fpr, NULL, p.conflict,
-		    cause) == -1 ||
-		    trust_history(ts, addr, now, cause, "first contact: key %s "
-		    "accepted (%s)%s", fpr, name,
-		    trust_proto_words(p.proto)) == -1)
-			goto fail;
-	} else if (strcasecmp(p.pinned, fpr) == 0) {
-		if (src == TRUST_SRC_DNS_SECURE && k.dns_confirmed == 0 &&
-		    trust_history(ts, addr, now, cause, "key %s confirmed by "
-		    "a DNSSEC-secure record", fpr) == -1)
-			goto fail;
-	} else if (src == TRUST_SRC_DNS_SECURE) {
-		if (p.changed != NULL && strcasecmp(p.changed, fpr) == 0) {
-			if (trust_run(ts, cause, "UPDATE key SET decision = "
-			    "'accepted' WHERE addr = ? AND fpr = ?", "ss", addr,
-			    fpr) == -1 ||
-			    trust_set_pin(ts, addr, p.proto, fpr, NULL, NULL,
-			    cause) == -1 ||
-			    trust_history(ts, addr, now, cause, "key changed "
-			    "from %s to %s, proven: a DNSSEC-secure record "
-			    "names it", p.pinned, fpr) == -1)
-				goto fail;
-		} else if (p.conflict == NULL ||
-		    strcasecmp(p.conflict, fpr) != 0) {
-			if (trust_set_pin(ts, addr, p.proto, p.pinned,
-			    p.changed, fpr, cause) == -1 ||
-			    trust_history(ts, addr, now, cause, "CONFLICT: a "
-			    "DNSSEC-secure record names %s, the pinned key is "
-			    "%s", fpr, p.pinned) == -1)
-				goto fail;
-		}
-	} else if (src == TRUST_SRC_AUTOCRYPT && (p.changed == NULL ||
-	    strcasecmp(p.changed, fpr) != 0)) {
-		/* The sender's own header announces another key. */
-		if (trust_set_pin(ts, addr, p.proto, p.pinned, fpr, p.conflict,
-		    cause) == -1 ||
-		    trust_history(ts, addr, now, cause, "KEY CHANGED: the "
-		    "Autocrypt header names %s; %s stays the key used for "
-		    "encryption", fpr, p.pinned) == -1)
-			goto fail;
+	if (trust_sight(ts, addr, fpr, proto, src, now, cause) == -1) {
+		trust_rollback(ts);
+		free(addr);
+		return -1;
 	}
-done:
-	if (trust_commit(ts, cause) == -1)
-		goto fail_nr;
-	trust_pin_free(&p);
 	free(addr);
-	return 0;
-fail:
-	trust_rollback(ts);
-fail_nr:
-	trust_pin_free(&p);
-	free(addr);
-	return -1;
+	return trust_commit(ts, cause);
 }
-
 char *
 trust_store_pinned(struct trust_store *ts, const char *addr_in,
     const char *proto)
@@ -1047,6 +1190,15 @@ trust_pending(struct trust_store *ts, const char *addr, struct trust_pin *p,
 		trust_pin_free(p);
 		return NULL;
 	}
+	/* A claim is accepted only by name, after asking the sender. */
+	if (p->conflict == NULL && p->changed_level == TRUST_LEVEL_CLAIM) {
+		*cause = xasprintf("the new key %s for %s was only named in an "
+		    "Autocrypt header, which anyone can write: compare its "
+		    "fingerprint with the sender, then name it to accept it",
+		    fpr, addr);
+		trust_pin_free(p);
+		return NULL;
+	}
 	return xstrdup(fpr);
 }
 
@@ -1105,8 +1257,8 @@ trust_decide(struct trust_store *ts, const char *addr_in, const char *fpr_in,
 		pinned = fpr;
 		changed = conflict = NULL;
 	}
-	if (trust_set_pin(ts, addr, p.proto, pinned, changed, conflict,
-	    cause) == -1 ||
+	if (trust_set_pin(ts, addr, p.proto, pinned, changed,
+	    p.changed_level, conflict, cause) == -1 ||
 	    trust_history(ts, addr, now, cause, "key %s %s by you%s%s", fpr,
 	    words[what], what != TRUST_DO_REJECT ? "; used for encryption" :
 	    "", trust_proto_words(p.proto)) == -1)
@@ -1202,7 +1354,7 @@ trust_pin_state(const char *addr, const struct trust_pin *p,
 	pp->pinned = xstrdup(p->pinned);
 	pp->usable = !k->revoked && !k->expired;
 	src = trust_sources_text(k->sources);
-	trust_set_verdict(v, trust_pinned_state(p, k), p->pinned,
+	trust_set_verdict(v, trust_pinned_state(p, k, 1), p->pinned,
 	    p->conflict != NULL ? p->conflict : p->changed, k,
 	    xasprintf("key %s for %s, %s since %s (%s)", p->pinned, addr,
 	    k->decision, trust_date(k->first_seen), src));

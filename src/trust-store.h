@@ -66,6 +66,19 @@ struct trust_sig {
 	 * announced by the old key.
 	 */
 	int			 certified_by_pinned;
+	/*
+	 * The key the message's own Autocrypt header names for the sender
+	 * (trust_store_message() records it as a sighting in the same
+	 * transaction, before deciding), or NULL. Unless the message is
+	 * signed by that key it is a claim: anyone can write the header.
+	 */
+	const char		*claim;
+	/*
+	 * status NONE only: the sender's signature could not be checked
+	 * for want of the key. Like every unsigned verdict it is decided
+	 * again each time the message is processed, until it is signed.
+	 */
+	int			 unknown_key;
 };
 
 /* The sender's trust state for one message, or an address's state. */
@@ -154,8 +167,11 @@ int		 trust_store_sighting(struct trust_store *, const char *addr,
 		     time_t now, char **cause);
 /*
  * A received message from addr: its sender's state, decided by the rules
- * against the pin of the signature's protocol on first processing and
- * stored; later calls give the stored state. An unsigned message names
+ * (doc/trust.md, "The rules as a table") against the pin of the
+ * signature's protocol on first processing and stored; later calls give
+ * the stored state. A verdict without a signature (unsigned, an unknown
+ * key) is not final: it is decided again, and stored again, each time,
+ * so it follows what the store learnt since. An unsigned message names
  * the OpenPGP pin, or the S/MIME one when there is no OpenPGP pin.
  */
 int		 trust_store_message(struct trust_store *, const char *msgkey,

@@ -372,8 +372,8 @@ test_migrate(void)
 	TAP_STR(msg(ts, "<o1@x>", "old@x.org", sig(TRUST_SIG_GOOD, A), NULL),
 	    "known", "its key is still known after the migration");
 	trust_store_close(ts);
-	TAP_OK(query_int(old, "PRAGMA user_version") == 4,
-	    "migrated to version 4");
+	TAP_OK(query_int(old, "PRAGMA user_version") == 5,
+	    "migrated to the current version, 5");
 
 	/* Not ours, or newer: refused and left alone. */
 	snprintf(old, sizeof old, "%s/other.sqlite", dir);
@@ -592,9 +592,9 @@ test_migrate3(void)
 		free(cause);
 		return;
 	}
-	TAP_OK(query_int(old, "PRAGMA user_version") == 4 &&
+	TAP_OK(query_int(old, "PRAGMA user_version") == 5 &&
 	    query_int(old, "SELECT count(*) FROM sqlite_master WHERE name = "
-	    "'peer'") == 0, "migrated to version 4, the old table gone");
+	    "'peer'") == 0, "migrated to version 5, the old table gone");
 	TAP_OK(pinned_is(ts, "pat@x.org", A) &&
 	    pinned_in(ts, "pat@x.org", "smime", NULL),
 	    "an OpenPGP pin stays OpenPGP's");
@@ -769,6 +769,374 @@ test_states(void)
 	trust_store_close(ts);
 }
 
+/*
+ * The rules as a table (doc/trust.md, "The rules as a table"): every event
+ * against every state an address can be in, each row on an address of its
+ * own. A is the pinned key (the first key, for "none"), B a pending key,
+ * C another key. A row gives what the event's message shows ("-" for an
+ * event that is no message, "refused" for a decision the store refuses),
+ * then the address's state, its pinned key and its other key (the pending
+ * or conflicting one) afterwards. With STEED_TRUST_TABLE set, the test
+ * prints the table as doc/trust.md has it.
+ */
+enum tstate { T_NONE, T_KNOWN, T_CHANGED, T_CLAIMED, T_DNS, T_CONFLICT,
+	T_REVOKED, T_EXPIRED, T_VERIFIED, T_NSTATES };
+
+static const char *tstate_names[] = { "none", "known",
+	"key-changed (B signed)", "key-changed (B claimed)", "dns-confirmed",
+	"conflict (DNS names B)", "revoked", "expired", "verified" };
+
+enum tevent { E_SIG_A, E_SIG_AC_A, E_SIG_AC_C, E_SIG_C, E_SIG_C_AC_C,
+	E_SIG_B, E_UNS, E_UNS_AC_A, E_UNS_AC_C, E_UNS_AC_B, E_UNKNOWN,
+	E_GOSSIP_C, E_DNS_A, E_DNS_C, E_DNS_B, E_DNSI_C, E_REV_A, E_EXP_A,
+	E_ACCEPT, E_ACCEPT_C, E_REJECT_B, E_VERIFY_A, E_NEVENTS };
+
+static const char *tevent_names[] = {
+	"signed by A (first sight, or the pinned key)",
+	"signed by A, Autocrypt header A",
+	"signed by A, Autocrypt header C",
+	"signed by C",
+	"signed by C, Autocrypt header C",
+	"signed by B",
+	"unsigned, no header",
+	"unsigned, Autocrypt header A",
+	"unsigned, Autocrypt header C",
+	"unsigned, Autocrypt header B",
+	"signed, key not known, no header",
+	"gossip names C",
+	"DNS secure names A",
+	"DNS secure names C",
+	"DNS secure names B",
+	"DNS insecure names C",
+	"signed by A, now revoked",
+	"signed by A, now expired",
+	"user: accept (no fingerprint)",
+	"user: accept C",
+	"user: reject B",
+	"user: verify A",
+};
+
+/* Keys in the table: A, B, C, and "-" for none. */
+static const char *
+tkey(const char *fpr)
+{
+	if (fpr == NULL)
+		return "-";
+	if (strcmp(fpr, A) == 0)
+		return "A";
+	if (strcmp(fpr, B) == 0)
+		return "B";
+	if (strcmp(fpr, C) == 0)
+		return "C";
+	return "?";
+}
+
+/* Put addr into state st. */
+static int
+tsetup(struct trust_store *ts, const char *addr, enum tstate st, int *n)
+{
+	char	 id[64], *cause = NULL;
+	int	 rc = 0;
+
+	if (st == T_NONE)
+		return 0;
+	snprintf(id, sizeof id, "<s%d@t>", (*n)++);
+	msg(ts, id, addr, sig(TRUST_SIG_GOOD, A), NULL);
+	switch (st) {
+	case T_CHANGED:
+		snprintf(id, sizeof id, "<s%d@t>", (*n)++);
+		msg(ts, id, addr, sig(TRUST_SIG_GOOD, B), NULL);
+		break;
+	case T_CLAIMED:
+		rc = see(ts, addr, B, TRUST_SRC_AUTOCRYPT);
+		break;
+	case T_DNS:
+		rc = see(ts, addr, A, TRUST_SRC_DNS_SECURE);
+		break;
+	case T_CONFLICT:
+		rc = see(ts, addr, B, TRUST_SRC_DNS_SECURE);
+		break;
+	case T_REVOKED:
+	case T_EXPIRED:
+		rc = trust_store_key_status(ts, A, st == T_REVOKED,
+		    st == T_EXPIRED, now++, &cause);
+		break;
+	case T_VERIFIED:
+		rc = trust_store_verify(ts, addr, A, now++, &cause);
+		break;
+	default:
+		break;
+	}
+	free(cause);
+	return rc;
+}
+
+/* A message with signature status s by fpr and Autocrypt key claim. */
+static const char *
+tmsg(struct trust_store *ts, const char *addr, int *n,
+    enum trust_sig_status s, const char *fpr, const char *claim)
+{
+	struct trust_sig	t = sig(s, fpr);
+	char			id[64];
+
+	t.claim = claim;
+	snprintf(id, sizeof id, "<e%d@t>", (*n)++);
+	return msg(ts, id, addr, t, NULL);
+}
+
+/* Apply event e to addr; what its message shows. */
+static const char *
+tevent(struct trust_store *ts, const char *addr, enum tevent e, int *n)
+{
+	struct trust_sig	 u;
+	char			*cause = NULL, id[64];
+	int			 rc;
+
+	switch (e) {
+	case E_SIG_A:
+		return tmsg(ts, addr, n, TRUST_SIG_GOOD, A, NULL);
+	case E_SIG_AC_A:
+		return tmsg(ts, addr, n, TRUST_SIG_GOOD, A, A);
+	case E_SIG_AC_C:
+		return tmsg(ts, addr, n, TRUST_SIG_GOOD, A, C);
+	case E_SIG_C:
+		return tmsg(ts, addr, n, TRUST_SIG_GOOD, C, NULL);
+	case E_SIG_C_AC_C:
+		return tmsg(ts, addr, n, TRUST_SIG_GOOD, C, C);
+	case E_SIG_B:
+		return tmsg(ts, addr, n, TRUST_SIG_GOOD, B, NULL);
+	case E_UNS:
+		return tmsg(ts, addr, n, TRUST_SIG_NONE, NULL, NULL);
+	case E_UNS_AC_A:
+		return tmsg(ts, addr, n, TRUST_SIG_NONE, NULL, A);
+	case E_UNS_AC_C:
+		return tmsg(ts, addr, n, TRUST_SIG_NONE, NULL, C);
+	case E_UNS_AC_B:
+		return tmsg(ts, addr, n, TRUST_SIG_NONE, NULL, B);
+	case E_UNKNOWN:
+		u = sig(TRUST_SIG_NONE, NULL);
+		u.unknown_key = 1;
+		snprintf(id, sizeof id, "<e%d@t>", (*n)++);
+		return msg(ts, id, addr, u, NULL);
+	case E_REV_A:
+		return tmsg(ts, addr, n, TRUST_SIG_REVOKED, A, NULL);
+	case E_EXP_A:
+		return tmsg(ts, addr, n, TRUST_SIG_EXPIRED, A, NULL);
+	case E_GOSSIP_C:
+		see(ts, addr, C, TRUST_SRC_GOSSIP);
+		return "-";
+	case E_DNS_A:
+		see(ts, addr, A, TRUST_SRC_DNS_SECURE);
+		return "-";
+	case E_DNS_C:
+		see(ts, addr, C, TRUST_SRC_DNS_SECURE);
+		return "-";
+	case E_DNS_B:
+		see(ts, addr, B, TRUST_SRC_DNS_SECURE);
+		return "-";
+	case E_DNSI_C:
+		see(ts, addr, C, TRUST_SRC_DNS_INSECURE);
+		return "-";
+	case E_ACCEPT:
+		rc = trust_store_accept(ts, addr, NULL, now++, &cause);
+		break;
+	case E_ACCEPT_C:
+		rc = trust_store_accept(ts, addr, C, now++, &cause);
+		break;
+	case E_REJECT_B:
+		rc = trust_store_reject(ts, addr, B, now++, &cause);
+		break;
+	case E_VERIFY_A:
+		rc = trust_store_verify(ts, addr, A, now++, &cause);
+		break;
+	default:
+		return "?";
+	}
+	free(cause);
+	return rc == 0 ? "-" : "refused";
+}
+
+/* After: "STATE PINNED OTHER" of addr's OpenPGP pin (static). */
+static const char *
+tafter(struct trust_store *ts, const char *addr)
+{
+	static char		 s[64];
+	struct trust_peer	 p;
+	char			*cause = NULL;
+
+	if (trust_store_peer(ts, addr, &p, &cause) == -1) {
+		free(cause);
+		return "error";
+	}
+	snprintf(s, sizeof s, "%s %s %s", trust_state_name(p.v.state),
+	    tkey(p.pinned), tkey(p.v.other));
+	trust_peer_free(&p);
+	return s;
+}
+
+static const char *texpect[E_NEVENTS][T_NSTATES] = {
+	/* signed by A (first sight, or the pinned key) */
+	{ "first-contact | known A -", "known | known A -",
+	    "known | key-changed A B", "known | key-changed A B",
+	    "dns-confirmed | dns-confirmed A -", "conflict | conflict A B",
+	    "revoked | revoked A -", "expired | expired A -",
+	    "verified | verified A -" },
+	/* signed by A, Autocrypt header A */
+	{ "first-contact | known A -", "known | known A -",
+	    "known | key-changed A B", "known | key-changed A B",
+	    "dns-confirmed | dns-confirmed A -", "conflict | conflict A B",
+	    "revoked | revoked A -", "expired | expired A -",
+	    "verified | verified A -" },
+	/* signed by A, Autocrypt header C */
+	{ "first-contact | key-changed A C", "known | key-changed A C",
+	    "known | key-changed A B", "known | key-changed A B",
+	    "dns-confirmed | key-changed A C", "conflict | conflict A B",
+	    "revoked | revoked A C", "expired | expired A C",
+	    "verified | verified A C" },
+	/* signed by C */
+	{ "first-contact | known C -", "key-changed | key-changed A C",
+	    "key-changed | key-changed A B", "key-changed | key-changed A C",
+	    "key-changed | key-changed A C", "key-changed | conflict A B",
+	    "key-changed | revoked A C", "key-changed | expired A C",
+	    "key-changed | verified A C" },
+	/* signed by C, Autocrypt header C */
+	{ "first-contact | known C -", "key-changed | key-changed A C",
+	    "key-changed | key-changed A B", "key-changed | key-changed A C",
+	    "key-changed | key-changed A C", "key-changed | conflict A B",
+	    "key-changed | revoked A C", "key-changed | expired A C",
+	    "key-changed | verified A C" },
+	/* signed by B */
+	{ "first-contact | known B -", "key-changed | key-changed A B",
+	    "key-changed | key-changed A B", "key-changed | key-changed A B",
+	    "key-changed | key-changed A B",
+	    "dns-confirmed | dns-confirmed B -", "key-changed | revoked A B",
+	    "key-changed | expired A B", "key-changed | verified A B" },
+	/* unsigned, no header */
+	{ "unsigned | none - -", "unsigned | known A -",
+	    "unsigned | key-changed A B", "unsigned | key-changed A B",
+	    "unsigned | dns-confirmed A -", "unsigned | conflict A B",
+	    "unsigned | revoked A -", "unsigned | expired A -",
+	    "unsigned | verified A -" },
+	/* unsigned, Autocrypt header A */
+	{ "unsigned | known A -", "unsigned | known A -",
+	    "unsigned | key-changed A B", "unsigned | key-changed A B",
+	    "unsigned | dns-confirmed A -", "unsigned | conflict A B",
+	    "unsigned | revoked A -", "unsigned | expired A -",
+	    "unsigned | verified A -" },
+	/* unsigned, Autocrypt header C */
+	{ "unsigned | known C -", "key-changed | key-changed A C",
+	    "key-changed | key-changed A B", "key-changed | key-changed A B",
+	    "key-changed | key-changed A C", "key-changed | conflict A B",
+	    "key-changed | revoked A C", "key-changed | expired A C",
+	    "key-changed | verified A C" },
+	/* unsigned, Autocrypt header B */
+	{ "unsigned | known B -", "key-changed | key-changed A B",
+	    "key-changed | key-changed A B", "key-changed | key-changed A B",
+	    "key-changed | key-changed A B", "key-changed | conflict A B",
+	    "key-changed | revoked A B", "key-changed | expired A B",
+	    "key-changed | verified A B" },
+	/* signed, key not known, no header */
+	{ "unsigned | none - -", "unsigned | known A -",
+	    "unsigned | key-changed A B", "unsigned | key-changed A B",
+	    "unsigned | dns-confirmed A -", "unsigned | conflict A B",
+	    "unsigned | revoked A -", "unsigned | expired A -",
+	    "unsigned | verified A -" },
+	/* gossip names C */
+	{ "- | known C -", "- | known A -", "- | key-changed A B",
+	    "- | key-changed A B", "- | dns-confirmed A -",
+	    "- | conflict A B", "- | revoked A -", "- | expired A -",
+	    "- | verified A -" },
+	/* DNS secure names A */
+	{ "- | dns-confirmed A -", "- | dns-confirmed A -",
+	    "- | key-changed A B", "- | key-changed A B",
+	    "- | dns-confirmed A -", "- | conflict A B", "- | revoked A -",
+	    "- | expired A -", "- | verified A -" },
+	/* DNS secure names C */
+	{ "- | dns-confirmed C -", "- | conflict A C", "- | conflict A C",
+	    "- | conflict A C", "- | conflict A C", "- | conflict A C",
+	    "- | conflict A C", "- | conflict A C", "- | conflict A C" },
+	/* DNS secure names B */
+	{ "- | dns-confirmed B -", "- | conflict A B",
+	    "- | dns-confirmed B -", "- | dns-confirmed B -",
+	    "- | conflict A B", "- | conflict A B", "- | conflict A B",
+	    "- | conflict A B", "- | conflict A B" },
+	/* DNS insecure names C */
+	{ "- | known C -", "- | known A -", "- | key-changed A B",
+	    "- | key-changed A B", "- | dns-confirmed A -",
+	    "- | conflict A B", "- | revoked A -", "- | expired A -",
+	    "- | verified A -" },
+	/* signed by A, now revoked */
+	{ "revoked | none - -", "revoked | revoked A -",
+	    "revoked | revoked A B", "revoked | revoked A B",
+	    "revoked | revoked A -", "revoked | conflict A B",
+	    "revoked | revoked A -", "revoked | revoked A -",
+	    "revoked | revoked A -" },
+	/* signed by A, now expired */
+	{ "expired | none - -", "expired | expired A -",
+	    "expired | expired A B", "expired | expired A B",
+	    "expired | expired A -", "expired | conflict A B",
+	    "expired | revoked A -", "expired | expired A -",
+	    "expired | expired A -" },
+	/* user: accept (no fingerprint) */
+	{ "refused | none - -", "refused | known A -", "- | known B -",
+	    "refused | key-changed A B", "refused | dns-confirmed A -",
+	    "- | dns-confirmed B -", "refused | revoked A -",
+	    "refused | expired A -", "refused | verified A -" },
+	/* user: accept C */
+	{ "- | known C -", "- | known C -", "- | known C -", "- | known C -",
+	    "- | known C -", "- | known C -", "- | known C -",
+	    "- | known C -", "- | known C -" },
+	/* user: reject B */
+	{ "refused | none - -", "refused | known A -", "- | known A -",
+	    "- | known A -", "refused | dns-confirmed A -", "- | known A -",
+	    "refused | revoked A -", "refused | expired A -",
+	    "refused | verified A -" },
+	/* user: verify A */
+	{ "- | verified A -", "- | verified A -", "- | verified A -",
+	    "- | verified A -", "- | verified A -", "- | verified A -",
+	    "- | revoked A -", "- | expired A -", "- | verified A -" },
+};
+
+static void
+test_table(void)
+{
+	struct trust_store	*ts;
+	char			 file[300], addr[64], got[128], *cause = NULL;
+	const char		*shows;
+	int			 e, st, n = 0, dump;
+
+	dump = getenv("STEED_TRUST_TABLE") != NULL;
+	snprintf(file, sizeof file, "%s/table.sqlite", dir);
+	if ((ts = trust_store_open(file, &cause)) == NULL) {
+		TAP_OK(0, "table store opens: %s", cause);
+		free(cause);
+		return;
+	}
+	for (e = 0; e < E_NEVENTS; e++) {
+		if (dump)
+			printf("ROW\t%s", tevent_names[e]);
+		for (st = 0; st < T_NSTATES; st++) {
+			snprintf(addr, sizeof addr, "r%d.%d@t.org", e, st);
+			if (tsetup(ts, addr, st, &n) == -1) {
+				TAP_OK(0, "set %s up as %s", addr,
+				    tstate_names[st]);
+				continue;
+			}
+			shows = tevent(ts, addr, e, &n);
+			snprintf(got, sizeof got, "%s | %s", shows,
+			    tafter(ts, addr));
+			if (dump)
+				printf("\t%s", got);
+			else
+				TAP_STR(got, texpect[e][st], "%s, when %s",
+				    tevent_names[e], tstate_names[st]);
+		}
+		if (dump)
+			putchar('\n');
+	}
+	trust_store_close(ts);
+}
+
 int
 main(void)
 {
@@ -781,6 +1149,7 @@ main(void)
 	test_migrate3();
 	test_crash();
 	test_states();
+	test_table();
 	{
 		char cmd[300];
 		snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
