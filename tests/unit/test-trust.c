@@ -1137,6 +1137,270 @@ test_table(void)
 	trust_store_close(ts);
 }
 
+/* Version 4 as released: a pending change, a message stored unsigned. */
+static void
+test_migrate4(void)
+{
+	struct trust_store	*ts;
+	struct trust_verdict	 v;
+	char			 old[300], *cause = NULL;
+
+	snprintf(old, sizeof old, "%s/v4.sqlite", dir);
+	TAP_OK(exec_sql(old, "PRAGMA application_id=1398035538;"
+	    "PRAGMA user_version=4;"
+	    "CREATE TABLE key (addr TEXT NOT NULL COLLATE NOCASE,"
+	    " fpr TEXT NOT NULL, proto TEXT NOT NULL,"
+	    " sources INTEGER NOT NULL DEFAULT 0,"
+	    " first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL,"
+	    " messages INTEGER NOT NULL DEFAULT 0,"
+	    " last_sig INTEGER NOT NULL DEFAULT 0,"
+	    " dns_confirmed INTEGER NOT NULL DEFAULT 0,"
+	    " decision TEXT NOT NULL DEFAULT 'none',"
+	    " revoked INTEGER NOT NULL DEFAULT 0,"
+	    " expired INTEGER NOT NULL DEFAULT 0,"
+	    " PRIMARY KEY (addr, fpr));"
+	    "CREATE TABLE message (id TEXT PRIMARY KEY,"
+	    " addr TEXT NOT NULL COLLATE NOCASE, state INTEGER NOT NULL,"
+	    " fpr TEXT, other TEXT, since INTEGER NOT NULL DEFAULT 0,"
+	    " messages INTEGER NOT NULL DEFAULT 0, evidence TEXT NOT NULL,"
+	    " processed INTEGER NOT NULL);"
+	    "CREATE TABLE history (id INTEGER PRIMARY KEY,"
+	    " addr TEXT NOT NULL COLLATE NOCASE, time INTEGER NOT NULL,"
+	    " what TEXT NOT NULL);"
+	    "CREATE INDEX history_addr ON history (addr);"
+	    "CREATE TABLE pin (addr TEXT NOT NULL COLLATE NOCASE,"
+	    " proto TEXT NOT NULL, pinned TEXT, changed TEXT, conflict TEXT,"
+	    " PRIMARY KEY (addr, proto));"
+	    "INSERT INTO pin VALUES ('vic@x.org', 'openpgp', '" A "', '" B "',"
+	    " NULL);"
+	    "INSERT INTO key (addr, fpr, proto, sources, first_seen,"
+	    " last_seen, messages, decision) VALUES ('vic@x.org', '" A "',"
+	    " 'openpgp', 0, 1600000000, 1600000000, 2, 'accepted'),"
+	    " ('vic@x.org', '" B "', 'openpgp', 0, 1600000100, 1600000100,"
+	    " 1, 'none');"
+	    "INSERT INTO message VALUES ('<v1@x> vic@x.org', 'vic@x.org', 1,"
+	    " NULL, NULL, 0, 0, 'not signed; no key known', 1599999999),"
+	    " ('<v2@x> vic@x.org', 'vic@x.org', 4, '" B "', '" A "',"
+	    " 1600000100, 1, 'signed by a new key', 1600000100);") == 0,
+	    "a version 4 store: a pending key, an unsigned message");
+	if ((ts = trust_store_open(old, &cause)) == NULL) {
+		TAP_OK(0, "it opens: %s", cause);
+		free(cause);
+		return;
+	}
+	TAP_OK(query_int(old, "PRAGMA user_version") == 5,
+	    "migrated to version 5");
+	TAP_OK(query_int(old, "SELECT changed_level FROM pin") == 1,
+	    "the pending key is taken as signed");
+	TAP_OK(query_int(old, "SELECT final FROM message WHERE state = 1")
+	    == 0 && query_int(old, "SELECT final FROM message WHERE "
+	    "state = 4") == 1,
+	    "the unsigned verdict is to be decided again, the other final");
+	TAP_STR(msg(ts, "<v1@x> vic@x.org", "vic@x.org",
+	    sig(TRUST_SIG_GOOD, A), &v), "known",
+	    "the message stored unsigned before its key was known: known now");
+	TAP_OK(!v.stored, "decided again, not read back");
+	trust_verdict_free(&v);
+	TAP_STR(msg(ts, "<v2@x> vic@x.org", "vic@x.org",
+	    sig(TRUST_SIG_GOOD, A), &v), "key-changed",
+	    "the key-changed message keeps the state it earned");
+	TAP_OK(v.stored, "read back");
+	trust_verdict_free(&v);
+	{
+		struct trust_sig c = sig(TRUST_SIG_NONE, NULL);
+		c.claim = C;
+		TAP_STR(msg(ts, "<v3@x>", "vic@x.org", c, NULL),
+		    "key-changed", "an unsigned header with another key");
+	}
+	TAP_OK(trust_store_accept(ts, "vic@x.org", NULL, now++, &cause) == 0
+	    && pinned_is(ts, "vic@x.org", B),
+	    "accept takes the key pending before, not the claim after it");
+	free(cause);
+	trust_store_close(ts);
+}
+
+/*
+ * Verdicts decided again: an unknown key, then known; a first contact
+ * kept; a claim on its own message only.
+ */
+static void
+test_again(void)
+{
+	struct trust_store	*ts;
+	struct trust_verdict	 v;
+	struct trust_sig	 s;
+	char			 file[300], *cause = NULL;
+
+	snprintf(file, sizeof file, "%s/again.sqlite", dir);
+	if ((ts = trust_store_open(file, &cause)) == NULL) {
+		TAP_OK(0, "store opens: %s", cause);
+		free(cause);
+		return;
+	}
+	s = sig(TRUST_SIG_NONE, NULL);
+	s.unknown_key = 1;
+	TAP_STR(msg(ts, "<g1@x>", "ron@x.org", s, &v), "unsigned",
+	    "a signature by a key not known yet: unsigned");
+	TAP_OK(v.evidence != NULL && strstr(v.evidence, "not known yet") &&
+	    v.fpr == NULL, "says why, names no key (%s)", v.evidence);
+	trust_verdict_free(&v);
+	TAP_STR(msg(ts, "<g1@x>", "ron@x.org", s, NULL), "unsigned",
+	    "still unsigned while the key is not known");
+	s = sig(TRUST_SIG_NONE, NULL);
+	s.claim = A;
+	TAP_STR(msg(ts, "<g2@x>", "ron@x.org", s, &v), "unsigned",
+	    "an unsigned message whose header brings the first key");
+	TAP_OK(v.fpr != NULL && strcmp(v.fpr, A) == 0 &&
+	    strstr(v.evidence, "brings key") != NULL,
+	    "names it: %s", v.evidence);
+	trust_verdict_free(&v);
+	TAP_STR(msg(ts, "<g1@x>", "ron@x.org", sig(TRUST_SIG_GOOD, A), &v),
+	    "known", "the first message, its key now known: known");
+	TAP_OK(!v.stored && v.messages == 1, "decided now, counted once");
+	trust_verdict_free(&v);
+	TAP_STR(msg(ts, "<g1@x>", "ron@x.org", sig(TRUST_SIG_GOOD, A), &v),
+	    "known", "and final: read back");
+	TAP_OK(v.stored && v.messages == 1, "not counted twice");
+	trust_verdict_free(&v);
+
+	TAP_STR(msg(ts, "<g3@x>", "sue@x.org", sig(TRUST_SIG_GOOD, A), NULL),
+	    "first-contact", "sue's first signed message: first-contact");
+	TAP_OK(trust_store_verify(ts, "sue@x.org", A, now++, &cause) == 0,
+	    "sue's key verified");
+	TAP_STR(msg(ts, "<g3@x>", "sue@x.org", sig(TRUST_SIG_GOOD, A), NULL),
+	    "first-contact", "the first-contact mark stays");
+	s = sig(TRUST_SIG_NONE, NULL);
+	s.claim = C;
+	TAP_STR(msg(ts, "<g4@x>", "sue@x.org", s, &v), "key-changed",
+	    "a forgery: unsigned, its header names another key");
+	TAP_OK(v.fpr != NULL && v.other != NULL && strcmp(v.fpr, C) == 0 &&
+	    strcmp(v.other, A) == 0, "it names both keys");
+	trust_verdict_free(&v);
+	TAP_STR(msg(ts, "<g5@x>", "sue@x.org", sig(TRUST_SIG_GOOD, A), NULL),
+	    "verified", "sue's next signed message: not marked by it");
+	TAP_OK(trust_store_accept(ts, "sue@x.org", NULL, now++, &cause) == -1
+	    && strstr(cause, "Autocrypt header") != NULL && pinned_is(ts,
+	    "sue@x.org", A), "accept without a fingerprint refuses the claim");
+	free(cause);
+	cause = NULL;
+	TAP_OK(trust_store_accept(ts, "sue@x.org", C, now++, &cause) == 0 &&
+	    pinned_is(ts, "sue@x.org", C), "named, it is accepted");
+	free(cause);
+	trust_store_close(ts);
+}
+
+/*
+ * Order: one set of messages processed in many orders, each on a fresh
+ * store, then each once more; the verdicts must all be the same. pat has
+ * key A pinned before; quin's key D (S1) reaches gpg only with the
+ * header of q1, so q2 is an unknown key until q1 was processed.
+ */
+#define NORDER	6
+static void
+test_order(void)
+{
+	static const char *names[NORDER] = { "p1", "p2", "p3", "p4", "q1",
+	    "q2" };
+	struct trust_store	*ts;
+	struct trust_sig	 s;
+	struct trust_verdict	 v;
+	char			 file[300], first[NORDER][128], got[128];
+	char			*cause = NULL;
+	int			 order[NORDER], run, i, j, t, pass, seen_q1, same;
+	unsigned		 r = 12345;
+
+	for (run = 0; run < 12; run++) {
+		for (i = 0; i < NORDER; i++)
+			order[i] = i;
+		for (i = NORDER - 1; run > 0 && i > 0; i--) {
+			r = r * 1103515245 + 12345;
+			j = (r >> 16) % (i + 1);
+			t = order[i];
+			order[i] = order[j];
+			order[j] = t;
+		}
+		snprintf(file, sizeof file, "%s/order%d.sqlite", dir, run);
+		if ((ts = trust_store_open(file, &cause)) == NULL) {
+			TAP_OK(0, "store opens: %s", cause);
+			free(cause);
+			return;
+		}
+		msg(ts, "<p0@x>", "pat@x.org", sig(TRUST_SIG_GOOD, A), NULL);
+		seen_q1 = 0;
+		same = 1;
+		for (pass = 0; pass < 2; pass++) {
+			for (j = 0; j < NORDER; j++) {
+				i = pass == 0 ? order[j] : j;
+				switch (i) {
+				case 0:		/* signed by A, header A */
+					s = sig(TRUST_SIG_GOOD, A);
+					s.claim = A;
+					break;
+				case 1:		/* the forgery */
+					s = sig(TRUST_SIG_NONE, NULL);
+					s.claim = C;
+					break;
+				case 2:		/* pat's new key */
+					s = sig(TRUST_SIG_GOOD, B);
+					s.claim = B;
+					break;
+				case 3:		/* unsigned, header A */
+					s = sig(TRUST_SIG_NONE, NULL);
+					s.claim = A;
+					break;
+				case 4:
+					s = sig(TRUST_SIG_NONE, NULL);
+					s.claim = S1;
+					seen_q1 = 1;
+					break;
+				default:
+					s = sig(seen_q1 ? TRUST_SIG_GOOD :
+					    TRUST_SIG_NONE, seen_q1 ? S1 :
+					    NULL);
+					s.unknown_key = !seen_q1;
+					break;
+				}
+				msg(ts, names[i], i < 4 ? "pat@x.org" :
+				    "quin@x.org", s, &v);
+				if (pass == 0) {
+					trust_verdict_free(&v);
+					continue;
+				}
+				snprintf(got, sizeof got, "%s %s %s",
+				    trust_state_name(v.state), tkey(v.fpr),
+				    tkey(v.other));
+				if (run == 0)
+					snprintf(first[i], sizeof first[i],
+					    "%s", got);
+				else if (strcmp(got, first[i]) != 0) {
+					printf("# order %d, %s: %s, not %s\n",
+					    run, names[i], got, first[i]);
+					same = 0;
+				}
+				trust_verdict_free(&v);
+			}
+		}
+		if (run == 0)
+			TAP_OK(strcmp(first[0], "known A -") == 0 &&
+			    strcmp(first[1], "key-changed C A") == 0 &&
+			    strcmp(first[2], "key-changed B A") == 0 &&
+			    strcmp(first[3], "unsigned A -") == 0 &&
+			    strcmp(first[4], "unsigned ? -") == 0 &&
+			    strcmp(first[5], "known ? -") == 0,
+			    "in the first order, the verdicts of the table");
+		else
+			TAP_OK(same, "order %d: the same verdicts", run);
+		TAP_OK(pinned_is(ts, "pat@x.org", A) &&
+		    strcmp(peer_state(ts, "pat@x.org", NULL), "key-changed")
+		    == 0 && trust_store_accept(ts, "pat@x.org", NULL, now++,
+		    &cause) == 0 && pinned_is(ts, "pat@x.org", B),
+		    "order %d: pat's new key waits, accept pins it", run);
+		free(cause);
+		cause = NULL;
+		trust_store_close(ts);
+	}
+}
+
 int
 main(void)
 {
@@ -1150,6 +1414,9 @@ main(void)
 	test_crash();
 	test_states();
 	test_table();
+	test_migrate4();
+	test_again();
+	test_order();
 	{
 		char cmd[300];
 		snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
