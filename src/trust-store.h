@@ -9,7 +9,8 @@
  * message was first processed, so that it keeps the indicator it earned.
  *
  * The rules that turn sightings and signatures into states are here and
- * only here (doc/trust.md). Callers: ui/cli-inspect.c, ui/cli-view.c,
+ * only here (trust-rules.c, trust-decide.c; doc/trust.md has them as a
+ * table). Callers: ui/cli-inspect.c, ui/cli-view.c,
  * ui/cli-trust.c and policy.c. It never prints and never calls gpg: what gpg
  * knows (a signature's status, a key certifying another) the caller
  * passes in. Addresses are stored with the domain in lower case and the
