@@ -260,12 +260,15 @@ trust_get_message(struct trust_store *ts, const char *msgkey,
 /*
  * A message without a signature that counts: unsigned, with the key its
  * own Autocrypt header names (recorded first, so that the message that
- * brings a key is the one that shows it) or the one known.
+ * brings a key is the one that shows it) or the one known. again: the
+ * message was processed before, and its header's key recorded then; it
+ * is not recorded again (a key change the user settled since stays
+ * settled).
  */
 static int
 trust_unsigned(struct trust_store *ts, const char *addr,
-    const struct trust_sig *sig, time_t now, struct trust_verdict *v,
-    char **cause)
+    const struct trust_sig *sig, int again, time_t now,
+    struct trust_verdict *v, char **cause)
 {
 	struct trust_pin	 p;
 	struct trust_krow	 k;
@@ -275,7 +278,9 @@ trust_unsigned(struct trust_store *ts, const char *addr,
 
 	what = sig->unknown_key ? "signed with a key not known yet (decided "
 	    "again once it is)" : "not signed";
-	if (claim != NULL) {
+	if (claim != NULL && again)
+		had_pin = 1;
+	else if (claim != NULL) {
 		if (trust_get_pin(ts, addr, "openpgp", &p, cause) == -1)
 			return -1;
 		had_pin = p.pinned != NULL;
@@ -327,18 +332,21 @@ fail:
 	return -1;
 }
 
-/* The rules for one message, inside the caller's transaction. */
+/*
+ * The rules for one message, inside the caller's transaction; again: it
+ * was processed before (its verdict was not final).
+ */
 static int
 trust_decide_message(struct trust_store *ts, const char *addr,
-    const struct trust_sig *sig, time_t now, struct trust_verdict *v,
-    char **cause)
+    const struct trust_sig *sig, int again, time_t now,
+    struct trust_verdict *v, char **cause)
 {
 	struct trust_pin	 p;
 	struct trust_krow	 k;
 	int			 rc = -1;
 
 	if (sig->status == TRUST_SIG_NONE)
-		return trust_unsigned(ts, addr, sig, now, v, cause);
+		return trust_unsigned(ts, addr, sig, again, now, v, cause);
 	if (trust_get_pin(ts, addr, sig->proto, &p, cause) == -1)
 		return -1;
 	if (sig->status == TRUST_SIG_GOOD) {
@@ -362,8 +370,8 @@ trust_decide_message(struct trust_store *ts, const char *addr,
 	 * The header's key after the signature decided, so that a first
 	 * signed message is first contact even when it also brings the key.
 	 */
-	if (sig->claim != NULL && trust_sight(ts, addr, sig->claim, "openpgp",
-	    TRUST_SRC_AUTOCRYPT, now, cause) == -1) {
+	if (sig->claim != NULL && !again && trust_sight(ts, addr, sig->claim,
+	    "openpgp", TRUST_SRC_AUTOCRYPT, now, cause) == -1) {
 		trust_verdict_free(v);
 		goto out;
 	}
@@ -397,7 +405,8 @@ trust_store_message(struct trust_store *ts, const char *msgkey,
 		free(addr);
 		return 0;
 	}
-	if (trust_decide_message(ts, addr, sig, now, v, cause) == -1)
+	if (trust_decide_message(ts, addr, sig, found == 2, now, v,
+	    cause) == -1)
 		goto fail;
 	/* processed stays the time of the first processing. */
 	if (trust_run(ts, cause, "INSERT INTO message (id, addr, state, fpr, "

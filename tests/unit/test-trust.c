@@ -1283,6 +1283,15 @@ test_again(void)
 	    "sue@x.org", A), "accept without a fingerprint refuses the claim");
 	free(cause);
 	cause = NULL;
+	TAP_STR(tafter(ts, "sue@x.org"), "verified A C",
+	    "sue's address has the claim waiting");
+	TAP_OK(trust_store_verify(ts, "sue@x.org", A, now++, &cause) == 0 &&
+	    strcmp(tafter(ts, "sue@x.org"), "verified A -") == 0,
+	    "verifying A again settles it");
+	TAP_STR(msg(ts, "<g4@x>", "sue@x.org", s, NULL), "key-changed",
+	    "the forgery opened again still shows its claim");
+	TAP_STR(tafter(ts, "sue@x.org"), "verified A -",
+	    "but does not raise it again for the address");
 	TAP_OK(trust_store_accept(ts, "sue@x.org", C, now++, &cause) == 0 &&
 	    pinned_is(ts, "sue@x.org", C), "named, it is accepted");
 	free(cause);
