@@ -1,9 +1,11 @@
 /*
  * test-trust.c: the trust store: each rule of doc/trust.md on a store in
  * a temporary directory, the OpenPGP and S/MIME pins kept apart,
- * migrations from the version 1 and version 3 schemas, files that are
- * not ours, a writer killed in the middle of a transaction, and the
- * index's read-only lookup of stored states.
+ * migrations from the version 1, 3 and 4 schemas, files that are not
+ * ours, a writer killed in the middle of a transaction, the index's
+ * read-only lookup of stored states, and the rules as the table of
+ * doc/trust.md (every event against every state), verdicts decided again,
+ * and one set of messages processed in many orders.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -23,6 +25,26 @@
 #define C	"CCCC000000000000000000000000000000000003"
 #define S1	"5151000000000000000000000000000000000011"
 #define S2	"5252000000000000000000000000000000000012"
+
+/* Tables as versions 1 (key) and 2 (message) made them, for migrations. */
+#define KEY_TABLE_V1							\
+	"CREATE TABLE key (addr TEXT NOT NULL COLLATE NOCASE,"		\
+	" fpr TEXT NOT NULL, proto TEXT NOT NULL,"			\
+	" sources INTEGER NOT NULL DEFAULT 0,"				\
+	" first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL,"	\
+	" messages INTEGER NOT NULL DEFAULT 0,"				\
+	" last_sig INTEGER NOT NULL DEFAULT 0,"				\
+	" dns_confirmed INTEGER NOT NULL DEFAULT 0,"			\
+	" decision TEXT NOT NULL DEFAULT 'none',"			\
+	" revoked INTEGER NOT NULL DEFAULT 0,"				\
+	" expired INTEGER NOT NULL DEFAULT 0,"				\
+	" PRIMARY KEY (addr, fpr));"
+#define MESSAGE_TABLE_V2						\
+	"CREATE TABLE message (id TEXT PRIMARY KEY,"			\
+	" addr TEXT NOT NULL COLLATE NOCASE, state INTEGER NOT NULL,"	\
+	" fpr TEXT, other TEXT, since INTEGER NOT NULL DEFAULT 0,"	\
+	" messages INTEGER NOT NULL DEFAULT 0, evidence TEXT NOT NULL,"	\
+	" processed INTEGER NOT NULL);"
 
 static char	dir[] = "/tmp/steed-trust-XXXXXX";
 static char	path[256];
@@ -346,17 +368,7 @@ test_migrate(void)
 	    "PRAGMA user_version=1;"
 	    "CREATE TABLE peer (addr TEXT PRIMARY KEY COLLATE NOCASE,"
 	    " pinned TEXT, changed TEXT, conflict TEXT);"
-	    "CREATE TABLE key (addr TEXT NOT NULL COLLATE NOCASE,"
-	    " fpr TEXT NOT NULL, proto TEXT NOT NULL,"
-	    " sources INTEGER NOT NULL DEFAULT 0,"
-	    " first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL,"
-	    " messages INTEGER NOT NULL DEFAULT 0,"
-	    " last_sig INTEGER NOT NULL DEFAULT 0,"
-	    " dns_confirmed INTEGER NOT NULL DEFAULT 0,"
-	    " decision TEXT NOT NULL DEFAULT 'none',"
-	    " revoked INTEGER NOT NULL DEFAULT 0,"
-	    " expired INTEGER NOT NULL DEFAULT 0,"
-	    " PRIMARY KEY (addr, fpr));"
+	    KEY_TABLE_V1
 	    "INSERT INTO peer VALUES ('old@x.org', '" A "', NULL, NULL);"
 	    "INSERT INTO key (addr, fpr, proto, sources, first_seen,"
 	    " last_seen, messages, decision) VALUES ('old@x.org', '" A "',"
@@ -536,22 +548,8 @@ test_migrate3(void)
 	    "PRAGMA user_version=3;"
 	    "CREATE TABLE peer (addr TEXT PRIMARY KEY COLLATE NOCASE,"
 	    " pinned TEXT, changed TEXT, conflict TEXT);"
-	    "CREATE TABLE key (addr TEXT NOT NULL COLLATE NOCASE,"
-	    " fpr TEXT NOT NULL, proto TEXT NOT NULL,"
-	    " sources INTEGER NOT NULL DEFAULT 0,"
-	    " first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL,"
-	    " messages INTEGER NOT NULL DEFAULT 0,"
-	    " last_sig INTEGER NOT NULL DEFAULT 0,"
-	    " dns_confirmed INTEGER NOT NULL DEFAULT 0,"
-	    " decision TEXT NOT NULL DEFAULT 'none',"
-	    " revoked INTEGER NOT NULL DEFAULT 0,"
-	    " expired INTEGER NOT NULL DEFAULT 0,"
-	    " PRIMARY KEY (addr, fpr));"
-	    "CREATE TABLE message (id TEXT PRIMARY KEY,"
-	    " addr TEXT NOT NULL COLLATE NOCASE, state INTEGER NOT NULL,"
-	    " fpr TEXT, other TEXT, since INTEGER NOT NULL DEFAULT 0,"
-	    " messages INTEGER NOT NULL DEFAULT 0, evidence TEXT NOT NULL,"
-	    " processed INTEGER NOT NULL);"
+	    KEY_TABLE_V1
+	    MESSAGE_TABLE_V2
 	    "CREATE TABLE history (id INTEGER PRIMARY KEY,"
 	    " addr TEXT NOT NULL COLLATE NOCASE, time INTEGER NOT NULL,"
 	    " what TEXT NOT NULL);"
@@ -1148,22 +1146,8 @@ test_migrate4(void)
 	snprintf(old, sizeof old, "%s/v4.sqlite", dir);
 	TAP_OK(exec_sql(old, "PRAGMA application_id=1398035538;"
 	    "PRAGMA user_version=4;"
-	    "CREATE TABLE key (addr TEXT NOT NULL COLLATE NOCASE,"
-	    " fpr TEXT NOT NULL, proto TEXT NOT NULL,"
-	    " sources INTEGER NOT NULL DEFAULT 0,"
-	    " first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL,"
-	    " messages INTEGER NOT NULL DEFAULT 0,"
-	    " last_sig INTEGER NOT NULL DEFAULT 0,"
-	    " dns_confirmed INTEGER NOT NULL DEFAULT 0,"
-	    " decision TEXT NOT NULL DEFAULT 'none',"
-	    " revoked INTEGER NOT NULL DEFAULT 0,"
-	    " expired INTEGER NOT NULL DEFAULT 0,"
-	    " PRIMARY KEY (addr, fpr));"
-	    "CREATE TABLE message (id TEXT PRIMARY KEY,"
-	    " addr TEXT NOT NULL COLLATE NOCASE, state INTEGER NOT NULL,"
-	    " fpr TEXT, other TEXT, since INTEGER NOT NULL DEFAULT 0,"
-	    " messages INTEGER NOT NULL DEFAULT 0, evidence TEXT NOT NULL,"
-	    " processed INTEGER NOT NULL);"
+	    KEY_TABLE_V1
+	    MESSAGE_TABLE_V2
 	    "CREATE TABLE history (id INTEGER PRIMARY KEY,"
 	    " addr TEXT NOT NULL COLLATE NOCASE, time INTEGER NOT NULL,"
 	    " what TEXT NOT NULL);"
