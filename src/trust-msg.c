@@ -5,9 +5,11 @@
  * that decides is a good one by a key with the From address that covers
  * the message (signed: yes), or a revoked or expired key's signature by
  * the sender (an expired signature by a key that has not expired says
- * nothing about the key). Everything else is "unsigned". The signature
- * is recorded before the message's Autocrypt keys, so that the first
- * signed message is first contact even when it also brings the key.
+ * nothing about the key). Everything else is "unsigned", and noted as an
+ * unknown key when that is why. The key of the sender's own Autocrypt
+ * header goes with the signature to trust_store_message(), which decides
+ * both in one transaction (the message that brings a key is the one that
+ * shows it); gossip and headers for other addresses are sightings after.
  * The signature's protocol goes with it: an S/MIME signature is judged
  * against the address's S/MIME pin, an OpenPGP one against its OpenPGP
  * pin, so one protocol's key never looks like a change of the other's.
@@ -71,6 +73,15 @@ trust_msg_sig(struct trust_store *ts, const struct crypto_in *ci,
 
 	memset(ts_sig, 0, sizeof *ts_sig);
 	ts_sig->status = TRUST_SIG_NONE;
+	for (i = 0; i < ci->autocrypt.nkeys; i++) {
+		if (ci->autocrypt.keys[i].source == AUTOCRYPT_HEADER &&
+		    strcasecmp(ci->autocrypt.keys[i].addr, ci->from) == 0)
+			ts_sig->claim = ci->autocrypt.keys[i].fpr;
+	}
+	for (i = 0; i < ci->nsigs; i++) {
+		if (ci->sigs[i].status == CRYPTO_IN_UNKNOWN_KEY)
+			ts_sig->unknown_key = 1;
+	}
 	for (i = 0; i < ci->nsigs; i++) {
 		s = &ci->sigs[i];
 		if (s->fpr == NULL || s->from == NULL ||
@@ -133,6 +144,8 @@ trust_msg_record(struct trust_store *ts, const struct crypto_in *ci,
 		return rc;
 	for (i = 0; i < ci->autocrypt.nkeys; i++) {
 		k = &ci->autocrypt.keys[i];
+		if (k->fpr == sig.claim)
+			continue;	/* decided with the message */
 		if (trust_store_sighting(ts, k->addr, k->fpr, "openpgp",
 		    k->source == AUTOCRYPT_GOSSIP ? TRUST_SRC_GOSSIP :
 		    TRUST_SRC_AUTOCRYPT, now, &why) == -1) {

@@ -16,8 +16,9 @@ struct crypto_in;
 
 /*
  * The sender's state for the message ci analysed (stored on first
- * processing, then read back), after its Autocrypt keys were recorded as
- * sightings. -1 with *cause when there is no sender or the store fails.
+ * processing, then read back once final), decided together with the key
+ * of its own Autocrypt header; its gossip keys are recorded as sightings.
+ * -1 with *cause when there is no sender or the store fails.
  */
 int	trust_msg_record(struct trust_store *, const struct crypto_in *,
 	    time_t now, struct trust_verdict *, char **cause);

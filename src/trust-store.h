@@ -9,7 +9,8 @@
  * message was first processed, so that it keeps the indicator it earned.
  *
  * The rules that turn sightings and signatures into states are here and
- * only here (doc/trust.md). Callers: ui/cli-inspect.c, ui/cli-view.c,
+ * only here (trust-rules.c, trust-decide.c; doc/trust.md has them as a
+ * table). Callers: ui/cli-inspect.c, ui/cli-view.c,
  * ui/cli-trust.c and policy.c. It never prints and never calls gpg: what gpg
  * knows (a signature's status, a key certifying another) the caller
  * passes in. Addresses are stored with the domain in lower case and the
@@ -66,6 +67,19 @@ struct trust_sig {
 	 * announced by the old key.
 	 */
 	int			 certified_by_pinned;
+	/*
+	 * The key the message's own Autocrypt header names for the sender
+	 * (trust_store_message() records it as a sighting in the same
+	 * transaction, before deciding), or NULL. Unless the message is
+	 * signed by that key it is a claim: anyone can write the header.
+	 */
+	const char		*claim;
+	/*
+	 * status NONE only: the sender's signature could not be checked
+	 * for want of the key. Like every unsigned verdict it is decided
+	 * again each time the message is processed, until it is signed.
+	 */
+	int			 unknown_key;
 };
 
 /* The sender's trust state for one message, or an address's state. */
@@ -154,8 +168,11 @@ int		 trust_store_sighting(struct trust_store *, const char *addr,
 		     time_t now, char **cause);
 /*
  * A received message from addr: its sender's state, decided by the rules
- * against the pin of the signature's protocol on first processing and
- * stored; later calls give the stored state. An unsigned message names
+ * (doc/trust.md, "The rules as a table") against the pin of the
+ * signature's protocol on first processing and stored; later calls give
+ * the stored state. A verdict without a signature (unsigned, an unknown
+ * key) is not final: it is decided again, and stored again, each time,
+ * so it follows what the store learnt since. An unsigned message names
  * the OpenPGP pin, or the S/MIME one when there is no OpenPGP pin.
  */
 int		 trust_store_message(struct trust_store *, const char *msgkey,

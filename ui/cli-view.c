@@ -108,7 +108,7 @@ cmd_view(struct cmd_ctx *ctx)
 		return EX_DATAERR;
 	}
 	cmd_crypto_init(ctx);
-	ci = crypto_in_analyse(m, 0);
+	ci = crypto_in_analyse_import(m);	/* as --inspect: Autocrypt too */
 	memset(&h, 0, sizeof h);
 	h.status = crypto_in_view_status;
 	h.inner = crypto_in_view_inner;

@@ -1,9 +1,11 @@
 /*
  * test-trust.c: the trust store: each rule of doc/trust.md on a store in
  * a temporary directory, the OpenPGP and S/MIME pins kept apart,
- * migrations from the version 1 and version 3 schemas, files that are
- * not ours, a writer killed in the middle of a transaction, and the
- * index's read-only lookup of stored states.
+ * migrations from the version 1, 3 and 4 schemas, files that are not
+ * ours, a writer killed in the middle of a transaction, the index's
+ * read-only lookup of stored states, and the rules as the table of
+ * doc/trust.md (every event against every state), verdicts decided again,
+ * and one set of messages processed in many orders.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -23,6 +25,26 @@
 #define C	"CCCC000000000000000000000000000000000003"
 #define S1	"5151000000000000000000000000000000000011"
 #define S2	"5252000000000000000000000000000000000012"
+
+/* Tables as versions 1 (key) and 2 (message) made them, for migrations. */
+#define KEY_TABLE_V1							\
+	"CREATE TABLE key (addr TEXT NOT NULL COLLATE NOCASE,"		\
+	" fpr TEXT NOT NULL, proto TEXT NOT NULL,"			\
+	" sources INTEGER NOT NULL DEFAULT 0,"				\
+	" first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL,"	\
+	" messages INTEGER NOT NULL DEFAULT 0,"				\
+	" last_sig INTEGER NOT NULL DEFAULT 0,"				\
+	" dns_confirmed INTEGER NOT NULL DEFAULT 0,"			\
+	" decision TEXT NOT NULL DEFAULT 'none',"			\
+	" revoked INTEGER NOT NULL DEFAULT 0,"				\
+	" expired INTEGER NOT NULL DEFAULT 0,"				\
+	" PRIMARY KEY (addr, fpr));"
+#define MESSAGE_TABLE_V2						\
+	"CREATE TABLE message (id TEXT PRIMARY KEY,"			\
+	" addr TEXT NOT NULL COLLATE NOCASE, state INTEGER NOT NULL,"	\
+	" fpr TEXT, other TEXT, since INTEGER NOT NULL DEFAULT 0,"	\
+	" messages INTEGER NOT NULL DEFAULT 0, evidence TEXT NOT NULL,"	\
+	" processed INTEGER NOT NULL);"
 
 static char	dir[] = "/tmp/steed-trust-XXXXXX";
 static char	path[256];
@@ -346,17 +368,7 @@ test_migrate(void)
 	    "PRAGMA user_version=1;"
 	    "CREATE TABLE peer (addr TEXT PRIMARY KEY COLLATE NOCASE,"
 	    " pinned TEXT, changed TEXT, conflict TEXT);"
-	    "CREATE TABLE key (addr TEXT NOT NULL COLLATE NOCASE,"
-	    " fpr TEXT NOT NULL, proto TEXT NOT NULL,"
-	    " sources INTEGER NOT NULL DEFAULT 0,"
-	    " first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL,"
-	    " messages INTEGER NOT NULL DEFAULT 0,"
-	    " last_sig INTEGER NOT NULL DEFAULT 0,"
-	    " dns_confirmed INTEGER NOT NULL DEFAULT 0,"
-	    " decision TEXT NOT NULL DEFAULT 'none',"
-	    " revoked INTEGER NOT NULL DEFAULT 0,"
-	    " expired INTEGER NOT NULL DEFAULT 0,"
-	    " PRIMARY KEY (addr, fpr));"
+	    KEY_TABLE_V1
 	    "INSERT INTO peer VALUES ('old@x.org', '" A "', NULL, NULL);"
 	    "INSERT INTO key (addr, fpr, proto, sources, first_seen,"
 	    " last_seen, messages, decision) VALUES ('old@x.org', '" A "',"
@@ -372,8 +384,8 @@ test_migrate(void)
 	TAP_STR(msg(ts, "<o1@x>", "old@x.org", sig(TRUST_SIG_GOOD, A), NULL),
 	    "known", "its key is still known after the migration");
 	trust_store_close(ts);
-	TAP_OK(query_int(old, "PRAGMA user_version") == 4,
-	    "migrated to version 4");
+	TAP_OK(query_int(old, "PRAGMA user_version") == 5,
+	    "migrated to the current version, 5");
 
 	/* Not ours, or newer: refused and left alone. */
 	snprintf(old, sizeof old, "%s/other.sqlite", dir);
@@ -536,22 +548,8 @@ test_migrate3(void)
 	    "PRAGMA user_version=3;"
 	    "CREATE TABLE peer (addr TEXT PRIMARY KEY COLLATE NOCASE,"
 	    " pinned TEXT, changed TEXT, conflict TEXT);"
-	    "CREATE TABLE key (addr TEXT NOT NULL COLLATE NOCASE,"
-	    " fpr TEXT NOT NULL, proto TEXT NOT NULL,"
-	    " sources INTEGER NOT NULL DEFAULT 0,"
-	    " first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL,"
-	    " messages INTEGER NOT NULL DEFAULT 0,"
-	    " last_sig INTEGER NOT NULL DEFAULT 0,"
-	    " dns_confirmed INTEGER NOT NULL DEFAULT 0,"
-	    " decision TEXT NOT NULL DEFAULT 'none',"
-	    " revoked INTEGER NOT NULL DEFAULT 0,"
-	    " expired INTEGER NOT NULL DEFAULT 0,"
-	    " PRIMARY KEY (addr, fpr));"
-	    "CREATE TABLE message (id TEXT PRIMARY KEY,"
-	    " addr TEXT NOT NULL COLLATE NOCASE, state INTEGER NOT NULL,"
-	    " fpr TEXT, other TEXT, since INTEGER NOT NULL DEFAULT 0,"
-	    " messages INTEGER NOT NULL DEFAULT 0, evidence TEXT NOT NULL,"
-	    " processed INTEGER NOT NULL);"
+	    KEY_TABLE_V1
+	    MESSAGE_TABLE_V2
 	    "CREATE TABLE history (id INTEGER PRIMARY KEY,"
 	    " addr TEXT NOT NULL COLLATE NOCASE, time INTEGER NOT NULL,"
 	    " what TEXT NOT NULL);"
@@ -592,9 +590,9 @@ test_migrate3(void)
 		free(cause);
 		return;
 	}
-	TAP_OK(query_int(old, "PRAGMA user_version") == 4 &&
+	TAP_OK(query_int(old, "PRAGMA user_version") == 5 &&
 	    query_int(old, "SELECT count(*) FROM sqlite_master WHERE name = "
-	    "'peer'") == 0, "migrated to version 4, the old table gone");
+	    "'peer'") == 0, "migrated to version 5, the old table gone");
 	TAP_OK(pinned_is(ts, "pat@x.org", A) &&
 	    pinned_in(ts, "pat@x.org", "smime", NULL),
 	    "an OpenPGP pin stays OpenPGP's");
@@ -769,6 +767,633 @@ test_states(void)
 	trust_store_close(ts);
 }
 
+/*
+ * The rules as a table (doc/trust.md, "The rules as a table"): every event
+ * against every state an address can be in, each row on an address of its
+ * own. A is the pinned key (the first key, for "none"), B a pending key,
+ * C another key. A row gives what the event's message shows ("-" for an
+ * event that is no message, "refused" for a decision the store refuses),
+ * then the address's state, its pinned key and its other key (the pending
+ * or conflicting one) afterwards. With STEED_TRUST_TABLE set, the test
+ * prints the table as doc/trust.md has it.
+ */
+enum tstate { T_NONE, T_KNOWN, T_CHANGED, T_CLAIMED, T_DNS, T_CONFLICT,
+	T_REVOKED, T_EXPIRED, T_VERIFIED, T_NSTATES };
+
+static const char *tstate_names[] = { "none", "known",
+	"key-changed (B signed)", "key-changed (B claimed)", "dns-confirmed",
+	"conflict (DNS names B)", "revoked", "expired", "verified" };
+
+enum tevent { E_SIG_A, E_SIG_AC_A, E_SIG_AC_C, E_SIG_C, E_SIG_C_AC_C,
+	E_SIG_B, E_UNS, E_UNS_AC_A, E_UNS_AC_C, E_UNS_AC_B, E_UNKNOWN,
+	E_GOSSIP_C, E_DNS_A, E_DNS_C, E_DNS_B, E_DNSI_C, E_REV_A, E_EXP_A,
+	E_ACCEPT, E_ACCEPT_C, E_REJECT_B, E_VERIFY_A, E_NEVENTS };
+
+static const char *tevent_names[] = {
+	"signed by A (first sight, or the pinned key)",
+	"signed by A, Autocrypt header A",
+	"signed by A, Autocrypt header C",
+	"signed by C",
+	"signed by C, Autocrypt header C",
+	"signed by B",
+	"unsigned, no header",
+	"unsigned, Autocrypt header A",
+	"unsigned, Autocrypt header C",
+	"unsigned, Autocrypt header B",
+	"signed, key not known, no header",
+	"gossip names C",
+	"DNS secure names A",
+	"DNS secure names C",
+	"DNS secure names B",
+	"DNS insecure names C",
+	"signed by A, now revoked",
+	"signed by A, now expired",
+	"user: accept (no fingerprint)",
+	"user: accept C",
+	"user: reject B",
+	"user: verify A",
+};
+
+/* Keys in the table: A, B, C, and "-" for none. */
+static const char *
+tkey(const char *fpr)
+{
+	if (fpr == NULL)
+		return "-";
+	if (strcmp(fpr, A) == 0)
+		return "A";
+	if (strcmp(fpr, B) == 0)
+		return "B";
+	if (strcmp(fpr, C) == 0)
+		return "C";
+	return "?";
+}
+
+/* Put addr into state st. */
+static int
+tsetup(struct trust_store *ts, const char *addr, enum tstate st, int *n)
+{
+	char	 id[64], *cause = NULL;
+	int	 rc = 0;
+
+	if (st == T_NONE)
+		return 0;
+	snprintf(id, sizeof id, "<s%d@t>", (*n)++);
+	msg(ts, id, addr, sig(TRUST_SIG_GOOD, A), NULL);
+	switch (st) {
+	case T_CHANGED:
+		snprintf(id, sizeof id, "<s%d@t>", (*n)++);
+		msg(ts, id, addr, sig(TRUST_SIG_GOOD, B), NULL);
+		break;
+	case T_CLAIMED:
+		rc = see(ts, addr, B, TRUST_SRC_AUTOCRYPT);
+		break;
+	case T_DNS:
+		rc = see(ts, addr, A, TRUST_SRC_DNS_SECURE);
+		break;
+	case T_CONFLICT:
+		rc = see(ts, addr, B, TRUST_SRC_DNS_SECURE);
+		break;
+	case T_REVOKED:
+	case T_EXPIRED:
+		rc = trust_store_key_status(ts, A, st == T_REVOKED,
+		    st == T_EXPIRED, now++, &cause);
+		break;
+	case T_VERIFIED:
+		rc = trust_store_verify(ts, addr, A, now++, &cause);
+		break;
+	default:
+		break;
+	}
+	free(cause);
+	return rc;
+}
+
+/* A message with signature status s by fpr and Autocrypt key claim. */
+static const char *
+tmsg(struct trust_store *ts, const char *addr, int *n,
+    enum trust_sig_status s, const char *fpr, const char *claim)
+{
+	struct trust_sig	t = sig(s, fpr);
+	char			id[64];
+
+	t.claim = claim;
+	snprintf(id, sizeof id, "<e%d@t>", (*n)++);
+	return msg(ts, id, addr, t, NULL);
+}
+
+/* Apply event e to addr; what its message shows. */
+static const char *
+tevent(struct trust_store *ts, const char *addr, enum tevent e, int *n)
+{
+	struct trust_sig	 u;
+	char			*cause = NULL, id[64];
+	int			 rc;
+
+	switch (e) {
+	case E_SIG_A:
+		return tmsg(ts, addr, n, TRUST_SIG_GOOD, A, NULL);
+	case E_SIG_AC_A:
+		return tmsg(ts, addr, n, TRUST_SIG_GOOD, A, A);
+	case E_SIG_AC_C:
+		return tmsg(ts, addr, n, TRUST_SIG_GOOD, A, C);
+	case E_SIG_C:
+		return tmsg(ts, addr, n, TRUST_SIG_GOOD, C, NULL);
+	case E_SIG_C_AC_C:
+		return tmsg(ts, addr, n, TRUST_SIG_GOOD, C, C);
+	case E_SIG_B:
+		return tmsg(ts, addr, n, TRUST_SIG_GOOD, B, NULL);
+	case E_UNS:
+		return tmsg(ts, addr, n, TRUST_SIG_NONE, NULL, NULL);
+	case E_UNS_AC_A:
+		return tmsg(ts, addr, n, TRUST_SIG_NONE, NULL, A);
+	case E_UNS_AC_C:
+		return tmsg(ts, addr, n, TRUST_SIG_NONE, NULL, C);
+	case E_UNS_AC_B:
+		return tmsg(ts, addr, n, TRUST_SIG_NONE, NULL, B);
+	case E_UNKNOWN:
+		u = sig(TRUST_SIG_NONE, NULL);
+		u.unknown_key = 1;
+		snprintf(id, sizeof id, "<e%d@t>", (*n)++);
+		return msg(ts, id, addr, u, NULL);
+	case E_REV_A:
+		return tmsg(ts, addr, n, TRUST_SIG_REVOKED, A, NULL);
+	case E_EXP_A:
+		return tmsg(ts, addr, n, TRUST_SIG_EXPIRED, A, NULL);
+	case E_GOSSIP_C:
+		see(ts, addr, C, TRUST_SRC_GOSSIP);
+		return "-";
+	case E_DNS_A:
+		see(ts, addr, A, TRUST_SRC_DNS_SECURE);
+		return "-";
+	case E_DNS_C:
+		see(ts, addr, C, TRUST_SRC_DNS_SECURE);
+		return "-";
+	case E_DNS_B:
+		see(ts, addr, B, TRUST_SRC_DNS_SECURE);
+		return "-";
+	case E_DNSI_C:
+		see(ts, addr, C, TRUST_SRC_DNS_INSECURE);
+		return "-";
+	case E_ACCEPT:
+		rc = trust_store_accept(ts, addr, NULL, now++, &cause);
+		break;
+	case E_ACCEPT_C:
+		rc = trust_store_accept(ts, addr, C, now++, &cause);
+		break;
+	case E_REJECT_B:
+		rc = trust_store_reject(ts, addr, B, now++, &cause);
+		break;
+	case E_VERIFY_A:
+		rc = trust_store_verify(ts, addr, A, now++, &cause);
+		break;
+	default:
+		return "?";
+	}
+	free(cause);
+	return rc == 0 ? "-" : "refused";
+}
+
+/* After: "STATE PINNED OTHER" of addr's OpenPGP pin (static). */
+static const char *
+tafter(struct trust_store *ts, const char *addr)
+{
+	static char		 s[64];
+	struct trust_peer	 p;
+	char			*cause = NULL;
+
+	if (trust_store_peer(ts, addr, &p, &cause) == -1) {
+		free(cause);
+		return "error";
+	}
+	snprintf(s, sizeof s, "%s %s %s", trust_state_name(p.v.state),
+	    tkey(p.pinned), tkey(p.v.other));
+	trust_peer_free(&p);
+	return s;
+}
+
+static const char *texpect[E_NEVENTS][T_NSTATES] = {
+	/* signed by A (first sight, or the pinned key) */
+	{ "first-contact | known A -", "known | known A -",
+	    "known | key-changed A B", "known | key-changed A B",
+	    "dns-confirmed | dns-confirmed A -", "conflict | conflict A B",
+	    "revoked | revoked A -", "expired | expired A -",
+	    "verified | verified A -" },
+	/* signed by A, Autocrypt header A */
+	{ "first-contact | known A -", "known | known A -",
+	    "known | key-changed A B", "known | key-changed A B",
+	    "dns-confirmed | dns-confirmed A -", "conflict | conflict A B",
+	    "revoked | revoked A -", "expired | expired A -",
+	    "verified | verified A -" },
+	/* signed by A, Autocrypt header C */
+	{ "first-contact | key-changed A C", "known | key-changed A C",
+	    "known | key-changed A B", "known | key-changed A B",
+	    "dns-confirmed | key-changed A C", "conflict | conflict A B",
+	    "revoked | revoked A C", "expired | expired A C",
+	    "verified | verified A C" },
+	/* signed by C */
+	{ "first-contact | known C -", "key-changed | key-changed A C",
+	    "key-changed | key-changed A B", "key-changed | key-changed A C",
+	    "key-changed | key-changed A C", "key-changed | conflict A B",
+	    "key-changed | revoked A C", "key-changed | expired A C",
+	    "key-changed | verified A C" },
+	/* signed by C, Autocrypt header C */
+	{ "first-contact | known C -", "key-changed | key-changed A C",
+	    "key-changed | key-changed A B", "key-changed | key-changed A C",
+	    "key-changed | key-changed A C", "key-changed | conflict A B",
+	    "key-changed | revoked A C", "key-changed | expired A C",
+	    "key-changed | verified A C" },
+	/* signed by B */
+	{ "first-contact | known B -", "key-changed | key-changed A B",
+	    "key-changed | key-changed A B", "key-changed | key-changed A B",
+	    "key-changed | key-changed A B",
+	    "dns-confirmed | dns-confirmed B -", "key-changed | revoked A B",
+	    "key-changed | expired A B", "key-changed | verified A B" },
+	/* unsigned, no header */
+	{ "unsigned | none - -", "unsigned | known A -",
+	    "unsigned | key-changed A B", "unsigned | key-changed A B",
+	    "unsigned | dns-confirmed A -", "unsigned | conflict A B",
+	    "unsigned | revoked A -", "unsigned | expired A -",
+	    "unsigned | verified A -" },
+	/* unsigned, Autocrypt header A */
+	{ "unsigned | known A -", "unsigned | known A -",
+	    "unsigned | key-changed A B", "unsigned | key-changed A B",
+	    "unsigned | dns-confirmed A -", "unsigned | conflict A B",
+	    "unsigned | revoked A -", "unsigned | expired A -",
+	    "unsigned | verified A -" },
+	/* unsigned, Autocrypt header C */
+	{ "unsigned | known C -", "key-changed | key-changed A C",
+	    "key-changed | key-changed A B", "key-changed | key-changed A B",
+	    "key-changed | key-changed A C", "key-changed | conflict A B",
+	    "key-changed | revoked A C", "key-changed | expired A C",
+	    "key-changed | verified A C" },
+	/* unsigned, Autocrypt header B */
+	{ "unsigned | known B -", "key-changed | key-changed A B",
+	    "key-changed | key-changed A B", "key-changed | key-changed A B",
+	    "key-changed | key-changed A B", "key-changed | conflict A B",
+	    "key-changed | revoked A B", "key-changed | expired A B",
+	    "key-changed | verified A B" },
+	/* signed, key not known, no header */
+	{ "unsigned | none - -", "unsigned | known A -",
+	    "unsigned | key-changed A B", "unsigned | key-changed A B",
+	    "unsigned | dns-confirmed A -", "unsigned | conflict A B",
+	    "unsigned | revoked A -", "unsigned | expired A -",
+	    "unsigned | verified A -" },
+	/* gossip names C */
+	{ "- | known C -", "- | known A -", "- | key-changed A B",
+	    "- | key-changed A B", "- | dns-confirmed A -",
+	    "- | conflict A B", "- | revoked A -", "- | expired A -",
+	    "- | verified A -" },
+	/* DNS secure names A */
+	{ "- | dns-confirmed A -", "- | dns-confirmed A -",
+	    "- | key-changed A B", "- | key-changed A B",
+	    "- | dns-confirmed A -", "- | conflict A B", "- | revoked A -",
+	    "- | expired A -", "- | verified A -" },
+	/* DNS secure names C */
+	{ "- | dns-confirmed C -", "- | conflict A C", "- | conflict A C",
+	    "- | conflict A C", "- | conflict A C", "- | conflict A C",
+	    "- | conflict A C", "- | conflict A C", "- | conflict A C" },
+	/* DNS secure names B */
+	{ "- | dns-confirmed B -", "- | conflict A B",
+	    "- | dns-confirmed B -", "- | dns-confirmed B -",
+	    "- | conflict A B", "- | conflict A B", "- | conflict A B",
+	    "- | conflict A B", "- | conflict A B" },
+	/* DNS insecure names C */
+	{ "- | known C -", "- | known A -", "- | key-changed A B",
+	    "- | key-changed A B", "- | dns-confirmed A -",
+	    "- | conflict A B", "- | revoked A -", "- | expired A -",
+	    "- | verified A -" },
+	/* signed by A, now revoked */
+	{ "revoked | none - -", "revoked | revoked A -",
+	    "revoked | revoked A B", "revoked | revoked A B",
+	    "revoked | revoked A -", "revoked | conflict A B",
+	    "revoked | revoked A -", "revoked | revoked A -",
+	    "revoked | revoked A -" },
+	/* signed by A, now expired */
+	{ "expired | none - -", "expired | expired A -",
+	    "expired | expired A B", "expired | expired A B",
+	    "expired | expired A -", "expired | conflict A B",
+	    "expired | revoked A -", "expired | expired A -",
+	    "expired | expired A -" },
+	/* user: accept (no fingerprint) */
+	{ "refused | none - -", "refused | known A -", "- | known B -",
+	    "refused | key-changed A B", "refused | dns-confirmed A -",
+	    "- | dns-confirmed B -", "refused | revoked A -",
+	    "refused | expired A -", "refused | verified A -" },
+	/* user: accept C */
+	{ "- | known C -", "- | known C -", "- | known C -", "- | known C -",
+	    "- | known C -", "- | known C -", "- | known C -",
+	    "- | known C -", "- | known C -" },
+	/* user: reject B */
+	{ "refused | none - -", "refused | known A -", "- | known A -",
+	    "- | known A -", "refused | dns-confirmed A -", "- | known A -",
+	    "refused | revoked A -", "refused | expired A -",
+	    "refused | verified A -" },
+	/* user: verify A */
+	{ "- | verified A -", "- | verified A -", "- | verified A -",
+	    "- | verified A -", "- | verified A -", "- | verified A -",
+	    "- | revoked A -", "- | expired A -", "- | verified A -" },
+};
+
+static void
+test_table(void)
+{
+	struct trust_store	*ts;
+	char			 file[300], addr[64], got[128], *cause = NULL;
+	const char		*shows;
+	int			 e, st, n = 0, dump;
+
+	dump = getenv("STEED_TRUST_TABLE") != NULL;
+	snprintf(file, sizeof file, "%s/table.sqlite", dir);
+	if ((ts = trust_store_open(file, &cause)) == NULL) {
+		TAP_OK(0, "table store opens: %s", cause);
+		free(cause);
+		return;
+	}
+	for (e = 0; e < E_NEVENTS; e++) {
+		if (dump)
+			printf("ROW\t%s", tevent_names[e]);
+		for (st = 0; st < T_NSTATES; st++) {
+			snprintf(addr, sizeof addr, "r%d.%d@t.org", e, st);
+			if (tsetup(ts, addr, st, &n) == -1) {
+				TAP_OK(0, "set %s up as %s", addr,
+				    tstate_names[st]);
+				continue;
+			}
+			shows = tevent(ts, addr, e, &n);
+			snprintf(got, sizeof got, "%s | %s", shows,
+			    tafter(ts, addr));
+			if (dump)
+				printf("\t%s", got);
+			else
+				TAP_STR(got, texpect[e][st], "%s, when %s",
+				    tevent_names[e], tstate_names[st]);
+		}
+		if (dump)
+			putchar('\n');
+	}
+	trust_store_close(ts);
+}
+
+/* Version 4 as released: a pending change, a message stored unsigned. */
+static void
+test_migrate4(void)
+{
+	struct trust_store	*ts;
+	struct trust_verdict	 v;
+	char			 old[300], *cause = NULL;
+
+	snprintf(old, sizeof old, "%s/v4.sqlite", dir);
+	TAP_OK(exec_sql(old, "PRAGMA application_id=1398035538;"
+	    "PRAGMA user_version=4;"
+	    KEY_TABLE_V1
+	    MESSAGE_TABLE_V2
+	    "CREATE TABLE history (id INTEGER PRIMARY KEY,"
+	    " addr TEXT NOT NULL COLLATE NOCASE, time INTEGER NOT NULL,"
+	    " what TEXT NOT NULL);"
+	    "CREATE INDEX history_addr ON history (addr);"
+	    "CREATE TABLE pin (addr TEXT NOT NULL COLLATE NOCASE,"
+	    " proto TEXT NOT NULL, pinned TEXT, changed TEXT, conflict TEXT,"
+	    " PRIMARY KEY (addr, proto));"
+	    "INSERT INTO pin VALUES ('vic@x.org', 'openpgp', '" A "', '" B "',"
+	    " NULL);"
+	    "INSERT INTO key (addr, fpr, proto, sources, first_seen,"
+	    " last_seen, messages, decision) VALUES ('vic@x.org', '" A "',"
+	    " 'openpgp', 0, 1600000000, 1600000000, 2, 'accepted'),"
+	    " ('vic@x.org', '" B "', 'openpgp', 0, 1600000100, 1600000100,"
+	    " 1, 'none');"
+	    "INSERT INTO message VALUES ('<v1@x> vic@x.org', 'vic@x.org', 1,"
+	    " NULL, NULL, 0, 0, 'not signed; no key known', 1599999999),"
+	    " ('<v2@x> vic@x.org', 'vic@x.org', 4, '" B "', '" A "',"
+	    " 1600000100, 1, 'signed by a new key', 1600000100);") == 0,
+	    "a version 4 store: a pending key, an unsigned message");
+	if ((ts = trust_store_open(old, &cause)) == NULL) {
+		TAP_OK(0, "it opens: %s", cause);
+		free(cause);
+		return;
+	}
+	TAP_OK(query_int(old, "PRAGMA user_version") == 5,
+	    "migrated to version 5");
+	TAP_OK(query_int(old, "SELECT changed_level FROM pin") == 1,
+	    "the pending key is taken as signed");
+	TAP_OK(query_int(old, "SELECT final FROM message WHERE state = 1")
+	    == 0 && query_int(old, "SELECT final FROM message WHERE "
+	    "state = 4") == 1,
+	    "the unsigned verdict is to be decided again, the other final");
+	TAP_STR(msg(ts, "<v1@x> vic@x.org", "vic@x.org",
+	    sig(TRUST_SIG_GOOD, A), &v), "known",
+	    "the message stored unsigned before its key was known: known now");
+	TAP_OK(!v.stored, "decided again, not read back");
+	trust_verdict_free(&v);
+	TAP_STR(msg(ts, "<v2@x> vic@x.org", "vic@x.org",
+	    sig(TRUST_SIG_GOOD, A), &v), "key-changed",
+	    "the key-changed message keeps the state it earned");
+	TAP_OK(v.stored, "read back");
+	trust_verdict_free(&v);
+	{
+		struct trust_sig c = sig(TRUST_SIG_NONE, NULL);
+		c.claim = C;
+		TAP_STR(msg(ts, "<v3@x>", "vic@x.org", c, NULL),
+		    "key-changed", "an unsigned header with another key");
+	}
+	TAP_OK(trust_store_accept(ts, "vic@x.org", NULL, now++, &cause) == 0
+	    && pinned_is(ts, "vic@x.org", B),
+	    "accept takes the key pending before, not the claim after it");
+	free(cause);
+	trust_store_close(ts);
+}
+
+/*
+ * Verdicts decided again: an unknown key, then known; a first contact
+ * kept; a claim on its own message only.
+ */
+static void
+test_again(void)
+{
+	struct trust_store	*ts;
+	struct trust_verdict	 v;
+	struct trust_sig	 s;
+	char			 file[300], *cause = NULL;
+
+	snprintf(file, sizeof file, "%s/again.sqlite", dir);
+	if ((ts = trust_store_open(file, &cause)) == NULL) {
+		TAP_OK(0, "store opens: %s", cause);
+		free(cause);
+		return;
+	}
+	s = sig(TRUST_SIG_NONE, NULL);
+	s.unknown_key = 1;
+	TAP_STR(msg(ts, "<g1@x>", "ron@x.org", s, &v), "unsigned",
+	    "a signature by a key not known yet: unsigned");
+	TAP_OK(v.evidence != NULL && strstr(v.evidence, "not known yet") &&
+	    v.fpr == NULL, "says why, names no key (%s)", v.evidence);
+	trust_verdict_free(&v);
+	TAP_STR(msg(ts, "<g1@x>", "ron@x.org", s, NULL), "unsigned",
+	    "still unsigned while the key is not known");
+	s = sig(TRUST_SIG_NONE, NULL);
+	s.claim = A;
+	TAP_STR(msg(ts, "<g2@x>", "ron@x.org", s, &v), "unsigned",
+	    "an unsigned message whose header brings the first key");
+	TAP_OK(v.fpr != NULL && strcmp(v.fpr, A) == 0 &&
+	    strstr(v.evidence, "brings key") != NULL,
+	    "names it: %s", v.evidence);
+	trust_verdict_free(&v);
+	TAP_STR(msg(ts, "<g1@x>", "ron@x.org", sig(TRUST_SIG_GOOD, A), &v),
+	    "known", "the first message, its key now known: known");
+	TAP_OK(!v.stored && v.messages == 1, "decided now, counted once");
+	trust_verdict_free(&v);
+	TAP_STR(msg(ts, "<g1@x>", "ron@x.org", sig(TRUST_SIG_GOOD, A), &v),
+	    "known", "and final: read back");
+	TAP_OK(v.stored && v.messages == 1, "not counted twice");
+	trust_verdict_free(&v);
+
+	TAP_STR(msg(ts, "<g3@x>", "sue@x.org", sig(TRUST_SIG_GOOD, A), NULL),
+	    "first-contact", "sue's first signed message: first-contact");
+	TAP_OK(trust_store_verify(ts, "sue@x.org", A, now++, &cause) == 0,
+	    "sue's key verified");
+	TAP_STR(msg(ts, "<g3@x>", "sue@x.org", sig(TRUST_SIG_GOOD, A), NULL),
+	    "first-contact", "the first-contact mark stays");
+	s = sig(TRUST_SIG_NONE, NULL);
+	s.claim = C;
+	TAP_STR(msg(ts, "<g4@x>", "sue@x.org", s, &v), "key-changed",
+	    "a forgery: unsigned, its header names another key");
+	TAP_OK(v.fpr != NULL && v.other != NULL && strcmp(v.fpr, C) == 0 &&
+	    strcmp(v.other, A) == 0, "it names both keys");
+	trust_verdict_free(&v);
+	TAP_STR(msg(ts, "<g5@x>", "sue@x.org", sig(TRUST_SIG_GOOD, A), NULL),
+	    "verified", "sue's next signed message: not marked by it");
+	TAP_OK(trust_store_accept(ts, "sue@x.org", NULL, now++, &cause) == -1
+	    && strstr(cause, "Autocrypt header") != NULL && pinned_is(ts,
+	    "sue@x.org", A), "accept without a fingerprint refuses the claim");
+	free(cause);
+	cause = NULL;
+	TAP_STR(tafter(ts, "sue@x.org"), "verified A C",
+	    "sue's address has the claim waiting");
+	TAP_OK(trust_store_verify(ts, "sue@x.org", A, now++, &cause) == 0 &&
+	    strcmp(tafter(ts, "sue@x.org"), "verified A -") == 0,
+	    "verifying A again settles it");
+	TAP_STR(msg(ts, "<g4@x>", "sue@x.org", s, NULL), "key-changed",
+	    "the forgery opened again still shows its claim");
+	TAP_STR(tafter(ts, "sue@x.org"), "verified A -",
+	    "but does not raise it again for the address");
+	TAP_OK(trust_store_accept(ts, "sue@x.org", C, now++, &cause) == 0 &&
+	    pinned_is(ts, "sue@x.org", C), "named, it is accepted");
+	free(cause);
+	trust_store_close(ts);
+}
+
+/*
+ * Order: one set of messages processed in many orders, each on a fresh
+ * store, then each once more; the verdicts must all be the same. pat has
+ * key A pinned before; quin's key D (S1) reaches gpg only with the
+ * header of q1, so q2 is an unknown key until q1 was processed.
+ */
+#define NORDER	6
+static void
+test_order(void)
+{
+	static const char *names[NORDER] = { "p1", "p2", "p3", "p4", "q1",
+	    "q2" };
+	struct trust_store	*ts;
+	struct trust_sig	 s;
+	struct trust_verdict	 v;
+	char			 file[300], first[NORDER][128], got[128];
+	char			*cause = NULL;
+	int			 order[NORDER], run, i, j, t, pass, seen_q1, same;
+	unsigned		 r = 12345;
+
+	for (run = 0; run < 12; run++) {
+		for (i = 0; i < NORDER; i++)
+			order[i] = i;
+		for (i = NORDER - 1; run > 0 && i > 0; i--) {
+			r = r * 1103515245 + 12345;
+			j = (r >> 16) % (i + 1);
+			t = order[i];
+			order[i] = order[j];
+			order[j] = t;
+		}
+		snprintf(file, sizeof file, "%s/order%d.sqlite", dir, run);
+		if ((ts = trust_store_open(file, &cause)) == NULL) {
+			TAP_OK(0, "store opens: %s", cause);
+			free(cause);
+			return;
+		}
+		msg(ts, "<p0@x>", "pat@x.org", sig(TRUST_SIG_GOOD, A), NULL);
+		seen_q1 = 0;
+		same = 1;
+		for (pass = 0; pass < 2; pass++) {
+			for (j = 0; j < NORDER; j++) {
+				i = pass == 0 ? order[j] : j;
+				switch (i) {
+				case 0:		/* signed by A, header A */
+					s = sig(TRUST_SIG_GOOD, A);
+					s.claim = A;
+					break;
+				case 1:		/* the forgery */
+					s = sig(TRUST_SIG_NONE, NULL);
+					s.claim = C;
+					break;
+				case 2:		/* pat's new key */
+					s = sig(TRUST_SIG_GOOD, B);
+					s.claim = B;
+					break;
+				case 3:		/* unsigned, header A */
+					s = sig(TRUST_SIG_NONE, NULL);
+					s.claim = A;
+					break;
+				case 4:
+					s = sig(TRUST_SIG_NONE, NULL);
+					s.claim = S1;
+					seen_q1 = 1;
+					break;
+				default:
+					s = sig(seen_q1 ? TRUST_SIG_GOOD :
+					    TRUST_SIG_NONE, seen_q1 ? S1 :
+					    NULL);
+					s.unknown_key = !seen_q1;
+					break;
+				}
+				msg(ts, names[i], i < 4 ? "pat@x.org" :
+				    "quin@x.org", s, &v);
+				if (pass == 0) {
+					trust_verdict_free(&v);
+					continue;
+				}
+				snprintf(got, sizeof got, "%s %s %s",
+				    trust_state_name(v.state), tkey(v.fpr),
+				    tkey(v.other));
+				if (run == 0)
+					snprintf(first[i], sizeof first[i],
+					    "%s", got);
+				else if (strcmp(got, first[i]) != 0) {
+					printf("# order %d, %s: %s, not %s\n",
+					    run, names[i], got, first[i]);
+					same = 0;
+				}
+				trust_verdict_free(&v);
+			}
+		}
+		if (run == 0)
+			TAP_OK(strcmp(first[0], "known A -") == 0 &&
+			    strcmp(first[1], "key-changed C A") == 0 &&
+			    strcmp(first[2], "key-changed B A") == 0 &&
+			    strcmp(first[3], "unsigned A -") == 0 &&
+			    strcmp(first[4], "unsigned ? -") == 0 &&
+			    strcmp(first[5], "known ? -") == 0,
+			    "in the first order, the verdicts of the table");
+		else
+			TAP_OK(same, "order %d: the same verdicts", run);
+		TAP_OK(pinned_is(ts, "pat@x.org", A) &&
+		    strcmp(peer_state(ts, "pat@x.org", NULL), "key-changed")
+		    == 0 && trust_store_accept(ts, "pat@x.org", NULL, now++,
+		    &cause) == 0 && pinned_is(ts, "pat@x.org", B),
+		    "order %d: pat's new key waits, accept pins it", run);
+		free(cause);
+		cause = NULL;
+		trust_store_close(ts);
+	}
+}
+
 int
 main(void)
 {
@@ -781,6 +1406,10 @@ main(void)
 	test_migrate3();
 	test_crash();
 	test_states();
+	test_table();
+	test_migrate4();
+	test_again();
+	test_order();
 	{
 		char cmd[300];
 		snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
