@@ -32,7 +32,7 @@ db_try_open(sqlite3 **dbp, const char *path, const struct db_schema *s,
     char **cause)
 {
 	sqlite3	*db;
-	int	 app, version, tables;
+	int	 app, version, tables, fresh;
 	char	*sql;
 
 	if (sqlite3_open_v2(path, dbp, SQLITE_OPEN_READWRITE |
@@ -53,30 +53,11 @@ db_try_open(sqlite3 **dbp, const char *path, const struct db_schema *s,
 		db_cause(db, path, s, "cannot be read (left as it is)", cause);
 		return -1;
 	}
-	sql = xasprintf("PRAGMA journal_mode=WAL; PRAGMA synchronous=%s",
-	    s->synchronous);
-	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) {
-		free(sql);
-		if (s->rebuild)
-			return 1;
-		db_cause(db, path, s, "cannot set the journal", cause);
-		return -1;
-	}
-	free(sql);
-	if (tables == 0 && app == 0) {
-		sql = xasprintf("BEGIN IMMEDIATE; PRAGMA application_id=%d; "
-		    "PRAGMA user_version=1; %s COMMIT;", s->app_id, s->create);
-		if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) {
-			free(sql);
-			db_cause(db, path, s, "cannot create", cause);
-			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-			return -1;
-		}
-		free(sql);
-		app = s->app_id;
-		version = 1;
-	}
-	if (app != s->app_id || version < 1 || version > s->version) {
+	fresh = tables == 0 && app == 0;
+	if (!fresh && (app != s->app_id || version < 1 ||
+	    version > s->version)) {
+		/* Checked before anything is written: a store is left as
+		   it is. */
 		log_msg(LOG_INFO, "db: %s is not ours or of another version "
 		    "(%x/%d)%s", path, app, version,
 		    s->rebuild ? "; rebuilding" : "");
@@ -90,6 +71,29 @@ db_try_open(sqlite3 **dbp, const char *path, const struct db_schema *s,
 			    "reads up to %d (left as it is)", s->what, path,
 			    version, s->version);
 		return -1;
+	}
+	/* The WAL journal before anything is written, so it is never lost. */
+	sql = xasprintf("PRAGMA journal_mode=WAL; PRAGMA synchronous=%s",
+	    s->synchronous);
+	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+		free(sql);
+		if (s->rebuild)
+			return 1;
+		db_cause(db, path, s, "cannot set the journal", cause);
+		return -1;
+	}
+	free(sql);
+	if (fresh) {
+		sql = xasprintf("BEGIN IMMEDIATE; PRAGMA application_id=%d; "
+		    "PRAGMA user_version=1; %s COMMIT;", s->app_id, s->create);
+		if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+			free(sql);
+			db_cause(db, path, s, "cannot create", cause);
+			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+			return -1;
+		}
+		free(sql);
+		version = 1;
 	}
 	for (; version < s->version; version++) {
 		sql = xasprintf("BEGIN IMMEDIATE; %s PRAGMA user_version=%d; "

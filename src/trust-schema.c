@@ -135,64 +135,17 @@ static const char *trust_migrations[] = {
 };
 
 
-/* Create or migrate; never deletes anything. */
-static int
-trust_setup(struct trust_store *ts, char **cause)
-{
-	int	 app, version, tables;
-	char	*sql;
-
-	if (db_int(ts->db, "PRAGMA application_id", &app) == -1 ||
-	    db_int(ts->db, "PRAGMA user_version", &version) == -1 ||
-	    db_int(ts->db, "SELECT count(*) FROM sqlite_master",
-	    &tables) == -1)
-		return trust_fail(ts, "cannot be read (left as it is)", cause);
-	if (tables == 0 && app == 0) {
-		sql = xasprintf("BEGIN IMMEDIATE; PRAGMA application_id=%d;"
-		    " PRAGMA user_version=1; %s COMMIT;", TRUST_APP_ID,
-		    trust_schema);
-		if (sqlite3_exec(ts->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
-			free(sql);
-			trust_rollback(ts);
-			return trust_fail(ts, "cannot create", cause);
-		}
-		free(sql);
-		app = TRUST_APP_ID;
-		version = 1;
-	}
-	if (app != TRUST_APP_ID) {
-		*cause = xasprintf("trust store %s: not a steedmail trust "
-		    "store (left as it is)", ts->path);
-		return -1;
-	}
-	if (version < 1 || version > TRUST_VERSION) {
-		*cause = xasprintf("trust store %s: version %d, this "
-		    "steedmail reads up to %d (left as it is)", ts->path,
-		    version, TRUST_VERSION);
-		return -1;
-	}
-	for (; version < TRUST_VERSION; version++) {
-		sql = xasprintf("BEGIN IMMEDIATE; %s PRAGMA user_version=%d; "
-		    "COMMIT;", trust_migrations[version - 1], version + 1);
-		if (sqlite3_exec(ts->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
-			free(sql);
-			trust_fail(ts, "cannot migrate", cause);
-			trust_rollback(ts);
-			return -1;
-		}
-		free(sql);
-		log_msg(LOG_INFO, "trust: %s migrated to version %d", ts->path,
-		    version + 1);
-	}
-	return 0;
-}
+/* Never rebuilt: the file holds what nothing else knows. */
+static const struct db_schema trust_db = {
+	"trust store", TRUST_APP_ID, trust_schema, trust_migrations,
+	TRUST_VERSION, "FULL", 0
+};
 
 struct trust_store *
 trust_store_open(const char *path, char **cause)
 {
 	struct trust_store	*ts;
 	char			*dir;
-	int			 app;
 
 	ts = xcalloc(1, sizeof *ts);
 	if (path != NULL)
@@ -205,28 +158,7 @@ trust_store_open(const char *path, char **cause)
 		ts->path = xasprintf("%s/trust.sqlite", dir);
 		free(dir);
 	}
-	if (sqlite3_open_v2(ts->path, &ts->db, SQLITE_OPEN_READWRITE |
-	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-		if (ts->db == NULL)
-			*cause = xasprintf("trust store %s: cannot open",
-			    ts->path);
-		else
-			trust_fail(ts, "cannot open", cause);
-		goto fail;
-	}
-	chmod(ts->path, 0600);
-	sqlite3_busy_timeout(ts->db, 5000);
-	/* The WAL journal before anything is written, so it is never lost. */
-	if (db_int(ts->db, "PRAGMA application_id", &app) == -1) {
-		trust_fail(ts, "cannot be read (left as it is)", cause);
-		goto fail;
-	}
-	if (sqlite3_exec(ts->db, "PRAGMA journal_mode=WAL;"
-	    "PRAGMA synchronous=FULL", NULL, NULL, NULL) != SQLITE_OK) {
-		trust_fail(ts, "cannot set the journal", cause);
-		goto fail;
-	}
-	if (trust_setup(ts, cause) == -1)
+	if ((ts->db = db_open(ts->path, &trust_db, cause)) == NULL)
 		goto fail;
 	return ts;
 fail:
