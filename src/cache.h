@@ -38,9 +38,8 @@ struct cache_msg {
 	time_t		 internaldate;
 	uint32_t	 size;
 	const char	*date;		/* the Date header, as sent */
-	const char	*from;		/* the From display name, decoded;
-					   before schema 4 it could be the
-					   address instead */
+	const char	*from;		/* the From display name, decoded,
+					   or the address when it has none */
 	const char	*from_addr;	/* the first From address, as sent */
 	const char	*rcpt;		/* To and Cc: "Name <addr>, ...",
 					   decoded, bounded */

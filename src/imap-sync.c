@@ -209,13 +209,15 @@ imap_sync_store_msg(const struct imap_fetch_msg *fm, void *arg, char **cause)
 	m.size = fm->size;
 	m.internaldate = fm->internaldate;
 	memcpy(m.flags, fm->flags, sizeof m.flags);
-	if (fm->from_name != NULL && *fm->from_name != '\0')
-		m.from = imap_sync_decode(&st->from, fm->from_name);
 	if (fm->from_mailbox != NULL) {
 		snprintf(addr, sizeof addr, "%.200s@%.200s", fm->from_mailbox,
 		    fm->from_host != NULL ? fm->from_host : "");
 		m.from_addr = addr;
 	}
+	if (fm->from_name != NULL && *fm->from_name != '\0')
+		m.from = imap_sync_decode(&st->from, fm->from_name);
+	else
+		m.from = m.from_addr;
 	m.rcpt = imap_sync_decode(&st->rcpt, fm->rcpt);
 	m.in_reply_to = fm->in_reply_to;
 	m.references = fm->references;

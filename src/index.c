@@ -140,9 +140,11 @@ index_load_one(const struct cache_msg *cm, void *arg)
 	m->size = cm->size;
 	m->hints = cm->hints;
 	m->stale = cm->stale;
-	m->name = index_strdup(ix, cm->from != NULL && *cm->from != '\0' ?
-	    cm->from : NULL);
 	m->addr = index_strdup(ix, cm->from_addr);
+	/* The cache keeps the address as the name when there is none. */
+	if (cm->from != NULL && *cm->from != '\0' && (cm->from_addr == NULL ||
+	    strcmp(cm->from, cm->from_addr) != 0))
+		m->name = index_strdup(ix, cm->from);
 	m->rcpt = index_strdup(ix, cm->rcpt);
 	m->subject = index_strdup(ix, cm->subject);
 	m->skey = index_subject_key(m->subject);
