@@ -14,8 +14,11 @@
  *
  * Nothing here recurses, and ids are looked up in one hash table, so a
  * mailbox of 100,000 messages threads in a fraction of a second
- * (doc/bench.md). Hostile References cost at most THREAD_WALK steps per
- * link checked for a loop.
+ * (doc/bench.md). A link is checked for a loop only when the box to be
+ * hung has children of its own, and then by at most THREAD_WALK steps up
+ * (giving up counts as a loop: a thread deeper than that may be cut in
+ * two where References disagree), so hostile References cannot make the
+ * work grow with the square of the mailbox.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,13 +26,14 @@
 #include "thread.h"
 #include "xmalloc.h"
 
-#define THREAD_WALK	512	/* ancestors checked for a loop, at most */
+#define THREAD_WALK	1024	/* ancestors checked for a loop, at most */
 
 struct thread_box {
 	const char	*id;
 	uint32_t	 len;
 	int32_t		 msg;		/* -1: a parent not in the mailbox */
 	int32_t		 parent;	/* -1: none */
+	int		 kids;		/* ever had a child linked */
 };
 
 struct thread_ctx {
@@ -89,6 +93,7 @@ thread_box_new(struct thread_ctx *t, const char *id, size_t len)
 	b->len = (uint32_t)len;
 	b->msg = -1;
 	b->parent = -1;
+	b->kids = 0;
 	return (int32_t)t->nbox++;
 }
 
@@ -125,12 +130,19 @@ thread_above(const struct thread_ctx *t, int32_t a, int32_t b)
 	return b != -1;
 }
 
-/* Hang child under parent, unless that would close a loop. */
+/*
+ * Hang child under parent, unless that would close a loop. A box that
+ * never had a child cannot be above another, which spares the walk for
+ * almost every link.
+ */
 static void
 thread_link(struct thread_ctx *t, int32_t parent, int32_t child)
 {
-	if (!thread_above(t, child, parent))
-		t->box[child].parent = parent;
+	if (parent == child || (t->box[child].kids &&
+	    thread_above(t, child, parent)))
+		return;
+	t->box[child].parent = parent;
+	t->box[parent].kids = 1;
 }
 
 /* Boxes for message i and its references; the message's parent set. */
