@@ -26,7 +26,8 @@
 #define IMAP_FETCH_WINDOW	16384	/* bytes taken from the source */
 #define IMAP_FETCH_WORD		64	/* longest atom compared */
 #define IMAP_FETCH_TEXT		300	/* bytes kept of a reply's text */
-#define IMAP_FETCH_HDR		8192	/* bytes kept of the header fields */
+#define IMAP_FETCH_REFS		8192	/* bytes kept of References, the last */
+#define IMAP_FETCH_CTYPE	300	/* bytes kept of Content-Type */
 
 #define IMAP_FETCH_MALFORMED	"server sent a malformed FETCH response"
 #define IMAP_FETCH_LOST		"UID FETCH: the connection to the IMAP " \
@@ -46,8 +47,28 @@ enum imap_fetch_field {
 	IMAP_FETCH_F_AHOST,
 	IMAP_FETCH_F_IRT,
 	IMAP_FETCH_F_REFS,	/* built from the header fields */
-	IMAP_FETCH_F_HDR,	/* the header fields, IMAP_FETCH_HDR bytes */
 	IMAP_FETCH_F_COUNT
+};
+
+/*
+ * The header fields, read as they stream past: of References the last
+ * IMAP_FETCH_REFS bytes (a ring: the parent is the last id, however long
+ * the field), of Content-Type the first IMAP_FETCH_CTYPE.
+ */
+#define IMAP_FETCH_H_BOL	0	/* at the start of a line */
+#define IMAP_FETCH_H_NAME	1
+#define IMAP_FETCH_H_VALUE	2
+#define IMAP_FETCH_H_OTHER	0
+#define IMAP_FETCH_H_REFS	1
+#define IMAP_FETCH_H_CTYPE	2
+struct imap_fetch_hdr {
+	int	 state, field, seen;
+	char	 name[16];
+	size_t	 nlen;
+	char	 refs[IMAP_FETCH_REFS];
+	size_t	 rlen;			/* bytes ever put in refs */
+	char	 ctype[IMAP_FETCH_CTYPE + 1];
+	size_t	 clen;
 };
 
 struct imap_fetch_str {
@@ -71,9 +92,9 @@ struct imap_fetch {
 	char			 section[IMAP_FETCH_WORD];
 	char			 text[IMAP_FETCH_TEXT + 1];
 	char			 buf[IMAP_FETCH_WINDOW];
-	char			 store[IMAP_FETCH_F_COUNT - 1]
+	char			 store[IMAP_FETCH_F_COUNT]
 				     [IMAP_FETCH_FIELD_MAX + 1];
-	char			 hdr[IMAP_FETCH_HDR + 1];
+	struct imap_fetch_hdr	 h;
 };
 
 /* Reading bytes. */
@@ -727,39 +748,92 @@ imap_fetch_field(struct imap_fetch *r, enum imap_fetch_field i)
 
 /* The header fields: References and Content-Type. */
 
-/*
- * The value of header field name in the fields of h (CRLF lines, folded
- * or not), unfolded into out (at most cap bytes); 0 if it is not there.
- */
-static int
-imap_fetch_hfield(const char *h, size_t len, const char *name, char *out,
-    size_t cap)
+static void
+imap_fetch_hdr_put(struct imap_fetch_hdr *h, int c)
 {
-	size_t	i = 0, nlen = strlen(name), o = 0;
+	if (h->field == IMAP_FETCH_H_REFS)
+		h->refs[h->rlen++ % IMAP_FETCH_REFS] = (char)c;
+	else if (h->field == IMAP_FETCH_H_CTYPE && h->clen < IMAP_FETCH_CTYPE)
+		h->ctype[h->clen++] = (char)c;
+}
 
-	while (i < len) {
-		if (len - i > nlen && strncasecmp(h + i, name, nlen) == 0 &&
-		    h[i + nlen] == ':') {
-			i += nlen + 1;
-			for (; i < len; i++) {
-				if (h[i] == '\r')
-					continue;
-				if (h[i] == '\n') {
-					if (i + 1 < len && (h[i + 1] == ' ' ||
-					    h[i + 1] == '\t'))
-						continue;
-					break;
-				}
-				if (o < cap)
-					out[o++] = h[i];
-			}
-			out[o] = '\0';
-			return 1;
+/* One byte of the header fields. */
+static void
+imap_fetch_hdr_byte(struct imap_fetch_hdr *h, int c)
+{
+	if (c == '\r')
+		return;
+	switch (h->state) {
+	case IMAP_FETCH_H_BOL:
+		if (c == ' ' || c == '\t') {		/* folded */
+			h->state = IMAP_FETCH_H_VALUE;
+			imap_fetch_hdr_put(h, ' ');
+			return;
 		}
-		/* The next line that does not continue this one. */
-		while (i < len && h[i] != '\n')
-			i++;
-		i++;
+		h->field = IMAP_FETCH_H_OTHER;
+		if (c == '\n')
+			return;
+		h->state = IMAP_FETCH_H_NAME;
+		h->nlen = 0;
+		/* FALLTHROUGH */
+	case IMAP_FETCH_H_NAME:
+		if (c == ':') {
+			h->name[h->nlen < sizeof h->name ? h->nlen :
+			    sizeof h->name - 1] = '\0';
+			if (h->nlen == 10 && strcasecmp(h->name,
+			    "References") == 0)
+				h->field = IMAP_FETCH_H_REFS;
+			else if (h->nlen == 12 && strcasecmp(h->name,
+			    "Content-Type") == 0 && h->clen == 0)
+				h->field = IMAP_FETCH_H_CTYPE;
+			h->state = IMAP_FETCH_H_VALUE;
+		} else if (c == '\n')
+			h->state = IMAP_FETCH_H_BOL;
+		else {
+			if (h->nlen < sizeof h->name - 1)
+				h->name[h->nlen] = (char)c;
+			h->nlen++;
+		}
+		return;
+	default:
+		if (c == '\n')
+			h->state = IMAP_FETCH_H_BOL;
+		else
+			imap_fetch_hdr_put(h, c);
+		return;
+	}
+}
+
+/* The header fields' value: a literal, streamed; anything else read past. */
+static int
+imap_fetch_hdr_value(struct imap_fetch *r)
+{
+	struct imap_fetch_hdr	*h = &r->h;
+	uint64_t		 n;
+	size_t			 have, i;
+
+	h->seen = 1;
+	if (imap_fetch_peek(r) != '{')
+		return r->broken ? -1 : imap_fetch_nstring(r, NULL);
+	r->pos++;
+	if (imap_fetch_number(r, UINT32_MAX, &n) == -1)
+		return -1;
+	if (imap_fetch_peek(r) == '+')
+		r->pos++;
+	if (imap_fetch_expect(r, '}') == -1 ||
+	    imap_fetch_expect(r, '\r') == -1 ||
+	    imap_fetch_expect(r, '\n') == -1)
+		return -1;
+	while (n > 0) {
+		if (r->pos == r->len && imap_fetch_fill(r) == -1)
+			return -1;
+		have = r->len - r->pos;
+		if (have > n)
+			have = (size_t)n;
+		for (i = 0; i < have; i++)
+			imap_fetch_hdr_byte(h, (unsigned char)r->buf[r->pos + i]);
+		r->pos += have;
+		n -= have;
 	}
 	return 0;
 }
@@ -822,17 +896,28 @@ imap_fetch_refs(const char *v, struct imap_fetch_str *f)
 static void
 imap_fetch_headers(struct imap_fetch *r)
 {
-	struct imap_fetch_str	*h = &r->f[IMAP_FETCH_F_HDR];
-	char			 v[IMAP_FETCH_HDR + 1];
+	struct imap_fetch_hdr	*h = &r->h;
+	char			 v[IMAP_FETCH_REFS + 1];
+	size_t			 at;
 
 	r->msg.hints = 0;
 	r->f[IMAP_FETCH_F_REFS].nil = 1;
-	if (h->nil)
+	if (!h->seen)
 		return;
-	if (imap_fetch_hfield(h->s, h->len, "References", v, IMAP_FETCH_HDR))
-		imap_fetch_refs(v, &r->f[IMAP_FETCH_F_REFS]);
-	if (imap_fetch_hfield(h->s, h->len, "Content-Type", v, 300))
-		r->msg.hints = imap_fetch_parse_ctype(v);
+	if (h->rlen <= IMAP_FETCH_REFS) {
+		memcpy(v, h->refs, h->rlen);
+		v[h->rlen] = '\0';
+	} else {
+		/* The ring, oldest byte first; a cut id is left out. */
+		at = h->rlen % IMAP_FETCH_REFS;
+		memcpy(v, h->refs + at, IMAP_FETCH_REFS - at);
+		memcpy(v + IMAP_FETCH_REFS - at, h->refs, at);
+		v[IMAP_FETCH_REFS] = '\0';
+	}
+	/* A NUL from the server ends the value here; that is all. */
+	imap_fetch_refs(v, &r->f[IMAP_FETCH_F_REFS]);
+	h->ctype[h->clen] = '\0';
+	r->msg.hints = imap_fetch_parse_ctype(h->ctype);
 }
 
 /* Does the parameter name of Content-Type value v contain what? */
@@ -999,6 +1084,10 @@ imap_fetch_msg_att(struct imap_fetch *r)
 		r->f[i].len = 0;
 		r->f[i].s[0] = '\0';
 	}
+	r->h.state = IMAP_FETCH_H_BOL;
+	r->h.field = IMAP_FETCH_H_OTHER;
+	r->h.seen = 0;
+	r->h.rlen = r->h.clen = 0;
 	if (imap_fetch_expect(r, '(') == -1)
 		return -1;
 	for (;;) {
@@ -1032,7 +1121,7 @@ imap_fetch_msg_att(struct imap_fetch *r)
 			m->has_envelope = 1;
 		} else if (!plain && imap_fetch_is(w, n, "BODY") &&
 		    strncasecmp(r->section, "HEADER.FIELDS", 13) == 0)
-			rc = imap_fetch_nstring(r, &r->f[IMAP_FETCH_F_HDR]);
+			rc = imap_fetch_hdr_value(r);
 		else
 			rc = imap_fetch_skip_value(r);
 		if (rc == -1)
@@ -1198,13 +1287,8 @@ imap_fetch_new(imap_fetch_read_fn fn, void *arg)
 	for (i = 0; i < IMAP_FETCH_F_COUNT; i++) {
 		r->f[i].len = 0;
 		r->f[i].nil = 1;
-		if (i == IMAP_FETCH_F_HDR) {
-			r->f[i].s = r->hdr;
-			r->f[i].cap = IMAP_FETCH_HDR;
-		} else {
-			r->f[i].s = r->store[i < IMAP_FETCH_F_HDR ? i : i - 1];
-			r->f[i].cap = IMAP_FETCH_FIELD_MAX;
-		}
+		r->f[i].s = r->store[i];
+		r->f[i].cap = IMAP_FETCH_FIELD_MAX;
 		r->f[i].s[0] = '\0';
 	}
 	r->read = fn;
