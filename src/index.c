@@ -33,8 +33,14 @@ struct index_msg {
 	uint32_t	 size;
 	unsigned	 hints;
 	int		 stale;
-	const char	*name, *addr, *rcpt, *subject, *skey;
+	const char	*name, *addr, *rcpt, *subject;
 	const char	*mid, *irt, *refs;
+	/*
+	 * Sort keys, folded to lower case (ASCII): the first 8 bytes as a
+	 * number, compared first, and the whole string after it.
+	 */
+	uint64_t	 fpre, spre;
+	const char	*fkey, *skey;
 };
 
 struct index {
@@ -120,6 +126,24 @@ index_subject_key(const char *s)
 	return s;
 }
 
+/* s folded to lower case into the arena, its first bytes into *pre. */
+static const char *
+index_fold(struct index *ix, const char *s, uint64_t *pre)
+{
+	char	*f;
+	size_t	 i;
+
+	f = (char *)index_strdup(ix, s);
+	*pre = 0;
+	for (i = 0; f[i] != '\0'; i++) {
+		if (f[i] >= 'A' && f[i] <= 'Z')
+			f[i] = (char)(f[i] - 'A' + 'a');
+		if (i < 8)
+			*pre |= (uint64_t)(unsigned char)f[i] << (56 - 8 * i);
+	}
+	return f;
+}
+
 static int
 index_load_one(const struct cache_msg *cm, void *arg)
 {
@@ -147,7 +171,9 @@ index_load_one(const struct cache_msg *cm, void *arg)
 		m->name = index_strdup(ix, cm->from);
 	m->rcpt = index_strdup(ix, cm->rcpt);
 	m->subject = index_strdup(ix, cm->subject);
-	m->skey = index_subject_key(m->subject);
+	m->skey = index_fold(ix, index_subject_key(m->subject), &m->spre);
+	m->fkey = index_fold(ix, m->name != NULL ? m->name : m->addr != NULL ?
+	    m->addr : "", &m->fpre);
 	m->mid = index_strdup(ix, cm->message_id);
 	m->irt = index_strdup(ix, cm->in_reply_to);
 	m->refs = index_strdup(ix, cm->references);
@@ -343,14 +369,6 @@ index_match(const struct index_msg *m, const struct index_term *t, size_t n)
 
 /* Sorting. */
 
-static const char *
-index_from(const struct index_msg *m)
-{
-	if (m->name != NULL)
-		return m->name;
-	return m->addr != NULL ? m->addr : "";
-}
-
 static int
 index_cmp(const void *a, const void *b, void *arg)
 {
@@ -361,10 +379,14 @@ index_cmp(const void *a, const void *b, void *arg)
 
 	switch (ix->sort) {
 	case INDEX_SORT_FROM:
-		c = strcasecmp(index_from(x), index_from(y));
+		if (x->fpre != y->fpre)
+			return x->fpre < y->fpre ? -1 : 1;
+		c = strcmp(x->fkey, y->fkey);
 		break;
 	case INDEX_SORT_SUBJECT:
-		c = strcasecmp(x->skey, y->skey);
+		if (x->spre != y->spre)
+			return x->spre < y->spre ? -1 : 1;
+		c = strcmp(x->skey, y->skey);
 		break;
 	case INDEX_SORT_SIZE:
 		c = x->size < y->size ? -1 : x->size > y->size;
