@@ -4,9 +4,11 @@
  * The file name comes from the account's id in the configuration (letters,
  * digits, '.', '_', '-'), never from anything a server sends; mailbox
  * names are only ever values in the database. The schema is versioned with
- * PRAGMA user_version and marked as ours with PRAGMA application_id; a
- * file that fails either check, or that SQLite finds corrupt, is deleted
- * and created anew.
+ * PRAGMA user_version and marked as ours with PRAGMA application_id; an
+ * older version is migrated forward (cache_migrations[]), a file that
+ * fails either check otherwise, or that SQLite finds corrupt, is deleted
+ * and created anew. Called by the sync (imap-sync.c), the flag operations
+ * and the index (index.c); it never talks to the server.
  */
 #include <errno.h>
 #include <stdlib.h>

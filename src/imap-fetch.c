@@ -8,6 +8,11 @@
  * least one byte or fails, and every failure marks the reader broken, so
  * hostile input ends in an error, not in a loop or an overrun.
  *
+ * The header fields (References, Content-Type) are not kept whole either:
+ * they pass through a small line reader that keeps the end of References
+ * (where the parent is) and the start of Content-Type, and the Date is
+ * parsed here, so that imap-sync stores what the index needs as it is.
+ *
  * Called by imap-sync for new messages; it must never print, and never
  * take bytes past the tagged reply it waits for (the mailstream source
  * below stops at any line that could be one).

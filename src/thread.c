@@ -226,14 +226,13 @@ thread_resolve(const struct thread_ctx *t, int32_t *rp, int32_t *root)
 	free(path);
 }
 
-static const struct thread_msg	*thread_sort_msgs;
-
 static int
-thread_cmp(const void *a, const void *b)
+thread_cmp(const void *a, const void *b, void *arg)
 {
-	uint32_t	i = *(const uint32_t *)a, j = *(const uint32_t *)b;
-	time_t		di = thread_sort_msgs[i].date;
-	time_t		dj = thread_sort_msgs[j].date;
+	const struct thread_msg	*msgs = arg;
+	uint32_t		 i = *(const uint32_t *)a;
+	uint32_t		 j = *(const uint32_t *)b;
+	time_t			 di = msgs[i].date, dj = msgs[j].date;
 
 	if (di != dj)
 		return di < dj ? -1 : 1;
@@ -274,8 +273,7 @@ thread_build(const struct thread_msg *msgs, size_t n, int reverse,
 	ord = xreallocarray(NULL, n, sizeof *ord);
 	for (i = 0; i < n; i++)
 		ord[i] = (uint32_t)i;
-	thread_sort_msgs = msgs;
-	qsort(ord, n, sizeof *ord, thread_cmp);
+	qsort_r(ord, n, sizeof *ord, thread_cmp, (void *)msgs);
 
 	/* Children and tops, each list in date order. */
 	first = xreallocarray(NULL, n, sizeof *first);
