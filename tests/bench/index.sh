@@ -56,12 +56,13 @@ function med(k,   n, i, j, t, a) {
 function ms(s) { return s < 0.001 ? sprintf("%.0f µs", s * 1e6) : sprintf("%.1f ms", s * 1e3) }
 function put(k, x) { if (!((k) in cnt)) order[++nk] = k; cnt[k]++; v[k, cnt[k]] = x }
 $1 == "fill" { fill = $3 }
+$1 == "snapshot" { snap = $2 }
 $1 == "open" { put("open", $2) }
 $1 == "view" { put("view " $2, $3); sorts[$2] = 1 }
 $1 == "page" { put("page " $2, $3) }
 $1 == "search" { n = $NF; found = $(NF - 1); sub(/^search /, ""); sub(/ [0-9]+ [0-9.]+$/, ""); sexpr = $0; put("search", n) }
 END {
-	printf "Filling the cache (not in the table): %.1f s.\n\n", fill
+	printf "Filling the cache (not in the table): %.1f s. Memory a snapshot takes (peak RSS growth while opening it): %.1f MB.\n\n", fill, snap / 1048576
 	print "| what | median (min–max) |"
 	print "|---|---|"
 	m = med("open"); printf "| open the snapshot (index_open) | %s (%s–%s) |\n", ms(m), ms(lo["open"]), ms(hi["open"])

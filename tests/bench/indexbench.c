@@ -24,8 +24,12 @@
  *   view SORT SECONDS               (making the view: sort, threads)
  *   page SORT SECONDS               (the slowest of its three pages)
  *   search EXPR COUNT SECONDS
+ *   snapshot BYTES                  (peak RSS with a snapshot open, less
+ *                                    before it was opened)
  * Exits 1 on any failure, 2 on a usage error.
  */
+#include <sys/resource.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,6 +216,9 @@ run(const char *dir, unsigned n)
 	char			*path, *cause = NULL, name[16];
 	double			 t0, t, worst;
 	const char		*search = "~f ada ~s plan";
+	static int		 first_run = 1;
+	struct rusage		 ru;
+	long			 rss;
 
 	path = xasprintf("%s/bench.hcache", dir);
 	if ((c = cache_open_path(path, &cause)) == NULL)
@@ -222,10 +229,16 @@ run(const char *dir, unsigned n)
 		die("trust store", cause);
 	free(path);
 
+	getrusage(RUSAGE_SELF, &ru);
+	rss = ru.ru_maxrss;
 	t0 = now_s();
 	if ((ix = index_open(c, "INBOX", &cause)) == NULL)
 		die("index_open", cause);
 	printf("open %.6f\n", now_s() - t0);
+	getrusage(RUSAGE_SELF, &ru);
+	if (first_run)
+		printf("snapshot %ld\n", (ru.ru_maxrss - rss) * 1024);
+	first_run = 0;
 	if (index_total(ix) != n)
 		die("the snapshot is short", NULL);
 
