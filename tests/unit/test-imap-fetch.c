@@ -510,6 +510,42 @@ test_index_fields(void)
 	got_free(&g);
 	free(big);
 
+	/* Hostile header fields: nothing but a bounded, sane result. */
+	{
+		static const char *bad[] = {
+			"References: <<<<<<<<<<<<<<<<<<<<<<<<<<<<<<\r\n\r\n",
+			"References: >>>> <a@x\r\n <b@x> <\r\n\r\n",
+			"X-A-Field-Name-Far-Longer-Than-Sixteen-Bytes: "
+			    "<no@x>\r\nReferences: <ok@x>\r\n\r\n",
+			"References <not@x>\r\nContent-Type multipart/mixed"
+			    "\r\n\r\n",
+			" folded at the start: <f@x>\r\n\r\n",
+		};
+		static const char *want[] = { NULL, "<b@x>", "<ok@x>", NULL,
+			NULL };
+		char	 one[512];
+
+		good = 1;
+		for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+			snprintf(one, sizeof one, "* 1 FETCH (UID 9 BODY["
+			    "HEADER.FIELDS (REFERENCES CONTENT-TYPE)] {%zu}"
+			    "\r\n%s)\r\nS1 OK\r\n", strlen(bad[i]), bad[i]);
+			memset(&g, 0, sizeof g);
+			rc = runs(one, &g, &cause);
+			if (rc != IMAP_FETCH_OK || g.n != 1 ||
+			    (want[i] == NULL) != (g.refs[0] == NULL) ||
+			    (want[i] != NULL && strcmp(want[i],
+			    g.refs[0]) != 0) || g.hints[0] != 0) {
+				printf("# case %zu: %s\n", i, g.refs[0] ?
+				    g.refs[0] : "(none)");
+				good = 0;
+			}
+			got_free(&g);
+		}
+		TAP_OK(good, "hostile header fields: only whole ids kept, no "
+		    "field without its colon");
+	}
+
 	TAP_OK(imap_fetch_parse_date("Fri, 21 Nov 1997 09:55:06 -0600") ==
 	    880127706, "Date: RFC 5322");
 	TAP_OK(imap_fetch_parse_date("21 Nov 97 09:55 EST (comment)") ==
