@@ -4,9 +4,11 @@
  * The file name comes from the account's id in the configuration (letters,
  * digits, '.', '_', '-'), never from anything a server sends; mailbox
  * names are only ever values in the database. The schema is versioned with
- * PRAGMA user_version and marked as ours with PRAGMA application_id; a
- * file that fails either check, or that SQLite finds corrupt, is deleted
- * and created anew.
+ * PRAGMA user_version and marked as ours with PRAGMA application_id; an
+ * older version is migrated forward (cache_migrations[]), a file that
+ * fails either check otherwise, or that SQLite finds corrupt, is deleted
+ * and created anew. Called by the sync (imap-sync.c), the flag operations
+ * and the index (index.c); it never talks to the server.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -22,7 +24,7 @@
 #include "xmalloc.h"
 
 #define CACHE_APP_ID	0x53544843	/* "STHC" */
-#define CACHE_VERSION	3
+#define CACHE_VERSION	4
 
 struct cache {
 	sqlite3		*db;
@@ -62,6 +64,24 @@ static const char *cache_migrations[] = {
 	" remove_flags TEXT NOT NULL);",
 	/* 2 -> 3: how far new messages went into the trust store. */
 	"ALTER TABLE mailbox ADD COLUMN trust_uid INTEGER NOT NULL DEFAULT 0;",
+	/*
+	 * 3 -> 4: what the index needs: the sender's address beside the
+	 * name (before, "sender" held the name, or the address when there
+	 * was none, so neither can be told apart now), recipients,
+	 * threading, the Date as a time and the Content-Type's hints. Old
+	 * rows keep what they have and are marked stale; HIGHESTMODSEQ is
+	 * forgotten so that the next sync does not stop at "nothing
+	 * changed" and fetches their headers again. Flags, pending flag
+	 * changes and the trust step's resume point stay.
+	 */
+	"ALTER TABLE message ADD COLUMN from_addr TEXT;"
+	"ALTER TABLE message ADD COLUMN rcpt TEXT;"
+	"ALTER TABLE message ADD COLUMN in_reply_to TEXT;"
+	"ALTER TABLE message ADD COLUMN refs TEXT;"
+	"ALTER TABLE message ADD COLUMN sent INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE message ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE message ADD COLUMN stale INTEGER NOT NULL DEFAULT 1;"
+	"UPDATE mailbox SET highestmodseq = 0;",
 };
 
 static int
@@ -167,7 +187,8 @@ cache_open_path(const char *path, char **cause)
 	}
 	if (sqlite3_prepare_v2(c->db, "INSERT OR REPLACE INTO message "
 	    "(mailbox, uid, flags, internaldate, size, date, sender, subject,"
-	    " message_id) VALUES (?,?,?,?,?,?,?,?,?)", -1, &c->put,
+	    " message_id, from_addr, rcpt, in_reply_to, refs, sent, hints,"
+	    " stale) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &c->put,
 	    NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(c->db, "UPDATE message SET flags = ? "
 	    "WHERE mailbox = ? AND uid = ?", -1, &c->flags, NULL) != SQLITE_OK ||
@@ -407,6 +428,13 @@ cache_put(struct cache *c, const struct cache_mailbox *mb,
 	sqlite3_bind_text(c->put, 7, m->from, -1, SQLITE_STATIC);
 	sqlite3_bind_text(c->put, 8, m->subject, -1, SQLITE_STATIC);
 	sqlite3_bind_text(c->put, 9, m->message_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(c->put, 10, m->from_addr, -1, SQLITE_STATIC);
+	sqlite3_bind_text(c->put, 11, m->rcpt, -1, SQLITE_STATIC);
+	sqlite3_bind_text(c->put, 12, m->in_reply_to, -1, SQLITE_STATIC);
+	sqlite3_bind_text(c->put, 13, m->references, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(c->put, 14, (sqlite3_int64)m->sent);
+	sqlite3_bind_int64(c->put, 15, m->hints);
+	sqlite3_bind_int(c->put, 16, m->stale != 0);
 	return cache_step(c, c->put, "insert", cause);
 }
 
@@ -586,6 +614,38 @@ cache_pending_drop(struct cache *c, const char *mailbox, uint32_t uidvalidity,
 }
 
 int
+cache_stale(struct cache *c, const struct cache_mailbox *mb, uint32_t **uids,
+    size_t *n, char **cause)
+{
+	sqlite3_stmt	*st;
+	size_t		 cap = 0;
+	int		 rc;
+
+	*uids = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(c->db, "SELECT uid FROM message WHERE"
+	    " mailbox = ? AND stale != 0 ORDER BY uid", -1, &st,
+	    NULL) != SQLITE_OK)
+		return cache_fail(c, "stale", cause);
+	sqlite3_bind_int64(st, 1, mb->id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap == 0 ? 64 : cap * 2;
+			*uids = xreallocarray(*uids, cap, sizeof **uids);
+		}
+		(*uids)[(*n)++] = (uint32_t)sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(*uids);
+		*uids = NULL;
+		*n = 0;
+		return cache_fail(c, "stale", cause);
+	}
+	return 0;
+}
+
+int
 cache_each(struct cache *c, const struct cache_mailbox *mb,
     int (*fn)(const struct cache_msg *, void *), void *arg, char **cause)
 {
@@ -595,8 +655,9 @@ cache_each(struct cache *c, const struct cache_mailbox *mb,
 	int			 rc;
 
 	if (sqlite3_prepare_v2(c->db, "SELECT uid, flags, internaldate, size,"
-	    " date, sender, subject, message_id FROM message WHERE"
-	    " mailbox = ? ORDER BY uid", -1, &st, NULL) != SQLITE_OK)
+	    " date, sender, subject, message_id, from_addr, rcpt, in_reply_to,"
+	    " refs, sent, hints, stale FROM message WHERE mailbox = ?"
+	    " ORDER BY uid", -1, &st, NULL) != SQLITE_OK)
 		return cache_fail(c, "read", cause);
 	sqlite3_bind_int64(st, 1, mb->id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -611,6 +672,13 @@ cache_each(struct cache *c, const struct cache_mailbox *mb,
 		m.from = (const char *)sqlite3_column_text(st, 5);
 		m.subject = (const char *)sqlite3_column_text(st, 6);
 		m.message_id = (const char *)sqlite3_column_text(st, 7);
+		m.from_addr = (const char *)sqlite3_column_text(st, 8);
+		m.rcpt = (const char *)sqlite3_column_text(st, 9);
+		m.in_reply_to = (const char *)sqlite3_column_text(st, 10);
+		m.references = (const char *)sqlite3_column_text(st, 11);
+		m.sent = (time_t)sqlite3_column_int64(st, 12);
+		m.hints = (unsigned)sqlite3_column_int64(st, 13);
+		m.stale = sqlite3_column_int(st, 14);
 		if (fn(&m, arg) != 0)
 			break;
 	}

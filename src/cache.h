@@ -1,14 +1,15 @@
 /*
  * cache.h: the header cache, one SQLite database per account under the
  * cache directory. It holds, per mailbox and UIDVALIDITY, each message's
- * UID, flags, dates, size and the envelope fields the index shows, plus the
- * mailbox's HIGHESTMODSEQ and UIDNEXT, so that a warm open asks the server
- * only for what changed. A cache that is corrupt, of another schema or not
+ * UID, flags, dates, size and the header fields the index shows, sorts,
+ * threads and searches on (index.h), plus the mailbox's HIGHESTMODSEQ and
+ * UIDNEXT, so that a warm open asks the server only for what changed. A cache that is corrupt, of another schema or not
  * ours is thrown away and rebuilt; losing it costs time, never mail.
  */
 #ifndef STEED_CACHE_H
 #define STEED_CACHE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -25,15 +26,31 @@ struct cache_mailbox {
 					   has given the trust store */
 };
 
+/* What the Content-Type of a message says about it (hints, not verdicts). */
+#define CACHE_HINT_ATTACH	0x01	/* multipart/mixed */
+#define CACHE_HINT_SIGNED	0x02	/* multipart/signed, pkcs7 signed-data */
+#define CACHE_HINT_ENCRYPTED	0x04	/* multipart/encrypted, pkcs7 enveloped */
+#define CACHE_HINT_SMIME	0x08	/* the protection above is S/MIME */
+
 struct cache_msg {
 	uint32_t	 uid;
 	char		 flags[8];	/* maildir letters: D F R S T */
 	time_t		 internaldate;
 	uint32_t	 size;
 	const char	*date;		/* the Date header, as sent */
-	const char	*from;		/* decoded, UTF-8 */
+	const char	*from;		/* the From display name, decoded,
+					   or the address when it has none */
+	const char	*from_addr;	/* the first From address, as sent */
+	const char	*rcpt;		/* To and Cc: "Name <addr>, ...",
+					   decoded, bounded */
 	const char	*subject;	/* decoded, UTF-8 */
 	const char	*message_id;
+	const char	*in_reply_to;
+	const char	*references;	/* the last message-ids that fit */
+	time_t		 sent;		/* the Date header; 0: not understood */
+	unsigned	 hints;		/* CACHE_HINT_* */
+	int		 stale;		/* stored by an older schema: the next
+					   sync fetches its headers again */
 };
 
 /* Open (creating or rebuilding) the cache for account id. */
@@ -110,6 +127,13 @@ int	 cache_pending_done(struct cache *, int64_t id, char **cause);
  */
 int	 cache_pending_drop(struct cache *, const char *mailbox,
 	    uint32_t uidvalidity, char **cause);
+
+/*
+ * The UIDs of mb whose headers an older schema stored (cache_msg.stale),
+ * ascending, in an allocated *uids (NULL when there are none).
+ */
+int	 cache_stale(struct cache *, const struct cache_mailbox *,
+	    uint32_t **uids, size_t *n, char **cause);
 
 /* Call fn for every cached message of mb, in UID order. */
 int	 cache_each(struct cache *, const struct cache_mailbox *,

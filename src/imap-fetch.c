@@ -8,6 +8,11 @@
  * least one byte or fails, and every failure marks the reader broken, so
  * hostile input ends in an error, not in a loop or an overrun.
  *
+ * The header fields (References, Content-Type) are not kept whole either:
+ * they pass through a small line reader that keeps the end of References
+ * (where the parent is) and the start of Content-Type, and the Date is
+ * parsed here, so that imap-sync stores what the index needs as it is.
+ *
  * Called by imap-sync for new messages; it must never print, and never
  * take bytes past the tagged reply it waits for (the mailstream source
  * below stops at any line that could be one).
@@ -18,6 +23,7 @@
 #include <strings.h>
 
 #include "buf.h"
+#include "cache.h"
 #include "imap-fetch.h"
 #include "strsafe.h"
 #include "xmalloc.h"
@@ -25,6 +31,8 @@
 #define IMAP_FETCH_WINDOW	16384	/* bytes taken from the source */
 #define IMAP_FETCH_WORD		64	/* longest atom compared */
 #define IMAP_FETCH_TEXT		300	/* bytes kept of a reply's text */
+#define IMAP_FETCH_REFS		8192	/* bytes kept of References, the last */
+#define IMAP_FETCH_CTYPE	300	/* bytes kept of Content-Type */
 
 #define IMAP_FETCH_MALFORMED	"server sent a malformed FETCH response"
 #define IMAP_FETCH_LOST		"UID FETCH: the connection to the IMAP " \
@@ -38,13 +46,41 @@ enum imap_fetch_field {
 	IMAP_FETCH_F_HOST,
 	IMAP_FETCH_F_MID,
 	IMAP_FETCH_F_IDATE,
+	IMAP_FETCH_F_RCPT,	/* To and Cc, built from their addresses */
+	IMAP_FETCH_F_ANAME,	/* one address of To or Cc */
+	IMAP_FETCH_F_AMBOX,
+	IMAP_FETCH_F_AHOST,
+	IMAP_FETCH_F_IRT,
+	IMAP_FETCH_F_REFS,	/* built from the header fields */
 	IMAP_FETCH_F_COUNT
 };
 
+/*
+ * The header fields, read as they stream past: of References the last
+ * IMAP_FETCH_REFS bytes (a ring: the parent is the last id, however long
+ * the field), of Content-Type the first IMAP_FETCH_CTYPE.
+ */
+#define IMAP_FETCH_H_BOL	0	/* at the start of a line */
+#define IMAP_FETCH_H_NAME	1
+#define IMAP_FETCH_H_VALUE	2
+#define IMAP_FETCH_H_OTHER	0
+#define IMAP_FETCH_H_REFS	1
+#define IMAP_FETCH_H_CTYPE	2
+struct imap_fetch_hdr {
+	int	 state, field, seen;
+	char	 name[16];
+	size_t	 nlen;
+	char	 refs[IMAP_FETCH_REFS];
+	size_t	 rlen;			/* bytes ever put in refs */
+	char	 ctype[IMAP_FETCH_CTYPE + 1];
+	size_t	 clen;
+};
+
 struct imap_fetch_str {
-	size_t	len;
-	int	nil;
-	char	s[IMAP_FETCH_FIELD_MAX + 1];
+	size_t	 len;
+	size_t	 cap;		/* bytes kept at most */
+	int	 nil;
+	char	*s;		/* cap + 1 bytes */
 };
 
 struct imap_fetch {
@@ -58,8 +94,12 @@ struct imap_fetch {
 
 	struct imap_fetch_msg	 msg;
 	struct imap_fetch_str	 f[IMAP_FETCH_F_COUNT];
+	char			 section[IMAP_FETCH_WORD];
 	char			 text[IMAP_FETCH_TEXT + 1];
 	char			 buf[IMAP_FETCH_WINDOW];
+	char			 store[IMAP_FETCH_F_COUNT]
+				     [IMAP_FETCH_FIELD_MAX + 1];
+	struct imap_fetch_hdr	 h;
 };
 
 /* Reading bytes. */
@@ -162,8 +202,8 @@ imap_fetch_take(struct imap_fetch *r, struct imap_fetch_str *f, uint64_t n)
 		have = r->len - r->pos;
 		if (have > n)
 			have = (size_t)n;
-		if (f != NULL && f->len < IMAP_FETCH_FIELD_MAX) {
-			k = IMAP_FETCH_FIELD_MAX - f->len;
+		if (f != NULL && f->len < f->cap) {
+			k = f->cap - f->len;
 			if (k > have)
 				k = have;
 			memcpy(f->s + f->len, r->buf + r->pos, k);
@@ -258,7 +298,7 @@ imap_fetch_quoted(struct imap_fetch *r, struct imap_fetch_str *f)
 			return -1;
 		if (c == '\r' || c == '\n')
 			return imap_fetch_bad(r);
-		if (f != NULL && f->len < IMAP_FETCH_FIELD_MAX)
+		if (f != NULL && f->len < f->cap)
 			f->s[f->len++] = (char)c;
 	}
 }
@@ -522,29 +562,85 @@ imap_fetch_date(const char *s)
 	return timegm(&tm) - sign * off;
 }
 
-/* One address; the first of From is kept. */
-static int
-imap_fetch_address(struct imap_fetch *r, int keep)
-{
-	struct imap_fetch_str	*f = r->f;
+/* What to do with the addresses of a list. */
+#define IMAP_FETCH_A_SKIP	0
+#define IMAP_FETCH_A_FIRST	1	/* keep the first (From) */
+#define IMAP_FETCH_A_RCPT	2	/* add each to F_RCPT */
 
+/* Add the address in F_A* to F_RCPT, whole or not at all. */
+static void
+imap_fetch_rcpt_add(struct imap_fetch *r)
+{
+	struct imap_fetch_str	*to = &r->f[IMAP_FETCH_F_RCPT];
+	struct imap_fetch_str	*name = &r->f[IMAP_FETCH_F_ANAME];
+	struct imap_fetch_str	*mbox = &r->f[IMAP_FETCH_F_AMBOX];
+	struct imap_fetch_str	*host = &r->f[IMAP_FETCH_F_AHOST];
+	size_t			 need;
+	int			 named;
+
+	/* A group's start or end (RFC 3501 7.4.2): no address. */
+	if (mbox->nil || host->nil)
+		return;
+	named = !name->nil && name->len > 0;
+	need = (to->nil ? 0 : 2) + mbox->len + 1 + host->len +
+	    (named ? name->len + 3 : 0);
+	if (to->len + need > to->cap)
+		return;
+	if (!to->nil) {
+		memcpy(to->s + to->len, ", ", 2);
+		to->len += 2;
+	}
+	to->nil = 0;
+	if (named) {
+		memcpy(to->s + to->len, name->s, name->len);
+		to->len += name->len;
+		memcpy(to->s + to->len, " <", 2);
+		to->len += 2;
+	}
+	memcpy(to->s + to->len, mbox->s, mbox->len);
+	to->len += mbox->len;
+	to->s[to->len++] = '@';
+	memcpy(to->s + to->len, host->s, host->len);
+	to->len += host->len;
+	if (named)
+		to->s[to->len++] = '>';
+	to->s[to->len] = '\0';
+}
+
+/* One address, kept as how says. */
+static int
+imap_fetch_address(struct imap_fetch *r, int how)
+{
+	struct imap_fetch_str	*f = r->f, *name = NULL, *mbox = NULL;
+	struct imap_fetch_str	*host = NULL;
+
+	if (how == IMAP_FETCH_A_FIRST) {
+		name = &f[IMAP_FETCH_F_NAME];
+		mbox = &f[IMAP_FETCH_F_MAILBOX];
+		host = &f[IMAP_FETCH_F_HOST];
+	} else if (how == IMAP_FETCH_A_RCPT) {
+		name = &f[IMAP_FETCH_F_ANAME];
+		mbox = &f[IMAP_FETCH_F_AMBOX];
+		host = &f[IMAP_FETCH_F_AHOST];
+	}
 	if (imap_fetch_expect(r, '(') == -1 ||
-	    imap_fetch_nstring(r, keep ? &f[IMAP_FETCH_F_NAME] : NULL) == -1 ||
+	    imap_fetch_nstring(r, name) == -1 ||
 	    imap_fetch_sp(r) == -1 ||
 	    imap_fetch_nstring(r, NULL) == -1 ||
 	    imap_fetch_sp(r) == -1 ||
-	    imap_fetch_nstring(r, keep ? &f[IMAP_FETCH_F_MAILBOX] : NULL) ==
-	    -1 ||
+	    imap_fetch_nstring(r, mbox) == -1 ||
 	    imap_fetch_sp(r) == -1 ||
-	    imap_fetch_nstring(r, keep ? &f[IMAP_FETCH_F_HOST] : NULL) == -1 ||
+	    imap_fetch_nstring(r, host) == -1 ||
 	    imap_fetch_expect(r, ')') == -1)
 		return -1;
+	if (how == IMAP_FETCH_A_RCPT)
+		imap_fetch_rcpt_add(r);
 	return 0;
 }
 
 /* NIL or a list of addresses. */
 static int
-imap_fetch_addresses(struct imap_fetch *r, int keep)
+imap_fetch_addresses(struct imap_fetch *r, int how)
 {
 	char	w[8];
 	size_t	n;
@@ -569,7 +665,8 @@ imap_fetch_addresses(struct imap_fetch *r, int keep)
 			r->pos++;
 			continue;
 		}
-		if (imap_fetch_address(r, keep && count == 0) == -1)
+		if (imap_fetch_address(r, how == IMAP_FETCH_A_FIRST &&
+		    count > 0 ? IMAP_FETCH_A_SKIP : how) == -1)
 			return -1;
 		count++;
 	}
@@ -591,11 +688,13 @@ imap_fetch_envelope(struct imap_fetch *r)
 	/* From, Sender, Reply-To, To, Cc, Bcc. */
 	for (i = 0; i < 6; i++) {
 		if (imap_fetch_sp(r) == -1 ||
-		    imap_fetch_addresses(r, i == 0) == -1)
+		    imap_fetch_addresses(r, i == 0 ? IMAP_FETCH_A_FIRST :
+		    (i == 3 || i == 4) ? IMAP_FETCH_A_RCPT :
+		    IMAP_FETCH_A_SKIP) == -1)
 			return -1;
 	}
 	if (imap_fetch_sp(r) == -1 ||
-	    imap_fetch_nstring(r, NULL) == -1 ||	/* In-Reply-To */
+	    imap_fetch_nstring(r, &f[IMAP_FETCH_F_IRT]) == -1 ||
 	    imap_fetch_sp(r) == -1 ||
 	    imap_fetch_nstring(r, &f[IMAP_FETCH_F_MID]) == -1)
 		return -1;
@@ -611,20 +710,29 @@ imap_fetch_envelope(struct imap_fetch *r)
 	return imap_fetch_expect(r, ')');
 }
 
-/* A section ("[...]") and partial ("<...>") after an item's name. */
+/*
+ * A section ("[...]") and partial ("<...>") after an item's name; the
+ * section's first bytes are kept in r->section.
+ */
 static int
 imap_fetch_section(struct imap_fetch *r)
 {
+	size_t	n = 0;
 	int	c;
 
+	r->section[0] = '\0';
 	if (imap_fetch_peek(r) != '[')
 		return r->broken ? -1 : 0;
+	r->pos++;
 	while ((c = imap_fetch_getc(r)) != ']') {
 		if (c == -1)
 			return -1;
 		if (c == '\r' || c == '\n')
 			return imap_fetch_bad(r);
+		if (n + 1 < sizeof r->section)
+			r->section[n++] = (char)c;
 	}
+	r->section[n] = '\0';
 	if (imap_fetch_peek(r) != '<')
 		return r->broken ? -1 : 0;
 	r->pos++;
@@ -643,6 +751,326 @@ imap_fetch_field(struct imap_fetch *r, enum imap_fetch_field i)
 	return r->f[i].nil ? NULL : r->f[i].s;
 }
 
+/* The header fields: References and Content-Type. */
+
+static void
+imap_fetch_hdr_put(struct imap_fetch_hdr *h, int c)
+{
+	if (h->field == IMAP_FETCH_H_REFS)
+		h->refs[h->rlen++ % IMAP_FETCH_REFS] = (char)c;
+	else if (h->field == IMAP_FETCH_H_CTYPE && h->clen < IMAP_FETCH_CTYPE)
+		h->ctype[h->clen++] = (char)c;
+}
+
+/* One byte of the header fields. */
+static void
+imap_fetch_hdr_byte(struct imap_fetch_hdr *h, int c)
+{
+	if (c == '\r')
+		return;
+	switch (h->state) {
+	case IMAP_FETCH_H_BOL:
+		if (c == ' ' || c == '\t') {		/* folded */
+			h->state = IMAP_FETCH_H_VALUE;
+			imap_fetch_hdr_put(h, ' ');
+			return;
+		}
+		h->field = IMAP_FETCH_H_OTHER;
+		if (c == '\n')
+			return;
+		h->state = IMAP_FETCH_H_NAME;
+		h->nlen = 0;
+		/* FALLTHROUGH */
+	case IMAP_FETCH_H_NAME:
+		if (c == ':') {
+			h->name[h->nlen < sizeof h->name ? h->nlen :
+			    sizeof h->name - 1] = '\0';
+			if (h->nlen == 10 && strcasecmp(h->name,
+			    "References") == 0)
+				h->field = IMAP_FETCH_H_REFS;
+			else if (h->nlen == 12 && strcasecmp(h->name,
+			    "Content-Type") == 0 && h->clen == 0)
+				h->field = IMAP_FETCH_H_CTYPE;
+			h->state = IMAP_FETCH_H_VALUE;
+		} else if (c == '\n')
+			h->state = IMAP_FETCH_H_BOL;
+		else {
+			if (h->nlen < sizeof h->name - 1)
+				h->name[h->nlen] = (char)c;
+			h->nlen++;
+		}
+		return;
+	default:
+		if (c == '\n')
+			h->state = IMAP_FETCH_H_BOL;
+		else
+			imap_fetch_hdr_put(h, c);
+		return;
+	}
+}
+
+/* The header fields' value: a literal, streamed; anything else read past. */
+static int
+imap_fetch_hdr_value(struct imap_fetch *r)
+{
+	struct imap_fetch_hdr	*h = &r->h;
+	uint64_t		 n;
+	size_t			 have, i;
+
+	h->seen = 1;
+	if (imap_fetch_peek(r) != '{')
+		return r->broken ? -1 : imap_fetch_nstring(r, NULL);
+	r->pos++;
+	if (imap_fetch_number(r, UINT32_MAX, &n) == -1)
+		return -1;
+	if (imap_fetch_peek(r) == '+')
+		r->pos++;
+	if (imap_fetch_expect(r, '}') == -1 ||
+	    imap_fetch_expect(r, '\r') == -1 ||
+	    imap_fetch_expect(r, '\n') == -1)
+		return -1;
+	while (n > 0) {
+		if (r->pos == r->len && imap_fetch_fill(r) == -1)
+			return -1;
+		have = r->len - r->pos;
+		if (have > n)
+			have = (size_t)n;
+		for (i = 0; i < have; i++)
+			imap_fetch_hdr_byte(h, (unsigned char)r->buf[r->pos + i]);
+		r->pos += have;
+		n -= have;
+	}
+	return 0;
+}
+
+/*
+ * The message-ids of v into f: the last ones that fit, in their order,
+ * one space between them. Anything not "<...>" is left out.
+ */
+static void
+imap_fetch_refs(const char *v, struct imap_fetch_str *f)
+{
+	size_t	vlen = strlen(v), end = vlen, start, first = vlen;
+	size_t	total = 0, len, i;
+
+	/* Backwards: how far back the ids that fit begin. */
+	while (end > 0) {
+		while (end > 0 && v[end - 1] != '>')
+			end--;
+		if (end == 0)
+			break;
+		start = end - 1;
+		while (start > 0 && v[start - 1] != '<' && v[start - 1] != '>')
+			start--;
+		if (start == 0 || v[start - 1] != '<') {
+			end = start;
+			continue;
+		}
+		start--;
+		len = end - start;
+		if (total + len + (total > 0) > f->cap)
+			break;
+		total += len + (total > 0);
+		first = start;
+		end = start;
+	}
+	f->len = 0;
+	for (i = first; i < vlen && total > 0; i++) {
+		if (v[i] != '<')
+			continue;
+		start = i;
+		while (i < vlen && v[i] != '>' && (i == start || v[i] != '<'))
+			i++;
+		if (i == vlen || v[i] != '>') {
+			i--;
+			continue;
+		}
+		len = i + 1 - start;
+		if (f->len + len + (f->len > 0) > f->cap)
+			break;
+		if (f->len > 0)
+			f->s[f->len++] = ' ';
+		memcpy(f->s + f->len, v + start, len);
+		f->len += len;
+	}
+	f->s[f->len] = '\0';
+	f->nil = f->len == 0;
+}
+
+/* References and the Content-Type's hints from the header fields. */
+static void
+imap_fetch_headers(struct imap_fetch *r)
+{
+	struct imap_fetch_hdr	*h = &r->h;
+	char			 v[IMAP_FETCH_REFS + 1];
+	size_t			 at;
+
+	r->msg.hints = 0;
+	r->f[IMAP_FETCH_F_REFS].nil = 1;
+	if (!h->seen)
+		return;
+	if (h->rlen <= IMAP_FETCH_REFS) {
+		memcpy(v, h->refs, h->rlen);
+		v[h->rlen] = '\0';
+	} else {
+		/* The ring, oldest byte first; a cut id is left out. */
+		at = h->rlen % IMAP_FETCH_REFS;
+		memcpy(v, h->refs + at, IMAP_FETCH_REFS - at);
+		memcpy(v + IMAP_FETCH_REFS - at, h->refs, at);
+		v[IMAP_FETCH_REFS] = '\0';
+	}
+	/* A NUL from the server ends the value here; that is all. */
+	imap_fetch_refs(v, &r->f[IMAP_FETCH_F_REFS]);
+	h->ctype[h->clen] = '\0';
+	r->msg.hints = imap_fetch_parse_ctype(h->ctype);
+}
+
+/* Does the parameter name of Content-Type value v contain what? */
+static int
+imap_fetch_param_has(const char *v, const char *name, const char *what)
+{
+	const char	*p = v, *q;
+	size_t		 n = strlen(name), w = strlen(what);
+
+	while ((p = strchr(p, ';')) != NULL) {
+		p++;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (strncasecmp(p, name, n) != 0 || p[n] != '=')
+			continue;
+		for (q = p + n + 1; *q != '\0' && *q != ';'; q++)
+			if (strncasecmp(q, what, w) == 0)
+				return 1;
+	}
+	return 0;
+}
+
+unsigned
+imap_fetch_parse_ctype(const char *v)
+{
+	while (*v == ' ' || *v == '\t')
+		v++;
+	if (strncasecmp(v, "multipart/mixed", 15) == 0)
+		return CACHE_HINT_ATTACH;
+	if (strncasecmp(v, "multipart/signed", 16) == 0)
+		return CACHE_HINT_SIGNED | (imap_fetch_param_has(v, "protocol",
+		    "pkcs7") ? CACHE_HINT_SMIME : 0);
+	if (strncasecmp(v, "multipart/encrypted", 19) == 0)
+		return CACHE_HINT_ENCRYPTED;
+	if (strncasecmp(v, "application/pkcs7-mime", 22) == 0 ||
+	    strncasecmp(v, "application/x-pkcs7-mime", 24) == 0)
+		return CACHE_HINT_SMIME | (imap_fetch_param_has(v,
+		    "smime-type", "signed-data") ? CACHE_HINT_SIGNED :
+		    CACHE_HINT_ENCRYPTED);
+	return 0;
+}
+
+/* The Date header (RFC 5322 3.3, with the obsolete forms). */
+
+static const char *
+imap_fetch_cfws(const char *s)
+{
+	int	depth;
+
+	for (;;) {
+		while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
+			s++;
+		if (*s != '(')
+			return s;
+		for (depth = 0; *s != '\0'; s++) {
+			if (*s == '\\' && s[1] != '\0')
+				s++;
+			else if (*s == '(')
+				depth++;
+			else if (*s == ')' && --depth == 0) {
+				s++;
+				break;
+			}
+		}
+	}
+}
+
+static int
+imap_fetch_dnum(const char **s, int lo, int hi, int *v)
+{
+	size_t	i = 0;
+	int	rc;
+
+	rc = imap_fetch_digits(*s, &i, lo, hi, v);
+	*s += i;
+	return rc;
+}
+
+time_t
+imap_fetch_parse_date(const char *s)
+{
+	static const char	 months[] = "janfebmaraprmayjunjulaugsepoct"
+				     "novdec";
+	static const struct {
+		const char	*name;
+		int		 off;	/* hours */
+	}			 zones[] = {
+		{ "UT", 0 }, { "GMT", 0 }, { "Z", 0 },
+		{ "EST", -5 }, { "EDT", -4 }, { "CST", -6 }, { "CDT", -5 },
+		{ "MST", -7 }, { "MDT", -6 }, { "PST", -8 }, { "PDT", -7 },
+	};
+	struct tm		 tm;
+	const char		*p;
+	size_t			 i;
+	int			 day, mon, year, hh, mm, ss = 0, zone = 0, sign;
+
+	s = imap_fetch_cfws(s);
+	if ((p = strchr(s, ',')) != NULL && p - s <= 12)
+		s = imap_fetch_cfws(p + 1);
+	if (imap_fetch_dnum(&s, 1, 2, &day) == -1)
+		return 0;
+	s = imap_fetch_cfws(s);
+	for (mon = 0; mon < 12; mon++)
+		if (strncasecmp(s, months + 3 * mon, 3) == 0)
+			break;
+	if (mon == 12)
+		return 0;
+	s = imap_fetch_cfws(s + 3);
+	if (imap_fetch_dnum(&s, 2, 4, &year) == -1)
+		return 0;
+	if (year < 50)
+		year += 2000;
+	else if (year < 1000)
+		year += 1900;
+	s = imap_fetch_cfws(s);
+	if (imap_fetch_dnum(&s, 1, 2, &hh) == -1 || *s++ != ':' ||
+	    imap_fetch_dnum(&s, 2, 2, &mm) == -1)
+		return 0;
+	if (*s == ':' && (s++, imap_fetch_dnum(&s, 2, 2, &ss)) == -1)
+		return 0;
+	s = imap_fetch_cfws(s);
+	if (*s == '+' || *s == '-') {
+		sign = *s++ == '-' ? -1 : 1;
+		if (imap_fetch_dnum(&s, 4, 4, &zone) == -1)
+			return 0;
+		zone = sign * ((zone / 100) * 3600 + (zone % 100) * 60);
+	} else {
+		for (i = 0; i < sizeof zones / sizeof zones[0]; i++) {
+			if (strncasecmp(s, zones[i].name,
+			    strlen(zones[i].name)) == 0) {
+				zone = zones[i].off * 3600;
+				break;
+			}
+		}
+	}
+	if (day < 1 || day > 31 || hh > 23 || mm > 59 || ss > 60 ||
+	    year < 1970 || year > 9999)
+		return 0;
+	memset(&tm, 0, sizeof tm);
+	tm.tm_year = year - 1900;
+	tm.tm_mon = mon;
+	tm.tm_mday = day;
+	tm.tm_hour = hh;
+	tm.tm_min = mm;
+	tm.tm_sec = ss;
+	return timegm(&tm) - zone;
+}
+
 /* "(" item SP value *(SP item SP value) ")", into r->msg. */
 static int
 imap_fetch_msg_att(struct imap_fetch *r)
@@ -656,8 +1084,15 @@ imap_fetch_msg_att(struct imap_fetch *r)
 	m->internaldate = 0;
 	m->has_flags = m->has_envelope = 0;
 	m->flags[0] = '\0';
-	for (i = 0; i < IMAP_FETCH_F_COUNT; i++)
+	for (i = 0; i < IMAP_FETCH_F_COUNT; i++) {
 		r->f[i].nil = 1;
+		r->f[i].len = 0;
+		r->f[i].s[0] = '\0';
+	}
+	r->h.state = IMAP_FETCH_H_BOL;
+	r->h.field = IMAP_FETCH_H_OTHER;
+	r->h.seen = 0;
+	r->h.rlen = r->h.clen = 0;
 	if (imap_fetch_expect(r, '(') == -1)
 		return -1;
 	for (;;) {
@@ -689,7 +1124,10 @@ imap_fetch_msg_att(struct imap_fetch *r)
 		} else if (plain && imap_fetch_is(w, n, "ENVELOPE")) {
 			rc = imap_fetch_envelope(r);
 			m->has_envelope = 1;
-		} else
+		} else if (!plain && imap_fetch_is(w, n, "BODY") &&
+		    strncasecmp(r->section, "HEADER.FIELDS", 13) == 0)
+			rc = imap_fetch_hdr_value(r);
+		else
 			rc = imap_fetch_skip_value(r);
 		if (rc == -1)
 			return -1;
@@ -704,6 +1142,11 @@ imap_fetch_msg_att(struct imap_fetch *r)
 	m->from_mailbox = imap_fetch_field(r, IMAP_FETCH_F_MAILBOX);
 	m->from_host = imap_fetch_field(r, IMAP_FETCH_F_HOST);
 	m->message_id = imap_fetch_field(r, IMAP_FETCH_F_MID);
+	m->rcpt = imap_fetch_field(r, IMAP_FETCH_F_RCPT);
+	m->in_reply_to = imap_fetch_field(r, IMAP_FETCH_F_IRT);
+	m->sent = m->date != NULL ? imap_fetch_parse_date(m->date) : 0;
+	imap_fetch_headers(r);
+	m->references = imap_fetch_field(r, IMAP_FETCH_F_REFS);
 	return 0;
 }
 
@@ -842,9 +1285,17 @@ struct imap_fetch *
 imap_fetch_new(imap_fetch_read_fn fn, void *arg)
 {
 	struct imap_fetch	*r;
+	int			 i;
 
 	r = xmalloc(sizeof *r);
 	memset(r, 0, offsetof(struct imap_fetch, f));
+	for (i = 0; i < IMAP_FETCH_F_COUNT; i++) {
+		r->f[i].len = 0;
+		r->f[i].nil = 1;
+		r->f[i].s = r->store[i];
+		r->f[i].cap = IMAP_FETCH_FIELD_MAX;
+		r->f[i].s[0] = '\0';
+	}
 	r->read = fn;
 	r->arg = arg;
 	r->bol = 1;	/* libetpan reads whole lines */
@@ -914,7 +1365,8 @@ imap_fetch_send(mailstream *s, const char *tag, const char *set,
 	int	 ok;
 
 	cmd = xasprintf("%s UID FETCH %s (UID FLAGS%s)\r\n", tag, set,
-	    envelope ? " INTERNALDATE RFC822.SIZE ENVELOPE" : "");
+	    envelope ? " INTERNALDATE RFC822.SIZE ENVELOPE"
+	    " BODY.PEEK[HEADER.FIELDS (REFERENCES CONTENT-TYPE)]" : "");
 	len = strlen(cmd);
 	ok = mailstream_write(s, cmd, len) == (ssize_t)len &&
 	    mailstream_flush(s) == 0;

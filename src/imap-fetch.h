@@ -1,8 +1,9 @@
 /*
  * imap-fetch.h: a streaming reader for the answer to one kind of command,
- * "UID FETCH <set> (UID FLAGS INTERNALDATE RFC822.SIZE ENVELOPE)" (or
- * "(UID FLAGS)"), as imap-sync sends it for every new message of a
- * mailbox. It reads the bytes straight from the session's mailstream and
+ * "UID FETCH <set> (UID FLAGS INTERNALDATE RFC822.SIZE ENVELOPE
+ * BODY.PEEK[HEADER.FIELDS (REFERENCES CONTENT-TYPE)])" (or "(UID FLAGS)"),
+ * as imap-sync sends it for every new message of a mailbox: what the
+ * header cache and the index (index.h) need, and nothing more. It reads the bytes straight from the session's mailstream and
  * hands each message to a callback in a struct whose strings live in the
  * reader's own fixed buffers: nothing is allocated per message, and no
  * response is ever held whole, whatever its size.
@@ -35,8 +36,16 @@
 #define IMAP_FETCH_LOCAL	(-3)	/* the callback failed; the answer
 					   was read to its end, in step */
 
-/* One message. Strings are NULL for NIL; they last until the callback
-   returns. from_* are those of the first From address. */
+/*
+ * One message. Strings are NULL for NIL; they last until the callback
+ * returns. from_* are those of the first From address. rcpt lists To and
+ * Cc as "name <mailbox@host>, ..." (names as sent, RFC 2047 words and
+ * all), whole addresses only, up to IMAP_FETCH_FIELD_MAX bytes.
+ * references holds the last message-ids of References that fit in
+ * IMAP_FETCH_FIELD_MAX bytes, one space between them (the last is the
+ * parent). sent is the Date header as a time (0: none, or not
+ * understood); hints the CACHE_HINT_* bits of the Content-Type.
+ */
 struct imap_fetch_msg {
 	uint32_t	 seq;
 	uint32_t	 uid;		/* 0: the server sent none */
@@ -51,6 +60,11 @@ struct imap_fetch_msg {
 	const char	*from_mailbox;
 	const char	*from_host;
 	const char	*message_id;
+	const char	*rcpt;
+	const char	*in_reply_to;
+	const char	*references;
+	time_t		 sent;
+	unsigned	 hints;
 };
 
 /*
@@ -76,8 +90,9 @@ void		 imap_fetch_free(struct imap_fetch *);
 void		 imap_fetch_track_exists(struct imap_fetch *, uint32_t *);
 
 /*
- * Send "tag UID FETCH set (UID FLAGS[ INTERNALDATE RFC822.SIZE
- * ENVELOPE])" on s. set is an IMAP sequence set ("1:5,9").
+ * Send "tag UID FETCH set (UID FLAGS[ INTERNALDATE RFC822.SIZE ENVELOPE
+ * BODY.PEEK[HEADER.FIELDS (REFERENCES CONTENT-TYPE)]])" on s. set is an
+ * IMAP sequence set ("1:5,9").
  */
 int		 imap_fetch_send(mailstream *, const char *tag,
 		     const char *set, int envelope, char **cause);
@@ -89,5 +104,9 @@ int		 imap_fetch_send(mailstream *, const char *tag,
  */
 int		 imap_fetch_response(struct imap_fetch *, const char *tag,
 		     imap_fetch_msg_fn fn, void *arg, char **cause);
+
+/* The parsers behind the fields above, for the tests. */
+time_t		 imap_fetch_parse_date(const char *);
+unsigned	 imap_fetch_parse_ctype(const char *);
 
 #endif

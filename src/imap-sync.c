@@ -181,6 +181,7 @@ struct imap_sync_store {
 	struct cache_mailbox	*mb;
 	uint32_t		*fetched;
 	struct buf		 from, subject;	/* reused for every message */
+	struct buf		 rcpt;
 };
 
 /* Decoded header text (subject, a display name) in b, as a C string. */
@@ -209,13 +210,20 @@ imap_sync_store_msg(const struct imap_fetch_msg *fm, void *arg, char **cause)
 	m.size = fm->size;
 	m.internaldate = fm->internaldate;
 	memcpy(m.flags, fm->flags, sizeof m.flags);
-	if (fm->from_name != NULL && *fm->from_name != '\0')
-		m.from = imap_sync_decode(&st->from, fm->from_name);
-	else if (fm->from_mailbox != NULL) {
+	if (fm->from_mailbox != NULL) {
 		snprintf(addr, sizeof addr, "%.200s@%.200s", fm->from_mailbox,
 		    fm->from_host != NULL ? fm->from_host : "");
-		m.from = addr;
+		m.from_addr = addr;
 	}
+	if (fm->from_name != NULL && *fm->from_name != '\0')
+		m.from = imap_sync_decode(&st->from, fm->from_name);
+	else
+		m.from = m.from_addr;
+	m.rcpt = imap_sync_decode(&st->rcpt, fm->rcpt);
+	m.in_reply_to = fm->in_reply_to;
+	m.references = fm->references;
+	m.sent = fm->sent;
+	m.hints = fm->hints;
 	m.subject = imap_sync_decode(&st->subject, fm->subject);
 	if (fm->date != NULL) {
 		snprintf(date, sizeof date, "%s", fm->date);
@@ -305,6 +313,7 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 	st.fetched = fetched;
 	buf_init(&st.from);
 	buf_init(&st.subject);
+	buf_init(&st.rcpt);
 	buf_init(&set);
 	r = imap_fetch_new_stream(imap->imap_stream);
 	if (imap->imap_selection_info != NULL)
@@ -367,11 +376,35 @@ out:
 	buf_free(&set);
 	buf_free(&st.from);
 	buf_free(&st.subject);
+	buf_free(&st.rcpt);
 	if (stop && rc == IMAP_FETCH_OK) {
 		*cause = xstrdup("stopped as asked");
 		return -1;
 	}
 	return rc == IMAP_FETCH_OK ? 0 : -1;
+}
+
+/*
+ * Headers that an older cache schema stored without what the index needs
+ * now (cache_stale): fetch them again, flags and all. They are not new:
+ * the trust step has seen them, and the count of new messages stays.
+ */
+static int
+imap_sync_refetch(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
+    char **cause)
+{
+	uint32_t	*uids, again = 0;
+	size_t		 n;
+	int		 rc;
+
+	if (cache_stale(c, mb, &uids, &n, cause) == -1)
+		return -1;
+	rc = imap_sync_fetch_new(imap, c, mb, uids, n, &again, cause);
+	free(uids);
+	if (rc == 0 && n > 0)
+		log_msg(LOG_INFO, "sync: %u headers fetched again for the "
+		    "index", again);
+	return rc;
 }
 
 /* Flags of messages up to maxuid: changed since modseq, or all of them. */
@@ -479,7 +512,8 @@ imap_sync(mailimap *imap, struct cache *c, const char *mailbox,
 			return -1;
 		}
 	}
-	if (cache_recount(c, mb, cause) == -1) {
+	if (imap_sync_refetch(imap, c, mb, cause) == -1 ||
+	    cache_recount(c, mb, cause) == -1) {
 		free(uids);
 		return -1;
 	}

@@ -14,6 +14,7 @@
 #include "buf.h"
 #include "cache.h"
 #include "cli.h"
+#include "index.h"
 #include "log.h"
 #include "send.h"
 #include "session.h"
@@ -97,14 +98,13 @@ cmd_list_field(struct buf *b, const char *s)
 		strsafe_add(b, s, strlen(s), 0);	/* escapes TAB too */
 }
 
-static int
-cmd_list_one(const struct cache_msg *msg, void *arg)
+static void
+cmd_list_one(const struct index_row *msg, struct buf *b)
 {
-	struct buf	*b = arg;
 	struct tm	 tm;
 	char		 when[32];
 
-	localtime_r(&msg->internaldate, &tm);
+	localtime_r(&msg->arrival, &tm);
 	strftime(when, sizeof when, "%Y-%m-%d %H:%M", &tm);
 	buf_reset(b);
 	buf_addf(b, "%u\t%s\t%s\t", msg->uid,
@@ -114,23 +114,41 @@ cmd_list_one(const struct cache_msg *msg, void *arg)
 	cmd_list_field(b, msg->subject);
 	buf_addc(b, '\n');
 	fwrite(b->data, 1, b->len, stdout);
-	return 0;
 }
 
+/* The folder's index in arrival order, a page at a time. */
 static int
-cmd_list_print(struct session *s, const struct cache_mailbox *mb)
+cmd_list_print(struct session *s, const char *folder)
 {
-	struct buf	 b;
-	char		*cause = NULL;
-	int		 rc = EX_OK;
+	struct index_view	 v = { INDEX_SORT_ARRIVAL, 0, NULL };
+	struct index		*ix;
+	struct index_row	*rows;
+	struct buf		 b;
+	size_t			 off = 0, n, i;
+	char			*cause = NULL;
+	int			 rc = EX_OK;
 
-	buf_init(&b);
-	if (cache_each(session_cache(s), mb, cmd_list_one, &b, &cause) == -1) {
+	if ((ix = index_open(session_cache(s), folder, &cause)) == NULL) {
 		cmd_error("%s", cause);
 		free(cause);
-		rc = EX_SOFTWARE;
+		return EX_SOFTWARE;
 	}
+	buf_init(&b);
+	do {
+		if (index_page(ix, &v, off, 1000, NULL, &rows, &n,
+		    &cause) == -1) {
+			cmd_error("%s", cause);
+			free(cause);
+			rc = EX_SOFTWARE;
+			break;
+		}
+		for (i = 0; i < n; i++)
+			cmd_list_one(&rows[i], &b);
+		free(rows);
+		off += n;
+	} while (n > 0);
 	buf_free(&b);
+	index_close(ix);
 	return rc;
 }
 
@@ -152,7 +170,7 @@ cmd_list_cached(struct session *s, const char *folder, const char *why)
 		return EX_TEMPFAIL;
 	}
 	cmd_error("%s: showing the cached copy (%s)", folder, why);
-	cmd_list_print(s, &mb);
+	cmd_list_print(s, folder);
 	return EX_TEMPFAIL;
 }
 
@@ -180,7 +198,7 @@ cmd_list(struct cmd_ctx *ctx)
 	} else {
 		/* What this sync stores, the next one does not see as new. */
 		cmd_sync_trust(s, folder, &ss, 0);
-		rc = cmd_list_print(s, &ss.st.mb);
+		rc = cmd_list_print(s, folder);
 	}
 	session_close(s);
 	return rc;

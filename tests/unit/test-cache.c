@@ -1,6 +1,7 @@
 /*
  * test-cache.c: the header cache: storing, UIDVALIDITY changes, expunges,
- * and rebuilding a file that is corrupt or not ours.
+ * migrating an old schema, and rebuilding a file that is corrupt or not
+ * ours.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +61,71 @@ first_subject(const struct cache_msg *m, void *arg)
 	return 1;
 }
 
+static int
+stale_cb(const struct cache_msg *m, void *arg)
+{
+	int	*n = arg;
+
+	/* What schema 3 stored is still there; what it lacked is not. */
+	if (m->stale && m->from_addr == NULL && m->rcpt == NULL &&
+	    m->references == NULL && m->sent == 0 && m->hints == 0 &&
+	    m->subject != NULL && strncmp(m->subject, "old ", 4) == 0 &&
+	    m->from != NULL && strcmp(m->from, "Alice") == 0)
+		n[0]++;
+	if (m->uid == 2 && strcmp(m->flags, "FS") == 0)
+		n[1]++;
+	return 0;
+}
+
+static int
+pending_cb(const struct cache_pending *p, void *arg)
+{
+	if (strcmp(p->mailbox, "INBOX") == 0 && p->uid == 2 &&
+	    p->uidvalidity == 5 && strcmp(p->add, "F") == 0)
+		(*(int *)arg)++;
+	return 0;
+}
+
+/*
+ * A cache of schema 3, as steedmail wrote it before the index needed
+ * more, with messages, a pending flag change, a sync's resume points.
+ */
+static void
+make_v3(const char *file)
+{
+	sqlite3	*db;
+
+	unlink(file);
+	sqlite3_open(file, &db);
+	if (sqlite3_exec(db,
+	    "PRAGMA application_id=1398032451; PRAGMA user_version=3;"
+	    "CREATE TABLE mailbox (id INTEGER PRIMARY KEY,"
+	    " name TEXT NOT NULL UNIQUE, uidvalidity INTEGER NOT NULL,"
+	    " uidnext INTEGER NOT NULL DEFAULT 0,"
+	    " highestmodseq INTEGER NOT NULL DEFAULT 0,"
+	    " trust_uid INTEGER NOT NULL DEFAULT 0);"
+	    "CREATE TABLE message (mailbox INTEGER NOT NULL,"
+	    " uid INTEGER NOT NULL, flags TEXT NOT NULL,"
+	    " internaldate INTEGER NOT NULL, size INTEGER NOT NULL,"
+	    " date TEXT, sender TEXT, subject TEXT, message_id TEXT,"
+	    " PRIMARY KEY (mailbox, uid)) WITHOUT ROWID;"
+	    "CREATE TABLE pending (id INTEGER PRIMARY KEY,"
+	    " mailbox TEXT NOT NULL, uidvalidity INTEGER NOT NULL,"
+	    " uid INTEGER NOT NULL, add_flags TEXT NOT NULL,"
+	    " remove_flags TEXT NOT NULL);"
+	    "INSERT INTO mailbox VALUES (1, 'INBOX', 5, 4, 4242, 3);"
+	    "INSERT INTO message VALUES (1, 1, 'S', 100, 10, 'Mon, 1 Jan 2024"
+	    " 10:00:00 +0000', 'Alice', 'old one', '<1@x>');"
+	    "INSERT INTO message VALUES (1, 2, 'FS', 200, 20, NULL, 'Alice',"
+	    " 'old two', '<2@x>');"
+	    "INSERT INTO message VALUES (1, 3, '', 300, 30, NULL, 'Alice',"
+	    " 'old three', NULL);"
+	    "INSERT INTO pending VALUES (1, 'INBOX', 5, 2, 'F', '');",
+	    NULL, NULL, NULL) != SQLITE_OK)
+		printf("# making the old cache: %s\n", sqlite3_errmsg(db));
+	sqlite3_close(db);
+}
+
 int
 main(void)
 {
@@ -107,6 +173,48 @@ main(void)
 	    "a new UIDVALIDITY drops the cached messages");
 	TAP_OK(cache_mailbox(c, "../../etc/passwd", 1, &mb, &cause) == 0,
 	    "a hostile mailbox name is only a value");
+	cache_close(c);
+
+	/* An old schema is migrated, its rows and state kept. */
+	make_v3(path);
+	c = cache_open_path(path, &cause);
+	TAP_OK(c != NULL && cache_mailbox_find(c, "INBOX", &mb, &cause) == 1 &&
+	    mb.count == 3 && mb.trust_uid == 3 && mb.uidnext == 4 &&
+	    mb.uidvalidity == 5, "schema 3 is migrated: rows, UIDNEXT and "
+	    "the trust step's resume point kept");
+	TAP_OK(mb.highestmodseq == 0, "... HIGHESTMODSEQ forgotten, so the "
+	    "next sync does not stop at \"nothing changed\"");
+	{
+		int		 n[2] = { 0, 0 }, np = 0;
+		uint32_t	*stale = NULL;
+		size_t		 nstale = 0;
+		struct cache_msg m;
+
+		cache_each(c, &mb, stale_cb, n, &cause);
+		TAP_OK(n[0] == 3 && n[1] == 1, "old rows keep what they had, "
+		    "flags too, and are marked stale");
+		cache_pending_each(c, pending_cb, &np, &cause);
+		TAP_OK(np == 1, "the pending flag change survives");
+		TAP_OK(cache_stale(c, &mb, &stale, &nstale, &cause) == 0 &&
+		    nstale == 3 && stale[0] == 1 && stale[2] == 3,
+		    "cache_stale lists them for the next sync");
+		free(stale);
+		memset(&m, 0, sizeof m);
+		m.uid = 2;
+		strcpy(m.flags, "FS");
+		m.from = "Alice";
+		m.from_addr = "alice@example.org";
+		m.subject = "new two";
+		cache_put(c, &mb, &m, &cause);
+		TAP_OK(cache_stale(c, &mb, &stale, &nstale, &cause) == 0 &&
+		    nstale == 2 && stale[0] == 1 && stale[1] == 3,
+		    "a row stored again is complete");
+		free(stale);
+	}
+	cache_close(c);
+	c = cache_open_path(path, &cause);
+	TAP_OK(c != NULL && cache_mailbox_find(c, "INBOX", &mb, &cause) == 1 &&
+	    mb.count == 3, "the migrated cache opens again as it is");
 	cache_close(c);
 
 	/* Garbage where the cache was. */

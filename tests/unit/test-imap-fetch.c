@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "imap-fetch.h"
 #include "tap.h"
 
@@ -45,6 +46,9 @@ struct got {
 	char		flags[GOT_MAX][8];
 	char		*date[GOT_MAX], *subject[GOT_MAX], *name[GOT_MAX];
 	char		*mailbox[GOT_MAX], *host[GOT_MAX], *mid[GOT_MAX];
+	char		*rcpt[GOT_MAX], *irt[GOT_MAX], *refs[GOT_MAX];
+	long long	 sent[GOT_MAX];
+	unsigned	 hints[GOT_MAX];
 	int		 fail_at;	/* 1-based: fail on this message */
 };
 
@@ -77,6 +81,11 @@ collect(const struct imap_fetch_msg *m, void *arg, char **cause)
 	g->mailbox[i] = dup_or_null(m->from_mailbox);
 	g->host[i] = dup_or_null(m->from_host);
 	g->mid[i] = dup_or_null(m->message_id);
+	g->rcpt[i] = dup_or_null(m->rcpt);
+	g->irt[i] = dup_or_null(m->in_reply_to);
+	g->refs[i] = dup_or_null(m->references);
+	g->sent[i] = (long long)m->sent;
+	g->hints[i] = m->hints;
 	g->n++;
 	return 0;
 }
@@ -93,6 +102,9 @@ got_free(struct got *g)
 		free(g->mailbox[i]);
 		free(g->host[i]);
 		free(g->mid[i]);
+		free(g->rcpt[i]);
+		free(g->irt[i]);
+		free(g->refs[i]);
 	}
 	memset(g, 0, sizeof *g);
 }
@@ -428,6 +440,138 @@ test_stream(void)
 	got_free(&g);
 }
 
+/* What the index needs: recipients, threading, Date, Content-Type. */
+static void
+test_index_fields(void)
+{
+	const char	*hdr =
+	    "References: <a@x>\r\n <b@x>  junk\r\n\t<c@x>\r\n"
+	    "Content-Type: multipart/signed; micalg=sha-256;\r\n"
+	    " protocol=\"application/pkcs7-signature\"\r\n\r\n";
+	char		 in[4096], *cause, *big;
+	size_t		 i, len;
+	struct got	 g;
+	int		 rc, good = 1;
+
+	snprintf(in, sizeof in, "* 1 FETCH (UID 7 ENVELOPE (\"Tue, 2 Jan "
+	    "2024 10:00:00 +0100\" NIL ((NIL NIL \"a\" \"x\")) NIL NIL "
+	    "((\"=?utf-8?q?B=C3=A9a?=\" NIL \"bea\" \"x\") (NIL NIL "
+	    "\"team\" NIL) (NIL NIL \"cy\" \"x\") (NIL NIL NIL NIL)) "
+	    "((\"Di\" NIL \"di\" \"y\")) ((NIL NIL \"hidden\" \"x\")) "
+	    "\"<c@x>\" \"<d@x>\") BODY[HEADER.FIELDS (REFERENCES "
+	    "CONTENT-TYPE)] {%zu}\r\n%s)\r\nS1 OK\r\n", strlen(hdr), hdr);
+	memset(&g, 0, sizeof g);
+	rc = runs(in, &g, &cause);
+	TAP_OK(rc == IMAP_FETCH_OK && g.n == 1, "a FETCH with the header "
+	    "fields");
+	TAP_STR(g.rcpt[0], "=?utf-8?q?B=C3=A9a?= <bea@x>, cy@x, Di <di@y>",
+	    "To and Cc, groups left out, Bcc not there");
+	TAP_STR(g.irt[0], "<c@x>", "In-Reply-To");
+	TAP_STR(g.refs[0], "<a@x> <b@x> <c@x>", "References, unfolded, "
+	    "ids only");
+	TAP_OK(g.sent[0] == 1704186000, "the Date header as a time");
+	TAP_OK(g.hints[0] == (CACHE_HINT_SIGNED | CACHE_HINT_SMIME),
+	    "S/MIME signed, from a folded Content-Type");
+	got_free(&g);
+
+	/* References too long: the last ids, the parent among them. */
+	big = malloc(20000);
+	len = (size_t)snprintf(big, 20000, "References:");
+	for (i = 0; i < 500; i++)
+		len += (size_t)snprintf(big + len, 20000 - len,
+		    " <%03zu.long.id@example.org>\r\n", i);
+	len += (size_t)snprintf(big + len, 20000 - len, "\r\n");
+	snprintf(in, sizeof in, "* 1 FETCH (UID 8 BODY[HEADER.FIELDS "
+	    "(REFERENCES CONTENT-TYPE)] {%zu}\r\n", len);
+	{
+		size_t	 a = strlen(in);
+		char	*all = malloc(a + len + 64);
+
+		memcpy(all, in, a);
+		memcpy(all + a, big, len);
+		strcpy(all + a + len, " ENVELOPE (NIL NIL NIL NIL NIL NIL NIL "
+		    "NIL NIL NIL))\r\nS1 OK\r\n");
+		rc = run(all, strlen(all), 5, "S1", &g, &cause);
+		free(all);
+	}
+	TAP_OK(rc == IMAP_FETCH_OK && g.n == 1 && g.refs[0] != NULL &&
+	    strlen(g.refs[0]) <= IMAP_FETCH_FIELD_MAX,
+	    "500 References: what fits is kept");
+	if (g.refs[0] != NULL) {
+		len = strlen(g.refs[0]);
+		good = len > 20 && strcmp(g.refs[0] + len - 25,
+		    "<499.long.id@example.org>") == 0;
+		good = good && g.refs[0][0] == '<';
+	} else
+		good = 0;
+	if (!good && g.refs[0] != NULL)
+		printf("# got ...%s\n", g.refs[0] + strlen(g.refs[0]) - 60);
+	TAP_OK(good, "... the last ones, whole, the parent last");
+	got_free(&g);
+	free(big);
+
+	/* Hostile header fields: nothing but a bounded, sane result. */
+	{
+		static const char *bad[] = {
+			"References: <<<<<<<<<<<<<<<<<<<<<<<<<<<<<<\r\n\r\n",
+			"References: >>>> <a@x\r\n <b@x> <\r\n\r\n",
+			"X-A-Field-Name-Far-Longer-Than-Sixteen-Bytes: "
+			    "<no@x>\r\nReferences: <ok@x>\r\n\r\n",
+			"References <not@x>\r\nContent-Type multipart/mixed"
+			    "\r\n\r\n",
+			" folded at the start: <f@x>\r\n\r\n",
+		};
+		static const char *want[] = { NULL, "<b@x>", "<ok@x>", NULL,
+			NULL };
+		char	 one[512];
+
+		good = 1;
+		for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+			snprintf(one, sizeof one, "* 1 FETCH (UID 9 BODY["
+			    "HEADER.FIELDS (REFERENCES CONTENT-TYPE)] {%zu}"
+			    "\r\n%s)\r\nS1 OK\r\n", strlen(bad[i]), bad[i]);
+			memset(&g, 0, sizeof g);
+			rc = runs(one, &g, &cause);
+			if (rc != IMAP_FETCH_OK || g.n != 1 ||
+			    (want[i] == NULL) != (g.refs[0] == NULL) ||
+			    (want[i] != NULL && strcmp(want[i],
+			    g.refs[0]) != 0) || g.hints[0] != 0) {
+				printf("# case %zu: %s\n", i, g.refs[0] ?
+				    g.refs[0] : "(none)");
+				good = 0;
+			}
+			got_free(&g);
+		}
+		TAP_OK(good, "hostile header fields: only whole ids kept, no "
+		    "field without its colon");
+	}
+
+	TAP_OK(imap_fetch_parse_date("Fri, 21 Nov 1997 09:55:06 -0600") ==
+	    880127706, "Date: RFC 5322");
+	TAP_OK(imap_fetch_parse_date("21 Nov 97 09:55 EST (comment)") ==
+	    880124100, "Date: obsolete forms");
+	TAP_OK(imap_fetch_parse_date("yesterday") == 0 &&
+	    imap_fetch_parse_date("") == 0 &&
+	    imap_fetch_parse_date("32 Jan 2024 10:00 +0000") == 0,
+	    "Date: nonsense is 0");
+	TAP_OK(imap_fetch_parse_ctype("Multipart/Mixed; boundary=x") ==
+	    CACHE_HINT_ATTACH, "Content-Type: attachments");
+	TAP_OK(imap_fetch_parse_ctype("multipart/encrypted; protocol="
+	    "\"application/pgp-encrypted\"") == CACHE_HINT_ENCRYPTED,
+	    "Content-Type: PGP/MIME encrypted");
+	TAP_OK(imap_fetch_parse_ctype("multipart/signed; protocol="
+	    "\"application/pgp-signature\"") == CACHE_HINT_SIGNED,
+	    "Content-Type: PGP/MIME signed");
+	TAP_OK(imap_fetch_parse_ctype("application/pkcs7-mime; "
+	    "smime-type=enveloped-data") == (CACHE_HINT_SMIME |
+	    CACHE_HINT_ENCRYPTED), "Content-Type: S/MIME enveloped");
+	TAP_OK(imap_fetch_parse_ctype("application/x-pkcs7-mime; "
+	    "smime-type=signed-data") == (CACHE_HINT_SMIME |
+	    CACHE_HINT_SIGNED), "Content-Type: S/MIME signed-data");
+	TAP_OK(imap_fetch_parse_ctype("text/plain") == 0,
+	    "Content-Type: plain text, no hint");
+}
+
 int
 main(void)
 {
@@ -437,5 +581,6 @@ main(void)
 	test_replies();
 	test_garbage();
 	test_stream();
+	test_index_fields();
 	return TAP_DONE();
 }

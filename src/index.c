@@ -1,0 +1,619 @@
+/*
+ * index.c: the paged, sorted, searchable message list of index.h.
+ *
+ * index_open() copies a mailbox's rows out of the header cache into one
+ * array, its strings into an arena: the cache may change under a sync
+ * while the snapshot is read. A view (sort, direction, search) is made
+ * the first time a page of it is asked for: the messages that match, in
+ * order, as indices into the array; the next view replaces it. A page is
+ * then a slice of that order, plus one trust_store_states() call for its
+ * rows. Nothing here writes to the cache or the trust store, or prints.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "index.h"
+#include "thread.h"
+#include "xmalloc.h"
+
+#define INDEX_ARENA	(256 * 1024)	/* bytes an arena chunk holds */
+#define INDEX_TERMS	32		/* terms in a search, at most */
+
+struct index_chunk {
+	struct index_chunk	*next;
+	size_t			 used, size;
+	char			 data[];
+};
+
+struct index_msg {
+	uint32_t	 uid;
+	char		 flags[8];
+	time_t		 date, arrival;
+	uint32_t	 size;
+	unsigned	 hints;
+	int		 stale;
+	const char	*name, *addr, *rcpt, *subject;
+	const char	*mid, *irt, *refs;
+	/*
+	 * Sort keys, folded to lower case (ASCII): the first 8 bytes as a
+	 * number, compared first, and the whole string after it.
+	 */
+	uint64_t	 fpre, spre;
+	const char	*fkey, *skey;
+};
+
+struct index {
+	struct index_msg	*m;
+	size_t			 n, cap;
+	struct index_chunk	*arena;
+
+	/* The view last made. */
+	int			 have_view;
+	enum index_sort		 sort;
+	int			 reverse;
+	char			*limit;
+	uint32_t		*order;		/* indices into m */
+	struct thread_pos	*tpos;		/* thread sort: per place */
+	size_t			 norder;
+};
+
+/* A search term (doc/index.md). */
+struct index_term {
+	int		 what;		/* 'f', 's', 't', 'N', 'F', 'D', 'w' */
+	int		 not;
+	char		*word;
+};
+
+static const char *
+index_strdup(struct index *ix, const char *s)
+{
+	struct index_chunk	*c = ix->arena;
+	size_t			 len;
+	char			*p;
+
+	if (s == NULL)
+		return NULL;
+	len = strlen(s) + 1;
+	if (c == NULL || c->size - c->used < len) {
+		c = xmalloc(sizeof *c + (len > INDEX_ARENA ? len :
+		    INDEX_ARENA));
+		c->size = len > INDEX_ARENA ? len : INDEX_ARENA;
+		c->used = 0;
+		c->next = ix->arena;
+		ix->arena = c;
+	}
+	p = c->data + c->used;
+	memcpy(p, s, len);
+	c->used += len;
+	return p;
+}
+
+/* The subject without reply and forward prefixes, for sorting. */
+static const char *
+index_subject_key(const char *s)
+{
+	static const char	*prefixes[] = { "re", "fwd", "fw", "aw", "sv",
+				     "wg", "tr" };
+	size_t			 i, n;
+	const char		*p;
+	int			 again;
+
+	if (s == NULL)
+		return "";
+	do {
+		again = 0;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		for (i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+			n = strlen(prefixes[i]);
+			if (strncasecmp(s, prefixes[i], n) != 0)
+				continue;
+			p = s + n;
+			if (*p == '[') {	/* "Re[2]:" */
+				while (isdigit((unsigned char)*++p))
+					;
+				if (*p++ != ']')
+					continue;
+			}
+			if (*p == ':') {
+				s = p + 1;
+				again = 1;
+				break;
+			}
+		}
+	} while (again);
+	return s;
+}
+
+/* s folded to lower case into the arena, its first bytes into *pre. */
+static const char *
+index_fold(struct index *ix, const char *s, uint64_t *pre)
+{
+	char	*f;
+	size_t	 i;
+
+	f = (char *)index_strdup(ix, s);
+	*pre = 0;
+	for (i = 0; f[i] != '\0'; i++) {
+		if (f[i] >= 'A' && f[i] <= 'Z')
+			f[i] = (char)(f[i] - 'A' + 'a');
+		if (i < 8)
+			*pre |= (uint64_t)(unsigned char)f[i] << (56 - 8 * i);
+	}
+	return f;
+}
+
+static int
+index_load_one(const struct cache_msg *cm, void *arg)
+{
+	struct index		*ix = arg;
+	struct index_msg	*m;
+
+	if (ix->n == ix->cap) {
+		ix->cap = ix->cap == 0 ? 1024 : ix->cap * 2;
+		ix->m = xreallocarray(ix->m, ix->cap, sizeof *ix->m);
+	}
+	m = &ix->m[ix->n++];
+	memset(m, 0, sizeof *m);
+	m->uid = cm->uid;
+	memcpy(m->flags, cm->flags, sizeof m->flags);
+	m->flags[sizeof m->flags - 1] = '\0';
+	m->arrival = cm->internaldate;
+	m->date = cm->sent != 0 ? cm->sent : cm->internaldate;
+	m->size = cm->size;
+	m->hints = cm->hints;
+	m->stale = cm->stale;
+	m->addr = index_strdup(ix, cm->from_addr);
+	/* The cache keeps the address as the name when there is none. */
+	if (cm->from != NULL && *cm->from != '\0' && (cm->from_addr == NULL ||
+	    strcmp(cm->from, cm->from_addr) != 0))
+		m->name = index_strdup(ix, cm->from);
+	m->rcpt = index_strdup(ix, cm->rcpt);
+	m->subject = index_strdup(ix, cm->subject);
+	m->skey = index_fold(ix, index_subject_key(m->subject), &m->spre);
+	m->fkey = index_fold(ix, m->name != NULL ? m->name : m->addr != NULL ?
+	    m->addr : "", &m->fpre);
+	m->mid = index_strdup(ix, cm->message_id);
+	m->irt = index_strdup(ix, cm->in_reply_to);
+	m->refs = index_strdup(ix, cm->references);
+	return 0;
+}
+
+struct index *
+index_open(struct cache *c, const char *folder, char **cause)
+{
+	struct index		*ix;
+	struct cache_mailbox	 mb;
+	int			 rc;
+
+	ix = xcalloc(1, sizeof *ix);
+	if ((rc = cache_mailbox_find(c, folder, &mb, cause)) == -1)
+		goto fail;
+	if (rc == 1 && cache_each(c, &mb, index_load_one, ix, cause) == -1)
+		goto fail;
+	return ix;
+fail:
+	index_close(ix);
+	return NULL;
+}
+
+void
+index_close(struct index *ix)
+{
+	struct index_chunk	*c, *next;
+
+	if (ix == NULL)
+		return;
+	for (c = ix->arena; c != NULL; c = next) {
+		next = c->next;
+		free(c);
+	}
+	free(ix->m);
+	free(ix->limit);
+	free(ix->order);
+	free(ix->tpos);
+	free(ix);
+}
+
+size_t
+index_total(const struct index *ix)
+{
+	return ix->n;
+}
+
+/* Searching. */
+
+static void
+index_terms_free(struct index_term *t, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		free(t[i].word);
+}
+
+/* A word at *p: up to a space, or "quoted" (with \" and \\). */
+static char *
+index_word(const char **p)
+{
+	const char	*s = *p;
+	char		*w, *o;
+
+	w = o = xmalloc(strlen(s) + 1);
+	if (*s == '"') {
+		for (s++; *s != '\0' && *s != '"'; s++) {
+			if (*s == '\\' && s[1] != '\0')
+				s++;
+			*o++ = *s;
+		}
+		if (*s == '"')
+			s++;
+	} else {
+		while (*s != '\0' && *s != ' ' && *s != '\t')
+			*o++ = *s++;
+	}
+	*o = '\0';
+	*p = s;
+	return w;
+}
+
+static int
+index_parse(const char *expr, struct index_term *t, size_t *n, char **cause)
+{
+	const char	*p = expr;
+	int		 c;
+
+	*n = 0;
+	for (;;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '\0')
+			return 0;
+		if (*n == INDEX_TERMS) {
+			*cause = xasprintf("search: more than %d terms",
+			    INDEX_TERMS);
+			return -1;
+		}
+		memset(&t[*n], 0, sizeof t[*n]);
+		if (*p == '!') {
+			t[*n].not = 1;
+			p++;
+		}
+		if (*p != '~') {
+			t[*n].what = 'w';
+			if ((t[(*n)++].word = index_word(&p))[0] == '\0') {
+				*cause = xstrdup("search: a term is empty");
+				return -1;
+			}
+			continue;
+		}
+		c = (unsigned char)p[1];
+		switch (c) {
+		case 'N':
+		case 'F':
+		case 'D':
+			t[(*n)++].what = c;
+			p += 2;
+			break;
+		case 'f':
+		case 's':
+		case 't':
+			t[*n].what = c;
+			p += 2;
+			while (*p == ' ' || *p == '\t')
+				p++;
+			if ((t[(*n)++].word = index_word(&p))[0] == '\0') {
+				*cause = xasprintf("search: ~%c needs a word",
+				    c);
+				return -1;
+			}
+			break;
+		default:
+			*cause = isprint(c) ? xasprintf("search: unknown "
+			    "pattern ~%c", c) : xstrdup("search: ~ needs a "
+			    "letter");
+			return -1;
+		}
+		if (*p != '\0' && *p != ' ' && *p != '\t') {
+			*cause = xasprintf("search: ~%c takes no word", c);
+			return -1;
+		}
+	}
+}
+
+static int
+index_has(const char *s, const char *w)
+{
+	return s != NULL && strcasestr(s, w) != NULL;
+}
+
+static int
+index_match(const struct index_msg *m, const struct index_term *t, size_t n)
+{
+	size_t	i;
+	int	hit;
+
+	for (i = 0; i < n; i++) {
+		switch (t[i].what) {
+		case 'f':
+			hit = index_has(m->name, t[i].word) ||
+			    index_has(m->addr, t[i].word);
+			break;
+		case 's':
+			hit = index_has(m->subject, t[i].word);
+			break;
+		case 't':
+			hit = index_has(m->rcpt, t[i].word);
+			break;
+		case 'N':
+			hit = strchr(m->flags, 'S') == NULL;
+			break;
+		case 'F':
+			hit = strchr(m->flags, 'F') != NULL;
+			break;
+		case 'D':
+			hit = strchr(m->flags, 'T') != NULL;
+			break;
+		default:
+			hit = index_has(m->name, t[i].word) ||
+			    index_has(m->addr, t[i].word) ||
+			    index_has(m->subject, t[i].word);
+			break;
+		}
+		if (hit == t[i].not)
+			return 0;
+	}
+	return 1;
+}
+
+/* Sorting. */
+
+static int
+index_cmp(const void *a, const void *b, void *arg)
+{
+	const struct index	*ix = arg;
+	const struct index_msg	*x = &ix->m[*(const uint32_t *)a];
+	const struct index_msg	*y = &ix->m[*(const uint32_t *)b];
+	int			 c = 0;
+
+	switch (ix->sort) {
+	case INDEX_SORT_FROM:
+		if (x->fpre != y->fpre)
+			return x->fpre < y->fpre ? -1 : 1;
+		c = strcmp(x->fkey, y->fkey);
+		break;
+	case INDEX_SORT_SUBJECT:
+		if (x->spre != y->spre)
+			return x->spre < y->spre ? -1 : 1;
+		c = strcmp(x->skey, y->skey);
+		break;
+	case INDEX_SORT_SIZE:
+		c = x->size < y->size ? -1 : x->size > y->size;
+		break;
+	default:
+		break;
+	}
+	if (c == 0 && ix->sort != INDEX_SORT_ARRIVAL)
+		c = x->date < y->date ? -1 : x->date > y->date;
+	if (c == 0)
+		c = x->uid < y->uid ? -1 : x->uid > y->uid;
+	return c;
+}
+
+static void
+index_thread(struct index *ix)
+{
+	struct thread_msg	*tm;
+	struct thread_pos	*pos;
+	size_t			 i;
+
+	tm = xreallocarray(NULL, ix->norder, sizeof *tm);
+	for (i = 0; i < ix->norder; i++) {
+		tm[i].message_id = ix->m[ix->order[i]].mid;
+		tm[i].in_reply_to = ix->m[ix->order[i]].irt;
+		tm[i].references = ix->m[ix->order[i]].refs;
+		tm[i].date = ix->m[ix->order[i]].date;
+	}
+	pos = xreallocarray(NULL, ix->norder, sizeof *pos);
+	thread_build(tm, ix->norder, ix->reverse, pos);
+	/* pos[k].msg is a place in the old order: make it a message. */
+	for (i = 0; i < ix->norder; i++)
+		pos[i].msg = ix->order[pos[i].msg];
+	for (i = 0; i < ix->norder; i++)
+		ix->order[i] = pos[i].msg;
+	free(ix->tpos);
+	ix->tpos = pos;
+	free(tm);
+}
+
+static int
+index_same_view(const struct index *ix, const struct index_view *v)
+{
+	if (!ix->have_view || ix->sort != v->sort ||
+	    ix->reverse != (v->reverse != 0))
+		return 0;
+	if (ix->limit == NULL || v->limit == NULL)
+		return ix->limit == NULL && v->limit == NULL;
+	return strcmp(ix->limit, v->limit) == 0;
+}
+
+static int
+index_view(struct index *ix, const struct index_view *v, char **cause)
+{
+	struct index_term	 t[INDEX_TERMS];
+	size_t			 nt = 0, i, j;
+	uint32_t		 tmp;
+	int			 all;
+
+	if (index_same_view(ix, v))
+		return 0;
+	if ((unsigned)v->sort > INDEX_SORT_THREAD) {
+		*cause = xstrdup("index: no such sort");
+		return -1;
+	}
+	all = v->limit == NULL || v->limit[strspn(v->limit, " \t")] == '\0';
+	if (!all && index_parse(v->limit, t, &nt, cause) == -1) {
+		index_terms_free(t, nt);
+		return -1;
+	}
+	ix->have_view = 0;
+	free(ix->tpos);
+	ix->tpos = NULL;
+	free(ix->limit);
+	ix->limit = v->limit != NULL ? xstrdup(v->limit) : NULL;
+	ix->sort = v->sort;
+	ix->reverse = v->reverse != 0;
+	ix->order = xreallocarray(ix->order, ix->n + 1, sizeof *ix->order);
+	ix->norder = 0;
+	for (i = 0; i < ix->n; i++) {
+		if (all || index_match(&ix->m[i], t, nt))
+			ix->order[ix->norder++] = (uint32_t)i;
+	}
+	index_terms_free(t, nt);
+
+	if (ix->sort == INDEX_SORT_THREAD)
+		index_thread(ix);
+	else {
+		if (ix->sort != INDEX_SORT_ARRIVAL)
+			qsort_r(ix->order, ix->norder, sizeof *ix->order,
+			    index_cmp, ix);
+		for (i = 0, j = ix->norder; ix->reverse && i + 1 < j;
+		    i++, j--) {
+			tmp = ix->order[i];
+			ix->order[i] = ix->order[j - 1];
+			ix->order[j - 1] = tmp;
+		}
+	}
+	ix->have_view = 1;
+	return 0;
+}
+
+int
+index_count(struct index *ix, const struct index_view *v, size_t *count,
+    char **cause)
+{
+	if (index_view(ix, v, cause) == -1)
+		return -1;
+	*count = ix->norder;
+	return 0;
+}
+
+static void
+index_row_fill(const struct index *ix, size_t place, struct index_row *r)
+{
+	const struct index_msg	*m = &ix->m[ix->order[place]];
+	const struct thread_pos	*tp;
+
+	memset(r, 0, sizeof *r);
+	r->uid = m->uid;
+	memcpy(r->flags, m->flags, sizeof r->flags);
+	r->date = m->date;
+	r->arrival = m->arrival;
+	r->size = m->size;
+	r->from_name = m->name;
+	r->from_addr = m->addr;
+	r->from = m->name != NULL ? m->name : m->addr;
+	r->rcpt = m->rcpt;
+	r->subject = m->subject;
+	r->message_id = m->mid;
+	r->hints = m->hints;
+	r->stale = m->stale;
+	r->trust = TRUST_NONE;
+	if (ix->tpos != NULL) {
+		tp = &ix->tpos[place];
+		r->depth = tp->depth;
+		r->thread = tp->thread;
+		r->tflags = ((tp->flags & THREAD_ORPHAN) ? INDEX_ROW_ORPHAN :
+		    0) | ((tp->flags & THREAD_LAST) ? INDEX_ROW_LAST : 0);
+	}
+}
+
+/* The rows' trust states, in one read of the store. */
+static int
+index_trust(struct index_row *rows, size_t n, struct trust_store *ts,
+    char **cause)
+{
+	enum trust_state	*states;
+	char			**keys;
+	size_t			 i;
+	int			 rc;
+
+	keys = xcalloc(n, sizeof *keys);
+	states = xcalloc(n, sizeof *states);
+	for (i = 0; i < n; i++) {
+		if (rows[i].message_id != NULL && rows[i].from_addr != NULL)
+			keys[i] = trust_store_msgkey(rows[i].message_id,
+			    rows[i].from_addr, NULL, 0);
+	}
+	rc = trust_store_states(ts, (const char *const *)keys, n, states,
+	    NULL, cause);
+	for (i = 0; i < n; i++) {
+		if (rc == 0)
+			rows[i].trust = states[i];
+		free(keys[i]);
+	}
+	free(keys);
+	free(states);
+	return rc;
+}
+
+int
+index_page(struct index *ix, const struct index_view *v, size_t offset,
+    size_t limit, struct trust_store *ts, struct index_row **rows,
+    size_t *n, char **cause)
+{
+	size_t	i;
+
+	*rows = NULL;
+	*n = 0;
+	if (index_view(ix, v, cause) == -1)
+		return -1;
+	if (offset >= ix->norder || limit == 0)
+		return 0;
+	if (limit > ix->norder - offset)
+		limit = ix->norder - offset;
+	*rows = xcalloc(limit, sizeof **rows);
+	for (i = 0; i < limit; i++)
+		index_row_fill(ix, offset + i, &(*rows)[i]);
+	*n = limit;
+	if (ts != NULL && index_trust(*rows, limit, ts, cause) == -1) {
+		free(*rows);
+		*rows = NULL;
+		*n = 0;
+		return -1;
+	}
+	return 0;
+}
+
+static const char	*index_sorts[] = {
+	"arrival", "date", "from", "subject", "size", "thread"
+};
+
+int
+index_sort_parse(const char *s, struct index_view *v)
+{
+	size_t	i;
+	int	reverse = 0;
+
+	if (*s == '-') {
+		reverse = 1;
+		s++;
+	}
+	for (i = 0; i < sizeof index_sorts / sizeof index_sorts[0]; i++) {
+		if (strcmp(s, index_sorts[i]) == 0) {
+			v->sort = (enum index_sort)i;
+			v->reverse = reverse;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+const char *
+index_sort_name(enum index_sort sort)
+{
+	if ((unsigned)sort >= sizeof index_sorts / sizeof index_sorts[0])
+		return "?";
+	return index_sorts[sort];
+}

@@ -1,0 +1,93 @@
+/*
+ * index.h: a mailbox's message list as the index shows it, read from the
+ * header cache (cache.h) page by page: (folder, sort, offset, limit) ->
+ * rows, sorted by date, arrival, sender, subject, size or thread, either
+ * way, and narrowed by a search expression (doc/index.md). Each row
+ * carries the sender's address beside the display name, the recipients,
+ * the Content-Type's hints and the sender's stored trust state
+ * (trust_store_states, read-only, one call per page).
+ *
+ * index_open() takes a snapshot of the mailbox's cached headers; sorting
+ * and searching work on it in memory, each once per view, so that paging
+ * through a view costs only its rows. Used by the front ends (--list, the
+ * interface), never by the sync. A snapshot is not shared between threads.
+ */
+#ifndef STEED_INDEX_H
+#define STEED_INDEX_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "cache.h"
+#include "trust-store.h"
+
+enum index_sort {
+	INDEX_SORT_ARRIVAL,	/* UID order, the cache's own */
+	INDEX_SORT_DATE,	/* the Date header (arrival when none) */
+	INDEX_SORT_FROM,	/* display name, else address */
+	INDEX_SORT_SUBJECT,	/* without "Re:", "Fwd:" and the like */
+	INDEX_SORT_SIZE,
+	INDEX_SORT_THREAD	/* thread.h */
+};
+
+struct index_view {
+	enum index_sort	 sort;
+	int		 reverse;
+	const char	*limit;		/* search expression; NULL: all */
+};
+
+#define INDEX_ROW_ORPHAN	0x01	/* thread: its parent is missing */
+#define INDEX_ROW_LAST		0x02	/* thread: last of its siblings */
+
+/* One row; strings are NULL when absent and last until index_close(). */
+struct index_row {
+	uint32_t	 uid;
+	char		 flags[8];	/* maildir letters: D F R S T */
+	time_t		 date;		/* Date header, else arrival */
+	time_t		 arrival;	/* INTERNALDATE */
+	uint32_t	 size;
+	const char	*from_name;	/* display name, decoded */
+	const char	*from_addr;	/* address: what trust is about */
+	const char	*from;		/* the name, else the address */
+	const char	*rcpt;		/* To and Cc, decoded */
+	const char	*subject;
+	const char	*message_id;
+	unsigned	 hints;		/* CACHE_HINT_* */
+	int		 stale;		/* stored by an older schema; the
+					   next sync completes it */
+	uint32_t	 depth;		/* thread sort: its depth */
+	uint32_t	 thread;	/* thread sort: its thread, 0 first */
+	unsigned	 tflags;	/* thread sort: INDEX_ROW_* */
+	enum trust_state trust;		/* TRUST_NONE: not yet processed,
+					   or no trust store given */
+};
+
+struct index;
+
+/*
+ * A snapshot of folder's cached headers. Returns NULL with a cause on a
+ * database error; a folder not cached is an empty index.
+ */
+struct index	*index_open(struct cache *, const char *folder, char **cause);
+void		 index_close(struct index *);
+
+/* Messages in the snapshot, and in view v (sorting it if need be). */
+size_t		 index_total(const struct index *);
+int		 index_count(struct index *, const struct index_view *,
+		     size_t *count, char **cause);
+
+/*
+ * Rows offset to offset + limit - 1 of view v into an allocated *rows
+ * (free() it), *n of them (fewer at the end). ts, unless NULL, gives
+ * each row its trust state. -1 on a bad expression or a store error.
+ */
+int		 index_page(struct index *, const struct index_view *,
+		     size_t offset, size_t limit, struct trust_store *ts,
+		     struct index_row **rows, size_t *n, char **cause);
+
+/* "date", "-date" (reversed), ... into *v's sort; -1 if not a sort. */
+int		 index_sort_parse(const char *, struct index_view *);
+const char	*index_sort_name(enum index_sort);
+
+#endif

@@ -1,0 +1,139 @@
+# index.sh: what a sync stores for the index (the Index API, src/index.h),
+# against the test Dovecot: the sender's address beside a display name
+# that looks like another address, To and Cc, In-Reply-To, References
+# (the parent kept from a field far too long to keep whole), the Date and
+# the Content-Type's hints; --list unchanged in form. Then a header cache
+# of the schema before (3), with a flag change still pending, is migrated
+# by the next --sync: the pending change reaches the server, the old rows
+# get what the index needs, nothing is counted as new and the trust
+# step's resume point stays.
+. "$(dirname "$0")/../lib.sh"
+
+[ -n "${STEED_IMAPS_PORT:-}" ] || bail "no test environment (run under tests/env/run)"
+command -v sqlite3 >/dev/null 2>&1 || bail "sqlite3 is missing"
+USER_ADDR=index-$$@steed.test
+DOVE="doveadm -c $STEED_DOVECOT_CONF"
+
+"$STEED_ENV_BIN/add-user" "$USER_ADDR" index-pw || bail "add-user failed"
+home=$($DOVE user -f home "$USER_ADDR") && [ -n "$home" ] || bail "no home"
+mkdir -p "$home/Maildir/cur" "$home/Maildir/new" "$home/Maildir/tmp" ||
+	bail "cannot create $home"
+
+# msg N HEADERS...: message N (its Message-ID <N@index.test>) in cur/.
+msg() {
+	n=$1; shift
+	{ for h in "$@"; do printf '%s\r\n' "$h"; done
+	  printf 'Message-ID: <%s@index.test>\r\n\r\nbody %s\r\n' "$n" "$n"
+	} >"$home/Maildir/cur/170000000$n.M${n}P1.index:2,"
+}
+msg 1 'From: "alice@bank.example" <mallory@evil.example>' \
+    'To: Bob Example <bob@steed.test>, undisclosed-recipients:;' \
+    'Cc: =?utf-8?q?Z=C3=B6e?= <zoe@steed.test>' \
+    'Subject: Your account' 'Date: Tue, 2 Jan 2024 10:00:00 +0100' \
+    'Content-Type: multipart/signed; micalg=pgp-sha256;' \
+    ' protocol="application/pgp-signature"; boundary=b'
+msg 2 'From: bob@steed.test' 'To: alice@bank.example' \
+    'Subject: Re: Your account' 'Date: Wed, 3 Jan 2024 10:00:00 +0000' \
+    'In-Reply-To: <1@index.test>' 'References: <1@index.test>' \
+    'Content-Type: multipart/mixed; boundary=m'
+long='References:'
+i=0
+while [ $i -lt 400 ]; do long="$long <old.$i.a.rather.long.message.id@index.test>"; i=$((i + 1)); done
+msg 3 'From: Carol <carol@steed.test>' 'To: bob@steed.test' \
+    'Subject: Re: Re: Your account' 'Date: Thu, 4 Jan 2024 10:00:00 +0000' \
+    "$long <2@index.test>" \
+    'Content-Type: application/pkcs7-mime; smime-type=enveloped-data'
+chown -R "$STEED_MAIL_UID:$STEED_MAIL_GID" "$(dirname "$home")" ||
+	bail "chown failed"
+
+cat >"$T_TMP/index.conf" <<EOF
+ca-file = $STEED_CA_FILE
+
+[account index]
+name = Index
+address = $USER_ADDR
+imap = imaps://127.0.0.1:$STEED_IMAPS_PORT
+smtp = smtp://127.0.0.1:$STEED_SUBMISSION_PORT
+password = index-pw
+EOF
+chmod 0600 "$T_TMP/index.conf"
+export TZ=UTC
+s() { XDG_CACHE_HOME="$T_TMP/cache" sm -F "$T_TMP/index.conf" "$@"; }
+HCACHE=$T_TMP/cache/steedmail/index.hcache
+q() { sqlite3 -batch "$HCACHE" "$1"; }
+row() { q "SELECT $1 FROM message WHERE message_id = '<$2@index.test>'"; }
+
+s --sync >"$T_TMP/sync.out" 2>&1; rc=$?
+ok "--sync: exit 0" test "$rc" = 0
+ok "three new" grep -q ": 3 new" "$T_TMP/sync.out"
+ok "the display name is kept as sent" test "$(row sender 1)" = "alice@bank.example"
+ok "... and the address beside it" test "$(row from_addr 1)" = "mallory@evil.example"
+ok "To and Cc, decoded, the empty group left out" \
+    test "$(row rcpt 1)" = "Bob Example <bob@steed.test>, Zöe <zoe@steed.test>"
+ok "a sender without a name: the address in both" \
+    test "$(row "sender || ' ' || from_addr" 2)" = "bob@steed.test bob@steed.test"
+ok "In-Reply-To and References" \
+    test "$(row "in_reply_to || ' ' || refs" 2)" = "<1@index.test> <1@index.test>"
+refs3=$(row refs 3)
+ok "400 References: the parent is kept, last" \
+    sh -c 'case "$1" in *" <2@index.test>") exit 0;; esac; exit 1' - "$refs3"
+ok "... with the ids before it that fit in 998 bytes" \
+    test "${#refs3}" -le 998 -a "${#refs3}" -gt 900
+ok "the Date as a time" test "$(row sent 1)" = 1704186000
+ok "hints: signed, attachment, S/MIME encrypted (2, 1, 4+8)" \
+    test "$(q "SELECT group_concat(hints, ' ') FROM (SELECT hints FROM message ORDER BY uid)")" = "2 1 12"
+ok "nothing is stale after a sync" test "$(q "SELECT count(*) FROM message WHERE stale")" = 0
+
+s --list >"$T_TMP/list" 2>&1; rc=$?
+ok "--list: exit 0" test "$rc" = 0
+printf '1\t-\talice@bank.example\tYour account\n2\t-\tbob@steed.test\tRe: Your account\n3\t-\tCarol\tRe: Re: Your account\n' >"$T_TMP/list.want"
+# INTERNALDATE is the file's mtime: all columns but the date.
+cut -f 1,2,4,5 "$T_TMP/list" >"$T_TMP/list.got"
+ok "--list: UID, flags, from (the name, else the address), subject" \
+    diff -u "$T_TMP/list.want" "$T_TMP/list.got"
+ok "--list: the date column" sh -c "cut -f 3 '$T_TMP/list' | grep -cE '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}\$' | grep -qx 3"
+
+# The same cache as schema 3 had it, with a flag change not yet sent.
+uidv=$(q "SELECT uidvalidity FROM mailbox WHERE name = 'INBOX'")
+OLD=$T_TMP/old.sqlite
+rm -f "$OLD"
+sqlite3 -batch "$OLD" "
+PRAGMA application_id=1398032451; PRAGMA user_version=3;
+CREATE TABLE mailbox (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE,
+ uidvalidity INTEGER NOT NULL, uidnext INTEGER NOT NULL DEFAULT 0,
+ highestmodseq INTEGER NOT NULL DEFAULT 0,
+ trust_uid INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE message (mailbox INTEGER NOT NULL, uid INTEGER NOT NULL,
+ flags TEXT NOT NULL, internaldate INTEGER NOT NULL, size INTEGER NOT NULL,
+ date TEXT, sender TEXT, subject TEXT, message_id TEXT,
+ PRIMARY KEY (mailbox, uid)) WITHOUT ROWID;
+CREATE TABLE pending (id INTEGER PRIMARY KEY, mailbox TEXT NOT NULL,
+ uidvalidity INTEGER NOT NULL, uid INTEGER NOT NULL,
+ add_flags TEXT NOT NULL, remove_flags TEXT NOT NULL);
+ATTACH '$HCACHE' AS new;
+INSERT INTO mailbox SELECT id, name, uidvalidity, uidnext, highestmodseq,
+ trust_uid FROM new.mailbox;
+INSERT INTO message SELECT mailbox, uid, flags, internaldate, size, date,
+ sender, subject, message_id FROM new.message;
+INSERT INTO pending VALUES (1, 'INBOX', $uidv, 2, 'F', '');
+" || bail "cannot make the old cache"
+trust_uid=$(sqlite3 -batch "$OLD" "SELECT trust_uid FROM mailbox")
+rm -f "$HCACHE" "$HCACHE-wal" "$HCACHE-shm"
+cp "$OLD" "$HCACHE"
+
+s --sync >"$T_TMP/sync2.out" 2>&1; rc=$?
+ok "--sync on a schema 3 cache: exit 0" test "$rc" = 0
+ok "... nothing counted as new" grep -q ": 0 new" "$T_TMP/sync2.out"
+ok "the cache is schema 4 now" test "$(q 'PRAGMA user_version')" = 4
+ok "the pending flag change reached the server" \
+    sh -c "$DOVE fetch -u '$USER_ADDR' flags mailbox INBOX uid 2 | grep -q Flagged"
+ok "... and the cache shows it" test "$(q "SELECT flags FROM message WHERE uid = 2")" = F
+ok "... and is no longer pending" test "$(q "SELECT count(*) FROM pending")" = 0
+ok "the old rows got the address, recipients and hints again" \
+    test "$(row "from_addr || '|' || rcpt || '|' || hints || '|' || stale" 1)" = \
+    "mallory@evil.example|Bob Example <bob@steed.test>, Zöe <zoe@steed.test>|2|0"
+ok "the trust step's resume point stays ($trust_uid)" \
+    test "$(q "SELECT trust_uid FROM mailbox")" = "$trust_uid"
+s --sync >"$T_TMP/sync3.out" 2>&1; rc=$?
+ok "the next --sync: exit 0, nothing to do" sh -c "test $rc = 0 && grep -qi 'nothing changed\|: 0 new, 0 flag' '$T_TMP/sync3.out'"
+ok "the same three messages" test "$(q "SELECT count(*) FROM message")" = 3

@@ -1,0 +1,369 @@
+/*
+ * test-index.c: the Index API on a real header cache and trust store:
+ * what a row carries (the address beside a display name, so a name that
+ * looks like another address shows for what it is), every sort both ways,
+ * paging, the search expression, threads, and the trust states of a page;
+ * then on a generated mailbox that every view is in order and complete.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "index.h"
+#include "tap.h"
+#include "trust-store.h"
+
+static char	dir[] = "/tmp/steed-index-XXXXXX";
+
+static void
+put(struct cache *c, struct cache_mailbox *mb, uint32_t uid, const char *flags,
+    const char *name, const char *addr, const char *subject, time_t sent,
+    uint32_t size, const char *mid, const char *refs, unsigned hints)
+{
+	struct cache_msg	 m;
+	char			*cause = NULL;
+
+	memset(&m, 0, sizeof m);
+	m.uid = uid;
+	snprintf(m.flags, sizeof m.flags, "%s", flags);
+	m.internaldate = 5000 + uid;
+	m.size = size;
+	m.from = name != NULL ? name : addr;	/* as the sync stores it */
+	m.from_addr = addr;
+	m.rcpt = "Team <team@example.org>, zed@example.org";
+	m.subject = subject;
+	m.sent = sent;
+	m.message_id = mid;
+	m.references = refs;
+	m.hints = hints;
+	if (cache_put(c, mb, &m, &cause) == -1) {
+		printf("# put: %s\n", cause);
+		free(cause);
+	}
+}
+
+/* The UIDs of a whole view, as "1 2 3", read 2 rows a page. */
+static const char *
+uids(struct index *ix, const char *sort, const char *limit)
+{
+	static char		 out[256];
+	struct index_view	 v = { 0, 0, NULL };
+	struct index_row	*rows;
+	size_t			 n, i, off = 0, len = 0;
+	char			*cause = NULL;
+
+	if (index_sort_parse(sort, &v) == -1)
+		return "bad sort";
+	v.limit = limit;
+	out[0] = '\0';
+	do {
+		if (index_page(ix, &v, off, 2, NULL, &rows, &n,
+		    &cause) == -1) {
+			snprintf(out, sizeof out, "error: %s", cause);
+			free(cause);
+			return out;
+		}
+		for (i = 0; i < n; i++)
+			len += (size_t)snprintf(out + len, sizeof out - len,
+			    "%s%u", len ? " " : "", rows[i].uid);
+		free(rows);
+		off += n;
+	} while (n > 0);
+	return out;
+}
+
+static struct index_row *
+row(struct index *ix, uint32_t uid, struct trust_store *ts,
+    struct index_row *r)
+{
+	struct index_view	 v = { INDEX_SORT_ARRIVAL, 0, NULL };
+	struct index_row	*rows;
+	size_t			 n, i;
+	char			*cause = NULL;
+
+	if (index_page(ix, &v, 0, 100, ts, &rows, &n, &cause) == -1) {
+		printf("# page: %s\n", cause);
+		free(cause);
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		if (rows[i].uid == uid) {
+			*r = rows[i];
+			free(rows);
+			return r;
+		}
+	}
+	free(rows);
+	return NULL;
+}
+
+static void
+record(struct trust_store *ts, const char *mid, const char *addr, int signed_)
+{
+	struct trust_sig	 sig;
+	struct trust_verdict	 v;
+	char			*key, *cause = NULL;
+
+	memset(&sig, 0, sizeof sig);
+	sig.proto = "openpgp";
+	sig.status = signed_ ? TRUST_SIG_GOOD : TRUST_SIG_NONE;
+	sig.fpr = signed_ ? "0123456789ABCDEF0123456789ABCDEF01234567" : NULL;
+	key = trust_store_msgkey(mid, addr, NULL, 0);
+	memset(&v, 0, sizeof v);
+	if (trust_store_message(ts, key, addr, &sig, 1700000000, &v,
+	    &cause) == -1) {
+		printf("# trust: %s\n", cause);
+		free(cause);
+	} else
+		trust_verdict_free(&v);
+	free(key);
+}
+
+/* A generated mailbox: every view complete and in order. */
+static void
+generated(struct cache *c, struct cache_mailbox *mb)
+{
+	static const char	*names[] = { "Zoe", "adam", "Bea", NULL, "carl" };
+	static const char	*subj[] = { "Re: plan", "plan", "Fwd: budget",
+				     "budget", "AW: Re: zebra", "apple" };
+	struct index_view	 v = { 0, 0, NULL };
+	struct index_row	*all, *rows;
+	struct index		*ix;
+	char			 addr[64], mid[64], refs[64], *cause = NULL;
+	unsigned		 seed = 7, s;
+	size_t			 i, n, got, off, bad, sorts;
+	uint32_t		*seen;
+	int			 c1;
+
+	cache_begin(c, &cause);
+	for (i = 1; i <= 5000; i++) {
+		seed = seed * 1103515245 + 12345;
+		s = seed >> 8;
+		snprintf(addr, sizeof addr, "u%u@d%u.example", s % 300, s % 7);
+		snprintf(mid, sizeof mid, "<g%zu@gen>", i);
+		snprintf(refs, sizeof refs, "<g%u@gen>", s % (unsigned)i + 1);
+		put(c, mb, (uint32_t)i, s % 3 ? "S" : "", names[s % 5], addr,
+		    subj[s % 6], (time_t)(1000000 + s % 100000), s % 20000,
+		    mid, s % 2 ? refs : NULL, 0);
+	}
+	cache_commit(c, &cause);
+	if ((ix = index_open(c, "Gen", &cause)) == NULL) {
+		TAP_OK(0, "open: %s", cause);
+		return;
+	}
+	TAP_OK(index_total(ix) == 5000, "5000 messages in the snapshot");
+	seen = calloc(5001, sizeof *seen);
+	for (sorts = 0; sorts < 12; sorts++) {
+		v.sort = (enum index_sort)(sorts / 2);
+		v.reverse = (int)(sorts % 2);
+		all = calloc(5000, sizeof *all);
+		for (off = 0, got = 0; ; off += n) {
+			if (index_page(ix, &v, off, 50, NULL, &rows, &n,
+			    &cause) == -1 || n == 0)
+				break;
+			memcpy(all + got, rows, n * sizeof *rows);
+			got += n;
+			free(rows);
+		}
+		memset(seen, 0, 5001 * sizeof *seen);
+		for (i = 0, bad = 0; i < got; i++)
+			if (seen[all[i].uid]++)
+				bad++;
+		for (i = 1; i < got; i++) {
+			const struct index_row *a = &all[i - 1], *b = &all[i];
+			if (v.reverse) {
+				a = &all[i];
+				b = &all[i - 1];
+			}
+			switch (v.sort) {
+			case INDEX_SORT_ARRIVAL:
+				c1 = a->uid < b->uid ? -1 : 1;
+				break;
+			case INDEX_SORT_DATE:
+				c1 = a->date < b->date ? -1 :
+				    a->date > b->date;
+				break;
+			case INDEX_SORT_FROM:
+				c1 = strcasecmp(a->from, b->from);
+				break;
+			case INDEX_SORT_SIZE:
+				c1 = a->size < b->size ? -1 :
+				    a->size > b->size;
+				break;
+			case INDEX_SORT_SUBJECT:
+				c1 = 0;		/* checked by hand above */
+				break;
+			default:
+				/* A thread's replies come after it. */
+				c1 = all[i].depth > all[i - 1].depth + 1;
+				break;
+			}
+			if (c1 > 0)
+				bad++;
+		}
+		TAP_OK(got == 5000 && bad == 0, "sort %s%s: all 5000, once, "
+		    "in order, 50 a page (%zu out of place)", v.reverse ?
+		    "-" : "", index_sort_name(v.sort), bad);
+		free(all);
+	}
+	free(seen);
+	v.sort = INDEX_SORT_DATE;
+	v.reverse = 0;
+	v.limit = "~f adam ~s plan !~N";
+	if (index_count(ix, &v, &n, &cause) == 0) {
+		/* Count again from what was generated. */
+		got = 0;
+		seed = 7;
+		for (i = 1; i <= 5000; i++) {
+			seed = seed * 1103515245 + 12345;
+			s = seed >> 8;
+			if (s % 5 == 1 && (s % 6 == 0 || s % 6 == 1) &&
+			    s % 3 != 0)
+				got++;
+		}
+		TAP_OK(n == got && n > 0, "search on 5000: %zu match, as "
+		    "generated (%zu)", n, got);
+	} else
+		TAP_OK(0, "search: %s", cause);
+	index_close(ix);
+}
+
+int
+main(void)
+{
+	struct cache		*c;
+	struct cache_mailbox	 mb, gen;
+	struct trust_store	*ts;
+	struct index		*ix;
+	struct index_row	 r, *rows;
+	struct index_view	 v = { INDEX_SORT_THREAD, 0, NULL };
+	char			 path[256], tpath[256], *cause = NULL;
+	size_t			 n;
+
+	if (mkdtemp(dir) == NULL)
+		return 1;
+	snprintf(path, sizeof path, "%s/a.hcache", dir);
+	snprintf(tpath, sizeof tpath, "%s/trust.sqlite", dir);
+	c = cache_open_path(path, &cause);
+	TAP_OK(c != NULL, "cache opens");
+	if (c == NULL)
+		return 1;
+	cache_mailbox(c, "INBOX", 7, &mb, &cause);
+	put(c, &mb, 1, "S", "Alice Example", "alice@a.example", "Hello",
+	    3000, 500, "<1@a>", NULL, CACHE_HINT_ATTACH);
+	put(c, &mb, 2, "", NULL, "bob@b.example", "Re: hello", 4000, 100,
+	    "<2@b>", "<1@a>", 0);
+	put(c, &mb, 3, "F", "alice@a.example", "mallory@evil.example",
+	    "Urgent", 1000, 900, "<3@e>", NULL, CACHE_HINT_SIGNED);
+	put(c, &mb, 4, "ST", "Carol", "carol@c.example", "Fwd: Agenda", 2000,
+	    300, "<4@c>", "<0@gone> <2@b>", CACHE_HINT_ENCRYPTED |
+	    CACHE_HINT_SMIME);
+	put(c, &mb, 5, "S", "Dave", "dave@d.example", "agenda", 0, 700,
+	    "<5@d>", "<0@gone>", 0);
+
+	ix = index_open(c, "INBOX", &cause);
+	TAP_OK(ix != NULL && index_total(ix) == 5, "index opens, 5 rows");
+	if (ix == NULL)
+		return 1;
+	ts = trust_store_open(tpath, &cause);
+	TAP_OK(ts != NULL, "trust store opens");
+	record(ts, "<1@a>", "alice@a.example", 1);
+	record(ts, "<3@e>", "mallory@evil.example", 0);
+
+	TAP_OK(row(ix, 3, ts, &r) != NULL, "row 3");
+	TAP_STR(r.from_name, "alice@a.example", "a name that looks like an "
+	    "address stays a name");
+	TAP_STR(r.from_addr, "mallory@evil.example", "... beside the real "
+	    "address");
+	TAP_OK(r.trust == TRUST_UNSIGNED, "... and the trust state of that "
+	    "address's message (%s)", trust_state_name(r.trust));
+	TAP_OK(r.hints == CACHE_HINT_SIGNED, "signed hint");
+	TAP_OK(row(ix, 2, ts, &r) != NULL && r.from_name == NULL &&
+	    strcmp(r.from, "bob@b.example") == 0 && r.trust == TRUST_NONE,
+	    "no name: the address shows; not processed: state none");
+	TAP_OK(row(ix, 1, ts, &r) != NULL && r.trust == TRUST_FIRST_CONTACT &&
+	    strcmp(r.from, "Alice Example") == 0 &&
+	    strcmp(r.rcpt, "Team <team@example.org>, zed@example.org") == 0 &&
+	    r.hints == CACHE_HINT_ATTACH && r.date == 3000 && r.size == 500,
+	    "row 1: name, recipients, date, size, attachment, first contact");
+	TAP_OK(row(ix, 5, NULL, &r) != NULL && r.date == 5005 &&
+	    r.arrival == 5005, "no Date: the arrival time stands in");
+
+	TAP_STR(uids(ix, "arrival", NULL), "1 2 3 4 5", "by arrival");
+	TAP_STR(uids(ix, "-arrival", NULL), "5 4 3 2 1", "by arrival, reversed");
+	TAP_STR(uids(ix, "date", NULL), "3 4 1 2 5", "by date");
+	TAP_STR(uids(ix, "-date", NULL), "5 2 1 4 3", "by date, reversed");
+	TAP_STR(uids(ix, "from", NULL), "1 3 2 4 5",
+	    "by sender: name, else address, case aside");
+	TAP_STR(uids(ix, "subject", NULL), "4 5 1 2 3",
+	    "by subject, without Re: and Fwd:, case aside; then by date");
+	TAP_STR(uids(ix, "size", NULL), "2 4 1 5 3", "by size");
+	TAP_STR(uids(ix, "-size", NULL), "3 5 1 4 2", "by size, reversed");
+	TAP_STR(uids(ix, "thread", NULL), "3 1 2 4 5", "by thread");
+	TAP_OK(index_sort_parse("sender", &v) == -1, "an unknown sort");
+
+	index_sort_parse("thread", &v);
+	if (index_page(ix, &v, 0, 10, NULL, &rows, &n, &cause) == 0 &&
+	    n == 5) {
+		TAP_OK(rows[1].depth == 0 && rows[2].depth == 1 &&
+		    rows[3].depth == 2 && rows[4].depth == 0 &&
+		    rows[2].thread == rows[3].thread &&
+		    rows[4].thread == rows[2].thread + 1,
+		    "thread depths; Dave's parent is gone: a thread of its own");
+		TAP_OK((rows[4].tflags & INDEX_ROW_ORPHAN) &&
+		    !(rows[2].tflags & INDEX_ROW_ORPHAN),
+		    "a missing parent is marked");
+		free(rows);
+	} else
+		TAP_OK(0, "thread page");
+
+	TAP_STR(uids(ix, "arrival", "~f alice"), "1 3",
+	    "~f: name or address");
+	TAP_STR(uids(ix, "arrival", "~f evil.example"), "3",
+	    "~f finds the real address");
+	TAP_STR(uids(ix, "arrival", "~s AGENDA"), "4 5", "~s, case aside");
+	TAP_STR(uids(ix, "arrival", "~t zed@"), "1 2 3 4 5", "~t");
+	TAP_STR(uids(ix, "arrival", "~N"), "2 3", "~N: not seen");
+	TAP_STR(uids(ix, "arrival", "~F"), "3", "~F: flagged");
+	TAP_STR(uids(ix, "arrival", "~D"), "4", "~D: deleted");
+	TAP_STR(uids(ix, "arrival", "!~N hello"), "1",
+	    "! and a plain word (sender or subject), both must hold");
+	TAP_STR(uids(ix, "-date", "\"re: hello\""), "2", "a quoted word");
+	TAP_STR(uids(ix, "arrival", "~s nothing-like-it"), "", "no match");
+	TAP_STR(uids(ix, "arrival", "~x"), "error: search: unknown pattern ~x",
+	    "an unknown pattern is an error");
+	TAP_STR(uids(ix, "arrival", "~s"), "error: search: ~s needs a word",
+	    "~s needs a word");
+	TAP_STR(uids(ix, "arrival", "~Nx"), "error: search: ~N takes no word",
+	    "~N takes none");
+
+	v.sort = INDEX_SORT_DATE;
+	v.limit = NULL;
+	TAP_OK(index_page(ix, &v, 5, 10, NULL, &rows, &n, &cause) == 0 &&
+	    n == 0 && rows == NULL, "a page past the end is empty");
+	TAP_OK(index_page(ix, &v, 3, 10, NULL, &rows, &n, &cause) == 0 &&
+	    n == 2 && rows[0].uid == 2 && rows[1].uid == 5,
+	    "the last page is short");
+	free(rows);
+	index_close(ix);
+
+	ix = index_open(c, "Nothing", &cause);
+	TAP_OK(ix != NULL && index_total(ix) == 0 &&
+	    index_page(ix, &v, 0, 50, ts, &rows, &n, &cause) == 0 && n == 0,
+	    "a folder not cached is an empty index");
+	index_close(ix);
+
+	cache_mailbox(c, "Gen", 9, &gen, &cause);
+	generated(c, &gen);
+
+	trust_store_close(ts);
+	cache_close(c);
+	unlink(path);
+	snprintf(path, sizeof path, "rm -rf %s", dir);
+	if (system(path) != 0)
+		printf("# cleaning up failed\n");
+	return TAP_DONE();
+}
