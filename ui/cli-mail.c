@@ -136,19 +136,26 @@ cmd_sync_before(struct cmd_mail *m, struct cache_mailbox *before)
 	}
 }
 
-/* The trust step is done up to the newest message of the sync. */
+/* The trust step is done up to uid (the newest message of the sync). */
 static void
-cmd_sync_trusted(struct cmd_mail *m, const struct imap_sync_stats *st)
+cmd_sync_trusted(struct cmd_mail *m, uint32_t uid)
 {
 	struct cache_mailbox	 mb;
 	char			*cause = NULL;
 
 	if (cache_mailbox_find(m->cache, m->folder, &mb, &cause) != 1 ||
-	    cache_mailbox_trusted(m->cache, &mb, st->mb.maxuid, &cause) == -1) {
+	    cache_mailbox_trusted(m->cache, &mb, uid, &cause) == -1) {
 		log_msg(LOG_INFO, "sync: trust step not marked done: %s",
 		    cause != NULL ? cause : "no such mailbox");
 		free(cause);
 	}
+}
+
+/* The trust step starts on uid: no sync comes back to it. */
+static void
+cmd_sync_passing(void *arg, uint32_t uid)
+{
+	cmd_sync_trusted(arg, uid);
 }
 
 /*
@@ -185,19 +192,21 @@ cmd_sync_trust(struct cmd_ctx *ctx, struct cmd_mail *m,
 		cause = NULL;
 	}
 	if (how.limit == 0) {
-		cmd_sync_trusted(m, st);	/* off: nothing is pending */
+		cmd_sync_trusted(m, st->mb.maxuid);	/* off: none pending */
 		return;
 	}
 	if ((imap = imap_conn_session(m->conn)) == NULL)
 		return;
 	how.gnupg_home = ctx->cf->gnupg_home;
+	how.passing = cmd_sync_passing;
+	how.arg = m;
 	if (sync_trust(imap, first, st->mb.maxuid, &how, &ts, &cause) == -1) {
 		cmd_error("warning: %s: trust: nothing processed: %s",
 		    m->folder, cause);
 		free(cause);
 		return;
 	}
-	cmd_sync_trusted(m, st);
+	cmd_sync_trusted(m, st->mb.maxuid);
 	/* Nothing that could carry evidence: nothing to say. */
 	if (report && ts.processed + ts.known + ts.skipped > 0) {
 		fprintf(stderr, "steedmail: %s: trust: %u message%s "
