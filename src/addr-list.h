@@ -15,7 +15,7 @@ struct mime_header;
 char	*addr_list_lower(const char *);
 /* Addresses kept in a list, and bytes of fields read per call, at most. */
 #define ADDR_LIST_MAX		1000
-#define ADDR_LIST_MAX_BYTES	(256 * 1024)
+#define ADDR_LIST_MAX_BYTES	(64 * 1024)
 
 /*
  * The addresses of every field named name in h, appended to *v (*n of
