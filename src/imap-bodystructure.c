@@ -258,11 +258,14 @@ imap_bodystructure_find(const char *text, size_t len, uint32_t uid,
 {
 	struct imap_bs_tree	 t;
 	size_t			 c, a, body;
-	int			 rc = -1;
+	int			 rc = -1, mine = 0;
 
 	if (imap_bs_split(&t, text, len, cause) == -1)
 		goto out;
-	/* "* n FETCH (... UID uid ... BODYSTRUCTURE (...) ...)" */
+	/*
+	 * "* n FETCH (... UID uid ... BODYSTRUCTURE (...) ...)"; none at all
+	 * when there is no such message (RFC 3501 6.4.8).
+	 */
 	for (c = t.n[0].child; c != 0; c = t.n[c].next) {
 		if (!imap_bs_is(&t, c, "FETCH") || !imap_bs_list(&t,
 		    t.n[c].next))
@@ -274,16 +277,23 @@ imap_bodystructure_find(const char *text, size_t len, uint32_t uid,
 			    imap_bs_list(&t, t.n[a].next))
 				body = t.n[a].next;
 			else if (imap_bs_is(&t, a, "UID") &&
-			    t.n[t.n[a].next].type == IMAP_BS_ATOM &&
-			    strtoul(t.n[t.n[a].next].s, NULL, 10) != uid)
-				break;	/* another message's */
+			    t.n[t.n[a].next].type == IMAP_BS_ATOM) {
+				if (strtoul(t.n[t.n[a].next].s, NULL, 10) !=
+				    uid)
+					break;	/* another message's */
+				mine = 1;
+			}
 		}
 		if (body != 0 && (a == 0 || t.n[a].next == 0)) {
 			rc = imap_bs_has(&t, body, part);
 			goto out;
 		}
 	}
-	*cause = xstrdup("the server sent no BODYSTRUCTURE");
+	if (mine)
+		*cause = xstrdup("the server sent no BODYSTRUCTURE");
+	else
+		*cause = xasprintf("no message with UID %u in this mailbox",
+		    uid);
 out:
 	free(t.n);
 	return rc;

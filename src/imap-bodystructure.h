@@ -20,8 +20,9 @@
 /*
  * 1 if the message with this UID in the selected mailbox has the part
  * ("1", "2.1", as IMAP numbers them), 0 if it has not, -1 and *cause when
- * that cannot be told: the server refused, the connection failed, or the
- * structure is larger or deeper than the limits above.
+ * that cannot be told: there is no such message, the server refused, the
+ * connection failed, or the structure is larger or deeper than the
+ * limits above.
  */
 int	imap_bodystructure_has_part(mailimap *, uint32_t uid,
 	    const char *part, char **cause);

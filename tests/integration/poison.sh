@@ -168,7 +168,9 @@ ok "and one level further: no such part" sh -c "[ $rc != 0 ] && grep -q 'no part
 r --fetch $((deep + 1)) --part 1.1.1 >"$T_TMP/d4" 2>&1; rc=$?
 ok "--fetch --part 1.1.1 of 3000 nested message/rfc822: exits normally" sh -c "[ $rc -lt 128 ] && ! grep -qE '$SAN' '$T_TMP/d4' || { echo rc $rc; tail -3 '$T_TMP/d4' | cut -c1-200; false; }"
 r --fetch $((deep + 1)) >/dev/null 2>&1; rc=$?
-ok "and the same connection still works after it" test $rc = 0
+ok "and that message can still be fetched whole" test $rc = 0
+r --fetch 999999 --part 1 >"$T_TMP/d6" 2>&1; rc=$?
+ok "--fetch --part of a UID not in the folder: no such message" sh -c "[ $rc = 69 ] && grep -q 'no message with UID 999999' '$T_TMP/d6' || { echo rc $rc; cat '$T_TMP/d6'; false; }"
 
 # A message that kills the process in the trust step: the next sync
 # passes it by and completes. Two more from alice (m12 and m13, UIDs 14

@@ -112,6 +112,13 @@ main(void)
 	    &cause) == -1, "an unclosed quoted string: malformed");
 	TAP_OK(has("* 3 FETCH (UID 7 FLAGS ())\r\n", "1", &cause) == -1 &&
 	    strstr(cause, "no BODYSTRUCTURE") != NULL, "no BODYSTRUCTURE");
+	TAP_OK(has("", "1", &cause) == -1 &&
+	    strcmp(cause, "no message with UID 7 in this mailbox") == 0,
+	    "no answer at all: no such message");
+	TAP_OK(has("* 4 FETCH (UID 8 BODYSTRUCTURE " TEXT_PART ")\r\n", "1",
+	    &cause) == -1 &&
+	    strcmp(cause, "no message with UID 7 in this mailbox") == 0,
+	    "only another message's answer: no such message");
 	TAP_OK(has("* 3 FETCH (UID 7 BODYSTRUCTURE (\0", "1", &cause) == -1,
 	    "a NUL byte: malformed");
 	free(cause);
