@@ -1,7 +1,7 @@
 /*
  * addr-list.h: the plain addresses (local@domain, lower case) named in a
  * header field such as From, To or Cc, read with libetpan's RFC 5322
- * parser. The crypto code compares them with key user IDs and Autocrypt
+ * parser one bounded piece at a time. The crypto code compares them with key user IDs and Autocrypt
  * attributes; they are untrusted text like everything from a message.
  */
 #ifndef STEED_ADDR_LIST_H
@@ -13,11 +13,17 @@ struct mime_header;
 
 /* Lower-case copy of an address. */
 char	*addr_list_lower(const char *);
+/* Addresses kept in a list, and bytes of fields read per call, at most. */
+#define ADDR_LIST_MAX		1000
+#define ADDR_LIST_MAX_BYTES	(64 * 1024)
+
 /*
  * The addresses of every field named name in h, appended to *v (*n of
- * them); groups are opened. Unreadable fields add nothing.
+ * them, at most ADDR_LIST_MAX); groups are opened. Returns how many
+ * pieces (an address or a group) could not be read, plus one for each
+ * field a limit cut short: 0 means every address was read.
  */
-void	 addr_list_get(const struct mime_header *h, const char *name,
+size_t	 addr_list_get(const struct mime_header *h, const char *name,
 	    char ***v, size_t *n);
 /* The one address of the From field, or NULL if there is not exactly one. */
 char	*addr_list_from(const struct mime_header *h);

@@ -1,11 +1,14 @@
 /*
  * imap-mailbox.c: the mailbox operations of imap-mailbox.h. Mailbox names
  * from the server are only passed back to the server, never used as paths.
+ * What the server derives from a message's structure (BODYSTRUCTURE) is
+ * never handed to libetpan's parser (imap-bodystructure.h).
  */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "imap-bodystructure.h"
 #include "imap-mailbox.h"
 #include "imap-sync.h"
 #include "xmalloc.h"
@@ -142,68 +145,6 @@ imap_mailbox_section(const char *part)
 	return NULL;
 }
 
-/* The n-th (from 1) child of a multipart body, or NULL. */
-static const struct mailimap_body *
-imap_mailbox_child(const struct mailimap_body *b, uint32_t n)
-{
-	clistiter	*it;
-
-	if (b->bd_type != MAILIMAP_BODY_MPART || b->bd_data.bd_body_mpart == NULL)
-		return NULL;
-	for (it = clist_begin(b->bd_data.bd_body_mpart->bd_list); it != NULL;
-	    it = clist_next(it))
-		if (--n == 0)
-			return clist_content(it);
-	return NULL;
-}
-
-/* The body inside a message/rfc822 part, or NULL. */
-static const struct mailimap_body *
-imap_mailbox_inner(const struct mailimap_body *b)
-{
-	const struct mailimap_body_type_1part	*one;
-
-	if (b->bd_type != MAILIMAP_BODY_1PART ||
-	    (one = b->bd_data.bd_body_1part) == NULL ||
-	    one->bd_type != MAILIMAP_BODY_TYPE_1PART_MSG ||
-	    one->bd_data.bd_type_msg == NULL)
-		return NULL;
-	return one->bd_data.bd_type_msg->bd_body;
-}
-
-/*
- * Does the message whose structure is top have the part "1.2.3"? Servers
- * answer a FETCH of a missing part with an empty body, which would look
- * like an empty part; the structure tells the two apart (RFC 3501 6.4.5).
- */
-static int
-imap_mailbox_has_part(const struct mailimap_body *top, const char *part)
-{
-	const struct mailimap_body	*cur = top, *inner;
-	const char			*p = part;
-	char				*end;
-	unsigned long			 id;
-	int				 first = 1;
-
-	while (cur != NULL) {
-		id = strtoul(p, &end, 10);
-		if (cur->bd_type == MAILIMAP_BODY_MPART)
-			cur = imap_mailbox_child(cur, (uint32_t)id);
-		else if (!first && (inner = imap_mailbox_inner(cur)) != NULL) {
-			if (inner->bd_type == MAILIMAP_BODY_MPART)
-				cur = imap_mailbox_child(inner, (uint32_t)id);
-			else
-				cur = id == 1 ? inner : NULL;
-		} else if (!first || id != 1)
-			cur = NULL;
-		if (*end == '\0')
-			return cur != NULL;
-		p = end + 1;
-		first = 0;
-	}
-	return 0;
-}
-
 int
 imap_mailbox_fetch(mailimap *imap, const char *mailbox, uint32_t uid,
     const char *part, struct buf *out, char **cause)
@@ -217,8 +158,7 @@ imap_mailbox_fetch(mailimap *imap, const char *mailbox, uint32_t uid,
 	struct mailimap_msg_att_item	*item;
 	struct mailimap_msg_att_static	*st;
 	struct mailimap_msg_att_body_section *bs = NULL;
-	const struct mailimap_body	*structure = NULL;
-	int				 err, rc = 0;
+	int				 err, rc = 0, has;
 
 	if (mailbox != NULL &&
 	    (err = mailimap_examine(imap, mailbox)) != MAILIMAP_NO_ERROR) {
@@ -232,12 +172,23 @@ imap_mailbox_fetch(mailimap *imap, const char *mailbox, uint32_t uid,
 		    "2.1)", part);
 		return -1;
 	}
+	/*
+	 * Servers answer a FETCH of a missing part with an empty body, which
+	 * would look like an empty part; the structure tells the two apart
+	 * (RFC 3501 6.4.5). It is read by imap-bodystructure.c, never by
+	 * libetpan, which recurses once per level of it.
+	 */
+	if (part != NULL && (has = imap_bodystructure_has_part(imap, uid, part,
+	    cause)) != 1) {
+		mailimap_section_free(section);
+		if (has == 0)
+			*cause = xasprintf("no part %s in the message with "
+			    "UID %u", part, uid);
+		return -1;
+	}
 	ft = mailimap_fetch_type_new_fetch_att_list_empty();
 	mailimap_fetch_type_new_fetch_att_list_add(ft,
 	    mailimap_fetch_att_new_body_peek_section(section));
-	if (part != NULL)
-		mailimap_fetch_type_new_fetch_att_list_add(ft,
-		    mailimap_fetch_att_new_bodystructure());
 	set = mailimap_set_new_single(uid);
 	err = mailimap_uid_fetch(imap, set, ft, &res);
 	mailimap_set_free(set);
@@ -257,18 +208,11 @@ imap_mailbox_fetch(mailimap *imap, const char *mailbox, uint32_t uid,
 			    bs == NULL &&
 			    st->att_data.att_body_section->sec_body_part != NULL)
 				bs = st->att_data.att_body_section;
-			else if (st->att_type == MAILIMAP_MSG_ATT_BODYSTRUCTURE)
-				structure = st->att_data.att_bodystructure;
 		}
 	}
 	if (bs == NULL) {
 		*cause = xasprintf("no message with UID %u in this mailbox",
 		    uid);
-		rc = -1;
-	} else if (part != NULL && (structure == NULL ||
-	    !imap_mailbox_has_part(structure, part))) {
-		*cause = xasprintf("no part %s in the message with UID %u",
-		    part, uid);
 		rc = -1;
 	} else
 		buf_add(out, bs->sec_body_part, bs->sec_length);

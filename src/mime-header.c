@@ -8,6 +8,9 @@
  * ends, 8-bit bytes, NUL bytes, lines of any length. A field name is a run
  * of visible bytes before a colon (8-bit bytes are let through so that a
  * header in a broken encoding still splits into fields).
+ *
+ * mime_header_parsable() is the one gate in front of libetpan's header
+ * value parsers, for mime-parse.c and addr-list.c alike.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -145,4 +148,29 @@ mime_header_get(const struct mime_header *h, const char *name, size_t *len)
 	if ((f = mime_header_find(h, name, NULL)) == NULL)
 		return NULL;
 	return mime_header_unfold(f, len);
+}
+
+/*
+ * libetpan's RFC 5322 and MIME value parsers recurse once per nested
+ * comment (mailimf_comment_parse), with no limit: a value of 200,000 '('
+ * overflows the stack. Counting nesting the way libetpan would means
+ * agreeing with it on every quoted string and quoted-pair ("(\)" nests in a
+ * comment, and "\)" closes nothing), so the gate counts every '(' in
+ * the value instead: libetpan can never nest deeper than that, however it
+ * reads the rest. Real values hold a handful. The length bound keeps the
+ * parsers' other costs small (some constructs take time that grows faster
+ * than the length).
+ */
+int
+mime_header_parsable(const char *v, size_t len)
+{
+	size_t	i, parens = 0;
+
+	if (len > MIME_HEADER_PARSE_MAX || memchr(v, '\0', len) != NULL)
+		return 0;
+	for (i = 0; i < len; i++) {
+		if (v[i] == '(' && ++parens > MIME_HEADER_PARSE_PARENS)
+			return 0;
+	}
+	return 1;
 }

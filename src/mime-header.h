@@ -11,6 +11,14 @@
 /* Fields kept per header; more are skipped (and the header marked). */
 #define MIME_HEADER_MAX_FIELDS	1000
 
+/*
+ * What a value may be like before one of libetpan's value parsers
+ * (mailimf_*, mailmime_*_parse) sees it: at most this many bytes, and at
+ * most this many '(' in all (see mime_header_parsable()).
+ */
+#define MIME_HEADER_PARSE_MAX		16384
+#define MIME_HEADER_PARSE_PARENS	32
+
 struct mime_field {
 	const char	*name;
 	size_t		 namelen;
@@ -46,5 +54,12 @@ char	*mime_header_unfold(const struct mime_field *, size_t *len);
 /* The first field named name, unfolded, or NULL if there is none. */
 char	*mime_header_get(const struct mime_header *, const char *name,
 	    size_t *len);
+/*
+ * May libetpan's value parsers see these len bytes? 1 if they are at most
+ * MIME_HEADER_PARSE_MAX bytes, hold no NUL and at most
+ * MIME_HEADER_PARSE_PARENS '(' characters; else 0: the value counts as
+ * unreadable.
+ */
+int	 mime_header_parsable(const char *, size_t len);
 
 #endif

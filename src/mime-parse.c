@@ -19,8 +19,8 @@
  * Content-Type (mailmime_content_parse), Content-Transfer-Encoding
  * (mailmime_encoding_parse) and Content-Disposition
  * (mailmime_disposition_parse). Those parsers recurse once per nested
- * comment, so a value only reaches them after mime_parse_guard() has
- * checked its length, its comment depth and that it holds no NUL.
+ * comment, so a value only reaches them after mime_header_parsable() has
+ * checked its length, its number of '(' and that it holds no NUL.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,10 +31,6 @@
 
 #include "mime-parse.h"
 #include "xmalloc.h"
-
-/* What a header value may be like before libetpan may see it. */
-#define MIME_GUARD_MAX_LEN	16384
-#define MIME_GUARD_MAX_NEST	16
 
 /* Boundaries longer than this are not believed (RFC 2046 allows 70). */
 #define MIME_BOUNDARY_MAX	200
@@ -47,29 +43,6 @@ enum {
 static struct mime_part *mime_parse_entity(struct mime_msg *,
 	    struct mime_part *, const char *, size_t, int, const char *, int,
 	    int);
-
-/*
- * May libetpan parse this value? It recurses once per '(' and once per
- * character of some constructs, so bound both the nesting (counted
- * without regard to quoting, which only errs on the side of refusing) and
- * the length.
- */
-static int
-mime_parse_guard(const char *v, size_t len)
-{
-	size_t	i;
-	int	depth = 0;
-
-	if (len > MIME_GUARD_MAX_LEN || memchr(v, '\0', len) != NULL)
-		return 0;
-	for (i = 0; i < len; i++) {
-		if (v[i] == '(' && ++depth > MIME_GUARD_MAX_NEST)
-			return 0;
-		if (v[i] == ')' && depth > 0)
-			depth--;
-	}
-	return 1;
-}
 
 static char *
 mime_parse_lower(const char *s)
@@ -142,7 +115,7 @@ mime_parse_type(struct mime_part *p, int deftype)
 	size_t				 len, idx = 0;
 
 	if ((v = mime_header_get(&p->header, "content-type", &len)) != NULL) {
-		if (!mime_parse_guard(v, len) ||
+		if (!mime_header_parsable(v, len) ||
 		    mailmime_content_parse(v, len, &idx, &ct) !=
 		    MAILIMF_NO_ERROR)
 			ct = NULL;
@@ -194,7 +167,7 @@ mime_parse_cte(struct mime_part *p)
 	if ((v = mime_header_get(&p->header, "content-transfer-encoding",
 	    &len)) == NULL)
 		return;
-	if (!mime_parse_guard(v, len) ||
+	if (!mime_header_parsable(v, len) ||
 	    mailmime_encoding_parse(v, len, &idx, &m) != MAILIMF_NO_ERROR)
 		m = NULL;
 	p->cte = MIME_CTE_OTHER;
@@ -239,7 +212,7 @@ mime_parse_disposition(struct mime_part *p)
 	if ((v = mime_header_get(&p->header, "content-disposition",
 	    &len)) == NULL)
 		return;
-	if (!mime_parse_guard(v, len) ||
+	if (!mime_header_parsable(v, len) ||
 	    mailmime_disposition_parse(v, len, &idx, &d) != MAILIMF_NO_ERROR)
 		d = NULL;
 	free(v);

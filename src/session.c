@@ -151,19 +151,35 @@ session_sync(struct session *s, const char *folder, struct session_sync *ss,
 
 /* The trust step is done up to the newest message of the sync. */
 static void
-session_trusted(struct session *s, const char *folder,
-    const struct session_sync *ss)
+session_trusted(struct session *s, const char *folder, uint32_t uid)
 {
 	struct cache_mailbox	 mb;
 	char			*cause = NULL;
 
 	if (cache_mailbox_find(s->cache, folder, &mb, &cause) != 1 ||
-	    cache_mailbox_trusted(s->cache, &mb, ss->st.mb.maxuid,
-	    &cause) == -1) {
+	    cache_mailbox_trusted(s->cache, &mb, uid, &cause) == -1) {
 		log_msg(LOG_INFO, "sync: trust step not marked done: %s",
 		    cause != NULL ? cause : "no such mailbox");
 		free(cause);
 	}
+}
+
+/* What the trust step's passing hook needs. */
+struct session_passing {
+	struct session	*s;
+	const char	*folder;
+};
+
+/*
+ * The trust step starts on uid: the resume point moves to it first, so
+ * that no sync comes back to a message that once stopped the process.
+ */
+static void
+session_passing(void *arg, uint32_t uid)
+{
+	struct session_passing	*p = arg;
+
+	session_trusted(p->s, p->folder, uid);
 }
 
 int
@@ -171,6 +187,7 @@ session_trust(struct session *s, const char *folder,
     const struct session_sync *ss, struct sync_trust_stats *ts)
 {
 	struct sync_trust_how	 how;
+	struct session_passing	 p = { s, folder };
 	mailimap		*imap;
 	char			*cause = NULL;
 
@@ -185,13 +202,16 @@ session_trust(struct session *s, const char *folder,
 		cause = NULL;
 	}
 	if (how.limit == 0) {
-		session_trusted(s, folder, ss);	/* off: nothing is pending */
+		/* Off: nothing is pending. */
+		session_trusted(s, folder, ss->st.mb.maxuid);
 		return IMAP_OPS_OK;
 	}
 	if ((imap = imap_conn_session(s->conn)) == NULL)
 		return IMAP_OPS_OK;
 	how.gnupg_home = s->cf->gnupg_home;
 	how.mailbox = folder;
+	how.passing = session_passing;
+	how.arg = &p;
 	if (sync_trust(imap, ss->trust_first, ss->st.mb.maxuid, &how, ts,
 	    &cause) == -1) {
 		fe_notice(FE_WARNING, "%s: trust: nothing processed: %s",
@@ -202,7 +222,7 @@ session_trust(struct session *s, const char *folder,
 	/* Stopped: the next sync's step starts where this one did. */
 	if (fe_cancelled())
 		return SESSION_CANCELLED;
-	session_trusted(s, folder, ss);
+	session_trusted(s, folder, ss->st.mb.maxuid);
 	return IMAP_OPS_OK;
 }
 

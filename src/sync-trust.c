@@ -36,6 +36,7 @@
 #include "log.h"
 #include "mime-header.h"
 #include "mime-parse.h"
+#include "send.h"
 #include "sync-trust.h"
 #include "trust-msg.h"
 #include "trust-store.h"
@@ -354,7 +355,7 @@ sync_trust(mailimap *imap, uint32_t first, uint32_t last,
 	struct sync_trust_msg	*msgs = NULL;
 	enum trust_state	*states = NULL;
 	const char		**keys = NULL;
-	char			*why = NULL;
+	char			*why = NULL, step[32];
 	size_t			 n = 0, i, todo = 0;
 	int			 rc = -1, lost;
 
@@ -409,6 +410,14 @@ sync_trust(mailimap *imap, uint32_t first, uint32_t last,
 			sync_trust_skip(&r, msgs[i].uid, "no longer there");
 			continue;
 		}
+		/* Never again, whatever this message does to us. */
+		if (how->passing != NULL)
+			how->passing(how->arg, msgs[i].uid);
+		log_msg(LOG_INFO, "sync-trust: UID %u: looking at it",
+		    msgs[i].uid);
+		/* Test hook: STEEDMAIL_CRASH_AT=trust-uid-N dies on UID N. */
+		snprintf(step, sizeof step, "trust-uid-%u", msgs[i].uid);
+		send_crash_point(step);
 		if (msgs[i].size > SYNC_TRUST_MAX_SIZE) {
 			sync_trust_skip(&r, msgs[i].uid, "larger than %u MB",
 			    SYNC_TRUST_MAX_SIZE / (1024 * 1024));

@@ -15,9 +15,12 @@
  * Nothing here ever asks for a passphrase: a message that may need one to
  * be decrypted is left for when it is opened. A message that cannot be
  * fetched, parsed or checked is skipped and named in one warning
- * (fe_notice()); the sync's own result never depends on this step. It
- * never prints. It reports progress and stops between messages when
- * fe_cancelled() says so (frontend.h).
+ * (fe_notice()), and the resume point is moved past each message before
+ * it is looked at (how->passing): one message can cost a sync that
+ * message's state, never the sync, and never the next one. The sync's own
+ * result never depends on this step. It never prints. It reports
+ * progress and stops between messages when fe_cancelled() says so
+ * (frontend.h).
  */
 #ifndef STEED_SYNC_TRUST_H
 #define STEED_SYNC_TRUST_H
@@ -36,6 +39,14 @@ struct sync_trust_how {
 	unsigned	 limit;		/* 0: do nothing */
 	const char	*gnupg_home;	/* for crypto_init(); NULL: default */
 	const char	*mailbox;	/* named in the warning, or NULL */
+	/*
+	 * Called (unless NULL) with each message's UID before the message
+	 * is fetched: the caller moves the folder's resume point to it
+	 * (cache_mailbox_trusted), so that no sync comes back to a message
+	 * this step has once started on, even one that stopped the process.
+	 */
+	void		(*passing)(void *arg, uint32_t uid);
+	void		*arg;
 };
 
 struct sync_trust_stats {

@@ -77,6 +77,18 @@ w("paren-bomb.eml", "From: " + "(" * 1000000 + "\nTo: " + "(" * 1000000
   + "\nContent-Type: text/plain; charset=" + "(" * 1000000
   + "\nContent-Disposition: attachment; filename=" + "(" * 1000000
   + "\nContent-Transfer-Encoding: " + "(" * 1000000 + "\n\nbody\n")
+# Address fields (addr-list.c): every field the crypto code reads, each
+# with one way of nesting deep, and the pieces that cost libetpan most.
+w("addr-paren.eml", "".join("%s: %s\n" % (f, "(" * 200000) for f in
+  ("From", "To", "Cc", "Reply-To", "Sender", "Autocrypt"))
+  + "Subject: parens\n\nbody\n")
+w("addr-nest.eml", "From: " + "<" * 200000 + "a@example.org>\nTo: "
+  + "g:" * 100000 + "a@example.org;\nCc: " + '"' * 200001
+  + "\nReply-To: " + "(\\)" * 100000 + "\nSender: "
+  + "a@example.org, " * 50000 + "\nAutocrypt: addr=" + "(" * 10000
+  + "; keydata=QUJD\nSubject: nesting\n\nbody\n")
+w("addr-slow.eml", "From: " + ('"' * 16000 + ", ") * 64
+  + "\nSubject: slow pieces\n\nbody\n")
 w("quote-bomb.eml", "Content-Type: text/plain; charset=\"" + "\\\"" * 1000000
   + "\n\nbody\n")
 w("many-fields.eml", "X-A: b\n" * 300000 + "Subject: after them\n\nbody\n")

@@ -1,7 +1,8 @@
 # hostile.sh: the view survives every message in tests/hostile/ and every
 # large one tests/hostile/gen.sh writes: exit 0, in a few seconds, and not
 # one raw control character, C1 control or bidirectional override in what
-# it prints. Then a few checks that the limits did what they say.
+# it prints. Then a few checks that the limits did what they say, and
+# steedmail --view and --inspect on the header and address bombs.
 . "$(dirname "$0")/../lib.sh"
 
 VT=tests/tools/viewtest
@@ -77,6 +78,40 @@ for f in tests/hostile/*.eml "$gen"/*.eml; do
 	marker-forgery.eml)
 		ok "$name: only the view's own lines start with the mark" \
 		    sh -c "grep -c '^$MARK' '$T_TMP/out' | grep -qx 3" ;;
+	esac
+done
+# The whole program on the header bombs: --view and --inspect read the
+# address and Autocrypt fields (addr-list.c, autocrypt-parse.c) too, which
+# the view alone does not. Each exits 0, says the From field gave no
+# address where it has none, and leaves no sanitizer report.
+SM_GPG=$XDG_DATA_HOME/steedmail/gnupg
+trap 'gpgconf --homedir "$SM_GPG" --kill all >/dev/null 2>&1; rm -rf "$T_TMP"' EXIT
+for f in tests/hostile/addr-*.eml "$gen"/addr-*.eml "$gen"/paren-bomb.eml \
+    "$gen"/quote-bomb.eml "$gen"/encoded-word-bomb.eml; do
+	name=${f##*/}
+	for cmd in view inspect; do
+		_s=$(date +%s%N)
+		timeout -k 5 120 "$STEEDMAIL" --$cmd "$f" >"$T_TMP/out" 2>&1
+		rc=$?
+		ms=$(( ($(date +%s%N) - _s) / 1000000 ))
+		ok "$name: --$cmd exits 0 (got $rc), in ${ms} ms (limit ${limit} s)" \
+		    test "$rc" = 0 -a "$ms" -le $((limit * 1000))
+		ok "$name: --$cmd: no sanitizer report" sh -c \
+		    "! grep -qE 'Sanitizer|runtime error' '$T_TMP/out'"
+		[ $cmd = view ] && ok "$name: --view: nothing raw reaches the terminal" \
+		    clean "$T_TMP/out"
+		case $cmd/$name in
+		view/addr-*) ok "$name: --view: the body is shown" \
+		    sh -c "grep -v '^$MARK' '$T_TMP/out' | grep -q 'body'" ;;
+		esac
+	done
+	case $name in
+	addr-paren.eml|addr-nest.eml|addr-slow.eml|paren-bomb.eml)
+		ok "$name: --inspect: no single From address, no trust state" \
+		    sh -c "grep -qx 'trust.evidence: the message has no single From address' '$T_TMP/out' && grep -qx 'trust.state: none' '$T_TMP/out'" ;;
+	addr-ok.eml)
+		ok "$name: --inspect: the From address beside the bombs is read" \
+		    sh -c "grep -q 'no key known' '$T_TMP/out' && ! grep -q 'no single From' '$T_TMP/out'" ;;
 	esac
 done
 rm -rf "$gen"

@@ -1,6 +1,7 @@
 /*
  * test-mime.c: charsets, transfer encodings, header splitting, the part
- * tree and its limits, and outgoing messages built and parsed back.
+ * tree and its limits, addresses out of header fields and what bounds
+ * them, and outgoing messages built and parsed back.
  */
 #include <sys/stat.h>
 
@@ -10,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "addr-list.h"
 #include "buf.h"
 #include "charset.h"
 #include "mime-body.h"
@@ -339,6 +341,141 @@ test_parse(void)
 	mime_msg_free(m);
 }
 
+/* A message of one field "name: " + n times pat (+ tail) and a body. */
+static struct mime_msg *
+bomb(const char *name, const char *pat, size_t n, const char *tail)
+{
+	struct buf	b;
+	char		*cause;
+	size_t		 i;
+
+	buf_init(&b);
+	buf_addf(&b, "%s: ", name);
+	for (i = 0; i < n; i++)
+		buf_adds(&b, pat);
+	buf_addf(&b, "%s\nSubject: x\n\nbody\n", tail);
+	return mime_parse(buf_take(&b), b.len, &cause);
+}
+
+/* The addresses of field name, joined by spaces; *bad: pieces not read. */
+static char *
+addrs(const struct mime_msg *m, const char *name, size_t *bad)
+{
+	struct buf	  b;
+	char		**v = NULL;
+	size_t		  n = 0, i;
+
+	*bad = addr_list_get(&m->root->header, name, &v, &n);
+	buf_init(&b);
+	buf_adds(&b, "");
+	for (i = 0; i < n; i++)
+		buf_addf(&b, "%s%s", i > 0 ? " " : "", v[i]);
+	addr_list_free(v, n);
+	return buf_take(&b);
+}
+
+static void
+test_addr_list(void)
+{
+	struct mime_msg	*m;
+	struct buf	 b;
+	char		*s, *cause;
+	size_t		 bad, i;
+
+	m = parse("To: Alice <Alice@X.example>, \"Bob, the (1st)\" <b@y>,\n"
+	    " team: c@z, \"d;\" <d@w>;, e@v (me, myself), <f@u>, , g@t\n"
+	    "Cc: undisclosed-recipients:;\n\nx\n");
+	s = addrs(m, "To", &bad);
+	TAP_STR(s, "alice@x.example b@y c@z d@w e@v f@u g@t",
+	    "quotes, comments and groups keep their commas");
+	TAP_OK(bad == 0, "every piece read (%zu not)", bad);
+	free(s);
+	s = addrs(m, "Cc", &bad);
+	TAP_OK(*s == '\0' && bad == 0, "an empty group: no address, no error");
+	free(s);
+	mime_msg_free(m);
+
+	/* The bombs of issue 12: each adds nothing, and nothing crashes. */
+	m = bomb("From", "(", 200000, "");
+	s = addrs(m, "From", &bad);
+	TAP_OK(*s == '\0' && bad == 1, "200,000 '(' in From: unread, counted");
+	free(s);
+	TAP_OK(addr_list_from(&m->root->header) == NULL,
+	    "and it has no single From address");
+	mime_msg_free(m);
+	m = bomb("From", "(\\)", 100000, "");
+	s = addrs(m, "From", &bad);
+	TAP_OK(*s == '\0' && bad == 1, "100,000 '(\\)' (quoted-pairs that "
+	    "nest): unread");
+	free(s);
+	mime_msg_free(m);
+	m = bomb("To", "<", 200000, "a@b>");
+	s = addrs(m, "To", &bad);
+	TAP_OK(*s == '\0' && bad == 1, "200,000 '<': unread");
+	free(s);
+	mime_msg_free(m);
+	m = bomb("Cc", "g:", 100000, "a@b;");
+	s = addrs(m, "Cc", &bad);
+	TAP_OK(*s == '\0' && bad == 1, "100,000 nested group openings: unread");
+	free(s);
+	mime_msg_free(m);
+	m = bomb("Reply-To", "\"", 200001, " <a@b>");
+	s = addrs(m, "Reply-To", &bad);
+	TAP_OK(*s == '\0' && bad == 1, "200,001 '\"': unread");
+	free(s);
+	mime_msg_free(m);
+
+	/* A bad piece costs only itself. */
+	m = bomb("To", "(", 40, "))))))))))))))))))))))))))))))))))))))))"
+	    " bad@example.org, "
+	    "ok@example.org, (x) <also@example.org>");
+	s = addrs(m, "To", &bad);
+	TAP_STR(s, "ok@example.org also@example.org",
+	    "the addresses beside a bombed one are read");
+	TAP_OK(bad == 1, "one piece counted as unread (%zu)", bad);
+	free(s);
+	mime_msg_free(m);
+	m = bomb("Sender", "(", MIME_HEADER_PARSE_PARENS,
+	    "))))))))))))))))))))))))))))))))" " a@b");
+	s = addrs(m, "Sender", &bad);
+	TAP_OK(strcmp(s, "a@b") == 0 && bad == 0, "%d '(' are still read",
+	    MIME_HEADER_PARSE_PARENS);
+	free(s);
+	mime_msg_free(m);
+
+	/* Limits: addresses kept, bytes read. */
+	m = bomb("To", "a@example.org, ", 3000, "z@example.org");
+	s = addrs(m, "To", &bad);
+	TAP_OK(strlen(s) == ADDR_LIST_MAX * 14 - 1 && bad == 1,
+	    "3001 addresses: the first %d kept, the rest counted",
+	    ADDR_LIST_MAX);
+	free(s);
+	mime_msg_free(m);
+	buf_init(&b);
+	for (i = 0; i < 30; i++)
+		buf_addf(&b, "To: %0*d@example.org\n", 16000, 0);
+	buf_adds(&b, "\nx\n");
+	m = mime_parse(buf_take(&b), b.len, &cause);
+	s = addrs(m, "To", &bad);
+	TAP_OK(bad == 30 - ADDR_LIST_MAX_BYTES / 16012,
+	    "fields past %d KB in all are not read (%zu)",
+	    ADDR_LIST_MAX_BYTES / 1024, bad);
+	free(s);
+	mime_msg_free(m);
+
+	/* The same gate stands in front of the Content-Type parser. */
+	m = bomb("Content-Type", "(\\)", 5000, "");
+	TAP_OK(m->root->flags & MIME_PART_BAD_TYPE, "5000 '(\\)' in "
+	    "Content-Type never reach libetpan");
+	mime_msg_free(m);
+	m = parse("Content-Type: text/plain (1) (2) (3) (4) (5) (6) (7) (8)\n"
+	    "\nx\n");
+	TAP_OK(!(m->root->flags & MIME_PART_BAD_TYPE) &&
+	    strcmp(m->root->subtype, "plain") == 0,
+	    "a few comments still do");
+	mime_msg_free(m);
+}
+
 /* Check the raw message: CRLF only, header lines <= 76, all <= 998. */
 static int
 lines_ok(const char *s, size_t len, int *hmax, int *max)
@@ -617,6 +754,7 @@ main(void)
 	test_cte();
 	test_header();
 	test_parse();
+	test_addr_list();
 	test_build();
 	return TAP_DONE();
 }
