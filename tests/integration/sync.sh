@@ -121,8 +121,10 @@ ok "and the cache then holds all $N" test "$n2" = "$N"
 st idle INBOX 60 400 >"$T_TMP/st3" 2>&1; rc=$?
 ms=$(sed -n 's/^cancelled after \([0-9]*\) ms$/\1/p' "$T_TMP/st3")
 ok "IDLE stopped by another thread after 0.4 s returns within 2 s" sh -c "[ $rc = 0 ] && [ -n '$ms' ] && [ '$ms' -ge 400 ] && [ '$ms' -lt 2000 ] || { cat '$T_TMP/st3'; false; }"
-# The trust step, stopped after its first message, leaves its resume point
-# where it was: the next sync checks all three again, the one after none.
+# The trust step, stopped after its first message: its resume point moved
+# past that message before it was looked at (no message is looked at
+# twice, so none can stop every sync), so the next sync checks the other
+# two, the one after none.
 $DOVE mailbox create -u "$USER_ADDR" Trusty || bail "cannot create Trusty"
 for i in 1 2 3; do
 	printf 'From: Signer %s <signer%s@steed.test>\r\nSubject: signed %s\r\nMessage-ID: <trusty-%s-%s@steed.test>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/signed; protocol="application/pgp-signature"\r\n\r\nno parts here\r\n' "$i" "$i" "$i" "$i" "$$" |
@@ -132,7 +134,7 @@ sth() { XDG_DATA_HOME="$T_TMP/data3" XDG_CACHE_HOME="$T_TMP/cache3" "$ST" "$T_TM
 sth sync Trusty 1 trust >"$T_TMP/st4" 2>&1; rc=$?
 ok "a trust step stopped by another thread after one message: it says so" sh -c "[ $rc = 0 ] && grep -qx 'synced 3' '$T_TMP/st4' && grep -qx 'trust cancelled' '$T_TMP/st4' && grep -qx 'progress trust: checking messages: 1 3' '$T_TMP/st4' && ! grep -q 'checking messages: 2' '$T_TMP/st4' || { cat '$T_TMP/st4'; false; }"
 sth sync Trusty >"$T_TMP/st5" 2>&1; rc=$?
-ok "the next sync fetches nothing and checks all three again" sh -c "[ $rc = 0 ] && grep -qx 'synced 0' '$T_TMP/st5' && grep -qx 'trust 0 0 3' '$T_TMP/st5' || { cat '$T_TMP/st5'; false; }"
+ok "the next sync fetches nothing and checks the two not yet looked at" sh -c "[ $rc = 0 ] && grep -qx 'synced 0' '$T_TMP/st5' && grep -qx 'trust 0 0 2' '$T_TMP/st5' || { cat '$T_TMP/st5'; false; }"
 sth sync Trusty >"$T_TMP/st6" 2>&1; rc=$?
 ok "the one after that has nothing left to check" sh -c "[ $rc = 0 ] && grep -qx 'trust 0 0 0' '$T_TMP/st6' || { cat '$T_TMP/st6'; false; }"
 gpgconf --homedir "$T_TMP/data3/steedmail/gnupg" --kill all >/dev/null 2>&1
