@@ -76,8 +76,12 @@ cmd_crypto_init(struct cmd_ctx *ctx)
 static void
 cmd_view_note(struct view_hooks *h, char *s)
 {
-	h->notes = xreallocarray(h->notes, h->nnotes + 1, sizeof *h->notes);
-	h->notes[h->nnotes++] = s;
+	struct view_note	*n = (struct view_note *)h->notes;
+
+	n = xreallocarray(n, h->nnotes + 1, sizeof *n);
+	n[h->nnotes].role = VIEW_NOTE;
+	n[h->nnotes++].text = s;
+	h->notes = n;
 }
 
 int
@@ -139,8 +143,8 @@ cmd_view(struct cmd_ctx *ctx)
 		rc = EX_IOERR;
 	}
 	for (i = 0; i < h.nnotes; i++)
-		free(h.notes[i]);
-	free(h.notes);
+		free((char *)h.notes[i].text);
+	free((void *)h.notes);
 	explicit_bzero(out.data, out.cap);
 	buf_free(&out);
 	crypto_in_free(ci);
