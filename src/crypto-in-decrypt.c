@@ -203,7 +203,9 @@ crypto_in_pkcs7(struct crypto_in *ci, struct mime_part *p, int top,
 	gpgme_data_t		 in = NULL, out = NULL;
 	gpgme_error_t		 err;
 	char			*type, *cause = NULL;
+	struct crypto_in_part	*e;
 	size_t			 nsigs = ci->nsigs, nparts = ci->nparts;
+	size_t			 nwarn = ci->nwarnings;
 	int			 opaque;
 
 	type = mime_part_param(p, "smime-type");
@@ -256,13 +258,28 @@ crypto_in_pkcs7(struct crypto_in *ci, struct mime_part *p, int top,
 		goto done;
 	crypto_in_walk(ci, m->root, 1, depth + 1);
 	if (!crypto_in_fully_signed(ci, p)) {
-		/* S/MIME enveloped data alone can be changed unnoticed. */
+		/*
+		 * S/MIME enveloped data alone can be changed unnoticed, and
+		 * anyone can make it. Its content is walked again as if it
+		 * were not at the top, so no ciphertext inside is opened,
+		 * and it is marked: the view says so above each part, and
+		 * nothing in it counts as protected (no protected headers,
+		 * no gossip).
+		 */
 		crypto_in_forget(ci, nsigs, nparts);
-		crypto_in_status(ci, p, "encrypted (S/MIME), NOT SHOWN: it "
-		    "has no integrity protection (no signature covers all "
-		    "of it), so it may have been changed on the way");
+		while (ci->nwarnings > nwarn)
+			free(ci->warnings[--ci->nwarnings]);
+		if ((m = crypto_in_keep(ci, p, &plain, 1)) == NULL)
+			goto done;
+		e = crypto_in_find(ci, p);
+		e->no_integrity = 1;
+		crypto_in_status(ci, p, "encrypted (S/MIME) and decrypted, "
+		    "WITHOUT INTEGRITY PROTECTION: no signature covers it, so "
+		    "it may have been altered on the way; only its text is "
+		    "shown");
 		crypto_in_top(ci, CRYPTO_IN_SMIME, CRYPTO_IN_INTEGRITY_NONE,
-		    "no integrity protection");
+		    NULL);
+		crypto_in_walk(ci, m->root, 0, depth + 1);
 		goto done;
 	}
 	crypto_in_status(ci, p, "encrypted (S/MIME) and decrypted, integrity "

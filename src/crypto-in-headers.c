@@ -58,7 +58,8 @@ crypto_in_protected(struct crypto_in *ci)
 			ci->protected = &x->header;
 		e = crypto_in_find(ci, x);
 		if (e != NULL && e->inner != NULL) {
-			if (e->decrypted || crypto_in_good_over(ci, x))
+			if ((e->decrypted && !e->no_integrity) ||
+			    crypto_in_good_over(ci, x))
 				ok = 1;
 			x = e->inner->root;
 		} else if (mime_part_is(x, "multipart", "signed") &&

@@ -73,20 +73,23 @@ crypto_in_sig_sentence(const struct crypto_in_sig *s)
 	}
 }
 
-/* Is p covered by a good signature or decryption, up to the top? */
-static void
+void
 crypto_in_coverage(const struct crypto_in *ci, const struct mime_part *p,
-    int *sig, int *enc)
+    int *sig, int *enc, int *weak)
 {
 	const struct mime_part		*x;
 	const struct crypto_in_part	*e;
 
-	*sig = *enc = 0;
+	*sig = *enc = *weak = 0;
 	for (x = p; x != NULL; x = crypto_in_up(ci, x)) {
 		if (crypto_in_good_over(ci, x))
 			*sig = 1;
-		if ((e = crypto_in_find(ci, x)) != NULL && e->decrypted &&
-		    x != p)
+		if ((e = crypto_in_find(ci, x)) == NULL || !e->decrypted ||
+		    x == p)
+			continue;
+		if (e->no_integrity)
+			*weak = 1;
+		else
 			*enc = 1;
 	}
 }
@@ -96,7 +99,7 @@ crypto_in_leaves_of(struct crypto_in *ci, struct mime_part *r)
 {
 	struct mime_part		*p;
 	const struct crypto_in_part	*e;
-	int				 sig, enc;
+	int				 sig, enc, weak;
 
 	for (p = r; p != NULL; p = mime_part_next(p)) {
 		if (p->nchildren > 0 || ((e = crypto_in_find(ci, p)) != NULL &&
@@ -108,8 +111,12 @@ crypto_in_leaves_of(struct crypto_in *ci, struct mime_part *r)
 		if (p->parent != NULL && mime_part_is(p->parent, "multipart",
 		    "encrypted"))
 			continue;	/* the ciphertext, said above */
-		crypto_in_coverage(ci, p, &sig, &enc);
-		if (!sig && !enc)
+		crypto_in_coverage(ci, p, &sig, &enc, &weak);
+		if (!sig && !enc && weak)
+			crypto_in_status(ci, p, "NOT PROTECTED: decrypted, but "
+			    "nothing protects its integrity, it may have been "
+			    "altered; not signed");
+		else if (!sig && !enc)
 			crypto_in_status(ci, p, "not signed, not encrypted");
 		else if (!sig && ci->nsigs > 0)
 			crypto_in_status(ci, p, "not signed");
@@ -151,7 +158,11 @@ crypto_in_verdict(struct crypto_in *ci)
 	}
 	buf_init(&b);
 	if (ci->encryption != CRYPTO_IN_NONE) {
-		if (ci->decrypted)
+		if (ci->decrypted && ci->integrity == CRYPTO_IN_INTEGRITY_NONE)
+			buf_addf(&b, "encrypted (%s) WITHOUT INTEGRITY "
+			    "PROTECTION and decrypted: it may have been "
+			    "altered; ", crypto_in_proto_label(ci->encryption));
+		else if (ci->decrypted)
 			buf_addf(&b, "encrypted (%s) and decrypted; ",
 			    crypto_in_proto_label(ci->encryption));
 		else
