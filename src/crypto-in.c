@@ -254,6 +254,11 @@ crypto_in_forget(struct crypto_in *ci, size_t nsigs, size_t nparts)
 	ci->nsigs = nsigs;
 	for (i = nparts; i < ci->nparts; i++) {
 		free(ci->parts[i].status);
+		/* Decrypted or verified content: wiped, not only freed. */
+		if (ci->parts[i].inner != NULL &&
+		    ci->parts[i].inner->buf != NULL)
+			explicit_bzero(ci->parts[i].inner->buf,
+			    ci->parts[i].inner->len);
 		mime_msg_free(ci->parts[i].inner);
 	}
 	ci->nparts = nparts;
