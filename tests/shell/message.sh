@@ -74,6 +74,30 @@ ok "gossip: its warning is a note line of --view too" \
     grep -q "^$MARK warning: Autocrypt-Gossip for mallory@evil.example" \
     "$T_TMP/gossip.v1"
 
+# --- The display model of the hostile corpus: its lines, drawn as --view
+# draws them (chrome after the mark), are the view, line for line, and
+# only chrome roles carry the mark.
+VT=$(dirname "$STEEDMAIL")/tests/tools/viewtest
+for f in tests/hostile/*.eml; do
+	n=${f##*/}
+	ok "$n: the display model draws the view" python3 -c "
+import subprocess, sys
+vt, f = sys.argv[1:3]
+view = subprocess.run([vt, f], capture_output=True, check=True).stdout
+model = subprocess.run([vt, '-l', f], capture_output=True,
+    check=True).stdout
+mark = '\u2503 '.encode()
+out = b''
+for line in model.split(b'\n')[:-1]:
+    head, text = line.split(b'|', 1)
+    role = head.split(b' ')[0]
+    assert mark not in text, line
+    chrome = role not in (b'header', b'space', b'text')
+    out += (mark if chrome else b'') + text + b'\n'
+assert out == view, (len(out), len(view))
+" "$VT" "$f"
+done
+
 # --- OpenPGP without MDC stays refused.
 sm --inspect "$C/nomdc.eml" >"$T_TMP/nomdc.i" 2>&1
 sm --view "$C/nomdc.eml" >"$T_TMP/nomdc.v" 2>&1
