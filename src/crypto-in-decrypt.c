@@ -153,6 +153,8 @@ crypto_in_pgpmime(struct crypto_in *ci, struct mime_part *p, int top,
 	struct mime_part	*ver, *data;
 	struct buf		 cipher, plain;
 	struct mime_msg		*m;
+	const char		*in;
+	size_t			 inlen;
 	char			*proto;
 
 	proto = mime_part_param(p, "protocol");
@@ -183,10 +185,17 @@ crypto_in_pgpmime(struct crypto_in *ci, struct mime_part *p, int top,
 	}
 	buf_init(&cipher);
 	buf_init(&plain);
-	mime_body_decode(data, &cipher);
-	if (crypto_in_decrypt(ci, p, CRYPTO_IN_OPENPGP, cipher.data != NULL ?
-	    cipher.data : "", cipher.len, &plain) == 0 &&
-	    (m = crypto_in_keep(ci, p, &plain, 1)) != NULL)
+	/* Armored data is mostly 7bit: gpg reads it where it is. */
+	if (data->cte != MIME_CTE_BASE64 && data->cte != MIME_CTE_QP) {
+		in = data->body != NULL ? data->body : "";
+		inlen = data->bodylen;
+	} else {
+		mime_body_decode(data, &cipher);
+		in = cipher.data;
+		inlen = cipher.len;
+	}
+	if (crypto_in_decrypt(ci, p, CRYPTO_IN_OPENPGP, in, inlen,
+	    &plain) == 0 && (m = crypto_in_keep(ci, p, &plain, 1)) != NULL)
 		crypto_in_walk(ci, m->root, 1, depth + 1);
 	crypto_in_wipe(&plain);
 	buf_free(&cipher);
@@ -266,11 +275,11 @@ crypto_in_pkcs7(struct crypto_in *ci, struct mime_part *p, int top,
 		 * nothing in it counts as protected (no protected headers,
 		 * no gossip).
 		 */
+		m = crypto_in_unkeep(ci, p);
 		crypto_in_forget(ci, nsigs, nparts);
 		while (ci->nwarnings > nwarn)
 			free(ci->warnings[--ci->nwarnings]);
-		if ((m = crypto_in_keep(ci, p, &plain, 1)) == NULL)
-			goto done;
+		crypto_in_keep_msg(ci, p, m, 1);
 		e = crypto_in_find(ci, p);
 		e->no_integrity = 1;
 		crypto_in_status(ci, p, "encrypted (S/MIME) and decrypted, "

@@ -24,6 +24,10 @@ const struct mime_part *crypto_in_up(const struct crypto_in *,
 	    const struct mime_part *);
 struct mime_msg *crypto_in_keep(struct crypto_in *, const struct mime_part *,
 	    struct buf *, int decrypted);
+void	crypto_in_keep_msg(struct crypto_in *, const struct mime_part *,
+	    struct mime_msg *, int decrypted);
+struct mime_msg *crypto_in_unkeep(struct crypto_in *,
+	    const struct mime_part *);
 void	crypto_in_top(struct crypto_in *, enum crypto_in_proto,
 	    enum crypto_in_integrity, const char *why);
 void	crypto_in_forget(struct crypto_in *, size_t nsigs, size_t nparts);

@@ -196,25 +196,55 @@ crypto_in_proto_name(enum crypto_in_proto p)
 	}
 }
 
-/* Parse content and keep it as shown in place of host. */
+/*
+ * Parse content and keep it as shown in place of host. The parsed
+ * message takes content's bytes over (no copy of the plaintext is made;
+ * crypto_in_forget() wipes them), leaving content empty.
+ */
 struct mime_msg *
 crypto_in_keep(struct crypto_in *ci, const struct mime_part *host,
     struct buf *content, int decrypted)
 {
-	struct crypto_in_part	*e;
 	struct mime_msg		*m;
 	char			*cause = NULL;
+	size_t			 len = content->len;
 
-	if ((m = mime_parse_copy(content->data != NULL ? content->data : "",
-	    content->len, &cause)) == NULL) {
+	if (len > MIME_MAX_SIZE)	/* refused: say why, keep nothing */
+		m = mime_parse_copy("", len, &cause);
+	else
+		m = mime_parse(buf_take(content), len, &cause);
+	if (m == NULL) {
 		crypto_in_status(ci, host, "its content cannot be shown: %s",
 		    cause);
 		free(cause);
 		return NULL;
 	}
-	e = crypto_in_entry(ci, host);
+	crypto_in_keep_msg(ci, host, m, decrypted);
+	return m;
+}
+
+/* Keep the parsed content m (now ci's) as shown in place of host. */
+void
+crypto_in_keep_msg(struct crypto_in *ci, const struct mime_part *host,
+    struct mime_msg *m, int decrypted)
+{
+	struct crypto_in_part	*e = crypto_in_entry(ci, host);
+
 	e->inner = m;
 	e->decrypted = decrypted;
+}
+
+/* Take the content shown in place of host back from ci, or NULL. */
+struct mime_msg *
+crypto_in_unkeep(struct crypto_in *ci, const struct mime_part *host)
+{
+	struct crypto_in_part	*e = crypto_in_find(ci, host);
+	struct mime_msg		*m;
+
+	if (e == NULL)
+		return NULL;
+	m = e->inner;
+	e->inner = NULL;
 	return m;
 }
 
