@@ -215,6 +215,9 @@ crypto_in_pkcs7(struct crypto_in *ci, struct mime_part *p, int top,
 	struct crypto_in_part	*e;
 	size_t			 nsigs = ci->nsigs, nparts = ci->nparts;
 	size_t			 nwarn = ci->nwarnings;
+	enum crypto_in_proto	 enc = ci->encryption;
+	enum crypto_in_integrity integ = ci->integrity;
+	int			 decrypted = ci->decrypted;
 	int			 opaque;
 
 	type = mime_part_param(p, "smime-type");
@@ -279,6 +282,14 @@ crypto_in_pkcs7(struct crypto_in *ci, struct mime_part *p, int top,
 		crypto_in_forget(ci, nsigs, nparts);
 		while (ci->nwarnings > nwarn)
 			free(ci->warnings[--ci->nwarnings]);
+		/* Nor does what the first walk decrypted inside it count. */
+		ci->encryption = enc;
+		ci->integrity = integ;
+		ci->decrypted = decrypted;
+		if (enc == CRYPTO_IN_NONE) {
+			free(ci->not_decrypted);
+			ci->not_decrypted = NULL;
+		}
 		crypto_in_keep_msg(ci, p, m, 1);
 		e = crypto_in_find(ci, p);
 		e->no_integrity = 1;

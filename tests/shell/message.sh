@@ -204,6 +204,10 @@ ok "pgp: the ciphertext inside is not opened" sh -c \
     "! grep -q SWORDFISH '$T_TMP/pgp.i' '$T_TMP/pgp.v' &&
      grep -q 'encrypted part not opened: not at the top of the message' '$T_TMP/pgp.i'"
 ok "pgp: integrity none" grep -qx "integrity: none" "$T_TMP/pgp.i"
+ok "pgp: the message is S/MIME, decrypted, whatever lay inside" sh -c \
+    "grep -qx 'encryption: smime' '$T_TMP/pgp.i' &&
+     grep -qx 'decrypted: yes' '$T_TMP/pgp.i' &&
+     grep -q '^summary: encrypted (S/MIME) WITHOUT INTEGRITY PROTECTION' '$T_TMP/pgp.i'"
 
 # A signed message inside stays what it was: signed-encrypted is shown
 # as before, with integrity from the signature.
