@@ -67,6 +67,8 @@ struct crypto_in_part {
 	char			*status;	/* sentence for the view */
 	struct mime_msg		*inner;		/* shown in its place */
 	int			 decrypted;	/* inner is decrypted content */
+	int			 no_integrity;	/* ... that nothing protects
+					   (S/MIME enveloped, unsigned) */
 	int			 covered;	/* a good signature covers it */
 };
 
@@ -115,6 +117,14 @@ char		*crypto_in_name(const struct crypto_in *,
 const char	*crypto_in_status_name(enum crypto_in_sigstatus);
 const char	*crypto_in_integrity_name(enum crypto_in_integrity);
 const char	*crypto_in_proto_name(enum crypto_in_proto);
+
+/*
+ * What covers part p, up to the top: a good signature (*sig), a
+ * decryption with integrity protection (*enc), a decryption without it
+ * (*weak: S/MIME enveloped data no signature covers).
+ */
+void		 crypto_in_coverage(const struct crypto_in *,
+		    const struct mime_part *, int *sig, int *enc, int *weak);
 
 /* view.h hooks; arg is the struct crypto_in. */
 char		*crypto_in_view_status(const struct mime_part *, void *arg);

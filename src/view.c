@@ -1,7 +1,8 @@
 /*
- * view.c: the plain-text rendering of a message (see view.h). It owns the
- * layout of "steedmail --view" and nothing else: parsing is mime-parse.c's,
- * decoding mime-body.c's.
+ * view.c: a message as lines with roles (see view.h), and those lines as
+ * the plain text of "steedmail --view". It owns the layout and nothing
+ * else: parsing is mime-parse.c's, decoding mime-body.c's, the verdicts
+ * come through the hooks. Callers: message.c, tests.
  *
  * The one rule here: every byte that came from the message reaches out
  * through view_safe(), which is strsafe() plus the escaping of VIEW_MARK's
@@ -25,9 +26,13 @@
 #define VIEW_MAX_TEXT		(4UL * 1024 * 1024)	/* bytes of text */
 
 struct view_ctx {
-	struct buf		 *out;
+	struct view_lines	 *lines;
+	struct buf		  cur;		/* the line being made */
+	enum view_role		  role;		/* its role */
+	const struct mime_part	 *part;		/* the part being drawn */
+	int			  inner;	/* boundaries we are inside */
 	view_status_fn		  status;
-	view_inner_fn		  inner;
+	view_inner_fn		  inner_fn;
 	void			 *arg;
 	struct mime_part	**atts;
 	size_t			  natts;
@@ -77,16 +82,61 @@ view_safe_str(struct buf *out, const char *s)
 	view_safe(out, s, strlen(s), 0);
 }
 
-/* Start a view line; the caller adds the rest and the newline. */
-static void
-view_mark(struct view_ctx *c)
+/* How many quote levels ("> > ") a text line starts with. */
+static int
+view_quote(const char *s)
 {
-	buf_adds(c->out, VIEW_MARK);
+	int	n = 0;
+
+	for (;; s++) {
+		if (*s == '>')
+			n++;
+		else if (*s != ' ' || n == 0)
+			break;
+	}
+	return n;
 }
 
-/* A whole view line of the view's own text. */
 static void
-view_line(struct view_ctx *c, const char *fmt, ...)
+view_push(struct view_ctx *c, enum view_role role, const char *s,
+    size_t len)
+{
+	struct view_lines	*l = c->lines;
+	struct view_line	*v;
+
+	if (l->n == l->cap) {
+		l->cap = l->cap == 0 ? 64 : l->cap * 2;
+		l->v = xreallocarray(l->v, l->cap, sizeof *l->v);
+	}
+	v = &l->v[l->n++];
+	v->role = role;
+	v->inner = c->inner;
+	v->part = c->part;
+	v->text = xmalloc(len + 1);
+	memcpy(v->text, s, len);
+	v->text[len] = '\0';
+	v->quote = role == VIEW_TEXT ? view_quote(v->text) : 0;
+}
+
+/* Start a line; the caller adds the rest, and view_end() ends it. */
+static void
+view_begin(struct view_ctx *c, enum view_role role)
+{
+	buf_reset(&c->cur);
+	c->role = role;
+}
+
+static void
+view_end(struct view_ctx *c)
+{
+	view_push(c, c->role, c->cur.data != NULL ? c->cur.data : "",
+	    c->cur.len);
+	buf_reset(&c->cur);
+}
+
+/* A whole line of the view's own text. */
+static void
+view_line(struct view_ctx *c, enum view_role role, const char *fmt, ...)
 {
 	va_list	 ap;
 	char	*s;
@@ -94,10 +144,30 @@ view_line(struct view_ctx *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	s = xvasprintf(fmt, ap);
 	va_end(ap);
-	view_mark(c);
-	buf_adds(c->out, s);
-	buf_addc(c->out, '\n');
+	view_push(c, role, s, strlen(s));
 	free(s);
+}
+
+/* Text from a message, made safe, one line for each line it holds. */
+static void
+view_text_lines(struct view_ctx *c, const char *s, size_t len)
+{
+	struct buf	 t;
+	const char	*p, *q, *end;
+
+	buf_init(&t);
+	view_safe(&t, s, len, STRSAFE_KEEP_NL);
+	p = t.data;
+	end = t.data + t.len;
+	while (p < end) {
+		if ((q = memchr(p, '\n', end - p)) == NULL)
+			q = end;
+		view_push(c, VIEW_TEXT, p, q - p);
+		p = q + 1;
+	}
+	if (t.data != NULL)
+		explicit_bzero(t.data, t.cap);
+	buf_free(&t);
 }
 
 /* How many of the len bytes at s to show so as to keep about max. */
@@ -126,12 +196,11 @@ static void
 view_header_block(struct view_ctx *c, const struct mime_header *h,
     const struct mime_header *prot)
 {
-	const struct mime_field	*f;
-	struct buf		 d;
-	char			*v;
-	size_t			 i, len, n;
-
-	const struct mime_header *from;
+	const struct mime_header	*from;
+	const struct mime_field		*f;
+	struct buf			 d;
+	char				*v;
+	size_t				 i, len, n;
 
 	for (i = 0; i < sizeof view_headers / sizeof *view_headers; i++) {
 		f = NULL;
@@ -149,11 +218,12 @@ view_header_block(struct view_ctx *c, const struct mime_header *h,
 				rfc2047_decode(&d, v, len);
 			free(v);
 			n = view_cut(d.data, d.len, VIEW_MAX_HEADER);
-			buf_addf(c->out, "%s: ", view_headers[i]);
-			view_safe(c->out, d.data, n, 0);
+			view_begin(c, VIEW_HEADER);
+			buf_addf(&c->cur, "%s: ", view_headers[i]);
+			view_safe(&c->cur, d.data, n, 0);
 			if (n < d.len)
-				buf_adds(c->out, " [...]");
-			buf_addc(c->out, '\n');
+				buf_adds(&c->cur, " [...]");
+			view_end(c);
 			buf_free(&d);
 		}
 	}
@@ -164,36 +234,36 @@ static void
 view_part_line(struct view_ctx *c, const struct mime_part *p,
     const char *what)
 {
-	view_mark(c);
-	buf_adds(c->out, "part ");
-	view_safe_str(c->out, *p->section == '\0' ? "-" : p->section);
-	buf_adds(c->out, ": ");
-	view_safe_str(c->out, p->type);
-	buf_addc(c->out, '/');
-	view_safe_str(c->out, p->subtype);
+	view_begin(c, VIEW_PART);
+	buf_adds(&c->cur, "part ");
+	view_safe_str(&c->cur, *p->section == '\0' ? "-" : p->section);
+	buf_adds(&c->cur, ": ");
+	view_safe_str(&c->cur, p->type);
+	buf_addc(&c->cur, '/');
+	view_safe_str(&c->cur, p->subtype);
 	if (p->charset != NULL) {
-		buf_adds(c->out, ", charset ");
-		view_safe_str(c->out, p->charset);
+		buf_adds(&c->cur, ", charset ");
+		view_safe_str(&c->cur, p->charset);
 	}
 	if (p->filename != NULL) {
-		buf_adds(c->out, ", \"");
-		view_safe_str(c->out, p->filename);
-		buf_addc(c->out, '"');
+		buf_adds(&c->cur, ", \"");
+		view_safe_str(&c->cur, p->filename);
+		buf_addc(&c->cur, '"');
 	}
 	if (what != NULL) {
-		buf_adds(c->out, ", ");
-		buf_adds(c->out, what);
+		buf_adds(&c->cur, ", ");
+		buf_adds(&c->cur, what);
 	}
-	buf_addc(c->out, '\n');
+	view_end(c);
 }
 
 static void
 view_note(struct view_ctx *c, const char *note)
 {
-	view_mark(c);
-	buf_adds(c->out, "note: ");
-	view_safe_str(c->out, note);
-	buf_addc(c->out, '\n');
+	view_begin(c, VIEW_NOTE);
+	buf_adds(&c->cur, "note: ");
+	view_safe_str(&c->cur, note);
+	view_end(c);
 }
 
 /* Notes on what the parser found wrong with a part. */
@@ -222,9 +292,9 @@ view_status(struct view_ctx *c, const struct mime_part *p)
 
 	if (c->status == NULL || (s = c->status(p, c->arg)) == NULL)
 		return;
-	view_mark(c);
-	view_safe_str(c->out, s);
-	buf_addc(c->out, '\n');
+	view_begin(c, VIEW_BANNER);
+	view_safe_str(&c->cur, s);
+	view_end(c);
 	free(s);
 }
 
@@ -255,12 +325,11 @@ view_text(struct view_ctx *c, struct mime_part *p)
 		free(note);
 	}
 	if (t.len == 0)
-		view_line(c, "(empty)");
-	else {
-		view_safe(c->out, t.data, t.len, STRSAFE_KEEP_NL);
-		if (t.data[t.len - 1] != '\n')
-			buf_addc(c->out, '\n');
-	}
+		view_line(c, VIEW_NOTE, "(empty)");
+	else
+		view_text_lines(c, t.data, t.len);
+	if (t.data != NULL)
+		explicit_bzero(t.data, t.cap);
 	buf_free(&t);
 }
 
@@ -272,10 +341,11 @@ view_message(struct view_ctx *c, struct mime_part *p)
 	view_part_line(c, p, "attached message:");
 	view_header_block(c, &inner->header, NULL);
 	view_part(c, inner);
-	view_mark(c);
-	buf_adds(c->out, "end of attached message ");
-	view_safe_str(c->out, p->section);
-	buf_addc(c->out, '\n');
+	c->part = p;
+	view_begin(c, VIEW_BOUNDARY);
+	buf_adds(&c->cur, "end of attached message ");
+	view_safe_str(&c->cur, p->section);
+	view_end(c);
 }
 
 static void	view_attachments(struct view_ctx *);
@@ -288,25 +358,29 @@ view_inner(struct view_ctx *c, struct mime_part *p, struct mime_part *in)
 	size_t			  natts = c->natts;
 	const char		 *name = *p->section == '\0' ? "-" : p->section;
 
-	view_mark(c);
-	buf_adds(c->out, "part ");
-	view_safe_str(c->out, name);
-	buf_adds(c->out, ": ");
-	view_safe_str(c->out, p->type);
-	buf_addc(c->out, '/');
-	view_safe_str(c->out, p->subtype);
-	buf_adds(c->out, ", its content follows\n");
+	view_begin(c, VIEW_BOUNDARY);
+	buf_adds(&c->cur, "part ");
+	view_safe_str(&c->cur, name);
+	buf_adds(&c->cur, ": ");
+	view_safe_str(&c->cur, p->type);
+	buf_addc(&c->cur, '/');
+	view_safe_str(&c->cur, p->subtype);
+	buf_adds(&c->cur, ", its content follows");
+	view_end(c);
 	c->atts = NULL;
 	c->natts = 0;
+	c->inner++;
 	view_part(c, in);
 	view_attachments(c);
+	c->inner--;
 	free(c->atts);
 	c->atts = atts;
 	c->natts = natts;
-	view_mark(c);
-	buf_adds(c->out, "end of the content of part ");
-	view_safe_str(c->out, name);
-	buf_addc(c->out, '\n');
+	c->part = p;
+	view_begin(c, VIEW_BOUNDARY);
+	buf_adds(&c->cur, "end of the content of part ");
+	view_safe_str(&c->cur, name);
+	view_end(c);
 }
 
 static void
@@ -314,8 +388,9 @@ view_part(struct view_ctx *c, struct mime_part *p)
 {
 	struct mime_part	*child, *in;
 
+	c->part = p;
 	view_status(c, p);
-	if (c->inner != NULL && (in = c->inner(p, c->arg)) != NULL) {
+	if (c->inner_fn != NULL && (in = c->inner_fn(p, c->arg)) != NULL) {
 		view_inner(c, p, in);
 		return;
 	}
@@ -331,9 +406,10 @@ view_part(struct view_ctx *c, struct mime_part *p)
 		view_flag_notes(c, p);
 		TAILQ_FOREACH(child, &p->children, entry)
 			view_part(c, child);
+		c->part = p;
 		if (p->flags & MIME_PART_CUT)
-			view_line(c, "(more parts not shown: a message may "
-			    "hold at most %d)", MIME_MAX_PARTS);
+			view_line(c, VIEW_NOTE, "(more parts not shown: a "
+			    "message may hold at most %d)", MIME_MAX_PARTS);
 		return;
 	}
 	if (view_is_text(p)) {
@@ -365,36 +441,121 @@ view_attachments(struct view_ctx *c)
 
 	if (c->natts == 0)
 		return;
-	view_line(c, "attachments:");
+	c->part = NULL;
+	view_line(c, VIEW_ATTACHMENT, "attachments:");
 	for (i = 0; i < c->natts; i++) {
-		p = c->atts[i];
+		c->part = p = c->atts[i];
 		buf_init(&d);
 		flags = mime_body_decode(p, &d);
-		view_mark(c);
-		buf_adds(c->out, "  ");
-		view_safe_str(c->out, p->section);
-		buf_adds(c->out, "  ");
-		view_safe_str(c->out, p->type);
-		buf_addc(c->out, '/');
-		view_safe_str(c->out, p->subtype);
-		buf_adds(c->out, "  ");
-		view_size(c->out, d.len);
+		view_begin(c, VIEW_ATTACHMENT);
+		buf_adds(&c->cur, "  ");
+		view_safe_str(&c->cur, p->section);
+		buf_adds(&c->cur, "  ");
+		view_safe_str(&c->cur, p->type);
+		buf_addc(&c->cur, '/');
+		view_safe_str(&c->cur, p->subtype);
+		buf_adds(&c->cur, "  ");
+		view_size(&c->cur, d.len);
 		if (p->filename != NULL) {
-			buf_adds(c->out, "  \"");
-			view_safe_str(c->out, p->filename);
-			buf_addc(c->out, '"');
+			buf_adds(&c->cur, "  \"");
+			view_safe_str(&c->cur, p->filename);
+			buf_addc(&c->cur, '"');
 		}
 		if (mime_part_is(p, "text", "html"))
-			buf_adds(c->out, "  (HTML, not shown)");
+			buf_adds(&c->cur, "  (HTML, not shown)");
 		if (flags & MIME_CTE_UNKNOWN)
-			buf_adds(c->out, "  (unknown transfer encoding)");
+			buf_adds(&c->cur, "  (unknown transfer encoding)");
 		else if (flags & (MIME_CTE_TRUNCATED | MIME_CTE_NO_PADDING))
-			buf_adds(c->out, "  (base64 data ends early)");
+			buf_adds(&c->cur, "  (base64 data ends early)");
 		if (p->flags & MIME_PART_BAD_HEADER)
-			buf_adds(c->out, "  (too many header fields)");
-		buf_addc(c->out, '\n');
+			buf_adds(&c->cur, "  (too many header fields)");
+		view_end(c);
+		if (d.data != NULL)
+			explicit_bzero(d.data, d.cap);
 		buf_free(&d);
 	}
+}
+
+void
+view_lines(struct mime_msg *m, const struct view_hooks *h,
+    struct view_lines *out)
+{
+	struct view_ctx	c;
+	size_t		i;
+
+	memset(&c, 0, sizeof c);
+	c.lines = out;
+	buf_init(&c.cur);
+	c.status = h->status;
+	c.inner_fn = h->inner;
+	c.arg = h->arg;
+	if (m->len == 0) {
+		view_line(&c, VIEW_NOTE, "(empty message)");
+		return;
+	}
+	view_header_block(&c, &m->root->header, h->headers);
+	view_push(&c, VIEW_SPACE, "", 0);
+	for (i = 0; i < h->nnotes; i++) {
+		view_begin(&c, h->notes[i].role);
+		view_safe_str(&c.cur, h->notes[i].text);
+		view_end(&c);
+	}
+	view_part(&c, m->root);
+	view_attachments(&c);
+	c.part = NULL;
+	if (m->cut)
+		view_line(&c, VIEW_NOTE, "note: the message has more than %d "
+		    "parts; the rest are not shown", MIME_MAX_PARTS);
+	free(c.atts);
+	buf_free(&c.cur);
+}
+
+int
+view_role_chrome(enum view_role r)
+{
+	return r != VIEW_HEADER && r != VIEW_SPACE && r != VIEW_TEXT;
+}
+
+const char *
+view_role_name(enum view_role r)
+{
+	switch (r) {
+	case VIEW_HEADER:	return "header";
+	case VIEW_SPACE:	return "space";
+	case VIEW_TEXT:		return "text";
+	case VIEW_BANNER:	return "banner";
+	case VIEW_PART:		return "part";
+	case VIEW_BOUNDARY:	return "boundary";
+	case VIEW_ATTACHMENT:	return "attachment";
+	default:		return "note";
+	}
+}
+
+void
+view_lines_render(const struct view_lines *l, struct buf *out)
+{
+	size_t	i;
+
+	for (i = 0; i < l->n; i++) {
+		if (view_role_chrome(l->v[i].role))
+			buf_adds(out, VIEW_MARK);
+		buf_adds(out, l->v[i].text);
+		buf_addc(out, '\n');
+	}
+}
+
+void
+view_lines_free(struct view_lines *l)
+{
+	size_t	i;
+
+	for (i = 0; i < l->n; i++) {
+		explicit_bzero(l->v[i].text, strlen(l->v[i].text));
+		free(l->v[i].text);
+	}
+	free(l->v);
+	l->v = NULL;
+	l->n = l->cap = 0;
 }
 
 void
@@ -413,31 +574,12 @@ void
 view_render_hooks(struct mime_msg *m, struct buf *out,
     const struct view_hooks *h)
 {
-	struct view_ctx	c;
-	size_t		i;
+	struct view_lines	l;
 
-	memset(&c, 0, sizeof c);
-	c.out = out;
-	c.status = h->status;
-	c.inner = h->inner;
-	c.arg = h->arg;
-	if (m->len == 0) {
-		view_line(&c, "(empty message)");
-		return;
-	}
-	view_header_block(&c, &m->root->header, h->headers);
-	buf_addc(out, '\n');
-	for (i = 0; i < h->nnotes; i++) {
-		view_mark(&c);
-		view_safe_str(out, h->notes[i]);
-		buf_addc(out, '\n');
-	}
-	view_part(&c, m->root);
-	view_attachments(&c);
-	if (m->cut)
-		view_line(&c, "note: the message has more than %d parts; the "
-		    "rest are not shown", MIME_MAX_PARTS);
-	free(c.atts);
+	memset(&l, 0, sizeof l);
+	view_lines(m, h, &l);
+	view_lines_render(&l, out);
+	view_lines_free(&l);
 }
 
 int

@@ -1,6 +1,9 @@
 /*
- * view.h: a message as plain, terminal-safe text: what
- * "steedmail --view FILE" prints, and what the pager will show.
+ * view.h: a message as lines of plain, terminal-safe text, each with its
+ * role (struct view_line): what "steedmail --view FILE" prints, and what
+ * the pager will draw. message.h builds a message's lines with the
+ * security hooks below; doc/message.md describes the model for those who
+ * draw it.
  */
 #ifndef STEED_VIEW_H
 #define STEED_VIEW_H
@@ -40,6 +43,51 @@ typedef char	*(*view_status_fn)(const struct mime_part *, void *arg);
 typedef struct mime_part *(*view_inner_fn)(const struct mime_part *,
 	    void *arg);
 
+/*
+ * What a line is, so that a front end can draw each kind in its own way.
+ * Every role but VIEW_HEADER, VIEW_SPACE and VIEW_TEXT is steedmail's own
+ * chrome: --view starts those lines with VIEW_MARK, the pager will draw
+ * them in its own colours; no byte of the message can make one.
+ */
+enum view_role {
+	VIEW_HEADER,		/* "Field: value" in the header block */
+	VIEW_SPACE,		/* the empty line that ends the header block */
+	VIEW_TEXT,		/* a line of a text part (quote: how deep) */
+	VIEW_BANNER,		/* security: of the message (part NULL) or
+				   of the part that follows */
+	VIEW_PART,		/* "part 1.2: text/plain, ..." before a part,
+				   or the start of an attached message */
+	VIEW_BOUNDARY,		/* where content shown in place of a part
+				   (decrypted, verified) begins or ends; the
+				   end of an attached message */
+	VIEW_ATTACHMENT,	/* "attachments:" and one line per attachment */
+	VIEW_NOTE		/* what steedmail says about the message or a
+				   part: warnings, parser notes, "(empty)" */
+};
+
+struct view_line {
+	enum view_role		 role;
+	int			 quote;	/* VIEW_TEXT: leading ">" levels */
+	int			 inner;	/* how many boundaries of content
+					   shown in place of a part it is in:
+					   0 is the message's own content */
+	const struct mime_part	*part;	/* the part it belongs to, or NULL */
+	char			*text;	/* terminal-safe, one line, no LF,
+					   without VIEW_MARK */
+};
+
+struct view_lines {
+	struct view_line	*v;
+	size_t			 n;
+	size_t			 cap;
+};
+
+/* A line the caller adds after the header block (security, notes). */
+struct view_note {
+	enum view_role		 role;
+	const char		*text;	/* made terminal-safe when drawn */
+};
+
 struct view_hooks {
 	view_status_fn			 status;	/* or NULL */
 	view_inner_fn			 inner;		/* or NULL */
@@ -47,7 +95,7 @@ struct view_hooks {
 	 * headers), field by field; NULL for none. */
 	const struct mime_header	*headers;
 	/* Lines drawn as view lines after the header block. */
-	char				**notes;
+	const struct view_note		*notes;
 	size_t				 nnotes;
 	void				*arg;
 };
@@ -66,5 +114,14 @@ void	 view_render_msg(struct mime_msg *, struct buf *out,
 /* The same with all the hooks. */
 void	 view_render_hooks(struct mime_msg *, struct buf *out,
 	    const struct view_hooks *);
+
+/* The lines of a parsed message, with all the hooks, appended to out. */
+void	 view_lines(struct mime_msg *, const struct view_hooks *,
+	    struct view_lines *out);
+/* Lines as --view prints them: chrome after VIEW_MARK, one LF each. */
+void	 view_lines_render(const struct view_lines *, struct buf *out);
+int	 view_role_chrome(enum view_role);
+const char *view_role_name(enum view_role);
+void	 view_lines_free(struct view_lines *);
 
 #endif

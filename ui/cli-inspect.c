@@ -1,6 +1,7 @@
 /*
  * cli-inspect.c: "steedmail --inspect FILE|- ...": a message's security
- * verdicts (crypto-in.c) as "key: value" lines, one fact a line, for
+ * verdicts (opened by message.h, as --view and the pager open it) as
+ * "key: value" lines, one fact a line, for
  * scripts and tests. doc/inspect.md defines the format and promises to
  * keep it; every value goes through strsafe(), so no line can be forged
  * or broken by what a message holds.
@@ -14,7 +15,7 @@
 #include "buf.h"
 #include "cli.h"
 #include "crypto-in.h"
-#include "mime-parse.h"
+#include "message.h"
 #include "strsafe.h"
 #include "trust-store.h"
 #include "xmalloc.h"
@@ -105,85 +106,61 @@ cmd_inspect_autocrypt(const struct crypto_in *ci)
 
 /* The sender's trust state (doc/trust.md), recorded in the trust store. */
 static void
-cmd_inspect_trust(const struct crypto_in *ci)
+cmd_inspect_trust(const struct message *m)
 {
-	struct trust_verdict	v;
+	const struct trust_verdict	*v = &m->trust;
 
-	if (cmd_trust_message(ci, &v) == -1) {
+	if (!m->have_trust) {
 		cmd_inspect_kv("trust.state", "none");
-		cmd_inspect_kv("trust.evidence", "%s", v.evidence != NULL ?
-		    v.evidence : "unknown");
-		trust_verdict_free(&v);
+		cmd_inspect_kv("trust.evidence", "%s", v->evidence != NULL ?
+		    v->evidence : "unknown");
 		return;
 	}
-	cmd_inspect_kv("trust.state", "%s", trust_state_name(v.state));
-	cmd_inspect_kv("trust.fpr", "%s", v.fpr != NULL ? v.fpr : "none");
-	if (v.other != NULL)
-		cmd_inspect_kv("trust.other-fpr", "%s", v.other);
-	cmd_inspect_kv("trust.since", "%s", v.since != 0 ?
-	    trust_date(v.since) : "none");
-	cmd_inspect_kv("trust.messages", "%ld", v.messages);
-	cmd_inspect_kv("trust.evidence", "%s", v.evidence);
-	trust_verdict_free(&v);
+	cmd_inspect_kv("trust.state", "%s", trust_state_name(v->state));
+	cmd_inspect_kv("trust.fpr", "%s", v->fpr != NULL ? v->fpr : "none");
+	if (v->other != NULL)
+		cmd_inspect_kv("trust.other-fpr", "%s", v->other);
+	cmd_inspect_kv("trust.since", "%s", v->since != 0 ?
+	    trust_date(v->since) : "none");
+	cmd_inspect_kv("trust.messages", "%ld", v->messages);
+	cmd_inspect_kv("trust.evidence", "%s", v->evidence);
 }
 
 /*
- * Part statuses in the order the view shows the parts; content shown for
- * a part has its root named as that part, so their sentences are joined.
+ * Part statuses in the order the view shows the parts (message.h's part
+ * tree); content shown for a part has its root named as that part, so
+ * their sentences are joined.
  */
 static void
-cmd_inspect_tree(const struct crypto_in *ci, struct mime_part *r,
-    struct buf *line, char **last)
+cmd_inspect_parts(const struct message *m)
 {
-	struct mime_part		*p, *stop = NULL;
-	const struct crypto_in_part	*e;
-	char				*name;
+	const struct message_part	*mp;
+	struct buf			 line;
+	const char			*last = NULL;
 	size_t				 i;
 
-	for (p = r; p != NULL && p != stop; p = mime_part_next(p)) {
-		if (p == r)
-			stop = TAILQ_NEXT(r, entry);	/* NULL for roots */
-		for (e = NULL, i = 0; i < ci->nparts; i++) {
-			if (ci->parts[i].part == p)
-				e = &ci->parts[i];
-		}
-		if (e == NULL)
-			continue;
-		if (e->status != NULL) {
-			name = crypto_in_name(ci, p);
-			if (*last != NULL && strcmp(*last, name) == 0) {
-				buf_adds(line, "; ");
-				free(name);
-			} else {
-				if (*last != NULL) {
-					cmd_inspect_kv(line->data, "%s",
-					    line->data + strlen(line->data) + 1);
-				}
-				free(*last);
-				*last = name;
-				buf_reset(line);
-				buf_addf(line, "part.%s", name);
-				buf_addc(line, '\0');
-			}
-			buf_adds(line, e->status);
-		}
-		if (e->inner != NULL)
-			cmd_inspect_tree(ci, e->inner->root, line, last);
-	}
-}
-
-static void
-cmd_inspect_parts(const struct crypto_in *ci)
-{
-	struct buf	 line;
-	char		*last = NULL;
-
 	buf_init(&line);
-	cmd_inspect_tree(ci, ci->msg->root, &line, &last);
+	for (i = 0; i < m->nparts; i++) {
+		mp = &m->parts[i];
+		if (mp->status == NULL)
+			continue;
+		if (last != NULL && strcmp(last, mp->name) == 0) {
+			buf_adds(&line, "; ");
+			buf_adds(&line, mp->status);
+			continue;
+		}
+		if (last != NULL)
+			cmd_inspect_kv(line.data, "%s", line.data +
+			    strlen(line.data) + 1);
+		last = mp->name;
+		buf_reset(&line);
+		buf_addf(&line, "part.%s", mp->name);
+		buf_addc(&line, '\0');
+		buf_adds(&line, mp->status);
+	}
 	if (last != NULL)
 		cmd_inspect_kv(line.data, "%s", line.data + strlen(line.data) +
 		    1);
-	free(last);
 	buf_free(&line);
 }
 
@@ -192,8 +169,8 @@ static int
 cmd_inspect_one(struct cmd_ctx *ctx, const char *path)
 {
 	struct buf		 raw;
-	struct mime_msg		*m;
-	struct crypto_in	*ci;
+	struct message		*m;
+	const struct crypto_in	*ci;
 	char			*cause = NULL;
 	size_t			 i, len;
 
@@ -202,14 +179,15 @@ cmd_inspect_one(struct cmd_ctx *ctx, const char *path)
 		buf_free(&raw);
 		return EX_DATAERR;
 	}
+	cmd_crypto_init(ctx);
 	len = raw.len;
-	if ((m = mime_parse(buf_take(&raw), len, &cause)) == NULL) {
+	if ((m = message_open(buf_take(&raw), len, NULL, 0, &cause)) ==
+	    NULL) {
 		cmd_error("%s: %s", path, cause);
 		free(cause);
 		return EX_DATAERR;
 	}
-	cmd_crypto_init(ctx);
-	ci = crypto_in_analyse_import(m);
+	ci = m->ci;
 	cmd_inspect_kv("encryption", "%s", crypto_in_proto_name(ci->encryption));
 	if (ci->encryption != CRYPTO_IN_NONE) {
 		cmd_inspect_kv("integrity", "%s",
@@ -227,12 +205,13 @@ cmd_inspect_one(struct cmd_ctx *ctx, const char *path)
 	cmd_inspect_kv("protected-headers", "%s", ci->protected != NULL ?
 	    "yes" : "no");
 	cmd_inspect_autocrypt(ci);
-	cmd_inspect_trust(ci);
-	cmd_inspect_parts(ci);
-	for (i = 0; i < ci->nwarnings; i++)
-		cmd_inspect_kv("warning", "%s", ci->warnings[i]);
-	crypto_in_free(ci);
-	mime_msg_free(m);
+	cmd_inspect_trust(m);
+	cmd_inspect_parts(m);
+	for (i = 0; i < m->nnotes; i++) {
+		if (m->notes[i].kind == MESSAGE_NOTE_WARNING)
+			cmd_inspect_kv("warning", "%s", m->notes[i].text);
+	}
+	message_free(m);
 	return EX_OK;
 }
 

@@ -1,9 +1,10 @@
 /*
- * cli-view.c: "steedmail --view FILE|-": a message file shown as the pager
- * shows it, as plain text, with every byte from the message made safe.
- * Its security (crypto-in.c) is drawn by the view's own lines: a verdict
- * after the headers, and each part's status above the part; decrypted
- * content is shown in place of its ciphertext, between view lines.
+ * cli-view.c: "steedmail --view FILE|-": a message file opened as the
+ * pager opens it (message.h) and printed as plain text, with every byte
+ * from the message made safe. Its security is drawn by the view's own
+ * lines: a verdict after the headers, and each part's status above the
+ * part; decrypted content is shown in place of its ciphertext, between
+ * view lines.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,11 +17,7 @@
 #include "buf.h"
 #include "cli.h"
 #include "crypto.h"
-#include "crypto-in.h"
-#include "mime-parse.h"
-#include "trust-store.h"
-#include "view.h"
-#include "xmalloc.h"
+#include "message.h"
 
 #define CMD_VIEW_MAX	(256u * 1024 * 1024)
 
@@ -73,24 +70,14 @@ cmd_crypto_init(struct cmd_ctx *ctx)
 	}
 }
 
-static void
-cmd_view_note(struct view_hooks *h, char *s)
-{
-	h->notes = xreallocarray(h->notes, h->nnotes + 1, sizeof *h->notes);
-	h->notes[h->nnotes++] = s;
-}
-
 int
 cmd_view(struct cmd_ctx *ctx)
 {
-	struct buf		 raw, out;
-	struct mime_msg		*m;
-	struct crypto_in	*ci;
-	struct view_hooks	 h;
-	struct trust_verdict	 tv;
-	char			*cause = NULL;
-	size_t			 i, len;
-	int			 rc;
+	struct buf	 raw, out;
+	struct message	*m;
+	char		*cause = NULL;
+	size_t		 len;
+	int		 rc;
 
 	if (ctx->argc != 1) {
 		cmd_error("usage: steedmail --view FILE|-");
@@ -101,49 +88,23 @@ cmd_view(struct cmd_ctx *ctx)
 		buf_free(&raw);
 		return rc;
 	}
+	cmd_crypto_init(ctx);
 	len = raw.len;
-	if ((m = mime_parse(buf_take(&raw), len, &cause)) == NULL) {
+	if ((m = message_open(buf_take(&raw), len, NULL, 0, &cause)) ==
+	    NULL) {
 		cmd_error("%s: %s", ctx->argv[0], cause);
 		free(cause);
 		return EX_DATAERR;
 	}
-	cmd_crypto_init(ctx);
-	ci = crypto_in_analyse_import(m);	/* as --inspect: Autocrypt too */
-	memset(&h, 0, sizeof h);
-	h.status = crypto_in_view_status;
-	h.inner = crypto_in_view_inner;
-	h.headers = ci->protected;
-	h.arg = ci;
-	cmd_view_note(&h, ci->encryption == CRYPTO_IN_NONE &&
-	    ci->nsigs == 0 && ci->nparts == 0 ?
-	    xstrdup("security: not signed, not encrypted") :
-	    xasprintf("security: %s", ci->summary));
-	/* The sender's trust state, as the trust store has it. */
-	if (cmd_trust_message(ci, &tv) == 0)
-		cmd_view_note(&h, xasprintf("trust: %s%s%s%s",
-		    trust_state_name(tv.state), tv.fpr != NULL ? ", key " : "",
-		    tv.fpr != NULL ? tv.fpr : "", tv.state == TRUST_KEY_CHANGED ||
-		    tv.state == TRUST_CONFLICT ? " -- WARNING: not the key "
-		    "known for this sender" : ""));
-	trust_verdict_free(&tv);
-	if (ci->protected != NULL)
-		cmd_view_note(&h, xstrdup("protected headers used: the "
-		    "headers above come from inside the message"));
-	for (i = 0; i < ci->nwarnings; i++)
-		cmd_view_note(&h, xasprintf("warning: %s", ci->warnings[i]));
 	buf_init(&out);
-	view_render_hooks(m, &out, &h);
+	message_render(m, &out);
 	if (fwrite(out.data, 1, out.len, stdout) != out.len ||
 	    fflush(stdout) != 0) {
 		cmd_error("cannot write to standard output");
 		rc = EX_IOERR;
 	}
-	for (i = 0; i < h.nnotes; i++)
-		free(h.notes[i]);
-	free(h.notes);
 	explicit_bzero(out.data, out.cap);
 	buf_free(&out);
-	crypto_in_free(ci);
-	mime_msg_free(m);
+	message_free(m);
 	return rc;
 }

@@ -12,6 +12,13 @@
 #   steedmail --inspect FILE                    as bob, on the whole message
 #   gpg --homedir BOBHOME --batch --decrypt P   on the same message's
 #                                               application/octet-stream part
+#   tests/bench/msgopen BOBHOME FILE            one process, started once:
+#                                               the message opened through
+#                                               message.h (parse, decrypt,
+#                                               verify, Autocrypt, trust,
+#                                               display lines) per request,
+#                                               after one warm-up: the
+#                                               pager's case
 # (BENCH_CRYPTO_REPS_BIG, 10, runs for 1 MB; BENCH_CRYPTO_REPS_SMALL, 30,
 # for 10 kB), and `steedmail --genkey` for a fresh account, a fresh home
 # each time (BENCH_GENKEY_REPS, 5). Every inspect run must say
@@ -20,7 +27,8 @@
 # so that a broken run cannot look fast.
 #
 # Prints a markdown table (median and min–max) and the targets of BENCH.md
-# (inspect ≤ 1.2x gpg --decrypt; key creation < 1 s) with met / not met.
+# (inspect ≤ 1.2x gpg --decrypt; a message opened in a running process
+# ≤ 1.2x gpg --decrypt; key creation < 1 s) with met / not met.
 # Missed targets are reported, not failed: the exit status is non-zero only
 # when something could not be measured.
 #
@@ -251,6 +259,33 @@ def genkey():
     print("genkey_self", m.group(1).decode())
     return dt
 
+MSGOPEN = {}
+
+def msgopen_start(size):
+    """The driver for size, started once and warmed up (untimed)."""
+    p = subprocess.Popen([os.path.dirname(SM) + "/tests/bench/msgopen",
+                          BOBHOME, "%s/%s.eml" % (T, size)],
+                         env=env_of("bob"), stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    if p.stdout.readline() != "ready\n":
+        p.kill()
+        return fail("open_" + size, "the driver did not start",
+                    b"", p.stderr.read().encode())
+    MSGOPEN[size] = p
+    return 0
+
+def msgopen(size):
+    p = MSGOPEN.get(size)
+    if p is None:
+        return None
+    p.stdin.write("open\n")
+    p.stdin.flush()
+    ans = p.stdout.readline().split()
+    if len(ans) != 2 or ans[0] != "ok":
+        return fail("open_" + size, " ".join(ans) or "no answer")
+    return float(ans[1])
+
 def record(name, dt):
     if dt is not None:
         print(name, "%.6f" % dt)
@@ -258,7 +293,8 @@ def record(name, dt):
 # Warm up (untimed): the agent has bob's key loaded, the Autocrypt key is
 # known, the files are in the page cache, for both alike.
 for size in ("big", "small"):
-    if inspect(size) is None or gpg(size) is None:
+    if inspect(size) is None or gpg(size) is None or \
+            msgopen_start(size) is None:
         sys.exit(1)
 print("batch", BATCH)
 
@@ -266,13 +302,17 @@ print("batch", BATCH)
 for i in range(max(reps.values())):
     for size in ("big", "small"):
         if i < reps[size]:
-            first, second = (inspect, gpg) if i % 2 == 0 else (gpg, inspect)
-            for f in (first, second):
-                record(("inspect_" if f is inspect else "gpg_") + size,
-                       f(size))
+            order = (inspect, gpg, msgopen) if i % 2 == 0 else \
+                (msgopen, gpg, inspect)
+            for f in order:
+                record({inspect: "inspect_", gpg: "gpg_",
+                        msgopen: "open_"}[f] + size, f(size))
             if i < max(3, reps[size] // 3):
                 record("batch_" + size, inspect_batch(size))
     record("gpgmeinit", gpgmeinit())
+for p in MSGOPEN.values():
+    p.stdin.close()
+    p.wait()
 for i in range(reps_genkey):
     record("genkey", genkey())
 if failed:
@@ -340,6 +380,8 @@ report() {
 		row("gpg_small", "gpg --decrypt, its encrypted part")
 		row("genkey", "steedmail --genkey, fresh account")
 		row("gpgmeinit", "gpgme start-up alone (tests/bench/gpgmeinit)")
+		row("open_big", "message_open() in a running process, 1 MB message")
+		row("open_small", "message_open() in a running process, 10 kB message")
 		B = ("batch" in cnt) ? v["batch", 1] : 0
 		row("batch_big", "steedmail --inspect, " B " copies of the 1 MB message, one process")
 		row("batch_small", "steedmail --inspect, " B " copies of the 10 kB message, one process")
@@ -358,6 +400,8 @@ report() {
 		print "|---|---|---|---|"
 		ratio("--inspect / gpg --decrypt, 1 MB", M["inspect_big"], M["gpg_big"], "≤", 1.2, "", 2)
 		ratio("--inspect / gpg --decrypt, 10 kB", M["inspect_small"], M["gpg_small"], "≤", 1.2, "", 2)
+		ratio("message opened in a running process / gpg --decrypt, 1 MB", M["open_big"], M["gpg_big"], "≤", 1.2, "", 2)
+		ratio("message opened in a running process / gpg --decrypt, 10 kB", M["open_small"], M["gpg_small"], "≤", 1.2, "", 2)
 		ratio("--genkey, whole process", M["genkey"], 1, "<", 1, " s", 2)
 		ratio("--inspect in one process, per message / gpg --decrypt, 1 MB", per_big, M["gpg_big"], "≤", 1.2, "", 2)
 		ratio("--inspect in one process, per message / gpg --decrypt, 10 kB", per_small, M["gpg_small"], "≤", 1.2, "", 2)

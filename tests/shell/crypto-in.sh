@@ -260,7 +260,10 @@ if [ -e "$C/smime" ]; then
 	done
 	ok "smime-encrypted: S/MIME without a signature has no integrity" \
 	    kv smime-encrypted integrity none
-	ok "smime-encrypted: so nothing is shown" hasnt smime-encrypted SWORDFISH
+	# Issue 12, section 6: shown, text only, under steedmail's banner.
+	ok "smime-encrypted: its text is shown under a banner saying it may be altered" sh -c \
+	    "grep -q '^$MARK security of part root: encrypted (S/MIME) and decrypted, WITHOUT INTEGRITY PROTECTION' '$T_TMP/smime-encrypted.view' &&
+	     grep -q SWORDFISH '$T_TMP/smime-encrypted.view'"
 	ok "smime-signed-encrypted: decrypted" kv smime-signed-encrypted decrypted yes
 	ok "smime-signed-encrypted: integrity from the signature" \
 	    kv smime-signed-encrypted integrity ok

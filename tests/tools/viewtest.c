@@ -2,9 +2,10 @@
  * viewtest.c: run the engine's view_render() on a message file and print
  * what it returns, for tests/shell/hostile.sh. With -t, print the part tree
  * instead (section, type, flags, body size), one part a line, through
- * strsafe() like everything else.
+ * strsafe() like everything else. With -l, print the display model
+ * (view_lines()): "ROLE QUOTE INNER|TEXT", one line of the model a line.
  *
- * usage: viewtest [-t] FILE
+ * usage: viewtest [-t | -l] FILE
  * Exit 0 on success, 1 if view_render() refused the message, 2 on a usage
  * or read error.
  */
@@ -60,32 +61,55 @@ viewtest_tree(struct mime_msg *m, struct buf *out)
 	buf_addf(out, "parts=%zu cut=%d\n", m->nparts, m->cut);
 }
 
+static void
+viewtest_lines(struct mime_msg *m, struct buf *out)
+{
+	struct view_hooks	h;
+	struct view_lines	l;
+	size_t			i;
+
+	memset(&h, 0, sizeof h);
+	memset(&l, 0, sizeof l);
+	view_lines(m, &h, &l);
+	for (i = 0; i < l.n; i++)
+		buf_addf(out, "%s %d %d|%s\n", view_role_name(l.v[i].role),
+		    l.v[i].quote, l.v[i].inner, l.v[i].text);
+	view_lines_free(&l);
+}
+
 int
 main(int argc, char **argv)
 {
 	struct buf	 raw, out;
 	struct mime_msg	*m;
 	char		*cause;
-	int		 tree = 0, rc = 0;
+	int		 tree = 0, lines = 0, rc = 0;
 
 	if (argc == 3 && strcmp(argv[1], "-t") == 0) {
 		tree = 1;
 		argv++;
 		argc--;
+	} else if (argc == 3 && strcmp(argv[1], "-l") == 0) {
+		lines = 1;
+		argv++;
+		argc--;
 	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: viewtest [-t] FILE\n");
+		fprintf(stderr, "usage: viewtest [-t | -l] FILE\n");
 		return 2;
 	}
 	buf_init(&raw);
 	buf_init(&out);
 	if (viewtest_read(argv[1], &raw) != 0)
 		return 2;
-	if (tree) {
+	if (tree || lines) {
 		if ((m = mime_parse_copy(raw.data, raw.len, &cause)) == NULL)
 			rc = 1;
 		else {
-			viewtest_tree(m, &out);
+			if (tree)
+				viewtest_tree(m, &out);
+			else
+				viewtest_lines(m, &out);
 			mime_msg_free(m);
 		}
 	} else if (view_render(raw.data, raw.len, &out, &cause) != 0)

@@ -1,6 +1,8 @@
 /*
  * test-view.c: what "steedmail --view" prints, exactly; that nothing from
- * the message can start a view line; and the status line hook.
+ * the message can start a view line; the status line hook; and the
+ * display model under it: each line's role, quote level, inner depth and
+ * part, rendered back to the same text.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +43,104 @@ status(const struct mime_part *p, void *arg)
 	if (mime_part_is(p, "multipart", "signed"))
 		return xstrdup("signed by \x1b[32mtrusted\x1b[0m \xe2\x94\x83");
 	return NULL;
+}
+
+/* The inner hook: an application/x-box part shows the tree at arg. */
+static struct mime_part *
+inner(const struct mime_part *p, void *arg)
+{
+	if (mime_part_is(p, "application", "x-box"))
+		return ((struct mime_msg *)arg)->root;
+	return NULL;
+}
+
+static char *
+box_status(const struct mime_part *p, void *arg)
+{
+	(void)arg;
+	if (mime_part_is(p, "application", "x-box"))
+		return xstrdup("boxed \x1b[1m");
+	return NULL;
+}
+
+static void
+test_lines(void)
+{
+	const char		*msg = "From: a@example.org\nSubject: s\n"
+	    "Content-Type: multipart/mixed; boundary=b\n\n--b\n\nhi\n"
+	    "> q1\n>> q2\n> > > q3\n--b\nContent-Type: application/x-box\n\n"
+	    "xx\n--b\nContent-Type: image/png\n\nAAAA\n--b--\n";
+	const char		*in = "Content-Type: text/plain\n\ninside\n";
+	struct view_note	 notes[] = {
+		{ VIEW_BANNER, "security: \xe2\x94\x83 test" },
+		{ VIEW_NOTE, "warning: w" }
+	};
+	struct view_hooks	 h;
+	struct view_lines	 l;
+	struct mime_msg		*m, *im;
+	struct buf		 roles, quotes, inners, a, b;
+	char			*cause;
+	size_t			 i;
+	int			 chrome_ok = 1;
+
+	m = mime_parse_copy(msg, strlen(msg), &cause);
+	im = mime_parse_copy(in, strlen(in), &cause);
+	memset(&h, 0, sizeof h);
+	h.status = box_status;
+	h.inner = inner;
+	h.notes = notes;
+	h.nnotes = 2;
+	h.arg = im;
+	memset(&l, 0, sizeof l);
+	view_lines(m, &h, &l);
+	buf_init(&roles);
+	buf_init(&quotes);
+	buf_init(&inners);
+	for (i = 0; i < l.n; i++) {
+		buf_addf(&roles, "%s%s", i ? " " : "",
+		    view_role_name(l.v[i].role));
+		buf_addf(&quotes, "%d", l.v[i].quote);
+		buf_addf(&inners, "%d", l.v[i].inner);
+		if (strchr(l.v[i].text, '\n') != NULL ||
+		    strstr(l.v[i].text, "\xe2\x94\x83") != NULL ||
+		    strchr(l.v[i].text, '\x1b') != NULL)
+			chrome_ok = 0;
+	}
+	TAP_STR(roles.data, "header header space banner note part text text "
+	    "text text banner boundary part text boundary attachment "
+	    "attachment", "each line has its role");
+	TAP_STR(quotes.data, "00000001230000000",
+	    "text lines know their quote level");
+	TAP_STR(inners.data, "00000000000011000",
+	    "lines of content shown in place of a part are inner");
+	TAP_OK(chrome_ok, "no line holds a newline, the mark or an escape");
+	TAP_STR(l.v[5].text, "part 1: text/plain", "a part line's text");
+	TAP_STR(l.v[10].text, "boxed ^[[1m", "a banner's text, made safe");
+	TAP_STR(l.v[3].text, "security: <U+2503> test",
+	    "a note's text, made safe");
+	TAP_OK(l.v[6].part == TAILQ_FIRST(&m->root->children),
+	    "a text line belongs to its part");
+	TAP_OK(l.v[12].part == im->root && l.v[11].part == l.v[14].part &&
+	    mime_part_is(l.v[11].part, "application", "x-box"),
+	    "inner lines belong to the inner part, boundaries to the host");
+	TAP_OK(l.v[3].part == NULL, "message-level lines belong to no part");
+	buf_init(&a);
+	buf_init(&b);
+	view_lines_render(&l, &a);
+	view_render_hooks(m, &b, &h);
+	TAP_STR(a.data, b.data, "the lines render as the view prints");
+	TAP_OK(strstr(a.data, M "end of the content of part 2\n") != NULL &&
+	    strstr(a.data, "\n> q1\n") != NULL,
+	    "chrome after the mark, text as it is");
+	buf_free(&a);
+	buf_free(&b);
+	buf_free(&roles);
+	buf_free(&quotes);
+	buf_free(&inners);
+	view_lines_free(&l);
+	TAP_OK(l.n == 0 && l.v == NULL, "freed lines are empty");
+	mime_msg_free(im);
+	mime_msg_free(m);
 }
 
 int
@@ -127,5 +227,6 @@ main(void)
 	TAP_OK(calls == 3, "the hook is called for every part (%d)", calls);
 	free(got);
 	mime_msg_free(m);
+	test_lines();
 	return TAP_DONE();
 }
