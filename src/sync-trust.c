@@ -34,6 +34,7 @@
 #include "imap-ops.h"
 #include "imap-sync.h"
 #include "log.h"
+#include "message.h"
 #include "mime-header.h"
 #include "mime-parse.h"
 #include "send.h"
@@ -294,16 +295,17 @@ sync_trust_unchecked(const struct crypto_in *ci)
 }
 
 /*
- * One message, fetched whole, through --inspect's steps. -1 if it could
- * not be fetched (the connection may be gone), else 0.
+ * One message, fetched whole, opened as every front end opens it
+ * (message.h: the same analysis, Autocrypt import included), and its
+ * sender's state recorded unless gpg could not give a verdict. -1 if it
+ * could not be fetched (the connection may be gone), else 0.
  */
 static int
 sync_trust_one(struct sync_trust_run *r, uint32_t uid)
 {
 	struct buf			 raw;
-	struct mime_msg			*m;
-	struct crypto_in		*ci;
-	struct trust_verdict		 v;
+	struct message			*msg;
+	const struct crypto_in		*ci;
 	const struct crypto_in_sig	*bad;
 	char				*cause = NULL;
 	size_t				 len;
@@ -316,33 +318,32 @@ sync_trust_one(struct sync_trust_run *r, uint32_t uid)
 		return -1;
 	}
 	len = raw.len;
-	if ((m = mime_parse(buf_take(&raw), len, &cause)) == NULL) {
+	if ((msg = message_open(buf_take(&raw), len, r->ts, MESSAGE_NO_TRUST,
+	    &cause)) == NULL) {
 		sync_trust_skip(r, uid, "cannot be parsed: %s", cause);
 		free(cause);
 		return 0;
 	}
-	ci = crypto_in_analyse_import(m);	/* as --inspect does */
+	ci = msg->ci;
 	if ((bad = sync_trust_unchecked(ci)) != NULL)
 		sync_trust_skip(r, uid, "its signature could not be checked: "
 		    "%s", bad->reason != NULL ? bad->reason : "gpg failed");
 	else if (ci->encryption != CRYPTO_IN_NONE && !ci->decrypted)
 		sync_trust_skip(r, uid, "not decrypted: %s",
 		    ci->not_decrypted != NULL ? ci->not_decrypted : "unknown");
-	else if (trust_msg_record(r->ts, ci, time(NULL), &v, &cause) == -1) {
+	else if (message_trust(msg, r->ts, time(NULL), &cause) == -1) {
 		sync_trust_skip(r, uid, "%s", cause);
 		free(cause);
 	} else {
-		if (v.stored)
+		if (msg->trust.stored)
 			r->st->known++;
 		else
 			r->st->processed++;
 		log_msg(LOG_INFO, "sync-trust: UID %u: %s%s", uid,
-		    trust_state_name(v.state), v.stored ? " (stored before)" :
-		    "");
-		trust_verdict_free(&v);
+		    trust_state_name(msg->trust.state), msg->trust.stored ?
+		    " (stored before)" : "");
 	}
-	crypto_in_free(ci);
-	mime_msg_free(m);
+	message_free(msg);
 	return 0;
 }
 

@@ -9,8 +9,8 @@
  * multipart/encrypted, application/pkcs7-mime or x-pkcs7-mime, or an
  * Autocrypt header. Those the trust store already has (by Message-ID and
  * sender) are not fetched; the others are fetched whole, one at a time,
- * and go through the same steps as --inspect: mime_parse(),
- * crypto_in_analyse(), trust_msg_record().
+ * and are opened as every front end opens a message (message_open(),
+ * message.h), their sender's state recorded with message_trust().
  *
  * Nothing here ever asks for a passphrase: a message that may need one to
  * be decrypted is left for when it is opened. A message that cannot be

@@ -224,7 +224,7 @@ out:
 
 /*
  * A stored verdict: 1 final (v filled, stored set), 2 one to decide
- * again (v left empty), 0 none.
+ * again (v filled with what it was, stored left 0), 0 none.
  */
 static int
 trust_get_message(struct trust_store *ts, const char *msgkey,
@@ -238,18 +238,14 @@ trust_get_message(struct trust_store *ts, const char *msgkey,
 	    msgkey)) == NULL)
 		return -1;
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (sqlite3_column_int(st, 6) == 0)
-			found = 2;
-		else {
-			found = 1;
-			v->state = sqlite3_column_int(st, 0);
-			v->fpr = trust_col(st, 1);
-			v->other = trust_col(st, 2);
-			v->since = sqlite3_column_int64(st, 3);
-			v->messages = sqlite3_column_int64(st, 4);
-			v->evidence = trust_col(st, 5);
-			v->stored = 1;
-		}
+		found = sqlite3_column_int(st, 6) == 0 ? 2 : 1;
+		v->state = sqlite3_column_int(st, 0);
+		v->fpr = trust_col(st, 1);
+		v->other = trust_col(st, 2);
+		v->since = sqlite3_column_int64(st, 3);
+		v->messages = sqlite3_column_int64(st, 4);
+		v->evidence = trust_col(st, 5);
+		v->stored = found == 1;
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
@@ -386,10 +382,12 @@ trust_store_message(struct trust_store *ts, const char *msgkey,
     const char *addr_in, const struct trust_sig *sig, time_t now,
     struct trust_verdict *v, char **cause)
 {
-	char	*addr;
-	int	 found;
+	struct trust_verdict	 was;
+	char			*addr;
+	int			 found;
 
 	memset(v, 0, sizeof *v);
+	memset(&was, 0, sizeof was);
 	if ((addr = trust_store_addr(addr_in)) == NULL) {
 		*cause = xstrdup("no sender address");
 		return -1;
@@ -398,16 +396,29 @@ trust_store_message(struct trust_store *ts, const char *msgkey,
 		free(addr);
 		return -1;
 	}
-	if ((found = trust_get_message(ts, msgkey, v, cause)) == -1)
+	if ((found = trust_get_message(ts, msgkey, &was, cause)) == -1)
 		goto fail;
 	if (found == 1) {
 		trust_rollback(ts);
 		free(addr);
+		*v = was;
 		return 0;
 	}
 	if (trust_decide_message(ts, addr, sig, found == 2, now, v,
 	    cause) == -1)
 		goto fail;
+	/*
+	 * Decided again to the same state about the same key: the words of
+	 * its first decision stay (they say what this message brought, which
+	 * is the same whichever command opened it first and how often).
+	 */
+	if (found == 2 && was.state == v->state && (was.fpr == NULL ?
+	    v->fpr == NULL : v->fpr != NULL && strcmp(was.fpr, v->fpr) == 0)) {
+		free(v->evidence);
+		v->evidence = was.evidence;
+		was.evidence = NULL;
+	}
+	trust_verdict_free(&was);
 	/* processed stays the time of the first processing. */
 	if (trust_run(ts, cause, "INSERT INTO message (id, addr, state, fpr, "
 	    "other, since, messages, evidence, processed, final) VALUES "
@@ -425,6 +436,7 @@ trust_store_message(struct trust_store *ts, const char *msgkey,
 fail_v:
 	trust_verdict_free(v);
 fail:
+	trust_verdict_free(&was);
 	trust_rollback(ts);
 	free(addr);
 	return -1;

@@ -25,14 +25,14 @@ static void
 cmd_inspect_kv(const char *key, const char *fmt, ...)
 {
 	va_list	 ap;
-	char	*v, *safe;
+	char	*v, *prefix;
 
 	va_start(ap, fmt);
 	v = xvasprintf(fmt, ap);
 	va_end(ap);
-	safe = strsafe(v, 0);
-	printf("%s: %s\n", key, safe);
-	free(safe);
+	prefix = xasprintf("%s: ", key);
+	cmd_print(stdout, prefix, "%s", v);
+	free(prefix);
 	free(v);
 }
 

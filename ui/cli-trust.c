@@ -2,7 +2,7 @@
  * cli-trust.c: "steedmail --trust list | show ADDR | verify ADDR FPR |
  * accept ADDR [FPR] | reject ADDR FPR | forget ADDR": the trust store
  * (trust-store.h) for the user, and the trust state of a message for
- * --inspect and --view (cmd_trust_message). Everything shown goes
+ * --inspect and --view. Everything shown goes
  * through strsafe(): addresses and evidence may come from messages.
  *
  * An address has a pin per protocol. list shows one line per address,
@@ -24,42 +24,6 @@
 #include "trust-msg.h"
 #include "trust-store.h"
 #include "xmalloc.h"
-
-int
-cmd_trust_message(const struct crypto_in *ci, struct trust_verdict *v)
-{
-	struct trust_store	*ts;
-	char			*cause = NULL;
-
-	memset(v, 0, sizeof *v);
-	if ((ts = trust_store_open(NULL, &cause)) == NULL ||
-	    trust_msg_record(ts, ci, time(NULL), v, &cause) == -1) {
-		trust_store_close(ts);
-		v->state = TRUST_NONE;
-		v->evidence = cause;
-		return -1;
-	}
-	trust_store_close(ts);
-	return 0;
-}
-
-static void
-cmd_trust_print(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void
-cmd_trust_print(const char *fmt, ...)
-{
-	va_list	 ap;
-	char	*s, *safe;
-
-	va_start(ap, fmt);
-	s = xvasprintf(fmt, ap);
-	va_end(ap);
-	safe = strsafe(s, 0);
-	printf("%s\n", safe);
-	free(safe);
-	free(s);
-}
 
 /* A fingerprint operand: 40 or 64 hex digits, spaces allowed. */
 static char *
@@ -130,17 +94,17 @@ cmd_trust_show(struct trust_store *ts, const char *addr)
 		free(cause);
 		return EX_SOFTWARE;
 	}
-	cmd_trust_print("address: %s", p.addr);
-	cmd_trust_print("state: %s", trust_state_name(p.v.state));
-	cmd_trust_print("pinned: %s%s", p.pinned != NULL ? p.pinned : "none",
+	cmd_print(stdout, "", "address: %s", p.addr);
+	cmd_print(stdout, "", "state: %s", trust_state_name(p.v.state));
+	cmd_print(stdout, "", "pinned: %s%s", p.pinned != NULL ? p.pinned : "none",
 	    p.pinned != NULL && !p.usable ? " (not usable)" : "");
 	if (p.v.other != NULL)
-		cmd_trust_print("other: %s", p.v.other);
-	cmd_trust_print("evidence: %s", p.v.evidence);
+		cmd_print(stdout, "", "other: %s", p.v.other);
+	cmd_print(stdout, "", "evidence: %s", p.v.evidence);
 	if (p.pins[TRUST_OPENPGP].present && p.pins[TRUST_SMIME].present) {
 		for (i = 0; i < TRUST_NPROTO; i++) {
 			const struct trust_peer_pin *pp = &p.pins[i];
-			cmd_trust_print("pin: %s %s %s%s%s%s", pp->proto,
+			cmd_print(stdout, "", "pin: %s %s %s%s%s%s", pp->proto,
 			    pp->pinned != NULL ? pp->pinned : "none",
 			    trust_state_name(pp->v.state),
 			    pp->v.other != NULL ? "; other " : "",
@@ -154,7 +118,7 @@ cmd_trust_show(struct trust_store *ts, const char *addr)
 		src = trust_sources_text(k->sources);
 		snprintf(first, sizeof first, "%s", trust_date(k->first_seen));
 		snprintf(last, sizeof last, "%s", trust_date(k->last_seen));
-		cmd_trust_print("key: %s %s %s; from %s; first seen %s, last "
+		cmd_print(stdout, "", "key: %s %s %s; from %s; first seen %s, last "
 		    "seen %s; %ld signed message%s, last %s%s%s%s", k->fpr,
 		    k->proto, k->decision, src, first, last, k->messages,
 		    k->messages == 1 ? "" : "s", trust_date(k->last_sig),
@@ -163,7 +127,7 @@ cmd_trust_show(struct trust_store *ts, const char *addr)
 		free(src);
 	}
 	for (i = 0; i < p.nhistory; i++)
-		cmd_trust_print("history: %s %s", trust_date(p.history[i].when),
+		cmd_print(stdout, "", "history: %s %s", trust_date(p.history[i].when),
 		    p.history[i].what);
 	trust_peer_free(&p);
 	return EX_OK;
@@ -227,7 +191,7 @@ cmd_trust(struct cmd_ctx *ctx)
 		} else {
 			char *pin = trust_store_pinned(ts, addr, "openpgp");
 			char *spin = trust_store_pinned(ts, addr, "smime");
-			cmd_trust_print("%s: %s; key used for encryption: "
+			cmd_print(stdout, "", "%s: %s; key used for encryption: "
 			    "%s%s%s", addr, strcmp(verb, "forget") == 0 ? "forgotten" :
 			    strcmp(verb, "verify") == 0 ? "verified" :
 			    strcmp(verb, "accept") == 0 ? "accepted" :

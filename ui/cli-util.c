@@ -1,6 +1,6 @@
 /*
- * cli-util.c: what every batch command shares: saying what went wrong on
- * standard error, finding the account the command line names, reading a
+ * cli-util.c: what every batch command shares: printing a line made
+ * terminal-safe, saying what went wrong on standard error, finding the account the command line names, reading a
  * UID operand, and opening the account's session with the exit code
  * each outcome means.
  */
@@ -16,19 +16,44 @@
 #include "strsafe.h"
 #include "xmalloc.h"
 
+/*
+ * The one way the batch commands print a line: prefix (steedmail's own
+ * words, shown as they are), then the formatted text made terminal-safe
+ * (it may hold bytes from a message or a server). Returns the text
+ * before it was made safe, for the caller to log or free.
+ */
+static char *
+cmd_vprint(FILE *f, const char *prefix, const char *fmt, va_list ap)
+{
+	char	*text, *safe;
+
+	text = xvasprintf(fmt, ap);
+	safe = strsafe(text, 0);
+	fprintf(f, "%s%s\n", prefix, safe);
+	free(safe);
+	return text;
+}
+
+void
+cmd_print(FILE *f, const char *prefix, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	free(cmd_vprint(f, prefix, fmt, ap));
+	va_end(ap);
+}
+
 void
 cmd_error(const char *fmt, ...)
 {
 	va_list	 ap;
-	char	*msg, *safe;
+	char	*msg;
 
 	va_start(ap, fmt);
-	msg = xvasprintf(fmt, ap);
+	msg = cmd_vprint(stderr, "steedmail: ", fmt, ap);
 	va_end(ap);
-	safe = strsafe(msg, 0);
-	fprintf(stderr, "steedmail: %s\n", safe);
 	log_msg(LOG_INFO, "error shown: %s", msg);
-	free(safe);
 	free(msg);
 }
 

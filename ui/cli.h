@@ -7,6 +7,7 @@
 #define STEED_CLI_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "config.h"
@@ -60,9 +61,6 @@ int	cmd_genkey(struct cmd_ctx *);
 int	cmd_export_key(struct cmd_ctx *);
 int	cmd_import_key(struct cmd_ctx *);
 int	cmd_trust(struct cmd_ctx *);
-/* The sender's trust state of ci, recorded in the store; -1: evidence says
- * why there is none. */
-int	cmd_trust_message(const struct crypto_in *, struct trust_verdict *);
 int	cmd_lookup(struct cmd_ctx *);
 int	cmd_dns_records(struct cmd_ctx *);
 /* crypto_init() on the configured home; -1 after saying why. */
@@ -94,6 +92,9 @@ int	cmd_exit(int result);
 /* A UID operand of command what, or 0 after saying why. */
 uint32_t cmd_uid(const char *what, const char *arg);
 
+/* PREFIX then the text on f, the text (not the prefix) made terminal-safe. */
+void	cmd_print(FILE *, const char *prefix, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
 /* "steedmail: MESSAGE" on stderr, the message made terminal-safe. */
 void	cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The account -A names (or the default), or NULL after saying why. */
