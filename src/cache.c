@@ -99,88 +99,20 @@ cache_fail(struct cache *c, const char *what, char **cause)
 
 
 
-/* Open path as our cache; 1 if it must be rebuilt, -1 on error. */
-static int
-cache_try_open(struct cache *c, char **cause)
-{
-	int	app, version, tables;
-	char	*sql;
-
-	if (sqlite3_open_v2(c->path, &c->db, SQLITE_OPEN_READWRITE |
-	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-		if (c->db == NULL) {
-			*cause = xasprintf("header cache %s: cannot open",
-			    c->path);
-			return -1;
-		}
-		return 1;
-	}
-	sqlite3_busy_timeout(c->db, 5000);
-	if (db_int(c->db, "PRAGMA application_id", &app) == -1 ||
-	    db_int(c->db, "PRAGMA user_version", &version) == -1 ||
-	    db_int(c->db, "SELECT count(*) FROM sqlite_master",
-	    &tables) == -1)
-		return 1;
-	if (tables == 0) {
-		sql = xasprintf("PRAGMA journal_mode=WAL;"
-		    "PRAGMA application_id=%d; PRAGMA user_version=1;"
-		    "BEGIN; %s COMMIT;", CACHE_APP_ID, cache_schema);
-		if (sqlite3_exec(c->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
-			free(sql);
-			return cache_fail(c, "cannot create", cause);
-		}
-		free(sql);
-		version = 1;
-		app = CACHE_APP_ID;
-	}
-	if (app == CACHE_APP_ID && version >= 1 && version < CACHE_VERSION) {
-		for (; version < CACHE_VERSION; version++) {
-			sql = xasprintf("BEGIN; %s PRAGMA user_version=%d; "
-			    "COMMIT;", cache_migrations[version - 1],
-			    version + 1);
-			if (sqlite3_exec(c->db, sql, NULL, NULL,
-			    NULL) != SQLITE_OK) {
-				free(sql);
-				sqlite3_exec(c->db, "ROLLBACK", NULL, NULL,
-				    NULL);
-				return 1;
-			}
-			free(sql);
-			log_msg(LOG_INFO, "cache: %s migrated to version %d",
-			    c->path, version + 1);
-		}
-	} else if (app != CACHE_APP_ID || version != CACHE_VERSION) {
-		log_msg(LOG_INFO, "cache: %s is not ours or of another "
-		    "version (%x/%d); rebuilding", c->path, app, version);
-		return 1;
-	}
-	if (sqlite3_exec(c->db, "PRAGMA journal_mode=WAL;"
-	    "PRAGMA synchronous=NORMAL", NULL, NULL, NULL) != SQLITE_OK)
-		return 1;
-	return 0;
-}
+/* A cache: what is not ours or cannot be migrated is made anew. */
+static const struct db_schema cache_db = {
+	"header cache", CACHE_APP_ID, cache_schema, cache_migrations,
+	CACHE_VERSION, "NORMAL", 1
+};
 
 struct cache *
 cache_open_path(const char *path, char **cause)
 {
 	struct cache	*c;
-	int		 rc;
 
 	c = xcalloc(1, sizeof *c);
 	c->path = xstrdup(path);
-	if ((rc = cache_try_open(c, cause)) == 1) {
-		sqlite3_close(c->db);
-		c->db = NULL;
-		db_unlink(c->path);
-		rc = cache_try_open(c, cause);
-		if (rc == 1) {
-			*cause = xasprintf("header cache %s: cannot be "
-			    "created", c->path);
-			rc = -1;
-		}
-	}
-	if (rc == -1) {
-		sqlite3_close(c->db);
+	if ((c->db = db_open(c->path, &cache_db, cause)) == NULL) {
 		free(c->path);
 		free(c);
 		return NULL;

@@ -19,6 +19,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "clock.h"
 #include "frontend.h"
 #include "imap-conn.h"
 #include "imap-mailbox.h"
@@ -859,14 +860,6 @@ imap_conn_folders(struct imap_conn *c, struct imap_folder **folders,
 
 /* Waiting. */
 
-static long long
-imap_conn_now(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec;
-}
 
 int
 imap_conn_idle(struct imap_conn *c, const char *mailbox,
@@ -879,7 +872,7 @@ imap_conn_idle(struct imap_conn *c, const char *mailbox,
 	int				 rc, tries;
 
 	*events = 0;
-	deadline = imap_conn_now() + how->timeout;
+	deadline = (clock_ms() / 1000) + how->timeout;
 	if ((rc = imap_conn_run(c, mailbox, NULL, NULL, cause)) != IMAP_OPS_OK)
 		return rc;
 	sel = c->imap->imap_selection_info;
@@ -887,7 +880,7 @@ imap_conn_idle(struct imap_conn *c, const char *mailbox,
 	exists = sel->sel_exists;
 	for (tries = 0;; tries++) {
 		h = *how;
-		h.timeout = (int)(deadline - imap_conn_now());
+		h.timeout = (int)(deadline - (clock_ms() / 1000));
 		if (h.timeout < 0)
 			h.timeout = 0;
 		rc = imap_idle_wait(c->imap, &h, events, cause);

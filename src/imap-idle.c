@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "frontend.h"
 #include "imap-idle.h"
 #include "imap-ops.h"
@@ -27,14 +28,6 @@
 /* How soon a wait notices that it was asked to stop. */
 #define IMAP_IDLE_CANCEL_MS	100
 
-static long long
-imap_idle_now(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /*
  * Wait until the server has sent something or the time (ms, monotonic)
@@ -53,7 +46,7 @@ imap_idle_readable(mailimap *imap, long long until, char **cause)
 	for (;;) {
 		if (net_tls_pending(imap->imap_stream))
 			return 1;
-		if ((left = until - imap_idle_now()) <= 0 || fe_cancelled())
+		if ((left = until - clock_ms()) <= 0 || fe_cancelled())
 			return 0;
 		if (left > IMAP_IDLE_CANCEL_MS)
 			left = IMAP_IDLE_CANCEL_MS;
@@ -103,7 +96,7 @@ imap_idle_round(mailimap *imap, long long until, unsigned *events,
 	int	err;
 
 	log_msg(LOG_PROTO, "IMAP: IDLE for up to %lld ms",
-	    until - imap_idle_now());
+	    until - clock_ms());
 	if ((err = mailimap_idle(imap)) != MAILIMAP_NO_ERROR)
 		return imap_ops_error(imap, err, "IDLE", cause);
 	if (imap_idle_readable(imap, until, cause) == -1)
@@ -156,9 +149,9 @@ imap_idle_wait(mailimap *imap, const struct imap_idle_how *how,
 		step = how->poll > 0 ? how->poll : IMAP_IDLE_POLL;
 	log_msg(LOG_INFO, "IMAP: waiting up to %d s for changes (%s every "
 	    "%d s)", how->timeout, idle ? "IDLE renewed" : "NOOP", step);
-	deadline = imap_idle_now() + (long long)how->timeout * 1000;
+	deadline = clock_ms() + (long long)how->timeout * 1000;
 	do {
-		until = imap_idle_now() + (long long)step * 1000;
+		until = clock_ms() + (long long)step * 1000;
 		if (until > deadline)
 			until = deadline;
 		if (idle)
@@ -167,6 +160,6 @@ imap_idle_wait(mailimap *imap, const struct imap_idle_how *how,
 			rc = imap_idle_poll(imap, until, events, cause);
 		if (rc != IMAP_OPS_OK || *events != 0)
 			return rc;
-	} while (imap_idle_now() < deadline && !fe_cancelled());
+	} while (clock_ms() < deadline && !fe_cancelled());
 	return IMAP_OPS_OK;
 }

@@ -562,8 +562,6 @@ static int
 mime_build_read(const char *path, struct buf *data, char **cause)
 {
 	struct stat	 st;
-	char		 chunk[65536];
-	ssize_t		 n;
 	int		 fd;
 
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
@@ -578,22 +576,13 @@ mime_build_read(const char *path, struct buf *data, char **cause)
 		*cause = xasprintf("%s: not a regular file", path);
 		goto fail;
 	}
-	for (;;) {
-		n = read(fd, chunk, sizeof chunk);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1) {
-			*cause = xasprintf("%s: %s", path, strerror(errno));
-			goto fail;
-		}
-		if (n == 0)
-			break;
-		if (data->len + n > MIME_BUILD_MAX_FILE) {
+	if (buf_read_fd(data, fd, MIME_BUILD_MAX_FILE) == -1) {
+		if (errno == EFBIG)
 			*cause = xasprintf("%s: larger than %lu MB", path,
 			    MIME_BUILD_MAX_FILE / (1024 * 1024));
-			goto fail;
-		}
-		buf_add(data, chunk, n);
+		else
+			*cause = xasprintf("%s: %s", path, strerror(errno));
+		goto fail;
 	}
 	close(fd);
 	return 0;

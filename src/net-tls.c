@@ -33,6 +33,7 @@
 #include <gnutls/x509.h>
 
 #include "buf.h"
+#include "clock.h"
 #include "log.h"
 #include "net-tls.h"
 #include "strsafe.h"
@@ -77,14 +78,6 @@ static mailstream_low_driver net_tls_driver = {
 	.mailstream_interrupt_idle = NULL,
 };
 
-static long long
-net_now_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* "host:port", with brackets around an IPv6 address. */
 static char *
@@ -136,11 +129,11 @@ net_connect_one(const struct addrinfo *ai, int timeout, int *error)
 	if (connect(fd, ai->ai_addr, ai->ai_addrlen) == -1) {
 		if (errno != EINPROGRESS)
 			goto fail;
-		deadline = net_now_ms() + (long long)timeout * 1000;
+		deadline = clock_ms() + (long long)timeout * 1000;
 		pfd.fd = fd;
 		pfd.events = POLLOUT;
 		do {
-			long long left = deadline - net_now_ms();
+			long long left = deadline - clock_ms();
 
 			if (left <= 0) {
 				r = 0;
@@ -234,7 +227,7 @@ net_tls_wait(struct net_tls *t, long long deadline)
 	pfd[1].fd = t->cancel[0];
 	pfd[1].events = POLLIN;
 	do {
-		if ((left = deadline - net_now_ms()) <= 0)
+		if ((left = deadline - clock_ms()) <= 0)
 			return 0;
 		r = poll(pfd, 2, (int)(left > INT_MAX ? INT_MAX : left));
 	} while (r == -1 && errno == EINTR);
@@ -255,7 +248,7 @@ net_tls_deadline(mailstream_low *s)
 	else
 		ms = (long long)mailstream_network_delay.tv_sec * 1000 +
 		    mailstream_network_delay.tv_usec / 1000;
-	return net_now_ms() + ms;
+	return clock_ms() + ms;
 }
 
 static ssize_t
@@ -623,7 +616,7 @@ net_tls_handshake(struct net_tls *t, int timeout, char **cause)
 	long long	deadline;
 	int		r, tries = 0;
 
-	deadline = net_now_ms() + (long long)timeout * 1000;
+	deadline = clock_ms() + (long long)timeout * 1000;
 	for (;;) {
 		r = gnutls_handshake(t->session);
 		if (r == 0)

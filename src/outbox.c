@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -306,31 +307,16 @@ int
 outbox_read(const char *dir, const struct outbox_entry *e, struct buf *msg,
     char **cause)
 {
-	char	*path, chunk[65536];
-	int	 fd;
-	ssize_t	 n;
+	char	*path;
 
 	path = xasprintf("%s/%s.msg", dir, e->id);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+	buf_reset(msg);
+	if (buf_read_file(msg, path, SIZE_MAX) == -1) {
 		*cause = xasprintf("cannot read %s: %s", path,
 		    strerror(errno));
 		free(path);
 		return -1;
 	}
-	buf_reset(msg);
-	while ((n = read(fd, chunk, sizeof chunk)) != 0) {
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1) {
-			*cause = xasprintf("cannot read %s: %s", path,
-			    strerror(errno));
-			close(fd);
-			free(path);
-			return -1;
-		}
-		buf_add(msg, chunk, n);
-	}
-	close(fd);
 	free(path);
 	return 0;
 }

@@ -20,21 +20,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ownkey.h"
 #include "buf.h"
+#include "clock.h"
 #include "crypto.h"
 #include "frontend.h"
+#include "ownkey.h"
 #include "paths.h"
 #include "xmalloc.h"
 
-static double
-ownkey_now(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* Never hand gpg-agent a passphrase: a protected key fails cleanly. */
 static gpgme_error_t
@@ -304,10 +297,10 @@ ownkey_openpgp(const struct account *a, int create, struct ownkey *k,
 			gpgme_release(ctx);
 			return 1;
 		}
-		t0 = ownkey_now();
+		t0 = (clock_ms() / 1e3);
 		if ((key = ownkey_make_openpgp(ctx, a, cause)) == NULL)
 			goto fail;
-		k->seconds = ownkey_now() - t0;
+		k->seconds = (clock_ms() / 1e3) - t0;
 		k->created = 1;
 	} else if (key->subkeys->expires != 0 &&
 	    key->subkeys->expires - now < OWNKEY_RENEW_BEFORE) {
@@ -551,10 +544,10 @@ ownkey_smime(const struct account *a, int create, struct ownkey *k,
 				gpgme_release(ctx);
 				return 1;
 			}
-			t0 = ownkey_now();
+			t0 = (clock_ms() / 1e3);
 			if ((key = ownkey_make_smime(ctx, a, cause)) == NULL)
 				goto fail;
-			k->seconds = ownkey_now() - t0;
+			k->seconds = (clock_ms() / 1e3) - t0;
 			k->created = 1;
 		}
 	}

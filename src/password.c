@@ -20,20 +20,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "frontend.h"
 #include "password.h"
 #include "xmalloc.h"
 
 #define PASSWORD_MAX	1024
 
-static long long
-password_now_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* The first line of what the command printed, or NULL if it is empty. */
 static char *
@@ -63,7 +56,7 @@ password_reap(pid_t pid, long long deadline, int *status)
 			return 0;
 		if (r == -1 && errno != EINTR)
 			return -1;
-		if (password_now_ms() >= deadline) {
+		if (clock_ms() >= deadline) {
 			kill(pid, SIGKILL);
 			while (waitpid(pid, status, 0) == -1 && errno == EINTR)
 				;
@@ -109,10 +102,10 @@ password_run(const char *id, const char *command, int timeout, char **cause)
 	 * Read until end of file, or until the command has exited and the
 	 * pipe is drained: something it started may keep the pipe open.
 	 */
-	deadline = password_now_ms() + (long long)timeout * 1000;
+	deadline = clock_ms() + (long long)timeout * 1000;
 	pfd.fd = p[0];
 	pfd.events = POLLIN;
-	while ((left = deadline - password_now_ms()) > 0) {
+	while ((left = deadline - clock_ms()) > 0) {
 		r = poll(&pfd, 1, left > 100 ? 100 : (int)left);
 		if (r == -1 && errno != EINTR)
 			break;

@@ -23,25 +23,13 @@
 #include "addr.h"
 #include "buf.h"
 #include "cli.h"
+#include "hex.h"
 #include "crypto.h"
 #include "dns-lookup.h"
 #include "keydata.h"
 #include "ownkey.h"
 #include "strsafe.h"
 #include "xmalloc.h"
-
-static void
-cmd_dns_hex(struct buf *b, const unsigned char *p, size_t len, int upper)
-{
-	const char	*digits = upper ? "0123456789ABCDEF" :
-			    "0123456789abcdef";
-	size_t		 i;
-
-	for (i = 0; i < len; i++) {
-		buf_addc(b, digits[p[i] >> 4]);
-		buf_addc(b, digits[p[i] & 0xf]);
-	}
-}
 
 /*
  * The fingerprints of the keys in an OPENPGPKEY record, into b: computed
@@ -85,12 +73,12 @@ cmd_dns_smimea(struct buf *b, const struct dns_record *rec)
 	if (rec->selector == 0 && rec->mtype == 0 &&
 	    gnutls_fingerprint(GNUTLS_DIG_SHA1, &der, fpr, &n) == 0) {
 		buf_addf(b, "usage %u cert ", rec->usage);
-		cmd_dns_hex(b, fpr, n, 1);
+		hex_add(b, fpr, n, 1);
 		return;
 	}
 	buf_addf(b, "usage %u selector %u mtype %u ", rec->usage,
 	    rec->selector, rec->mtype);
-	cmd_dns_hex(b, rec->data, rec->len, 0);
+	hex_add(b, rec->data, rec->len, 0);
 }
 
 static void
@@ -203,7 +191,7 @@ cmd_dns_print(const char *address, const struct ownkey_record *r)
 	int		 i;
 
 	buf_init(&b);
-	cmd_dns_hex(&b, r->rdata, r->len, 0);
+	hex_add(&b, r->rdata, r->len, 0);
 	buf_addc(&b, '\0');
 	printf("; %s for %s, %s %s\n", r->type == DNS_SMIMEA ? "SMIMEA" :
 	    "OPENPGPKEY", address, r->type == DNS_SMIMEA ? "certificate" :

@@ -140,9 +140,7 @@ cmd_export_key(struct cmd_ctx *ctx)
 static int
 cmd_key_read(const char *path, struct buf *b)
 {
-	char	chunk[65536];
-	ssize_t	n;
-	int	fd;
+	int	fd, rc;
 
 	if (strcmp(path, "-") == 0)
 		fd = STDIN_FILENO;
@@ -150,21 +148,12 @@ cmd_key_read(const char *path, struct buf *b)
 		cmd_error("cannot read %s: %s", path, strerror(errno));
 		return EX_NOINPUT;
 	}
-	while ((n = read(fd, chunk, sizeof chunk)) != 0) {
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1 || b->len + n > CMD_KEY_MAX_INPUT) {
-			cmd_error("cannot read %s: %s", path, n == -1 ?
-			    strerror(errno) : "larger than 16 MB");
-			if (fd != STDIN_FILENO)
-				close(fd);
-			return EX_NOINPUT;
-		}
-		buf_add(b, chunk, n);
-	}
+	if ((rc = buf_read_fd(b, fd, CMD_KEY_MAX_INPUT)) == -1)
+		cmd_error("cannot read %s: %s", path, errno == EFBIG ?
+		    "larger than 16 MB" : strerror(errno));
 	if (fd != STDIN_FILENO)
 		close(fd);
-	return EX_OK;
+	return rc == -1 ? EX_NOINPUT : EX_OK;
 }
 
 int

@@ -24,9 +24,7 @@
 int
 cmd_view_read(const char *path, struct buf *raw)
 {
-	char	chunk[65536];
-	ssize_t	n;
-	int	fd;
+	int	fd, rc;
 
 	if (strcmp(path, "-") == 0)
 		fd = STDIN_FILENO;
@@ -34,27 +32,19 @@ cmd_view_read(const char *path, struct buf *raw)
 		cmd_error("cannot open %s: %s", path, strerror(errno));
 		return EX_NOINPUT;
 	}
-	while ((n = read(fd, chunk, sizeof chunk)) != 0) {
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1) {
-			cmd_error("cannot read %s: %s", path, strerror(errno));
-			if (fd != STDIN_FILENO)
-				close(fd);
-			return EX_IOERR;
-		}
-		if (raw->len + n > CMD_VIEW_MAX) {
-			cmd_error("%s is larger than %u MB", path,
-			    CMD_VIEW_MAX / (1024 * 1024));
-			if (fd != STDIN_FILENO)
-				close(fd);
-			return EX_DATAERR;
-		}
-		buf_add(raw, chunk, n);
-	}
+	rc = buf_read_fd(raw, fd, CMD_VIEW_MAX);
+	if (rc == -1 && errno == EFBIG) {
+		cmd_error("%s is larger than %u MB", path,
+		    CMD_VIEW_MAX / (1024 * 1024));
+		rc = EX_DATAERR;
+	} else if (rc == -1) {
+		cmd_error("cannot read %s: %s", path, strerror(errno));
+		rc = EX_IOERR;
+	} else
+		rc = EX_OK;
 	if (fd != STDIN_FILENO)
 		close(fd);
-	return EX_OK;
+	return rc;
 }
 
 /* Set the GnuPG home up; a failure is a warning, verdicts say the rest. */
