@@ -87,17 +87,9 @@ static const char *cache_migrations[] = {
 static int
 cache_fail(struct cache *c, const char *what, char **cause)
 {
-	int	code = sqlite3_extended_errcode(c->db) & 0xff;
-
-	if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
-		c->broken = 1;
-	*cause = xasprintf("header cache %s: %s: %s%s", c->path, what,
-	    sqlite3_errmsg(c->db),
-	    c->broken ? " (it will be rebuilt)" : "");
-	return -1;
+	return db_fail(c->db, "header cache", c->path, what, &c->broken,
+	    cause);
 }
-
-
 
 /* A cache: what is not ours or cannot be migrated is made anew. */
 static const struct db_schema cache_db = {

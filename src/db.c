@@ -135,6 +135,19 @@ db_open(const char *path, const struct db_schema *s, char **cause)
 }
 
 int
+db_fail(sqlite3 *db, const char *what, const char *path, const char *doing,
+    int *broken, char **cause)
+{
+	int	code = sqlite3_extended_errcode(db) & 0xff;
+
+	if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
+		*broken = 1;
+	*cause = xasprintf("%s %s: %s: %s%s", what, path, doing,
+	    sqlite3_errmsg(db), *broken ? " (it will be rebuilt)" : "");
+	return -1;
+}
+
+int
 db_int(sqlite3 *db, const char *sql, int *value)
 {
 	sqlite3_stmt	*st;

@@ -38,6 +38,14 @@ struct db_schema {
  */
 sqlite3	*db_open(const char *path, const struct db_schema *s, char **cause);
 
+/*
+ * *cause for a failed statement of a store: "WHAT PATH: DOING: sqlite's
+ * words"; sets *broken when SQLite finds the file corrupt or not a
+ * database (a cache is then deleted on close). Returns -1.
+ */
+int	db_fail(sqlite3 *, const char *what, const char *path,
+	    const char *doing, int *broken, char **cause);
+
 /* The first column of the first row of sql, or 0 when there is none. */
 int	db_int(sqlite3 *, const char *sql, int *value);
 /* Remove path, path-wal and path-shm. */

@@ -44,13 +44,7 @@ static const char dns_cache_schema[] =
 static int
 dns_cache_fail(struct dns_cache *c, const char *what, char **cause)
 {
-	int	code = sqlite3_extended_errcode(c->db) & 0xff;
-
-	if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
-		c->broken = 1;
-	*cause = xasprintf("DNS cache %s: %s: %s%s", c->path, what,
-	    sqlite3_errmsg(c->db), c->broken ? " (it will be rebuilt)" : "");
-	return -1;
+	return db_fail(c->db, "DNS cache", c->path, what, &c->broken, cause);
 }
 
 static const struct db_schema dns_cache_db = {

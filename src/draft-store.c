@@ -68,17 +68,7 @@ draft_queue(const struct draft *d, const struct buf *msg, char **id,
 char *
 draft_dir(char **cause)
 {
-	char	*data, *dir;
-
-	if ((data = paths_data_dir(cause)) == NULL)
-		return NULL;
-	dir = xasprintf("%s/drafts", data);
-	free(data);
-	if (paths_mkdirs(dir, 0700, cause) == -1) {
-		free(dir);
-		return NULL;
-	}
-	return dir;
+	return paths_data_subdir("drafts", cause);
 }
 
 /*

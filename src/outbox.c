@@ -34,17 +34,7 @@
 char *
 outbox_dir(char **cause)
 {
-	char	*data, *dir;
-
-	if ((data = paths_data_dir(cause)) == NULL)
-		return NULL;
-	dir = xasprintf("%s/outbox", data);
-	free(data);
-	if (paths_mkdirs(dir, 0700, cause) == -1) {
-		free(dir);
-		return NULL;
-	}
-	return dir;
+	return paths_data_subdir("outbox", cause);
 }
 
 static int

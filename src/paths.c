@@ -110,3 +110,19 @@ paths_cache_dir(char **cause)
 {
 	return paths_private_dir("XDG_CACHE_HOME", ".cache", cause);
 }
+
+char *
+paths_data_subdir(const char *name, char **cause)
+{
+	char	*data, *dir;
+
+	if ((data = paths_data_dir(cause)) == NULL)
+		return NULL;
+	dir = xasprintf("%s/%s", data, name);
+	free(data);
+	if (paths_mkdirs(dir, 0700, cause) == -1) {
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}

@@ -12,6 +12,8 @@ char	*paths_config_file(void);
 /* The data and cache directories, created 0700 if missing; NULL + cause. */
 char	*paths_data_dir(char **cause);
 char	*paths_cache_dir(char **cause);
+/* A folder of the data directory ("outbox", "drafts"), created 0700. */
+char	*paths_data_subdir(const char *name, char **cause);
 /* mkdir -p with the given mode for every directory it creates. */
 int	 paths_mkdirs(const char *path, int mode, char **cause);
 /* The user's home directory (HOME, or the password database). */
