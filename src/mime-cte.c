@@ -68,12 +68,18 @@ mime_cte_b64_value(unsigned char c)
 	return -1;
 }
 
-/* Emit the bytes held by a group of n (2 to 4) sextets. */
+/*
+ * Emit the bytes held by a group of n (2 to 4) sextets; with out NULL
+ * only count them in *size.
+ */
 static void
-mime_cte_b64_flush(struct buf *out, unsigned int acc, int n)
+mime_cte_b64_flush(struct buf *out, size_t *size, unsigned int acc, int n)
 {
 	unsigned char	b[3];
 
+	*size += n - 1;
+	if (out == NULL)
+		return;
 	acc <<= 6 * (4 - n);
 	b[0] = (acc >> 16) & 0xff;
 	b[1] = (acc >> 8) & 0xff;
@@ -81,8 +87,10 @@ mime_cte_b64_flush(struct buf *out, unsigned int acc, int n)
 	buf_add(out, b, n - 1);
 }
 
-int
-mime_cte_base64_decode(struct buf *out, const char *in, size_t len)
+/* Decode into out, or with out NULL only count the bytes in *size. */
+static int
+mime_cte_base64_run(struct buf *out, size_t *size, const char *in,
+    size_t len)
 {
 	const unsigned char	*p = (const unsigned char *)in;
 	unsigned int		 acc = 0;
@@ -95,7 +103,7 @@ mime_cte_base64_decode(struct buf *out, const char *in, size_t len)
 			if (n == 1)
 				flags |= MIME_CTE_TRUNCATED;
 			else if (n > 1)
-				mime_cte_b64_flush(out, acc, n);
+				mime_cte_b64_flush(out, size, acc, n);
 			n = 0;
 			acc = 0;
 			continue;
@@ -108,7 +116,7 @@ mime_cte_base64_decode(struct buf *out, const char *in, size_t len)
 		}
 		acc = (acc << 6) | (unsigned int)v;
 		if (++n == 4) {
-			mime_cte_b64_flush(out, acc, 4);
+			mime_cte_b64_flush(out, size, acc, 4);
 			n = 0;
 			acc = 0;
 		}
@@ -116,10 +124,18 @@ mime_cte_base64_decode(struct buf *out, const char *in, size_t len)
 	if (n == 1)
 		flags |= MIME_CTE_TRUNCATED;
 	else if (n > 1) {
-		mime_cte_b64_flush(out, acc, n);
+		mime_cte_b64_flush(out, size, acc, n);
 		flags |= MIME_CTE_NO_PADDING;
 	}
 	return flags;
+}
+
+int
+mime_cte_base64_decode(struct buf *out, const char *in, size_t len)
+{
+	size_t	size = 0;
+
+	return mime_cte_base64_run(out, &size, in, len);
 }
 
 /*
@@ -201,6 +217,32 @@ mime_cte_decode(enum mime_cte cte, struct buf *out, const char *in,
 		return MIME_CTE_UNKNOWN;
 	default:
 		buf_add(out, in, len);
+		return 0;
+	}
+}
+
+int
+mime_cte_decoded_size(enum mime_cte cte, const char *in, size_t len,
+    size_t *size)
+{
+	struct buf	b;
+	int		flags;
+
+	*size = 0;
+	switch (cte) {
+	case MIME_CTE_BASE64:
+		return mime_cte_base64_run(NULL, size, in, len);
+	case MIME_CTE_QP:
+		buf_init(&b);
+		flags = mime_cte_qp_decode(&b, in, len);
+		*size = b.len;
+		buf_free(&b);
+		return flags;
+	case MIME_CTE_OTHER:
+		*size = len;
+		return MIME_CTE_UNKNOWN;
+	default:
+		*size = len;
 		return 0;
 	}
 }

@@ -33,6 +33,10 @@ const char	*mime_cte_name(enum mime_cte);
 int	 mime_cte_decode(enum mime_cte, struct buf *out, const char *in,
 	    size_t len);
 int	 mime_cte_base64_decode(struct buf *out, const char *in, size_t len);
+/* The size the decoded bytes would have, and the same flags, without
+   keeping them (base64 is only counted). */
+int	 mime_cte_decoded_size(enum mime_cte, const char *in, size_t len,
+	    size_t *size);
 int	 mime_cte_qp_decode(struct buf *out, const char *in, size_t len);
 
 /*

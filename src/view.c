@@ -15,6 +15,7 @@
 
 #include "charset.h"
 #include "mime-body.h"
+#include "mime-cte.h"
 #include "mime-parse.h"
 #include "rfc2047.h"
 #include "strsafe.h"
@@ -435,8 +436,7 @@ static void
 view_attachments(struct view_ctx *c)
 {
 	struct mime_part	*p;
-	struct buf		 d;
-	size_t			 i;
+	size_t			 i, size;
 	int			 flags;
 
 	if (c->natts == 0)
@@ -445,8 +445,8 @@ view_attachments(struct view_ctx *c)
 	view_line(c, VIEW_ATTACHMENT, "attachments:");
 	for (i = 0; i < c->natts; i++) {
 		c->part = p = c->atts[i];
-		buf_init(&d);
-		flags = mime_body_decode(p, &d);
+		flags = mime_cte_decoded_size(p->cte, p->body, p->bodylen,
+		    &size);
 		view_begin(c, VIEW_ATTACHMENT);
 		buf_adds(&c->cur, "  ");
 		view_safe_str(&c->cur, p->section);
@@ -455,7 +455,7 @@ view_attachments(struct view_ctx *c)
 		buf_addc(&c->cur, '/');
 		view_safe_str(&c->cur, p->subtype);
 		buf_adds(&c->cur, "  ");
-		view_size(&c->cur, d.len);
+		view_size(&c->cur, size);
 		if (p->filename != NULL) {
 			buf_adds(&c->cur, "  \"");
 			view_safe_str(&c->cur, p->filename);
@@ -470,9 +470,6 @@ view_attachments(struct view_ctx *c)
 		if (p->flags & MIME_PART_BAD_HEADER)
 			buf_adds(&c->cur, "  (too many header fields)");
 		view_end(c);
-		if (d.data != NULL)
-			explicit_bzero(d.data, d.cap);
-		buf_free(&d);
 	}
 }
 

@@ -142,6 +142,31 @@ test_cte(void)
 	flags = mime_cte_base64_decode(&d, "QQ==QkI=", 8);
 	TAP_OK(d.len == 3 && memcmp(d.data, "ABB", 3) == 0 && flags == 0,
 	    "base64 blocks one after another");
+	{
+		/* The attachment list counts base64 without decoding it:
+		 * the same size and flags as decoding, every kind of input. */
+		static const char *const in[] = { "SGVsbG8*!", "SGVsbG8gV",
+		    "QQ==QkI=", "SGVsbG8gd29ybGQ", "=\r\nQUJD\r\nRA==\r\n",
+		    "", "Q", "QUJDRA" };
+		size_t	k, size;
+		int	same = 1, f1, f2;
+
+		for (k = 0; k < sizeof in / sizeof in[0]; k++) {
+			buf_reset(&d);
+			f1 = mime_cte_base64_decode(&d, in[k], strlen(in[k]));
+			f2 = mime_cte_decoded_size(MIME_CTE_BASE64, in[k],
+			    strlen(in[k]), &size);
+			if (f1 != f2 || size != d.len)
+				same = 0;
+		}
+		TAP_OK(same, "base64 counted without decoding: the decoded "
+		    "size and flags");
+		buf_reset(&d);
+		f1 = mime_cte_qp_decode(&d, "a=3Db=\r\nc", 10);
+		f2 = mime_cte_decoded_size(MIME_CTE_QP, "a=3Db=\r\nc", 10,
+		    &size);
+		TAP_OK(f1 == f2 && size == d.len, "QP: the decoded size");
+	}
 	buf_reset(&d);
 	flags = mime_cte_qp_decode(&d, "a=3Db=\r\nc =G1 =\n=4", 18);
 	TAP_STR(d.data, "a=bc =G1 =4", "QP: escapes, soft breaks, bad ones "
