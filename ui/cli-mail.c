@@ -116,11 +116,11 @@ cmd_list_one(const struct index_row *msg, struct buf *b)
 	fwrite(b->data, 1, b->len, stdout);
 }
 
-/* The folder's index in arrival order, a page at a time. */
+/* The folder's index as v sorts and limits it, a page at a time. */
 static int
-cmd_list_print(struct session *s, const char *folder)
+cmd_list_print(struct session *s, const char *folder,
+    const struct index_view *v)
 {
-	struct index_view	 v = { INDEX_SORT_ARRIVAL, 0, NULL };
 	struct index		*ix;
 	struct index_row	*rows;
 	struct buf		 b;
@@ -133,9 +133,15 @@ cmd_list_print(struct session *s, const char *folder)
 		free(cause);
 		return EX_SOFTWARE;
 	}
+	if (v->limit != NULL && index_count(ix, v, &n, &cause) == -1) {
+		cmd_error("--limit %s: %s", v->limit, cause);
+		free(cause);
+		index_close(ix);
+		return EX_USAGE;
+	}
 	buf_init(&b);
 	do {
-		if (index_page(ix, &v, off, 1000, NULL, &rows, &n,
+		if (index_page(ix, v, off, 1000, NULL, &rows, &n,
 		    &cause) == -1) {
 			cmd_error("%s", cause);
 			free(cause);
@@ -154,7 +160,8 @@ cmd_list_print(struct session *s, const char *folder)
 
 /* The server is out of reach: the cached copy, if there is one, and 75. */
 static int
-cmd_list_cached(struct session *s, const char *folder, const char *why)
+cmd_list_cached(struct session *s, const char *folder,
+    const struct index_view *v, const char *why)
 {
 	struct cache_mailbox	 mb;
 	char			*cause = NULL;
@@ -170,7 +177,7 @@ cmd_list_cached(struct session *s, const char *folder, const char *why)
 		return EX_TEMPFAIL;
 	}
 	cmd_error("%s: showing the cached copy (%s)", folder, why);
-	cmd_list_print(s, folder);
+	cmd_list_print(s, folder, v);
 	return EX_TEMPFAIL;
 }
 
@@ -179,17 +186,25 @@ cmd_list(struct cmd_ctx *ctx)
 {
 	struct session		*s;
 	struct session_sync	 ss;
+	struct index_view	 v = { INDEX_SORT_ARRIVAL, 0, NULL };
 	const char		*folder = cmd_mail_folder(ctx, 0);
 	char			*cause = NULL;
 	int			 rc;
 
+	if (ctx->sort != NULL && index_sort_parse(ctx->sort, &v) == -1) {
+		cmd_error("--sort %s: not an order (arrival, date, from, "
+		    "subject, size, thread, or one of them after -)",
+		    ctx->sort);
+		return EX_USAGE;
+	}
+	v.limit = ctx->limit;
 	if ((rc = cmd_open(ctx, &s)) != EX_OK)
 		return rc;
 	if (session_down(s) != NULL)
-		rc = cmd_list_cached(s, folder, session_down(s));
+		rc = cmd_list_cached(s, folder, &v, session_down(s));
 	else if ((rc = session_sync(s, folder, &ss, &cause)) ==
 	    IMAP_OPS_LOST) {
-		rc = cmd_list_cached(s, folder, cause);
+		rc = cmd_list_cached(s, folder, &v, cause);
 		free(cause);
 	} else if (rc != IMAP_OPS_OK) {
 		cmd_error("%s: %s", folder, cause);
@@ -198,7 +213,7 @@ cmd_list(struct cmd_ctx *ctx)
 	} else {
 		/* What this sync stores, the next one does not see as new. */
 		cmd_sync_trust(s, folder, &ss, 0);
-		rc = cmd_list_print(s, folder);
+		rc = cmd_list_print(s, folder, &v);
 	}
 	session_close(s);
 	return rc;

@@ -35,6 +35,8 @@ enum {
 	CMD_IDLE,
 	OPT_TIMEOUT,
 	OPT_PART,
+	OPT_SORT,
+	OPT_LIMIT,
 	CMD_GENKEY,
 	CMD_EXPORT_KEY,
 	CMD_IMPORT_KEY,
@@ -76,6 +78,8 @@ static const struct option main_options[] = {
 	{ "idle",		no_argument,	NULL, CMD_IDLE },
 	{ "timeout",		required_argument, NULL, OPT_TIMEOUT },
 	{ "part",		required_argument, NULL, OPT_PART },
+	{ "sort",		required_argument, NULL, OPT_SORT },
+	{ "limit",		required_argument, NULL, OPT_LIMIT },
 	{ "genkey",		no_argument,	NULL, CMD_GENKEY },
 	{ "export-key",		no_argument,	NULL, CMD_EXPORT_KEY },
 	{ "import-key",		no_argument,	NULL, CMD_IMPORT_KEY },
@@ -134,6 +138,10 @@ main_usage(FILE *f)
 "                     the special folders (Sent, Trash, ...) first\n"
 "  --fetch UID [FOLDER]  the raw message on standard output\n"
 "  --part SECTION     with --fetch: only this MIME part (1, 2.1, ...)\n"
+"  --sort ORDER       with --list: arrival (default), date, from, subject,\n"
+"                     size or thread; -ORDER reverses it\n"
+"  --limit EXPR       with --list: only the matching messages (~f ~s ~t\n"
+"                     ~N ~F ~D, words, !; see steedmail(1))\n"
 "  --flag UID FLAGS [FOLDER]\n"
 "                     change flags: +LETTERS adds, -LETTERS removes, from\n"
 "                     D draft, F flagged, R replied, S seen, T deleted\n"
@@ -439,6 +447,12 @@ main(int argc, char **argv)
 		case OPT_PART:
 			ctx.part = optarg;
 			break;
+		case OPT_SORT:
+			ctx.sort = optarg;
+			break;
+		case OPT_LIMIT:
+			ctx.limit = optarg;
+			break;
 		case OPT_TIMEOUT:
 			if ((ctx.timeout = main_timeout(optarg)) == 0)
 				return EX_USAGE;
@@ -493,6 +507,10 @@ main(int argc, char **argv)
 	if (ctx.smime && command != CMD_SEND && command != CMD_RESUME &&
 	    command != CMD_GENKEY && command != CMD_EXPORT_KEY) {
 		cmd_error("--smime goes with -s, --genkey or --export-key");
+		return EX_USAGE;
+	}
+	if (command != CMD_LIST && (ctx.sort != NULL || ctx.limit != NULL)) {
+		cmd_error("--sort and --limit go with --list");
 		return EX_USAGE;
 	}
 	if (command != CMD_FETCH && ctx.part != NULL) {

@@ -30,6 +30,8 @@ struct cmd_ctx {
 
 	int		  timeout;	/* --timeout seconds; 0: default */
 	const char	 *part;		/* --part SECTION for --fetch */
+	const char	 *sort;		/* --sort ORDER for --list */
+	const char	 *limit;	/* --limit EXPR for --list */
 
 	/* --sign, --encrypt, --smime (with -s; --smime with the key ones) */
 	int		  sign, encrypt, smime;

@@ -93,6 +93,23 @@ ok "--list: UID, flags, from (the name, else the address), subject" \
     diff -u "$T_TMP/list.want" "$T_TMP/list.got"
 ok "--list: the date column" sh -c "cut -f 3 '$T_TMP/list' | grep -cE '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}\$' | grep -qx 3"
 
+# --sort and --limit: the index's orders and search from the command line.
+lst() { s --list "$@" 2>"$T_TMP/lst.err" | cut -f 1 | tr '\n' ' '; }
+ok "--sort -arrival: newest first" test "$(lst --sort -arrival)" = "3 2 1 "
+ok "--sort date: by the Date header" test "$(lst --sort date)" = "1 2 3 "
+ok "--limit ~f carol: the sender's name" test "$(lst --limit '~f carol')" = "3 "
+ok "--limit ~f evil.example: the address behind a name that looks like another" \
+    test "$(lst --limit '~f evil.example')" = "1 "
+ok "--limit '!~s re:': what is not a reply" test "$(lst --limit '!~s re:')" = "1 "
+s --list --sort sideways >/dev/null 2>"$T_TMP/bad.err"; rc=$?
+ok "--sort of an unknown order: 64, and the orders named" \
+    sh -c "[ $rc = 64 ] && grep -q 'not an order (arrival, date' '$T_TMP/bad.err'"
+s --list --limit '~q x' >/dev/null 2>"$T_TMP/bad.err"; rc=$?
+ok "--limit of a bad expression: 64, and why" \
+    sh -c "[ $rc = 64 ] && grep -q '^steedmail: --limit ~q x: ' '$T_TMP/bad.err' || { cat '$T_TMP/bad.err'; false; }"
+s --sync --sort date >/dev/null 2>"$T_TMP/bad.err"; rc=$?
+ok "--sort with another command than --list: 64" test "$rc" = 64
+
 # The same cache as schema 3 had it, with a flag change not yet sent.
 uidv=$(q "SELECT uidvalidity FROM mailbox WHERE name = 'INBOX'")
 OLD=$T_TMP/old.sqlite
