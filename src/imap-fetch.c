@@ -303,19 +303,28 @@ imap_fetch_quoted(struct imap_fetch *r, struct imap_fetch_str *f)
 	}
 }
 
-/* The rest of a literal, its "{" taken: "n}" CRLF and n bytes. */
+/* A literal's length, its "{" taken: "n}" (or "n+}") and CRLF. */
 static int
-imap_fetch_literal(struct imap_fetch *r, struct imap_fetch_str *f)
+imap_fetch_literal_size(struct imap_fetch *r, uint64_t *n)
 {
-	uint64_t	n;
-
-	if (imap_fetch_number(r, UINT32_MAX, &n) == -1)
+	if (imap_fetch_number(r, UINT32_MAX, n) == -1)
 		return -1;
 	if (imap_fetch_peek(r) == '+')
 		r->pos++;
 	if (imap_fetch_expect(r, '}') == -1 ||
 	    imap_fetch_expect(r, '\r') == -1 ||
 	    imap_fetch_expect(r, '\n') == -1)
+		return -1;
+	return 0;
+}
+
+/* The rest of a literal, its "{" taken: "n}" CRLF and n bytes. */
+static int
+imap_fetch_literal(struct imap_fetch *r, struct imap_fetch_str *f)
+{
+	uint64_t	n;
+
+	if (imap_fetch_literal_size(r, &n) == -1)
 		return -1;
 	return imap_fetch_take(r, f, n);
 }
@@ -821,13 +830,7 @@ imap_fetch_hdr_value(struct imap_fetch *r)
 	if (imap_fetch_peek(r) != '{')
 		return r->broken ? -1 : imap_fetch_nstring(r, NULL);
 	r->pos++;
-	if (imap_fetch_number(r, UINT32_MAX, &n) == -1)
-		return -1;
-	if (imap_fetch_peek(r) == '+')
-		r->pos++;
-	if (imap_fetch_expect(r, '}') == -1 ||
-	    imap_fetch_expect(r, '\r') == -1 ||
-	    imap_fetch_expect(r, '\n') == -1)
+	if (imap_fetch_literal_size(r, &n) == -1)
 		return -1;
 	while (n > 0) {
 		if (r->pos == r->len && imap_fetch_fill(r) == -1)
