@@ -13,6 +13,7 @@
 #include "dns-sighting.h"
 #include "keydata.h"
 #include "log.h"
+#include "xmalloc.h"
 
 /* Does key have a valid user ID of addr? */
 static int
@@ -30,7 +31,7 @@ dns_sighting_uid(gpgme_key_t key, const char *addr)
 
 /* One record's key into the home; its fingerprint if it is addr's. */
 static char *
-dns_sighting_import(gpgme_ctx_t ctx, const struct dns_record *rec,
+dns_sighting_key(gpgme_ctx_t ctx, const struct dns_record *rec,
     const char *addr)
 {
 	gpgme_key_t	 key;
@@ -57,29 +58,45 @@ dns_sighting_import(gpgme_ctx_t ctx, const struct dns_record *rec,
 	return fpr;
 }
 
+void
+dns_sighting_import(gpgme_ctx_t ctx, const char *addr,
+    const struct dns_result *r, char ***fprs, size_t *n)
+{
+	char	*fpr;
+	size_t	 i;
+
+	*fprs = NULL;
+	*n = 0;
+	if (r->status != DNS_SECURE && r->status != DNS_INSECURE)
+		return;
+	for (i = 0; i < r->nrecords; i++) {
+		if ((fpr = dns_sighting_key(ctx, &r->records[i], addr)) == NULL)
+			continue;
+		*fprs = xreallocarray(*fprs, *n + 1, sizeof **fprs);
+		(*fprs)[(*n)++] = fpr;
+	}
+}
+
 int
 dns_sighting_openpgp(struct trust_store *ts, gpgme_ctx_t ctx,
     const char *addr, const struct dns_result *r, time_t now)
 {
-	char	*fpr, *cause = NULL;
-	size_t	 i;
-	int	 n = 0;
+	char	**fprs, *cause = NULL;
+	size_t	  i, n;
+	int	  ok = 0;
 
-	if (r->status != DNS_SECURE && r->status != DNS_INSECURE)
-		return 0;
-	for (i = 0; i < r->nrecords; i++) {
-		if ((fpr = dns_sighting_import(ctx, &r->records[i],
-		    addr)) == NULL)
-			continue;
-		if (trust_store_sighting(ts, addr, fpr, "openpgp",
+	dns_sighting_import(ctx, addr, r, &fprs, &n);
+	for (i = 0; i < n; i++) {
+		if (trust_store_sighting(ts, addr, fprs[i], "openpgp",
 		    r->status == DNS_SECURE ? TRUST_SRC_DNS_SECURE :
 		    TRUST_SRC_DNS_INSECURE, now, &cause) == -1) {
 			log_msg(LOG_INFO, "dns: %s: %s", addr, cause);
 			free(cause);
 			cause = NULL;
 		} else
-			n++;
-		free(fpr);
+			ok++;
+		free(fprs[i]);
 	}
-	return n;
+	free(fprs);
+	return ok;
 }

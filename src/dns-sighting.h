@@ -10,6 +10,7 @@
 #ifndef STEED_DNS_SIGHTING_H
 #define STEED_DNS_SIGHTING_H
 
+#include <stddef.h>
 #include <time.h>
 
 #include <gpgme.h>
@@ -17,6 +18,13 @@
 #include "dns-lookup.h"
 #include "trust-store.h"
 
+/*
+ * Only the first half: the keys of r that are addr's, imported into the
+ * home (so that gpg can check a signature by one), their fingerprints
+ * into *fprs (allocated, *n of them); nothing goes to the trust store.
+ */
+void	dns_sighting_import(gpgme_ctx_t ctx, const char *addr,
+	    const struct dns_result *r, char ***fprs, size_t *n);
 /*
  * The keys of r (a DNS_SECURE or DNS_INSECURE OPENPGPKEY answer for
  * addr) into the home (ctx: an OpenPGP context of crypto.h) and into ts

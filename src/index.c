@@ -619,32 +619,43 @@ index_row_fill(const struct index *ix, size_t place, struct index_row *r)
 	}
 }
 
-/* The rows' trust states, in one read of the store. */
+/* The rows' trust states and their senders' DNS marks: two reads. */
 static int
 index_trust(struct index_row *rows, size_t n, struct trust_store *ts,
     char **cause)
 {
 	enum trust_state	*states;
+	const char		**addrs;
 	char			**keys;
+	int			*bogus;
 	size_t			 i;
 	int			 rc;
 
 	keys = xcalloc(n, sizeof *keys);
 	states = xcalloc(n, sizeof *states);
+	addrs = xcalloc(n, sizeof *addrs);
+	bogus = xcalloc(n, sizeof *bogus);
 	for (i = 0; i < n; i++) {
 		if (rows[i].message_id != NULL && rows[i].from_addr != NULL)
 			keys[i] = trust_store_msgkey(rows[i].message_id,
 			    rows[i].from_addr, NULL, 0);
+		addrs[i] = rows[i].from_addr;
 	}
 	rc = trust_store_states(ts, (const char *const *)keys, n, states,
 	    NULL, cause);
+	if (rc == 0)
+		rc = trust_store_dns_bogus(ts, addrs, n, bogus, cause);
 	for (i = 0; i < n; i++) {
-		if (rc == 0)
+		if (rc == 0) {
 			rows[i].trust = states[i];
+			rows[i].dns_bogus = bogus[i];
+		}
 		free(keys[i]);
 	}
 	free(keys);
 	free(states);
+	free(addrs);
+	free(bogus);
 	return rc;
 }
 

@@ -66,6 +66,8 @@ struct index_row {
 	unsigned	 tflags;	/* thread sort: INDEX_ROW_* */
 	enum trust_state trust;		/* TRUST_NONE: not yet processed,
 					   or no trust store given */
+	int		 dns_bogus;	/* the sender's last DNS answer
+					   was bogus (trust_store_dns_bogus) */
 	uint32_t	 hidden;	/* thread sort: replies hidden under
 					   it (a collapsed thread) */
 	size_t		 place;		/* its place in the whole view */

@@ -29,6 +29,9 @@
 #include "buf.h"
 #include "crypto-in.h"
 #include "crypto.h"
+#include "dns-cache.h"
+#include "dns-lookup.h"
+#include "dns-sighting.h"
 #include "frontend.h"
 #include "imap-mailbox.h"
 #include "imap-ops.h"
@@ -58,7 +61,19 @@ struct sync_trust_msg {
 	uint32_t	 uid;
 	uint32_t	 size;
 	int		 seen;		/* the header fetch answered for it */
+	int		 sig;		/* its Content-Type can carry a
+					   signature (not only Autocrypt) */
 	char		*key;		/* trust_store_msgkey(), or NULL */
+	char		*from;		/* the sender's address, or NULL */
+};
+
+/* The senders looked up in DNS, and what came back. */
+struct sync_trust_dns {
+	char			**addrs;
+	size_t			  n;
+	struct dns_result	 *res;	/* one per address, in order */
+	size_t			  nres;
+	gpgme_ctx_t		  ctx;
 };
 
 struct sync_trust_run {
@@ -176,24 +191,33 @@ sync_trust_search(struct sync_trust_run *r, uint32_t first, uint32_t last,
 	return 0;
 }
 
-/* The message key trust-msg.c will use, from the fetched header fields. */
-static char *
-sync_trust_key(const char *hdr, size_t len)
+/*
+ * From the fetched header fields: the message key trust-msg.c will use,
+ * the sender, and whether the Content-Type can carry a signature.
+ */
+static void
+sync_trust_key(struct sync_trust_msg *m, const char *hdr, size_t len)
 {
 	struct mime_header	 h;
-	char			*msgid, *from, *key = NULL;
+	char			*msgid, *ct;
+	size_t			 i;
 
 	memset(&h, 0, sizeof h);
 	mime_header_parse(&h, hdr, len, 0);
 	msgid = mime_header_get(&h, "Message-ID", NULL);
-	from = addr_list_from(&h);
+	m->from = addr_list_from(&h);
 	/* Without a Message-ID the key is a hash of the whole message. */
-	if (msgid != NULL && *msgid != '\0' && from != NULL)
-		key = trust_store_msgkey(msgid, from, NULL, 0);
+	if (msgid != NULL && *msgid != '\0' && m->from != NULL)
+		m->key = trust_store_msgkey(msgid, m->from, NULL, 0);
+	if ((ct = mime_header_get(&h, "Content-Type", NULL)) != NULL) {
+		for (i = 0; i < sizeof sync_trust_types /
+		    sizeof *sync_trust_types; i++)
+			if (strcasestr(ct, sync_trust_types[i]) != NULL)
+				m->sig = 1;
+	}
+	free(ct);
 	free(msgid);
-	free(from);
 	mime_header_free(&h);
-	return key;
 }
 
 static struct sync_trust_msg *
@@ -225,7 +249,8 @@ sync_trust_headers(struct sync_trust_run *r, struct sync_trust_msg *msgs,
 	if ((set = mailimap_set_new_empty()) == NULL ||
 	    (names = clist_new()) == NULL ||
 	    clist_append(names, xstrdup("Message-ID")) != 0 ||
-	    clist_append(names, xstrdup("From")) != 0)
+	    clist_append(names, xstrdup("From")) != 0 ||
+	    clist_append(names, xstrdup("Content-Type")) != 0)
 		fatal("out of memory");
 	for (i = 0; i < n; i++)
 		if (mailimap_set_add_single(set, msgs[i].uid) !=
@@ -275,10 +300,174 @@ sync_trust_headers(struct sync_trust_run *r, struct sync_trust_msg *msgs,
 			continue;
 		m->seen = 1;
 		m->size = size;
-		m->key = sync_trust_key(hdr, hlen);
+		sync_trust_key(m, hdr, hlen);
 	}
 	mailimap_fetch_list_free(res);
 	return 0;
+}
+
+/* One warning for the lookups that gave no answer. */
+static void
+sync_trust_dns_warn(struct sync_trust_run *r, size_t n, const char *why)
+{
+	fe_notice(FE_WARNING, "%s%strust: the key%s of %zu sender%s not "
+	    "looked up in DNS: %s", r->how->mailbox != NULL ?
+	    r->how->mailbox : "", r->how->mailbox != NULL ? ": " : "",
+	    n == 1 ? "" : "s", n, n == 1 ? " was" : "s were", why);
+}
+
+static void
+sync_trust_dns_mark(struct sync_trust_run *r, const char *addr,
+    enum trust_dns_answer a, const struct dns_result *res, time_t now)
+{
+	char	*cause = NULL;
+
+	if (trust_store_dns_answer(r->ts, addr, a, res->owner, res->why, now,
+	    &cause) == -1) {
+		log_msg(LOG_INFO, "sync-trust: %s: %s", addr, cause);
+		free(cause);
+	}
+}
+
+/* Ask DNS about addr again: never asked, a day since, or last bogus. */
+static int
+sync_trust_dns_due(struct sync_trust_run *r, const char *addr, time_t now)
+{
+	struct trust_dns	 td;
+	char			*cause = NULL;
+	int			 due;
+
+	if (trust_store_dns(r->ts, addr, &td, &cause) == -1) {
+		log_msg(LOG_INFO, "sync-trust: %s: %s", addr, cause);
+		free(cause);
+		return 0;
+	}
+	due = td.bogus != 0 || td.checked == 0 ||
+	    now - td.checked >= DNS_CACHE_MAX_TTL;
+	trust_dns_free(&td);
+	return due;
+}
+
+/*
+ * Before the messages are decided: the senders of the signed ones not
+ * processed yet, whose key DNS was not asked about in the last day (or
+ * whose last answer was bogus), in one dns_lookup() under dns-timeout.
+ * The dns-cache answers what it still holds without asking. A secure
+ * answer's keys become sightings now, so that the rules make a message
+ * signed by one dns-confirmed (or a conflict); an insecure answer's keys
+ * are only imported, so that gpg can check the signature, and become
+ * sightings after the messages are decided (sync_trust_dns_after): an
+ * unauthenticated record never decides a message's state. A bogus answer
+ * only marks the address; servfail, timeout, error or a resolver that
+ * cannot be set up record nothing and cost one warning.
+ */
+static void
+sync_trust_dns_before(struct sync_trust_run *r, struct sync_trust_msg *msgs,
+    const enum trust_state *states, size_t n, struct sync_trust_dns *d)
+{
+	const struct config	*cf = r->how->cf;
+	struct dns_ctx		*dc;
+	struct dns_result	*res;
+	char			*cause = NULL, **fprs;
+	const char		*why = NULL;
+	size_t			 i, j, nf, failed = 0;
+	time_t			 now = time(NULL);
+
+	memset(d, 0, sizeof *d);
+	if (cf == NULL || n == 0)
+		return;
+	d->addrs = xcalloc(n, sizeof *d->addrs);
+	for (i = 0; i < n; i++) {
+		if (states[i] != TRUST_NONE || !msgs[i].seen || !msgs[i].sig ||
+		    msgs[i].from == NULL)
+			continue;
+		for (j = 0; j < d->n; j++)
+			if (strcasecmp(d->addrs[j], msgs[i].from) == 0)
+				break;
+		if (j == d->n && sync_trust_dns_due(r, msgs[i].from, now))
+			d->addrs[d->n++] = msgs[i].from;
+	}
+	if (d->n == 0 || fe_cancelled())
+		return;
+	fe_progress("trust: looking up senders' keys in DNS", 0, 1);
+	if ((dc = dns_open(cf, &cause)) == NULL)
+		goto fail;
+	if (dns_lookup(dc, d->addrs, d->n, DNS_WANT_OPENPGPKEY,
+	    dns_timeout_ms(cf), &d->res, &d->nres, &cause) == -1) {
+		dns_close(dc);
+		goto fail;
+	}
+	dns_close(dc);
+	if ((d->ctx = crypto_ctx(GPGME_PROTOCOL_OpenPGP, &cause)) == NULL)
+		goto fail;
+	for (j = 0; j < d->nres && j < d->n; j++) {
+		res = &d->res[j];
+		log_msg(LOG_INFO, "sync-trust: DNS for %s: %s%s", d->addrs[j],
+		    dns_status_name(res->status), res->cached ? " (cached)" :
+		    "");
+		switch (res->status) {
+		case DNS_SECURE:
+			dns_sighting_openpgp(r->ts, d->ctx, d->addrs[j], res,
+			    now);
+			sync_trust_dns_mark(r, d->addrs[j], TRUST_DNS_SECURE,
+			    res, now);
+			break;
+		case DNS_INSECURE:
+			dns_sighting_import(d->ctx, d->addrs[j], res, &fprs,
+			    &nf);
+			for (i = 0; i < nf; i++)
+				free(fprs[i]);
+			free(fprs);
+			break;
+		case DNS_BOGUS:
+			sync_trust_dns_mark(r, d->addrs[j], TRUST_DNS_BOGUS,
+			    res, now);
+			break;
+		case DNS_NONE:
+			if (res->secure_denial)
+				sync_trust_dns_mark(r, d->addrs[j],
+				    TRUST_DNS_DENIED, res, now);
+			break;
+		default:
+			if (failed++ == 0)
+				why = res->why;
+			break;
+		}
+	}
+	if (failed > 0)
+		sync_trust_dns_warn(r, failed, why != NULL ? why :
+		    "no answer");
+	return;
+fail:
+	sync_trust_dns_warn(r, d->n, cause);
+	free(cause);
+}
+
+/* After the messages: the insecure answers' keys become sightings. */
+static void
+sync_trust_dns_after(struct sync_trust_run *r, struct sync_trust_dns *d)
+{
+	time_t	now = time(NULL);
+	size_t	j;
+
+	for (j = 0; d->ctx != NULL && j < d->nres && j < d->n; j++) {
+		if (d->res[j].status != DNS_INSECURE)
+			continue;
+		dns_sighting_openpgp(r->ts, d->ctx, d->addrs[j], &d->res[j],
+		    now);
+		sync_trust_dns_mark(r, d->addrs[j], TRUST_DNS_INSECURE,
+		    &d->res[j], now);
+	}
+}
+
+static void
+sync_trust_dns_free(struct sync_trust_dns *d)
+{
+	dns_results_free(d->res, d->nres);
+	if (d->ctx != NULL)
+		crypto_release(d->ctx);
+	free(d->addrs);		/* the strings are the messages' */
+	memset(d, 0, sizeof *d);
 }
 
 /* Is any signature one gpg could not check (no verdict at all)? */
@@ -353,6 +542,7 @@ sync_trust(mailimap *imap, uint32_t first, uint32_t last,
     char **cause)
 {
 	struct sync_trust_run	 r;
+	struct sync_trust_dns	 dns;
 	struct sync_trust_msg	*msgs = NULL;
 	enum trust_state	*states = NULL;
 	const char		**keys = NULL;
@@ -361,6 +551,7 @@ sync_trust(mailimap *imap, uint32_t first, uint32_t last,
 	int			 rc = -1, lost;
 
 	memset(st, 0, sizeof *st);
+	memset(&dns, 0, sizeof dns);
 	if (how->limit == 0 || first == 0 || last < first)
 		return 0;
 	memset(&r, 0, sizeof r);
@@ -398,6 +589,8 @@ sync_trust(mailimap *imap, uint32_t first, uint32_t last,
 		goto out;
 	/* Nobody watches a sync: a key with a passphrase fails, not asks. */
 	crypto_set_no_prompt(1);
+	if (todo > 0)
+		sync_trust_dns_before(&r, msgs, states, n, &dns);
 
 	for (i = 0; i < n; i++) {
 		fe_progress("trust: checking messages", i, n);
@@ -439,6 +632,7 @@ sync_trust(mailimap *imap, uint32_t first, uint32_t last,
 		}
 		break;
 	}
+	sync_trust_dns_after(&r, &dns);
 	rc = 0;
 out:
 	crypto_set_no_prompt(0);
@@ -453,9 +647,12 @@ out:
 		    st->skipped == 1 ? "it is" : "they are", r.why.data);
 	}
 	buf_free(&r.why);
+	sync_trust_dns_free(&dns);
 	trust_store_close(r.ts);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		free(msgs[i].key);
+		free(msgs[i].from);
+	}
 	free(msgs);
 	free(keys);
 	free(states);

@@ -29,6 +29,8 @@
 
 #include <libetpan/libetpan.h>
 
+struct config;
+
 /* Newest messages of a sync looked at (the sync-trust-limit setting). */
 #define SYNC_TRUST_LIMIT	300
 #define SYNC_TRUST_LIMIT_MAX	100000
@@ -38,6 +40,8 @@
 struct sync_trust_how {
 	unsigned	 limit;		/* 0: do nothing */
 	const char	*gnupg_home;	/* for crypto_init(); NULL: default */
+	/* The dns-* settings for looking senders' keys up; NULL: no DNS. */
+	const struct config *cf;
 	const char	*mailbox;	/* named in the warning, or NULL */
 	/*
 	 * Called (unless NULL) with each message's UID before the message
