@@ -372,6 +372,7 @@ sync_trust_dns_before(struct sync_trust_run *r, struct sync_trust_msg *msgs,
 	const char		*why = NULL;
 	size_t			 i, j, nf, failed = 0;
 	time_t			 now = time(NULL);
+	int			 stripped;
 
 	memset(d, 0, sizeof *d);
 	if (cf == NULL || n == 0)
@@ -392,11 +393,24 @@ sync_trust_dns_before(struct sync_trust_run *r, struct sync_trust_msg *msgs,
 	fe_progress("trust: looking up senders' keys in DNS", 0, 1);
 	if ((dc = dns_open(cf, &cause)) == NULL)
 		goto fail;
+	/*
+	 * A resolver found earlier in this process to strip DNSSEC data
+	 * can validate nothing: not asked, and not a warning at every
+	 * sync (--lookup and sending say it).
+	 */
+	if (dns_problem(dc) != NULL) {
+		log_msg(LOG_INFO, "sync-trust: no DNS lookup: %s",
+		    dns_problem(dc));
+		dns_close(dc);
+		return;
+	}
 	if (dns_lookup(dc, d->addrs, d->n, DNS_WANT_OPENPGPKEY,
 	    dns_timeout_ms(cf), &d->res, &d->nres, &cause) == -1) {
 		dns_close(dc);
 		goto fail;
 	}
+	/* Found by this lookup: its errors are that, said in the log. */
+	stripped = dns_problem(dc) != NULL;
 	dns_close(dc);
 	if ((d->ctx = crypto_ctx(GPGME_PROTOCOL_OpenPGP, &cause)) == NULL)
 		goto fail;
@@ -429,6 +443,8 @@ sync_trust_dns_before(struct sync_trust_run *r, struct sync_trust_msg *msgs,
 				    TRUST_DNS_DENIED, res, now);
 			break;
 		default:
+			if (stripped && res->status == DNS_ERROR)
+				break;
 			if (failed++ == 0)
 				why = res->why;
 			break;
