@@ -2,6 +2,9 @@
  * sync-trust.c: the new messages of a sync into the trust store
  * (sync-trust.h).
  *
+ * The senders' keys are looked up in DNS by sync-trust-dns.c, between the
+ * header fetch and the messages.
+ *
  * The cost for mail without evidence is one UID SEARCH, which the server
  * answers from the headers of at most the newest limit messages; a cold
  * sync of a large mailbox looks at no more than that. Everything else
@@ -29,9 +32,6 @@
 #include "buf.h"
 #include "crypto-in.h"
 #include "crypto.h"
-#include "dns-cache.h"
-#include "dns-lookup.h"
-#include "dns-sighting.h"
 #include "frontend.h"
 #include "imap-mailbox.h"
 #include "imap-ops.h"
@@ -41,6 +41,7 @@
 #include "mime-header.h"
 #include "mime-parse.h"
 #include "send.h"
+#include "sync-trust-dns.h"
 #include "sync-trust.h"
 #include "trust-msg.h"
 #include "trust-store.h"
@@ -65,15 +66,6 @@ struct sync_trust_msg {
 					   signature (not only Autocrypt) */
 	char		*key;		/* trust_store_msgkey(), or NULL */
 	char		*from;		/* the sender's address, or NULL */
-};
-
-/* The senders looked up in DNS, and what came back. */
-struct sync_trust_dns {
-	char			**addrs;
-	size_t			  n;
-	struct dns_result	 *res;	/* one per address, in order */
-	size_t			  nres;
-	gpgme_ctx_t		  ctx;
 };
 
 struct sync_trust_run {
@@ -306,186 +298,6 @@ sync_trust_headers(struct sync_trust_run *r, struct sync_trust_msg *msgs,
 	return 0;
 }
 
-/* One warning for the lookups that gave no answer. */
-static void
-sync_trust_dns_warn(struct sync_trust_run *r, size_t n, const char *why)
-{
-	fe_notice(FE_WARNING, "%s%strust: the key%s of %zu sender%s not "
-	    "looked up in DNS: %s", r->how->mailbox != NULL ?
-	    r->how->mailbox : "", r->how->mailbox != NULL ? ": " : "",
-	    n == 1 ? "" : "s", n, n == 1 ? " was" : "s were", why);
-}
-
-static void
-sync_trust_dns_mark(struct sync_trust_run *r, const char *addr,
-    enum trust_dns_answer a, const struct dns_result *res, time_t now)
-{
-	char	*cause = NULL;
-
-	if (trust_store_dns_answer(r->ts, addr, a, res->owner, res->why, now,
-	    &cause) == -1) {
-		log_msg(LOG_INFO, "sync-trust: %s: %s", addr, cause);
-		free(cause);
-	}
-}
-
-/* Ask DNS about addr again: never asked, a day since, or last bogus. */
-static int
-sync_trust_dns_due(struct sync_trust_run *r, const char *addr, time_t now)
-{
-	struct trust_dns	 td;
-	char			*cause = NULL;
-	int			 due;
-
-	if (trust_store_dns(r->ts, addr, &td, &cause) == -1) {
-		log_msg(LOG_INFO, "sync-trust: %s: %s", addr, cause);
-		free(cause);
-		return 0;
-	}
-	due = td.bogus != 0 || td.checked == 0 ||
-	    now - td.checked >= DNS_CACHE_MAX_TTL;
-	trust_dns_free(&td);
-	return due;
-}
-
-/*
- * Before the messages are decided: the senders of the signed ones not
- * processed yet, whose key DNS was not asked about in the last day (or
- * whose last answer was bogus), in one dns_lookup() under dns-timeout.
- * The dns-cache answers what it still holds without asking. A secure
- * answer's keys become sightings now, so that the rules make a message
- * signed by one dns-confirmed (or a conflict); an insecure answer's keys
- * are only imported, so that gpg can check the signature, and become
- * sightings after the messages are decided (sync_trust_dns_after): an
- * unauthenticated record never decides a message's state. A bogus answer
- * only marks the address; servfail, timeout, error or a resolver that
- * cannot be set up record nothing and cost one warning.
- */
-static void
-sync_trust_dns_before(struct sync_trust_run *r, struct sync_trust_msg *msgs,
-    const enum trust_state *states, size_t n, struct sync_trust_dns *d)
-{
-	const struct config	*cf = r->how->cf;
-	struct dns_ctx		*dc;
-	struct dns_result	*res;
-	char			*cause = NULL, **fprs;
-	const char		*why = NULL;
-	size_t			 i, j, nf, failed = 0;
-	time_t			 now = time(NULL);
-	int			 stripped;
-
-	memset(d, 0, sizeof *d);
-	if (cf == NULL || n == 0)
-		return;
-	d->addrs = xcalloc(n, sizeof *d->addrs);
-	for (i = 0; i < n; i++) {
-		if (states[i] != TRUST_NONE || !msgs[i].seen || !msgs[i].sig ||
-		    msgs[i].from == NULL)
-			continue;
-		for (j = 0; j < d->n; j++)
-			if (strcasecmp(d->addrs[j], msgs[i].from) == 0)
-				break;
-		if (j == d->n && sync_trust_dns_due(r, msgs[i].from, now))
-			d->addrs[d->n++] = msgs[i].from;
-	}
-	if (d->n == 0 || fe_cancelled())
-		return;
-	fe_progress("trust: looking up senders' keys in DNS", 0, 1);
-	if ((dc = dns_open(cf, &cause)) == NULL)
-		goto fail;
-	/*
-	 * A resolver found earlier in this process to strip DNSSEC data
-	 * can validate nothing: not asked, and not a warning at every
-	 * sync (--lookup and sending say it).
-	 */
-	if (dns_problem(dc) != NULL) {
-		log_msg(LOG_INFO, "sync-trust: no DNS lookup: %s",
-		    dns_problem(dc));
-		dns_close(dc);
-		return;
-	}
-	if (dns_lookup(dc, d->addrs, d->n, DNS_WANT_OPENPGPKEY,
-	    dns_timeout_ms(cf), &d->res, &d->nres, &cause) == -1) {
-		dns_close(dc);
-		goto fail;
-	}
-	/* Found by this lookup: its errors are that, said in the log. */
-	stripped = dns_problem(dc) != NULL;
-	dns_close(dc);
-	if ((d->ctx = crypto_ctx(GPGME_PROTOCOL_OpenPGP, &cause)) == NULL)
-		goto fail;
-	for (j = 0; j < d->nres && j < d->n; j++) {
-		res = &d->res[j];
-		log_msg(LOG_INFO, "sync-trust: DNS for %s: %s%s", d->addrs[j],
-		    dns_status_name(res->status), res->cached ? " (cached)" :
-		    "");
-		switch (res->status) {
-		case DNS_SECURE:
-			dns_sighting_openpgp(r->ts, d->ctx, d->addrs[j], res,
-			    now);
-			sync_trust_dns_mark(r, d->addrs[j], TRUST_DNS_SECURE,
-			    res, now);
-			break;
-		case DNS_INSECURE:
-			dns_sighting_import(d->ctx, d->addrs[j], res, &fprs,
-			    &nf);
-			for (i = 0; i < nf; i++)
-				free(fprs[i]);
-			free(fprs);
-			break;
-		case DNS_BOGUS:
-			sync_trust_dns_mark(r, d->addrs[j], TRUST_DNS_BOGUS,
-			    res, now);
-			break;
-		case DNS_NONE:
-			if (res->secure_denial)
-				sync_trust_dns_mark(r, d->addrs[j],
-				    TRUST_DNS_DENIED, res, now);
-			break;
-		default:
-			if (stripped && res->status == DNS_ERROR)
-				break;
-			if (failed++ == 0)
-				why = res->why;
-			break;
-		}
-	}
-	if (failed > 0)
-		sync_trust_dns_warn(r, failed, why != NULL ? why :
-		    "no answer");
-	return;
-fail:
-	sync_trust_dns_warn(r, d->n, cause);
-	free(cause);
-}
-
-/* After the messages: the insecure answers' keys become sightings. */
-static void
-sync_trust_dns_after(struct sync_trust_run *r, struct sync_trust_dns *d)
-{
-	time_t	now = time(NULL);
-	size_t	j;
-
-	for (j = 0; d->ctx != NULL && j < d->nres && j < d->n; j++) {
-		if (d->res[j].status != DNS_INSECURE)
-			continue;
-		dns_sighting_openpgp(r->ts, d->ctx, d->addrs[j], &d->res[j],
-		    now);
-		sync_trust_dns_mark(r, d->addrs[j], TRUST_DNS_INSECURE,
-		    &d->res[j], now);
-	}
-}
-
-static void
-sync_trust_dns_free(struct sync_trust_dns *d)
-{
-	dns_results_free(d->res, d->nres);
-	if (d->ctx != NULL)
-		crypto_release(d->ctx);
-	free(d->addrs);		/* the strings are the messages' */
-	memset(d, 0, sizeof *d);
-}
-
 /* Is any signature one gpg could not check (no verdict at all)? */
 static const struct crypto_in_sig *
 sync_trust_unchecked(const struct crypto_in *ci)
@@ -558,7 +370,9 @@ sync_trust(mailimap *imap, uint32_t first, uint32_t last,
     char **cause)
 {
 	struct sync_trust_run	 r;
-	struct sync_trust_dns	 dns;
+	struct sync_trust_dns	*dns = NULL;
+	char			**senders = NULL;
+	size_t			 nsenders = 0;
 	struct sync_trust_msg	*msgs = NULL;
 	enum trust_state	*states = NULL;
 	const char		**keys = NULL;
@@ -567,7 +381,6 @@ sync_trust(mailimap *imap, uint32_t first, uint32_t last,
 	int			 rc = -1, lost;
 
 	memset(st, 0, sizeof *st);
-	memset(&dns, 0, sizeof dns);
 	if (how->limit == 0 || first == 0 || last < first)
 		return 0;
 	memset(&r, 0, sizeof r);
@@ -605,8 +418,16 @@ sync_trust(mailimap *imap, uint32_t first, uint32_t last,
 		goto out;
 	/* Nobody watches a sync: a key with a passphrase fails, not asks. */
 	crypto_set_no_prompt(1);
-	if (todo > 0)
-		sync_trust_dns_before(&r, msgs, states, n, &dns);
+	/* The senders of the signed messages: their keys from DNS first. */
+	senders = xcalloc(n + 1, sizeof *senders);
+	for (i = 0; i < n; i++) {
+		if (states[i] == TRUST_NONE && msgs[i].seen && msgs[i].sig &&
+		    msgs[i].from != NULL)
+			senders[nsenders++] = msgs[i].from;
+	}
+	if (nsenders > 0 && how->cf != NULL && !fe_cancelled())
+		dns = sync_trust_dns_before(r.ts, how->cf, how->mailbox,
+		    senders, nsenders);
 
 	for (i = 0; i < n; i++) {
 		fe_progress("trust: checking messages", i, n);
@@ -648,7 +469,7 @@ sync_trust(mailimap *imap, uint32_t first, uint32_t last,
 		}
 		break;
 	}
-	sync_trust_dns_after(&r, &dns);
+	sync_trust_dns_after(r.ts, dns);
 	rc = 0;
 out:
 	crypto_set_no_prompt(0);
@@ -663,7 +484,8 @@ out:
 		    st->skipped == 1 ? "it is" : "they are", r.why.data);
 	}
 	buf_free(&r.why);
-	sync_trust_dns_free(&dns);
+	sync_trust_dns_free(dns);
+	free(senders);		/* the strings are the messages' */
 	trust_store_close(r.ts);
 	for (i = 0; i < n; i++) {
 		free(msgs[i].key);
