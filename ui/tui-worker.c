@@ -160,7 +160,58 @@ tui_event_free(struct tui_event *ev)
 		imap_mailbox_list_free(ev->folders, ev->nfolders);
 	free(ev->uids);
 	free(ev->text);
+	if (ev->data != NULL && ev->discard != NULL)
+		ev->discard(ev->data);
 	free(ev);
+}
+
+struct background {
+	void		*(*fn)(void *);
+	void		*arg;
+	void		(*discard)(void *);
+	uint64_t	 id;
+};
+
+static void *
+background_run(void *arg)
+{
+	struct background	*bg = arg;
+	struct tui_event	*ev = event_new(NULL, TE_DONE);
+
+	ev->jkind = TJ_CALL;
+	ev->job = bg->id;
+	ev->discard = bg->discard;
+	ev->data = bg->fn(bg->arg);
+	free(bg);
+	post(ev);
+	return NULL;
+}
+
+uint64_t
+tui_background(void *(*fn)(void *), void *arg, void (*discard)(void *))
+{
+	static uint64_t		 next = (uint64_t)1 << 62;
+	struct background	*bg = xcalloc(1, sizeof *bg);
+	pthread_t		 th;
+	pthread_attr_t		 at;
+
+	bg->arg = arg;
+	bg->discard = discard;
+	uint64_t		 id = ++next; /* apart from the workers' ids */
+
+	bg->fn = fn;
+	bg->id = id;
+	tui_events_fd();
+	pthread_attr_init(&at);
+	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+	if (pthread_create(&th, &at, background_run, bg) != 0) {
+		/* no thread: do it here, late rather than never */
+		pthread_attr_destroy(&at);
+		background_run(bg);
+		return id;
+	}
+	pthread_attr_destroy(&at);
+	return id;
 }
 
 /* ---- the worker's front-end hooks ------------------------------------- */
@@ -603,6 +654,15 @@ worker(void *arg)
 	h.cancel = &ta->cancel;
 	h.arg = ta;
 	fe_set(&h);
+	{
+		char	*cause = NULL;
+
+		if (crypto_init(ta->cf->gnupg_home, &cause) == -1) {
+			hook_notice(ta, FE_WARNING, cause != NULL ? cause :
+			    "GnuPG cannot be used");
+			free(cause);
+		}
+	}
 
 	for (;;) {
 		pthread_mutex_lock(&ta->mu);
@@ -653,9 +713,14 @@ tui_account_start(struct config *cf, struct account *a)
 	ta->jobs_tail = &ta->jobs;
 	ta->next_id = 1;
 	tui_events_fd();
-	if (pthread_create(&ta->th, NULL, worker, ta) == 0)
-		ta->started = 1;
 	return ta;
+}
+
+void
+tui_account_run(struct tui_account *ta)
+{
+	if (!ta->started && pthread_create(&ta->th, NULL, worker, ta) == 0)
+		ta->started = 1;
 }
 
 int
