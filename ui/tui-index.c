@@ -157,8 +157,16 @@ ixs_load_run(void *arg)
 		ix = index_open(c, l->folder, &cause);
 		cache_close(c);
 	}
-	/* sorted here too, not on the interface thread */
+	/* sorted here too, not on the interface thread: the sorts a
+	 * person switches to with a key (the thread sort, back to date),
+	 * then the view on screen */
 	if (ix != NULL) {
+		index_prepare(ix, INDEX_SORT_THREAD, 0, &cause);
+		free(cause);
+		cause = NULL;
+		index_prepare(ix, INDEX_SORT_DATE, 0, &cause);
+		free(cause);
+		cause = NULL;
 		l->v.limit = l->limit;
 		if (index_count(ix, &l->v, &n, &cause) == -1) {
 			free(cause);
