@@ -219,6 +219,11 @@ index_open_newest(struct cache *c, const char *folder, size_t limit,
 	    cache_mailbox_find(c, folder, &mb, cause);
 	if (rc == -1)
 		goto fail;
+	/* room for all at once: no copy of the array while it grows */
+	if (rc == 1 && mb.count > 0) {
+		ix->cap = limit != 0 && limit < mb.count ? limit : mb.count;
+		ix->m = xreallocarray(NULL, ix->cap, sizeof *ix->m);
+	}
 	if (rc == 1 && cache_each_newest(c, &mb, limit, index_load_one, ix,
 	    cause) == -1)
 		goto fail;
