@@ -32,6 +32,8 @@ a line; every timed step prints "NAME SECONDS" on standard output:
                            is quiet again for S seconds (1) (for changes that show no text
                            of their own, such as threading a mailbox with
                            no threads)
+    settle S               wait until the output has been quiet for S
+                           seconds (a load in the background finished)
     send KEY               send KEY, untimed, and wait for quiet output
     rss NAME               the program's peak RSS so far (VmHWM), in KB
     quit KEY               send KEY and wait for the program to exit
@@ -493,6 +495,8 @@ def main():
             if t is None:
                 d.fail("%s: nothing was written" % w[1])
             print("%s %.6f" % (w[1], t - t0), flush=True)
+        elif op == "settle" and len(w) == 2:
+            d.quiet(float(w[1]))
         elif op == "send" and len(w) >= 2:
             d.quiet()
             d.send(key_bytes(w[1]))

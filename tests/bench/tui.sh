@@ -9,10 +9,12 @@
 # index them and warms its cache with one untimed open by each client.
 # Then, in BENCH_TUI_REPS (3) interleaved rounds, for each client:
 #   cold   header cache deleted: the time from exec until the first index
-#          screen shows the row of the message the client puts first
-#          (steedmail: the newest; NeoMutt: the oldest, under its cursor),
-#          and the peak RSS with the mailbox open
-#   warm   the same with the header cache of the run before, then the
+#          screen shows a message row (steedmail draws what its cache has
+#          while it fetches the rest; NeoMutt draws once all is loaded),
+#          and the peak RSS once the output is quiet (the load over)
+#   warm   the same with the header cache of the run before (the row of
+#          the message the client puts first: steedmail the newest, NeoMutt
+#          the oldest, under its cursor), then the
 #          keys, each timed from the write of the key until the screen
 #          shows what it must (ptydrive.py says how): Home (untimed),
 #          BENCH_TUI_KEYS (5) times page down (the next page drawn to its
@@ -146,29 +148,57 @@ STEED_CMD=(env XDG_CACHE_HOME="$T/cache" XDG_CONFIG_HOME="$T/config"
     XDG_DATA_HOME="$T/data" "$STEEDMAIL" -F "$T/bench.conf")
 NEOMUTT_CMD=(env HOME="$T/home" neomutt -n -F "$T/muttrc")
 
-# The row each client shows first: steedmail the newest message,
-# NeoMutt (date order, the cursor on the first unread) the oldest.
+# The rows waited for. Warm, the newest message's row for steedmail (it
+# opens at the end of the date order) and the oldest's for NeoMutt (date
+# order, the cursor on the first unread). Cold, steedmail draws the first
+# rows of the header cache while its worker fetches the rest: any message
+# row counts; NeoMutt draws only when its load ends.
+ROW='(#|zu [a-z]+ )'
 first_row() {
-	case $1 in
-	steed) printf '(#|zu [a-z]+ )%d(?![0-9])' "$N" ;;
-	neomutt) printf '(#|zu [a-z]+ )1(?![0-9])' ;;
+	case $1-$2 in
+	steed-cold) printf '%s[0-9]+(?![0-9])' "$ROW" ;;
+	steed-warm) printf '%s%d(?![0-9])' "$ROW" "$N" ;;
+	neomutt-*) printf '%s1(?![0-9])' "$ROW" ;;
 	esac
 }
 
 # Scripts for ptydrive.py. Keys by their terminfo names: khome, knp
-# (PageDown), kcud1 (Down), kend; the sort prompt is "o", thread "t" in
-# both clients.
+# (PageDown), kcud1 (Down), kend. The thread sort: "o", then "thread" and
+# Enter at steedmail's prompt, "t" at NeoMutt's; it shows no text of its
+# own in a mailbox without threads, so it is timed until the output is
+# quiet for a second. Cold, the peak RSS is read once the output has been
+# quiet for 3 s (steedmail's load in the background over).
 script_cold() {
-	printf 'wait first %s\nrss rss\nquit q\n' "$(first_row "$1")"
+	printf 'wait first %s
+settle 3
+rss rss
+quit q
+' "$(first_row "$1" cold)"
 }
 script_warm() {
-	printf 'wait first %s\n' "$(first_row "$1")"
-	printf 'send khome\n'
-	printf 'pages pagedown knp %d\n' "$KEYS"
-	printf 'steps next kcud1 %d\n' "$KEYS"
-	printf 'key end kend (#|zu [a-z]+ )%d(?![0-9])\n' "$N"
-	printf 'send o\nkeyquiet sort_thread t\n'
-	printf 'rss rss\nquit q\n'
+	printf 'wait first %s
+' "$(first_row "$1" warm)"
+	printf 'send khome
+'
+	printf 'pages pagedown knp %d
+' "$KEYS"
+	printf 'steps next kcud1 %d
+' "$KEYS"
+	printf 'key end kend %s%d(?![0-9])
+' "$ROW" "$N"
+	if [ "$1" = steed ]; then
+		printf 'send o
+send thread
+keyquiet sort_thread \\r
+'
+	else
+		printf 'send o
+keyquiet sort_thread t
+'
+	fi
+	printf 'rss rss
+quit q
+'
 }
 
 FAILED=
