@@ -179,13 +179,14 @@ script_warm() {
 	printf 'steps next kcud1 %d\n' "$KEYS"
 	printf 'key end kend %s%d(?![0-9])\n' "$ROW" "$N"
 	# With the cursor on the newest message, sorted by subject first
-	# (untimed), the thread sort must bring its neighbour in date order
-	# back onto the screen.
+	# (untimed, then 2 s of quiet: a sort writes nothing while it works),
+	# the thread sort must bring its neighbour in date order back onto
+	# the screen.
 	if [ "$1" = steed ]; then
-		printf 'send o\nsend subject\nsend \\r\nsend o\nsend thread\n'
+		printf 'send o\nsend subject\nsend \\r\nsettle 2\nsend o\nsend thread\n'
 		printf 'key sort_thread \\r %s%d(?![0-9])\n' "$ROW" $((N - 1))
 	else
-		printf 'send o\nsend s\nsend o\n'
+		printf 'send o\nsend s\nsettle 2\nsend o\n'
 		printf 'key sort_thread t %s%d(?![0-9])\n' "$ROW" $((N - 1))
 	fi
 	printf 'rss rss\nquit q\n'
