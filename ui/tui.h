@@ -1,0 +1,362 @@
+/*
+ * tui.h: what the curses interface's files share. The interface is a stack
+ * of screens (folders, index, pager, trust, help) drawn by one thread, the
+ * interface thread, which never waits on the network, DNS or gpg: each
+ * account's session runs on a worker thread (tui-worker.c) that takes jobs
+ * and hands back events through a queue the main loop (tui-main.c) drains.
+ *
+ *   tui-main.c     the loop: keys, worker events, resize, Ctrl-Z, shell
+ *   tui-draw.c     text on the screen (every byte made safe), colours,
+ *                  indicator glyphs and their ASCII forms
+ *   tui-keys.c     key names, actions, default bindings, `bind` lines
+ *   tui-prompt.c   the status line: messages, line input, yes/no
+ *   tui-worker.c   an account's worker: jobs in, events out
+ *   tui-folders.c, tui-index.c, tui-pager.c, tui-trust.c, tui-help.c:
+ *                  the screens
+ *
+ * Screens draw only through tui-draw.c and hold no protocol, crypto or
+ * trust logic: they ask the worker (jobs) and the engine's read-only APIs
+ * (index.h on the interface thread's own cache handle, trust-store.h).
+ */
+#ifndef STEED_TUI_H
+#define STEED_TUI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "config.h"
+#include "imap-mailbox.h"
+#include "trust-store.h"
+
+struct message;
+struct session;
+struct tui_event;
+
+/* ---- drawing (tui-draw.c) -------------------------------------------- */
+
+/* What is drawn; each has its colour and attribute (A_REVERSE, A_BOLD
+ * without colours). Banner colours are never given to message text. */
+enum tui_color {
+	TC_NORMAL,
+	TC_TITLE,		/* the top bar */
+	TC_STATUS,		/* the bottom bar */
+	TC_SELECTED,		/* the cursor row */
+	TC_ERROR,		/* an error in the message line */
+	TC_HEADER_NAME,		/* "From:" in the pager */
+	TC_HEADER,		/* its value */
+	TC_QUOTE1, TC_QUOTE2, TC_QUOTE3, /* quote levels 1, 2, 3+ */
+	TC_URL,
+	TC_BANNER_GOOD,		/* decrypted, good signature, verified */
+	TC_BANNER_WARN,		/* not protected, first contact, unknown */
+	TC_BANNER_BAD,		/* bad signature, key changed, bogus DNS */
+	TC_BOUNDARY,		/* where protected content begins / ends */
+	TC_PART,		/* "part 1.2: ..." and attachments */
+	TC_NOTE,		/* steedmail's notes on a message */
+	TC_NEW,			/* an unseen message in the index */
+	TC_FLAGGED,
+	TC_DELETED,
+	TC_IND_GOOD,		/* an indicator: verified, DNSSEC, known */
+	TC_IND_WARN,		/* first contact */
+	TC_IND_BAD,		/* changed, revoked, bogus */
+	TC_TREE,		/* thread lines */
+	TC_COUNT
+};
+
+/* Indicator glyphs; each has a UTF-8 form and an ASCII form (LANG=C). */
+enum tui_glyph {
+	TG_ENCRYPTED,		/* the message is encrypted */
+	TG_SIGNED,		/* signed */
+	TG_FIRST,		/* first contact */
+	TG_KNOWN,		/* known key */
+	TG_CHANGED,		/* key changed */
+	TG_REVOKED,		/* key revoked */
+	TG_VERIFIED,		/* verified in person */
+	TG_DNSSEC,		/* key confirmed by DNSSEC */
+	TG_BOGUS,		/* DNS answer bogus */
+	TG_NEW,			/* flags column: new */
+	TG_REPLIED,
+	TG_FLAGGED,
+	TG_DELETED,
+	TG_ATTACHMENT,
+	TG_TREE_BRANCH,		/* thread tree: a child that has siblings after */
+	TG_TREE_LAST,		/* the last child */
+	TG_TREE_VERT,		/* a line going on below */
+	TG_TREE_ORPHAN,		/* its parent is missing */
+	TG_COLLAPSED,		/* a collapsed thread */
+	TG_COUNT
+};
+
+extern int	 tui_utf8;	/* the locale is UTF-8 */
+extern int	 tui_colors;	/* colours in use (0: NO_COLOR or none) */
+
+void		 tui_draw_init(void);	/* after initscr() */
+int		 tui_attr(enum tui_color);
+const char	*tui_glyph(enum tui_glyph);
+/* The glyph's one-line legend: "encrypted", "first contact", ... */
+const char	*tui_glyph_name(enum tui_glyph);
+
+/*
+ * Draw text (bytes from anywhere: invalid UTF-8, controls and escape
+ * sequences are shown as visible placeholders, never sent) at row y,
+ * column x, in at most width columns, wide and combining characters
+ * counted; the rest of the width is left as it was. Returns the columns
+ * used.
+ */
+int		 tui_put(int y, int x, int width, const char *text, int attr);
+/* The same, then blanks to the end of width. */
+int		 tui_putfill(int y, int x, int width, const char *text,
+		     int attr);
+/* Columns text takes when drawn by tui_put(). */
+int		 tui_width(const char *text);
+/* A full-width bar at row y: the title, the status, a banner. */
+void		 tui_bar(int y, const char *text, int attr);
+
+/* ---- keys (tui-keys.c) ------------------------------------------------ */
+
+/* Key maps: a screen's own, then the generic one. */
+enum tui_map {
+	TM_GENERIC,
+	TM_FOLDERS,
+	TM_INDEX,
+	TM_PAGER,
+	TM_ATTACH,		/* the pager's list of attachments */
+	TM_TRUST,
+	TM_HELP,
+	TM_COUNT
+};
+
+enum tui_action {
+	TA_NONE,
+	/* generic */
+	TA_QUIT, TA_BACK, TA_HELP, TA_REDRAW, TA_SHELL,
+	TA_UP, TA_DOWN, TA_PAGE_UP, TA_PAGE_DOWN, TA_HALF_UP, TA_HALF_DOWN,
+	TA_TOP, TA_BOTTOM, TA_SELECT, TA_SEARCH, TA_SEARCH_NEXT,
+	TA_SEARCH_PREV, TA_FOLDERS, TA_CHANGE_FOLDER, TA_NEXT_ACCOUNT,
+	TA_SYNC, TA_CANCEL, TA_OUTBOX,
+	/* messages (index and pager) */
+	TA_READ, TA_UNREAD, TA_FLAG, TA_DELETE, TA_UNDELETE, TA_EXPUNGE,
+	TA_MOVE, TA_COPY, TA_TRUST, TA_TRUST_LIST,
+	TA_REPLY, TA_GROUP_REPLY, TA_FORWARD, TA_COMPOSE, TA_RECALL,
+	/* index */
+	TA_SORT, TA_SORT_REVERSE, TA_THREAD_TOGGLE, TA_THREADS_ALL,
+	TA_LIMIT, TA_SEARCH_BODY, TA_NEXT_NEW,
+	/* pager */
+	TA_LINE_UP, TA_LINE_DOWN, TA_NEXT_MESSAGE, TA_PREV_MESSAGE,
+	TA_RAW, TA_HEADERS, TA_ATTACHMENTS, TA_SAVE, TA_OPEN, TA_PIPE,
+	TA_NEXT_PART,
+	/* trust */
+	TA_VERIFY, TA_ACCEPT, TA_REJECT,
+	TA_COUNT
+};
+
+/* Apply the configuration's `bind` lines; errors go to tui_error(). */
+void		 tui_keys_load(struct config *);
+/* The action bound to key (a curses key code) on map, else generic. */
+enum tui_action	 tui_key_action(enum tui_map, int key);
+/* Apply a `bind MAP KEY ACTION` setting's value ("index j next").
+ * -1 and a cause (allocated) when it does not make sense. */
+int		 tui_key_bind(const char *value, char **cause);
+/* Names: "index", "<PageDown>", "next-page"; for help and errors. */
+const char	*tui_map_name(enum tui_map);
+const char	*tui_action_name(enum tui_action);
+const char	*tui_action_help(enum tui_action);
+/* A key as shown to a person: "j", "^F", "<Down>"; static buffer. */
+const char	*tui_key_name(int key);
+/* Call fn for each binding of map (and of the generic map after it). */
+void		 tui_key_each(enum tui_map,
+		     void (*fn)(enum tui_map, int key, enum tui_action,
+		     void *), void *arg);
+
+/* ---- the message line and prompts (tui-prompt.c) ---------------------- */
+
+/* A message on the bottom line until the next key; text made safe. */
+void		 tui_message(const char *fmt, ...)
+		     __attribute__((format(printf, 1, 2)));
+void		 tui_error(const char *fmt, ...)
+		     __attribute__((format(printf, 1, 2)));
+/*
+ * Ask for a line on the bottom line, starting from init (or NULL).
+ * Returns it (allocated) or NULL when cancelled (Escape, ^G). With
+ * secret set, what is typed is not shown. complete (or NULL) offers
+ * Tab completion: it returns the completed text, allocated, or NULL.
+ */
+char		*tui_prompt(const char *question, const char *init,
+		     int secret, char *(*complete)(const char *, void *),
+		     void *arg);
+/* Clear the message line if it still says text (a "working..." note). */
+void		 tui_message_clear_if(const char *text);
+/* y/n on the bottom line: 1 yes, 0 no or cancelled. */
+int		 tui_yesno(const char *fmt, ...)
+		     __attribute__((format(printf, 1, 2)));
+/* Tab completion of file names, for tui_prompt(). */
+char		*tui_complete_path(const char *, void *);
+
+/* ---- the worker (tui-worker.c) ---------------------------------------- */
+
+struct tui_account;
+
+enum tui_job_kind {
+	TJ_SYNC,	/* sync a folder, then its trust step */
+	TJ_FOLDERS,	/* list the folders with their counts */
+	TJ_OPEN,	/* fetch a message by UID and open it (message.h) */
+	TJ_RAW,		/* fetch a message (or a part) by UID, raw */
+	TJ_FLAG,	/* add / remove flags */
+	TJ_MOVE,
+	TJ_COPY,
+	TJ_DELETE,
+	TJ_EXPUNGE,
+	TJ_SEARCH,	/* server-side SEARCH over bodies: UIDs */
+	TJ_CALL		/* run fn(session, arg) on the worker */
+};
+
+struct tui_job {
+	enum tui_job_kind kind;
+	char		*folder;
+	uint32_t	*uids;		/* TJ_FLAG/MOVE/COPY/DELETE: several */
+	size_t		 nuids;
+	uint32_t	 uid;		/* TJ_OPEN, TJ_RAW */
+	char		*part;		/* TJ_RAW: a part, or NULL */
+	char		*arg;		/* flags to add (TJ_FLAG), the target
+					   folder (MOVE, COPY), the words
+					   (SEARCH) */
+	char		*arg2;		/* flags to remove (TJ_FLAG) */
+	/* TJ_CALL: runs on the worker; returns a result class, may fill
+	 * *cause and the event's payload through ev */
+	int		(*fn)(struct session *, void *arg, struct tui_event *);
+	void		*fn_arg;
+};
+
+enum tui_event_kind {
+	TE_DONE,	/* a job ended: result, cause, payload */
+	TE_PROGRESS,	/* what, done, total */
+	TE_NOTICE,	/* text (a warning when level is FE_WARNING) */
+	TE_CHANGED,	/* the folder changed on the server (IDLE, sync) */
+	TE_STATE,	/* connected or not: text says why not */
+	TE_ASK		/* the worker waits for an answer: the loop's */
+};
+
+struct tui_event {
+	enum tui_event_kind kind;
+	struct tui_account *acct;
+	uint64_t	 job;		/* TE_DONE: the id tui_submit() gave */
+	enum tui_job_kind jkind;
+	int		 result;	/* IMAP_OPS_OK, SESSION_*, ... */
+	char		*cause;
+	char		*folder;
+	/* payloads; a screen that keeps one sets the pointer to NULL */
+	struct message	*msg;		/* TJ_OPEN */
+	struct buf	 raw;		/* TJ_RAW, TJ_OPEN (the raw message) */
+	struct imap_folder *folders;	/* TJ_FOLDERS */
+	size_t		 nfolders;
+	uint32_t	*uids;		/* TJ_SEARCH */
+	size_t		 nuids;
+	void		*data;		/* TJ_CALL */
+	/* TE_PROGRESS */
+	const char	*what;
+	uint64_t	 done, total;
+	int		 level;		/* TE_NOTICE: enum fe_level */
+	char		*text;		/* TE_NOTICE, TE_STATE */
+	int		 up;		/* TE_STATE: connected */
+	int		 ask;		/* TE_ASK: 0 secret, 1 yes/no,
+					   2 the terminal for gpg, 3 gpg done */
+};
+
+/*
+ * Start the worker of account a (opens its session there) and return its
+ * handle. Its events reach the main loop. Never blocks.
+ */
+struct tui_account *tui_account_start(struct config *, struct account *);
+void		 tui_account_stop(struct tui_account *);
+struct account	*tui_account_config(struct tui_account *);
+/* The interface thread's own handles, opened on first use. */
+struct cache	*tui_account_cache(struct tui_account *);
+struct trust_store *tui_account_trust(struct tui_account *);
+/* Queue a job (copied); returns its id, which its TE_DONE carries. */
+uint64_t	 tui_submit(struct tui_account *, const struct tui_job *);
+/* Ask the job in progress to stop. */
+void		 tui_cancel(struct tui_account *);
+/* The folder IDLE watches when the worker has nothing to do. */
+void		 tui_watch(struct tui_account *, const char *folder);
+/* Last known state, for the status bar: NULL when connected. */
+const char	*tui_account_down(struct tui_account *);
+/* Progress of the job in progress ("fetching headers 1,200/100,000") or
+ * NULL; for the status bar. */
+const char	*tui_account_progress(struct tui_account *);
+
+void		 tui_event_free(struct tui_event *);
+
+/* ---- screens and the loop (tui-main.c) ------------------------------- */
+
+struct tui_screen {
+	const char	*title;		/* for the top bar; may change */
+	enum tui_map	 map;
+	/* Draw rows 1 .. LINES - 3 (the top bar is row 0, the status bar
+	 * LINES - 2, the message line LINES - 1: the loop draws those). */
+	void		(*draw)(struct tui_screen *);
+	/* An action for this screen: 1 if it took it. */
+	int		(*action)(struct tui_screen *, enum tui_action, int key);
+	/* Every worker event goes to every screen on the stack, top first;
+	 * a screen ignores what is not its own (job ids). */
+	void		(*event)(struct tui_screen *, struct tui_event *);
+	/* The status bar's left part, or NULL for the default. */
+	void		(*status)(struct tui_screen *, struct buf *);
+	void		(*free)(struct tui_screen *);
+	/* The index: the UID after or before uid (tui_index_step()). */
+	uint32_t	(*step)(struct tui_screen *, uint32_t uid, int dir);
+	void		*data;
+	struct tui_screen *below;
+};
+
+/* The running interface's state. */
+struct tui {
+	struct config		 *cf;
+	struct tui_account	**accounts;
+	size_t			  naccounts;
+	size_t			  current;	/* the account shown */
+	struct tui_screen	 *top;
+	int			  dirty;	/* redraw before the next key */
+	int			  quit;
+};
+extern struct tui tui;
+
+struct tui_account *tui_current(void);
+void		 tui_push(struct tui_screen *);
+void		 tui_pop(void);		/* frees the top screen */
+void		 tui_dirty(void);
+/* Rows between the bars, and the first of them. */
+int		 tui_rows(void);
+#define TUI_FIRST_ROW	1
+/* Leave curses for a program (a shell, an editor, a viewer), and come
+ * back; the program's exit status is returned, -1 if it cannot run. */
+int		 tui_run_program(const char *cmd, const char *input,
+		     size_t inlen, int wait_key);
+/* Leave the screen for the terminal (gpg's pinentry) and come back. */
+void		 tui_suspend_screen(void);
+void		 tui_resume_screen(void);
+
+/* The screens' constructors. */
+struct tui_screen *tui_folders_new(struct tui_account *);
+struct tui_screen *tui_index_new(struct tui_account *, const char *folder);
+/* The sender as the index and the pager show it: the display name,
+ * unless it is empty or holds '@' or '<' (a name that hides or imitates
+ * an address): then the address. */
+const char	*tui_index_sender(const char *name, const char *addr);
+/* The UID after (dir 1) or before (dir -1) uid in an index screen's
+ * view, or 0 at the end; for the pager's next and previous message. */
+uint32_t	 tui_index_step(struct tui_screen *index, uint32_t uid, int dir);
+/* The pager takes over msg and raw (the event's payloads). index: the
+ * index screen below, to step through (tui_index_step()), or NULL. */
+struct tui_screen *tui_pager_new(struct tui_account *, const char *folder,
+		     uint32_t uid, struct message *msg, struct buf *raw,
+		     struct tui_screen *index);
+/* The sender's key screen for a message's sender (addr), and the list. */
+struct tui_screen *tui_trust_new(struct tui_account *, const char *addr);
+struct tui_screen *tui_trust_list_new(struct tui_account *);
+/* The bindings of map, with the legend of indicators on the index's. */
+struct tui_screen *tui_help_new(enum tui_map);
+
+/* Entry point from main(): the interface on cf; returns the exit code. */
+int		 tui_main(struct config *, const char *account);
+
+#endif
