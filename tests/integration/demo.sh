@@ -94,3 +94,43 @@ RF=$T_TMP/runfile
 ok "contrib/demo bob with no demo running says so" sh -c "
 	STEED_DEMO_RUNFILE='$RF' contrib/demo bob >'$T_TMP/nodemo' 2>&1; [ \$? = 1 ] &&
 	grep -qx 'demo: no demo is running (start one with: contrib/demo)' '$T_TMP/nodemo'"
+
+# The demo itself, in a terminal: steedmail's curses interface as alice,
+# on her INBOX; bob joins from a second terminal; q ends each, and the
+# first q stops every server of the demo.
+. tests/lib-tui.sh
+TUI_COLS=100 TUI_LINES=30
+# rows NAME TEXT...: the screen of NAME shows every TEXT (within 30 s).
+rows() {
+	_r=$1; shift
+	for _t; do tui_wait "$_r" "$_t" 30 || return 1; done
+}
+# ended NAME STATUS: NAME's command has exited (within 30 s) with STATUS
+# (tmux 3.3 gives an empty pane_dead_status for 0).
+ended() {
+	_st=$(tui_ended "$1" 30) && [ "${_st:-0}" = "$2" ] ||
+		{ echo "status '$_st'"; false; }
+}
+left() {
+	[ -n "$1" ] && [ ! -e "$1" ] && [ ! -e "$RF" ] || { ls -d "$1" "$RF"; return 1; }
+	! pgrep -a -f -- "$1"
+}
+
+tui_start demo env STEED_DEMO_RUNFILE="$RF" "$PWD/contrib/demo"
+ok "contrib/demo opens steedmail as alice, on her INBOX" tui_wait demo 'alice@steed.test | INBOX' 120
+ok "... with the rows of her mail" rows demo 'Lunch on Thursday?' \
+	'Hello from the archive team' 'New bank details for invoice 2026-114' \
+	'My key is in DNS' 'Archive room access' 'Bob Example'
+ok "... the lookalike sender shown by its real address" sh -c "tmux -S '$TUI_SOCK' capture-pane -p -t demo | grep -q 'mallory@plain.test *Quick favour'"
+ok "... and the escape sequences neither cleared nor moved the screen" sh -c "tmux -S '$TUI_SOCK' capture-pane -p -t demo | head -1 | grep -q 'steedmail | alice@steed.test | INBOX'"
+envdir=$(head -n 1 "$RF" 2>/dev/null)
+ok "the demo says where it runs, for contrib/demo bob" test -f "$envdir/.steed-env"
+tui_start bob env STEED_DEMO_RUNFILE="$RF" "$PWD/contrib/demo" bob
+ok "contrib/demo bob joins it: steedmail as bob, on his INBOX" tui_wait bob 'bob@steed.test | INBOX' 30
+ok "... where alice's message is" tui_wait bob 'Alice Example' 30
+tui_keys bob q
+ok "q ends bob's steedmail (exit 0)" ended bob 0
+ok "... and the demo runs on" rows demo 'alice@steed.test | INBOX'
+tui_keys demo q
+ok "q in alice's index ends the demo (exit 0)" ended demo 0
+ok "no process of the demo is left (servers, agents), its directory and run file are gone" left "$envdir"
