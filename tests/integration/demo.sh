@@ -12,7 +12,7 @@ mkdir -p "$D"
 export D
 # In the demo: alice's first sync, her list, each message viewed and
 # inspected, her trust store, a lookup, bob's list and view.
-contrib/demo -- bash -c '
+contrib/demo -- sh -c '
 	echo "envdir $STEED_ENV"
 	alice --sync >"$D/sync" 2>&1
 	alice --list >"$D/list"
