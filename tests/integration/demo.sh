@@ -105,19 +105,21 @@ rows() {
 	_r=$1; shift
 	for _t; do tui_wait "$_r" "$_t" 30 || return 1; done
 }
-# ended NAME STATUS: NAME's command has exited (within 30 s) with STATUS
-# (tmux 3.3 gives an empty pane_dead_status for 0).
+# ended NAME STATUS: NAME's command has exited (within 30 s) with STATUS.
 ended() {
-	_st=$(tui_ended "$1" 30) && [ "${_st:-0}" = "$2" ] ||
-		{ echo "status '$_st'"; false; }
+	_st=$(tui_ended "$1" 30) && [ "$_st" = "$2" ] ||
+		{ echo "status '$_st'"; tui_stderr "$1"; false; }
 }
+# opened NAME TEXT: NAME's screen shows TEXT within 120 s; else what the
+# demo said on standard error.
+opened() { tui_wait "$1" "$2" 120 || { tui_stderr "$1"; false; }; }
 left() {
 	[ -n "$1" ] && [ ! -e "$1" ] && [ ! -e "$RF" ] || { ls -d "$1" "$RF"; return 1; }
 	! pgrep -a -f -- "$1"
 }
 
 tui_start demo env STEED_DEMO_RUNFILE="$RF" "$PWD/contrib/demo"
-ok "contrib/demo opens steedmail as alice, on her INBOX" tui_wait demo 'alice@steed.test | INBOX' 120
+ok "contrib/demo opens steedmail as alice, on her INBOX" opened demo 'alice@steed.test | INBOX'
 ok "... with the rows of her mail" rows demo 'Lunch on Thursday?' \
 	'Hello from the archive team' 'New bank details for invoice 2026-114' \
 	'My key is in DNS' 'Archive room access' 'Bob Example'
@@ -126,7 +128,7 @@ ok "... and the escape sequences neither cleared nor moved the screen" sh -c "tm
 envdir=$(head -n 1 "$RF" 2>/dev/null)
 ok "the demo says where it runs, for contrib/demo bob" test -f "$envdir/.steed-env"
 tui_start bob env STEED_DEMO_RUNFILE="$RF" "$PWD/contrib/demo" bob
-ok "contrib/demo bob joins it: steedmail as bob, on his INBOX" tui_wait bob 'bob@steed.test | INBOX' 30
+ok "contrib/demo bob joins it: steedmail as bob, on his INBOX" opened bob 'bob@steed.test | INBOX'
 ok "... where alice's message is" tui_wait bob 'Alice Example' 30
 tui_keys bob q
 ok "q ends bob's steedmail (exit 0)" ended bob 0
