@@ -1,0 +1,1036 @@
+/*
+ * tui-pager.c: the pager, the screen of one opened message. It owns the
+ * message (message.h) and its raw bytes once the index hands them over,
+ * and what it needs to draw them: the source lines of the mode shown (the
+ * display model, all headers, or the raw source), those lines cut into
+ * screen rows, the scroll position and the search. Called by the index
+ * (tui_pager_new()); it steps through the index's view for j and k, and
+ * pushes the attachments (tui-attach.c) and the sender's key screen.
+ *
+ * It never draws but through tui-draw.c, never decides anything about
+ * security (the model's verdicts are the engine's; it only chooses their
+ * colours) and never waits on the server: opening the next message and
+ * changing flags are the worker's jobs. Body text never starts in the
+ * first column: that column and the bars are steedmail's own, so nothing
+ * in a message can draw a line that looks like them.
+ */
+#include <ctype.h>
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "buf.h"
+#include "cache.h"
+#include "crypto-in.h"
+#include "message.h"
+#include "mime-parse.h"
+#include "strsafe.h"
+#include "tui.h"
+#include "tui-pager.h"
+#include "xmalloc.h"
+
+#define PAGER_MARGIN	2	/* columns left of body text */
+#define PAGER_NOT_YET	"not yet: writing mail comes with the compose screen"
+
+enum pager_mode {
+	PAGER_MESSAGE,		/* the display model */
+	PAGER_HEADERS,		/* the same with every header field */
+	PAGER_RAW		/* the raw source */
+};
+
+/* The colours of a bar, by what it says. */
+enum pager_tone {
+	PAGER_GOOD,
+	PAGER_WARN,
+	PAGER_BAD
+};
+
+/* A line to show, before it is cut to the screen's width. */
+struct pager_src {
+	enum view_role		 role;
+	int			 quote;
+	int			 inner;
+	enum pager_tone		 tone;	/* banners, and the margin inside */
+	const char		*text;	/* safe; owned when own is set */
+	int			 own;
+};
+
+/* A screen row: a piece of a source line. */
+struct pager_row {
+	size_t			 src;
+	size_t			 off, len;
+	int			 cont;	/* not the line's first row */
+};
+
+struct pager {
+	struct tui_account	*acct;
+	char			*folder;
+	uint32_t		 uid;
+	struct message		*msg;
+	struct buf		 raw;
+	struct tui_screen	*index;
+	char			 title[128];
+
+	enum pager_mode		 mode;
+	struct pager_src	*src;
+	size_t			 nsrc;
+	struct pager_row	*rows;
+	size_t			 nrows, rowcap;
+	int			 cols;		/* the width rows are cut for */
+	size_t			 top;
+
+	char			*search;
+	size_t			 match;		/* source line of the last */
+	int			 have_match;
+
+	uint64_t		 open_job;	/* j, k: the next message */
+	uint32_t		 open_uid;	/* its UID */
+	int			 seen, flagged, deleted;
+};
+
+static void	pager_load(struct pager *);
+
+/* ---- source lines ----------------------------------------------------- */
+
+static void
+pager_add(struct pager *p, enum view_role role, int quote, int inner,
+    enum pager_tone tone, const char *text, int own)
+{
+	struct pager_src	*s;
+
+	p->src = xreallocarray(p->src, p->nsrc + 1, sizeof *p->src);
+	s = &p->src[p->nsrc++];
+	s->role = role;
+	s->quote = quote;
+	s->inner = inner;
+	s->tone = tone;
+	s->text = text;
+	s->own = own;
+}
+
+static void
+pager_clear(struct pager *p)
+{
+	size_t	i;
+
+	for (i = 0; i < p->nsrc; i++) {
+		if (p->src[i].own) {
+			explicit_bzero((char *)p->src[i].text,
+			    strlen(p->src[i].text));
+			free((char *)p->src[i].text);
+		}
+	}
+	free(p->src);
+	free(p->rows);
+	p->src = NULL;
+	p->rows = NULL;
+	p->nsrc = p->nrows = p->rowcap = 0;
+	p->cols = 0;
+}
+
+static enum pager_tone
+pager_tone_of(enum message_protection prot)
+{
+	switch (prot) {
+	case MESSAGE_SIGNED:
+	case MESSAGE_ENCRYPTED:
+	case MESSAGE_SIGNED_ENCRYPTED:
+		return PAGER_GOOD;
+	case MESSAGE_UNPROTECTED:
+		return PAGER_BAD;
+	default:
+		return PAGER_WARN;
+	}
+}
+
+/* How a part is protected: what is shown in its place, if anything. */
+static enum message_protection
+pager_protection(const struct message *m, const struct mime_part *part,
+    int *found)
+{
+	size_t	i;
+
+	*found = 0;
+	for (i = 0; i < m->nparts; i++) {
+		if (m->parts[i].part != part)
+			continue;
+		*found = 1;
+		if (i + 1 < m->nparts &&
+		    m->parts[i + 1].depth > m->parts[i].depth &&
+		    m->parts[i + 1].inner > m->parts[i].inner)
+			return m->parts[i + 1].protection;
+		return m->parts[i].protection;
+	}
+	return MESSAGE_CLEAR;
+}
+
+/* A signature on part that failed, or decryption that failed there. */
+static int
+pager_part_bad(const struct message *m, const struct mime_part *part)
+{
+	const struct crypto_in	*ci = m->ci;
+	size_t			 i;
+
+	for (i = 0; i < ci->nsigs; i++) {
+		if (ci->sigs[i].part == part &&
+		    ci->sigs[i].status != CRYPTO_IN_GOOD)
+			return 1;
+	}
+	for (i = 0; i < ci->nparts; i++) {
+		if (ci->parts[i].part == part && ci->parts[i].no_integrity)
+			return 1;
+	}
+	return 0;
+}
+
+/* The message as a whole: its first banner. */
+static enum pager_tone
+pager_message_tone(const struct message *m)
+{
+	const struct crypto_in	*ci = m->ci;
+	size_t			 i;
+	int			 good = 0;
+
+	for (i = 0; i < ci->nsigs; i++) {
+		if (ci->sigs[i].status != CRYPTO_IN_GOOD)
+			return PAGER_BAD;
+		good = 1;
+	}
+	if (ci->integrity == CRYPTO_IN_INTEGRITY_FAILED ||
+	    ci->integrity == CRYPTO_IN_INTEGRITY_NONE ||
+	    (ci->encryption != CRYPTO_IN_NONE && !ci->decrypted))
+		return PAGER_BAD;
+	if (ci->decrypted || good)
+		return PAGER_GOOD;
+	return PAGER_WARN;
+}
+
+static enum pager_tone
+pager_trust_tone(const struct message *m)
+{
+	switch (m->trust.state) {
+	case TRUST_KNOWN:
+	case TRUST_DNS_CONFIRMED:
+	case TRUST_VERIFIED:
+		return PAGER_GOOD;
+	case TRUST_KEY_CHANGED:
+	case TRUST_CONFLICT:
+	case TRUST_REVOKED:
+		return PAGER_BAD;
+	default:
+		return PAGER_WARN;
+	}
+}
+
+/* The tone of view line l: its bar's colour, or the margin's inside. */
+static enum pager_tone
+pager_line_tone(const struct message *m, const struct view_line *l,
+    enum pager_tone inside)
+{
+	enum message_protection	 prot;
+	int			 found;
+
+	if (l->role == VIEW_BANNER) {
+		if (l->part == NULL)
+			return strncmp(l->text, "trust: ", 7) == 0 ?
+			    pager_trust_tone(m) : pager_message_tone(m);
+		if (pager_part_bad(m, l->part))
+			return PAGER_BAD;
+		return pager_tone_of(pager_protection(m, l->part, &found));
+	}
+	if (l->inner == 0)
+		return PAGER_WARN;
+	if (l->part != NULL) {
+		prot = pager_protection(m, l->part, &found);
+		if (found && l->role != VIEW_BOUNDARY)
+			return pager_tone_of(prot);
+	}
+	return inside;
+}
+
+/* The raw header block, a line each, made safe. */
+static void
+pager_raw_lines(struct pager *p, int headers_only)
+{
+	const char	*s = p->raw.data, *end, *q;
+	struct buf	 b;
+	size_t		 n;
+
+	if (s == NULL)
+		return;
+	end = s + p->raw.len;
+	while (s < end) {
+		if ((q = memchr(s, '\n', end - s)) == NULL)
+			q = end;
+		n = q - s;
+		if (n > 0 && s[n - 1] == '\r')
+			n--;
+		if (headers_only && n == 0)
+			break;
+		buf_init(&b);
+		strsafe_add(&b, s, n, 0);
+		buf_addc(&b, '\0');
+		pager_add(p, headers_only ? VIEW_HEADER : VIEW_TEXT, 0, 0,
+		    PAGER_WARN, buf_take(&b), 1);
+		s = q + 1;
+	}
+}
+
+static void
+pager_load(struct pager *p)
+{
+	const struct view_lines	*vl;
+	const struct view_line	*l;
+	enum pager_tone		 inside = PAGER_WARN, tone;
+	size_t			 i;
+	int			 headers_done = 0;
+
+	pager_clear(p);
+	if (p->mode == PAGER_RAW) {
+		pager_raw_lines(p, 0);
+		return;
+	}
+	vl = message_lines(p->msg);
+	for (i = 0; i < vl->n; i++) {
+		l = &vl->v[i];
+		if (l->role == VIEW_HEADER && p->mode == PAGER_HEADERS) {
+			if (!headers_done)
+				pager_raw_lines(p, 1);
+			headers_done = 1;
+			continue;
+		}
+		tone = pager_line_tone(p->msg, l, inside);
+		if (l->role == VIEW_BOUNDARY && i + 1 < vl->n &&
+		    vl->v[i + 1].inner > l->inner)
+			inside = pager_line_tone(p->msg, &vl->v[i + 1], inside);
+		if (l->inner > 0 && l->role != VIEW_BANNER)
+			tone = l->role == VIEW_BOUNDARY ? inside : tone;
+		pager_add(p, l->role, l->quote, l->inner, tone, l->text, 0);
+	}
+}
+
+/* ---- rows ------------------------------------------------------------- */
+
+/* Columns the character at s (len bytes of it) takes. */
+static int
+pager_charw(const char *s, size_t len, size_t *n)
+{
+	char		one[8];
+	uint32_t	cp;
+
+	if ((unsigned char)*s >= 0x20 && (unsigned char)*s < 0x7f) {
+		*n = 1;
+		return 1;
+	}
+	if ((*n = strsafe_utf8_decode(s, len, &cp)) == 0)
+		*n = 1;
+	memcpy(one, s, *n);
+	one[*n] = '\0';
+	return tui_width(one);
+}
+
+static void
+pager_row(struct pager *p, size_t src, size_t off, size_t len, int cont)
+{
+	struct pager_row	*r;
+
+	if (p->nrows == p->rowcap) {
+		p->rowcap = p->rowcap == 0 ? 256 : p->rowcap * 2;
+		p->rows = xreallocarray(p->rows, p->rowcap, sizeof *p->rows);
+	}
+	r = &p->rows[p->nrows++];
+	r->src = src;
+	r->off = off;
+	r->len = len;
+	r->cont = cont;
+}
+
+/* Columns a source line has for its text. */
+static int
+pager_width(const struct pager_src *s, int cols)
+{
+	int	w;
+
+	switch (s->role) {
+	case VIEW_HEADER:
+	case VIEW_SPACE:
+	case VIEW_TEXT:
+		w = cols - PAGER_MARGIN;
+		break;
+	case VIEW_BOUNDARY:
+		w = cols - 8;		/* "==[ " and " ]==" */
+		break;
+	default:
+		w = cols - 1;
+		break;
+	}
+	return w < 8 ? 8 : w;
+}
+
+static void
+pager_wrap(struct pager *p)
+{
+	const char	*t;
+	size_t		 i, len, off, start, n;
+	int		 w, used, cw;
+
+	p->nrows = 0;
+	p->cols = COLS;
+	for (i = 0; i < p->nsrc; i++) {
+		t = p->src[i].text;
+		len = strlen(t);
+		w = pager_width(&p->src[i], p->cols);
+		start = off = 0;
+		used = 0;
+		while (off < len) {
+			cw = pager_charw(t + off, len - off, &n);
+			if (used + cw > w && off > start) {
+				pager_row(p, i, start, off - start, start != 0);
+				start = off;
+				used = 0;
+			}
+			used += cw;
+			off += n;
+		}
+		if (off > start || start == 0)
+			pager_row(p, i, start, off - start, start != 0);
+	}
+	if (p->top >= p->nrows)
+		p->top = p->nrows > 0 ? p->nrows - 1 : 0;
+}
+
+/* ---- drawing ---------------------------------------------------------- */
+
+static int
+pager_tone_attr(enum pager_tone t)
+{
+	switch (t) {
+	case PAGER_GOOD:
+		return tui_attr(TC_BANNER_GOOD);
+	case PAGER_BAD:
+		return tui_attr(TC_BANNER_BAD);
+	default:
+		return tui_attr(TC_BANNER_WARN);
+	}
+}
+
+/* A piece of a line, at most len bytes, as a C string (static). */
+static const char *
+pager_piece(const char *s, size_t len)
+{
+	static struct buf	b;
+
+	buf_reset(&b);
+	buf_add(&b, s, len);
+	buf_addc(&b, '\0');
+	return b.data;
+}
+
+/* Where an address (http://, https://, mailto:, www.) begins in s. */
+static const char *
+pager_url(const char *s, const char *end, const char **uend)
+{
+	static const char	*pfx[] = { "https://", "http://", "mailto:",
+				    "www." };
+	const char		*p, *q;
+	size_t			 i, n;
+
+	for (p = s; p < end; p++) {
+		for (i = 0; i < sizeof pfx / sizeof *pfx; i++) {
+			n = strlen(pfx[i]);
+			if ((size_t)(end - p) <= n ||
+			    strncasecmp(p, pfx[i], n) != 0)
+				continue;
+			if (p > s && (isalnum((unsigned char)p[-1])))
+				continue;
+			for (q = p + n; q < end && (unsigned char)*q > ' ' &&
+			    strchr("<>\"'()[]{}", *q) == NULL; q++)
+				;
+			while (q > p + n && strchr(".,;:!?", q[-1]) != NULL)
+				q--;
+			*uend = q;
+			return p;
+		}
+	}
+	return NULL;
+}
+
+/* Body text of row r at y from column x, addresses in their colour. */
+static void
+pager_text(struct pager *p, const struct pager_row *r, int y, int x,
+    int attr)
+{
+	const char	*line = p->src[r->src].text, *s, *e, *u, *ue;
+	int		 w = COLS - x;
+
+	s = line + r->off;
+	e = s + r->len;
+	/* From the line's start, so that an address cut by the row's start
+	 * is still seen. */
+	u = pager_url(line, line + strlen(line), &ue);
+	while (s < e && w > 0) {
+		while (u != NULL && ue <= s)
+			u = pager_url(ue, line + strlen(line), &ue);
+		if (u == NULL || u >= e) {
+			x += tui_put(y, x, w, pager_piece(s, e - s), attr);
+			break;
+		}
+		if (u > s) {
+			x += tui_put(y, x, w, pager_piece(s, u - s), attr);
+			w = COLS - x;
+			s = u;
+		}
+		ue = ue > e ? e : ue;
+		x += tui_put(y, x, w, pager_piece(s, ue - s),
+		    tui_attr(TC_URL));
+		w = COLS - x;
+		s = ue;
+	}
+	if (x < COLS)
+		tui_putfill(y, x, COLS - x, "", tui_attr(TC_NORMAL));
+}
+
+static void
+pager_draw_boundary(struct pager *p, const struct pager_row *r, int y)
+{
+	const struct pager_src	*s = &p->src[r->src];
+	static const char	 fill[] = "===================================="
+				    "============================================"
+				    "============================================";
+	int			 attr = tui_attr(TC_BOUNDARY), x;
+
+	x = tui_put(y, 0, COLS, "==[ ", attr);
+	x += tui_put(y, x, COLS - x, pager_piece(s->text + r->off, r->len),
+	    attr);
+	x += tui_put(y, x, COLS - x, " ]", attr);
+	while (x < COLS)
+		x += tui_put(y, x, COLS - x, fill, attr);
+}
+
+static void
+pager_draw_row(struct pager *p, const struct pager_row *r, int y)
+{
+	const struct pager_src	*s = &p->src[r->src];
+	const char		*t = s->text + r->off, *colon;
+	int			 attr, x;
+
+	switch (s->role) {
+	case VIEW_BANNER:
+		tui_bar(y, pager_piece(t, r->len), pager_tone_attr(s->tone));
+		return;
+	case VIEW_BOUNDARY:
+		pager_draw_boundary(p, r, y);
+		return;
+	case VIEW_PART:
+	case VIEW_ATTACHMENT:
+		tui_putfill(y, 0, COLS, pager_piece(t, r->len),
+		    tui_attr(TC_PART));
+		return;
+	case VIEW_NOTE:
+		tui_putfill(y, 0, COLS, pager_piece(t, r->len),
+		    tui_attr(TC_NOTE));
+		return;
+	default:
+		break;
+	}
+
+	/* The margin: inside protected content a bar in its tone; the
+	 * mark of a wrapped line. */
+	if (s->inner > 0)
+		tui_put(y, 0, 1, tui_utf8 ? "\xe2\x94\x83" : "|",
+		    pager_tone_attr(s->tone));
+	else
+		tui_put(y, 0, 1, " ", tui_attr(TC_NORMAL));
+	tui_put(y, 1, 1, r->cont ? "+" : " ", tui_attr(TC_NOTE));
+	x = PAGER_MARGIN;
+
+	if (s->role == VIEW_HEADER) {
+		colon = r->cont ? NULL : memchr(t, ':', r->len);
+		if (colon != NULL) {
+			x += tui_put(y, x, COLS - x,
+			    pager_piece(t, colon + 1 - t),
+			    tui_attr(TC_HEADER_NAME));
+			tui_putfill(y, x, COLS - x,
+			    pager_piece(colon + 1, t + r->len - colon - 1),
+			    tui_attr(TC_HEADER));
+		} else
+			tui_putfill(y, x, COLS - x, pager_piece(t, r->len),
+			    tui_attr(TC_HEADER));
+		return;
+	}
+	if (s->quote >= 3)
+		attr = tui_attr(TC_QUOTE3);
+	else if (s->quote == 2)
+		attr = tui_attr(TC_QUOTE2);
+	else if (s->quote == 1)
+		attr = tui_attr(TC_QUOTE1);
+	else
+		attr = tui_attr(TC_NORMAL);
+	if (p->mode == PAGER_RAW)
+		attr = tui_attr(TC_NORMAL);
+	pager_text(p, r, y, x, attr);
+}
+
+static void
+pager_draw(struct tui_screen *sc)
+{
+	struct pager	*p = sc->data;
+	size_t		 i;
+	int		 y, rows = tui_rows();
+
+	if (p->cols != COLS)
+		pager_wrap(p);
+	for (y = 0; y < rows; y++) {
+		i = p->top + y;
+		if (i < p->nrows)
+			pager_draw_row(p, &p->rows[i], TUI_FIRST_ROW + y);
+		else
+			tui_putfill(TUI_FIRST_ROW + y, 0, COLS, "~",
+			    tui_attr(TC_TREE));
+	}
+}
+
+/* ---- the status bar ----------------------------------------------------- */
+
+/* Where the top row is: inside protected content, and which. */
+static const char *
+pager_where(struct pager *p)
+{
+	const struct pager_src	*s;
+
+	if (p->mode == PAGER_RAW)
+		return "raw source";
+	if (p->top >= p->nrows)
+		return NULL;
+	s = &p->src[p->rows[p->top].src];
+	if (s->inner == 0)
+		return NULL;
+	switch (s->tone) {
+	case PAGER_GOOD:
+		return "in protected content";
+	case PAGER_BAD:
+		return "in content NOT PROTECTED";
+	default:
+		return "in decrypted or verified content";
+	}
+}
+
+static void
+pager_status(struct tui_screen *sc, struct buf *out)
+{
+	struct pager		*p = sc->data;
+	const struct message	*m = p->msg;
+	const char		*where;
+	enum message_protection	 prot = MESSAGE_CLEAR;
+	size_t			 i, pct;
+	int			 enc = 0;
+
+	for (i = 0; i < m->nparts; i++) {
+		if (m->parts[i].inner == 0 && m->parts[i].depth == 0)
+			continue;
+		if (m->parts[i].protection > prot)
+			prot = m->parts[i].protection;
+	}
+	enc = m->ci->encryption != CRYPTO_IN_NONE;
+	buf_addf(out, "%s%s ", enc ? tui_glyph(TG_ENCRYPTED) : "",
+	    m->ci->nsigs > 0 ? tui_glyph(TG_SIGNED) : "");
+	if (enc && !m->ci->decrypted)
+		buf_adds(out, "NOT DECRYPTED");
+	else if (prot == MESSAGE_UNPROTECTED)
+		buf_adds(out, "decrypted, NOT PROTECTED");
+	else if (prot == MESSAGE_CLEAR && m->ci->nsigs == 0)
+		buf_adds(out, "not protected");
+	else
+		buf_adds(out, message_protection_name(prot));
+	buf_addf(out, " | trust: %s", m->have_trust ?
+	    trust_state_name(m->trust.state) : "unknown");
+	if ((where = pager_where(p)) != NULL)
+		buf_addf(out, " | %s", where);
+	pct = p->nrows <= (size_t)tui_rows() ? 100 :
+	    (p->top + tui_rows()) * 100 / p->nrows;
+	buf_addf(out, " | %zu%%", pct > 100 ? 100 : pct);
+}
+
+/* ---- actions ------------------------------------------------------------ */
+
+static void
+pager_scroll(struct pager *p, long by)
+{
+	long	top = (long)p->top + by, max;
+
+	max = (long)p->nrows - 1;
+	if (max < 0)
+		max = 0;
+	if (top > max)
+		top = max;
+	if (top < 0)
+		top = 0;
+	p->top = (size_t)top;
+	tui_dirty();
+}
+
+/* The first row of source line i at or after byte off. */
+static size_t
+pager_row_of(struct pager *p, size_t i, size_t off)
+{
+	size_t	r;
+
+	for (r = 0; r < p->nrows; r++) {
+		if (p->rows[r].src == i &&
+		    off < p->rows[r].off + p->rows[r].len)
+			return r;
+		if (p->rows[r].src > i)
+			return r > 0 ? r - 1 : 0;
+	}
+	return p->nrows > 0 ? p->nrows - 1 : 0;
+}
+
+static void
+pager_find(struct pager *p, int again)
+{
+	const char	*hit;
+	size_t		 i, from, n;
+
+	if (p->search == NULL || *p->search == '\0') {
+		tui_error("no search: / asks for one");
+		return;
+	}
+	if (p->cols != COLS)
+		pager_wrap(p);
+	from = p->nrows > 0 ? p->rows[p->top].src : 0;
+	if (again && p->have_match && p->match >= from)
+		from = p->match + 1;
+	for (n = 0; n < p->nsrc; n++) {
+		i = (from + n) % p->nsrc;
+		if ((hit = strcasestr(p->src[i].text, p->search)) != NULL) {
+			if (i < from)
+				tui_message("search wrapped to the top");
+			p->match = i;
+			p->have_match = 1;
+			p->top = pager_row_of(p, i, hit - p->src[i].text);
+			tui_dirty();
+			return;
+		}
+	}
+	tui_error("not found: %s", p->search);
+}
+
+static void
+pager_title(struct pager *p)
+{
+	snprintf(p->title, sizeof p->title, "%s: message %u%s", p->folder,
+	    p->uid, p->mode == PAGER_RAW ? " (raw source)" :
+	    p->mode == PAGER_HEADERS ? " (all headers)" : "");
+}
+
+static void
+pager_set_mode(struct pager *p, enum pager_mode mode)
+{
+	p->mode = p->mode == mode ? PAGER_MESSAGE : mode;
+	p->top = 0;
+	p->have_match = 0;
+	pager_load(p);
+	pager_title(p);
+	tui_dirty();
+}
+
+/* The message's flags as the cache has them. */
+static void
+pager_flags(struct pager *p)
+{
+	struct cache		*c = tui_account_cache(p->acct);
+	struct cache_mailbox	 mb;
+	char			 flags[8], *cause = NULL;
+
+	p->seen = 1;		/* opening it read it */
+	p->flagged = p->deleted = 0;
+	if (c == NULL || cache_mailbox_find(c, p->folder, &mb, &cause) != 1 ||
+	    cache_get_flags(c, &mb, p->uid, flags, &cause) != 1) {
+		free(cause);
+		return;
+	}
+	p->flagged = strchr(flags, 'F') != NULL;
+	p->deleted = strchr(flags, 'T') != NULL;
+}
+
+static void
+pager_job(struct pager *p, enum tui_job_kind kind, const char *arg,
+    const char *arg2)
+{
+	struct tui_job	j;
+	uint32_t	uid = p->uid;
+
+	memset(&j, 0, sizeof j);
+	j.kind = kind;
+	j.folder = p->folder;
+	j.uids = &uid;
+	j.nuids = 1;
+	j.uid = uid;
+	j.arg = (char *)arg;
+	j.arg2 = (char *)arg2;
+	tui_submit(p->acct, &j);
+}
+
+static void
+pager_flag(struct pager *p, char letter, int *state, int set)
+{
+	char	f[2] = { letter, '\0' };
+
+	if (set == -1)
+		set = !*state;
+	pager_job(p, TJ_FLAG, set ? f : NULL, set ? NULL : f);
+	*state = set;
+}
+
+/* Open the message after (dir 1) or before (dir -1) this one. */
+static int
+pager_step(struct pager *p, int dir)
+{
+	struct tui_job	j;
+	uint32_t	uid;
+
+	if (p->index == NULL ||
+	    (uid = tui_index_step(p->index, p->uid, dir)) == 0) {
+		tui_message(dir > 0 ? "this is the last message" :
+		    "this is the first message");
+		return 0;
+	}
+	memset(&j, 0, sizeof j);
+	j.kind = TJ_OPEN;
+	j.folder = p->folder;
+	j.uid = uid;
+	p->open_job = tui_submit(p->acct, &j);
+	p->open_uid = uid;
+	tui_message("opening message %u ...", uid);
+	return 1;
+}
+
+static void
+pager_move(struct pager *p, enum tui_job_kind kind)
+{
+	char	*to;
+
+	to = tui_prompt(kind == TJ_MOVE ? "Move to folder: " :
+	    "Copy to folder: ", NULL, 0, NULL, NULL);
+	if (to == NULL)
+		return;
+	if (*to != '\0') {
+		pager_job(p, kind, to, NULL);
+		if (kind == TJ_MOVE && !pager_step(p, 1))
+			tui_message("moved to %s", to);
+	}
+	free(to);
+}
+
+static int
+pager_action(struct tui_screen *sc, enum tui_action a, int key)
+{
+	struct pager	*p = sc->data;
+	char		*s;
+	int		 half = tui_rows() / 2 > 0 ? tui_rows() / 2 : 1;
+
+	(void)key;
+	switch (a) {
+	case TA_QUIT:
+	case TA_BACK:
+		tui_pop();
+		return 1;
+	case TA_UP:
+	case TA_LINE_UP:
+		pager_scroll(p, -1);
+		return 1;
+	case TA_DOWN:
+	case TA_LINE_DOWN:
+	case TA_SELECT:
+		pager_scroll(p, 1);
+		return 1;
+	case TA_PAGE_UP:
+		pager_scroll(p, -(tui_rows() - 1));
+		return 1;
+	case TA_PAGE_DOWN:
+		if (p->top + tui_rows() >= p->nrows) {
+			tui_message("end of the message");
+			return 1;
+		}
+		pager_scroll(p, tui_rows() - 1);
+		return 1;
+	case TA_HALF_UP:
+		pager_scroll(p, -half);
+		return 1;
+	case TA_HALF_DOWN:
+		pager_scroll(p, half);
+		return 1;
+	case TA_TOP:
+		pager_scroll(p, -(long)p->nrows);
+		return 1;
+	case TA_BOTTOM:
+		p->top = p->nrows > (size_t)tui_rows() ?
+		    p->nrows - tui_rows() : 0;
+		tui_dirty();
+		return 1;
+	case TA_SEARCH:
+		s = tui_prompt("Search: ", p->search, 0, NULL, NULL);
+		if (s == NULL)
+			return 1;
+		free(p->search);
+		p->search = s;
+		p->have_match = 0;
+		pager_find(p, 0);
+		return 1;
+	case TA_SEARCH_NEXT:
+		pager_find(p, 1);
+		return 1;
+	case TA_NEXT_MESSAGE:
+		pager_step(p, 1);
+		return 1;
+	case TA_PREV_MESSAGE:
+		pager_step(p, -1);
+		return 1;
+	case TA_HEADERS:
+		pager_set_mode(p, PAGER_HEADERS);
+		return 1;
+	case TA_RAW:
+		pager_set_mode(p, PAGER_RAW);
+		return 1;
+	case TA_ATTACHMENTS:
+		tui_push(tui_attach_new(p->acct, p->msg));
+		return 1;
+	case TA_PIPE:
+		tui_pager_pipe("the message", p->raw.data, p->raw.len);
+		return 1;
+	case TA_TRUST:
+		if (p->msg->ci->from == NULL) {
+			tui_error("the message has no sender address");
+			return 1;
+		}
+		tui_push(tui_trust_new(p->acct, p->msg->ci->from));
+		return 1;
+	case TA_READ:
+		pager_flag(p, 'S', &p->seen, 1);
+		tui_message("marked read");
+		return 1;
+	case TA_UNREAD:
+		pager_flag(p, 'S', &p->seen, -1);
+		tui_message(p->seen ? "marked read" : "marked new");
+		return 1;
+	case TA_FLAG:
+		pager_flag(p, 'F', &p->flagged, -1);
+		tui_message(p->flagged ? "flagged" : "flag removed");
+		return 1;
+	case TA_DELETE:
+		pager_job(p, TJ_DELETE, NULL, NULL);
+		p->deleted = 1;
+		if (!pager_step(p, 1))
+			tui_message("deleted");
+		return 1;
+	case TA_UNDELETE:
+		pager_flag(p, 'T', &p->deleted, 0);
+		tui_message("undeleted");
+		return 1;
+	case TA_MOVE:
+		pager_move(p, TJ_MOVE);
+		return 1;
+	case TA_COPY:
+		pager_move(p, TJ_COPY);
+		return 1;
+	case TA_REPLY:
+	case TA_GROUP_REPLY:
+	case TA_FORWARD:
+		tui_message(PAGER_NOT_YET);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* ---- events ------------------------------------------------------------- */
+
+static void
+pager_event(struct tui_screen *sc, struct tui_event *ev)
+{
+	struct pager	*p = sc->data;
+
+	if (ev->kind != TE_DONE || ev->acct != p->acct || ev->job == 0 ||
+	    ev->job != p->open_job)
+		return;
+	p->open_job = 0;
+	if (ev->result != 0 || ev->msg == NULL) {
+		tui_error("cannot open the message: %s", ev->cause != NULL ?
+		    ev->cause : "no message");
+		return;
+	}
+	if (tui.top != sc) {
+		/* Its attachments or a key screen are on top, holding the
+		 * message shown: this one can wait for j or k again. */
+		return;
+	}
+	message_free(p->msg);
+	p->msg = ev->msg;
+	ev->msg = NULL;
+	if (p->raw.data != NULL)
+		explicit_bzero(p->raw.data, p->raw.cap);
+	buf_free(&p->raw);
+	p->raw = ev->raw;
+	buf_init(&ev->raw);
+	p->uid = p->open_uid;
+	p->mode = PAGER_MESSAGE;
+	p->top = 0;
+	p->have_match = 0;
+	pager_flags(p);
+	pager_load(p);
+	pager_title(p);
+	tui_message(" ");
+	tui_dirty();
+}
+
+static void
+pager_free(struct tui_screen *sc)
+{
+	struct pager	*p = sc->data;
+
+	pager_clear(p);
+	message_free(p->msg);
+	if (p->raw.data != NULL)
+		explicit_bzero(p->raw.data, p->raw.cap);
+	buf_free(&p->raw);
+	free(p->folder);
+	free(p->search);
+	free(p);
+	free(sc);
+}
+
+struct tui_screen *
+tui_pager_new(struct tui_account *acct, const char *folder, uint32_t uid,
+    struct message *msg, struct buf *raw, struct tui_screen *index)
+{
+	struct tui_screen	*sc;
+	struct pager		*p;
+
+	p = xcalloc(1, sizeof *p);
+	p->acct = acct;
+	p->folder = xstrdup(folder);
+	p->uid = uid;
+	p->msg = msg;
+	buf_init(&p->raw);
+	if (raw != NULL) {
+		p->raw = *raw;
+		buf_init(raw);
+	}
+	p->index = index;
+	pager_flags(p);
+	pager_load(p);
+	pager_title(p);
+
+	sc = xcalloc(1, sizeof *sc);
+	sc->title = p->title;
+	sc->map = TM_PAGER;
+	sc->draw = pager_draw;
+	sc->action = pager_action;
+	sc->event = pager_event;
+	sc->status = pager_status;
+	sc->free = pager_free;
+	sc->data = p;
+	return sc;
+}
