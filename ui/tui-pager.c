@@ -523,26 +523,33 @@ pager_draw_row(struct pager *p, const struct pager_row *r, int y)
 	case VIEW_BOUNDARY:
 		pager_draw_boundary(p, r, y);
 		return;
-	case VIEW_PART:
-	case VIEW_ATTACHMENT:
-		tui_putfill(y, 0, COLS, pager_piece(t, r->len),
-		    tui_attr(TC_PART));
-		return;
-	case VIEW_NOTE:
-		tui_putfill(y, 0, COLS, pager_piece(t, r->len),
-		    tui_attr(TC_NOTE));
-		return;
 	default:
 		break;
 	}
 
-	/* The margin: inside protected content a bar in its tone; the
-	 * mark of a wrapped line. */
+	/* The margin: inside content shown in place of a part a bar in its
+	 * tone; the mark of a wrapped line. */
 	if (s->inner > 0)
 		tui_put(y, 0, 1, tui_utf8 ? "\xe2\x94\x83" : "|",
 		    pager_tone_attr(s->tone));
 	else
 		tui_put(y, 0, 1, " ", tui_attr(TC_NORMAL));
+	/* Part lines and notes: from the second column inside, the first
+	 * outside; never where body text starts. */
+	x = s->inner > 0 ? 1 : 0;
+	switch (s->role) {
+	case VIEW_PART:
+	case VIEW_ATTACHMENT:
+		tui_putfill(y, x, COLS - x, pager_piece(t, r->len),
+		    tui_attr(TC_PART));
+		return;
+	case VIEW_NOTE:
+		tui_putfill(y, x, COLS - x, pager_piece(t, r->len),
+		    tui_attr(TC_NOTE));
+		return;
+	default:
+		break;
+	}
 	tui_put(y, 1, 1, r->cont ? "+" : " ", tui_attr(TC_NOTE));
 	x = PAGER_MARGIN;
 
