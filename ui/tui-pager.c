@@ -85,6 +85,7 @@ struct pager {
 	size_t			 match;		/* source line of the last */
 	int			 have_match;
 
+	uint64_t		 job;		/* the last flag, move... job */
 	uint64_t		 open_job;	/* j, k: the next message */
 	uint32_t		 open_uid;	/* its UID */
 	int			 seen, flagged, deleted;
@@ -373,8 +374,8 @@ static void
 pager_wrap(struct pager *p)
 {
 	const char	*t;
-	size_t		 i, len, off, start, n;
-	int		 w, used, cw;
+	size_t		 i, len, off, start, n, brk;
+	int		 w, used, cw, brkused;
 
 	p->nrows = 0;
 	p->cols = COLS;
@@ -382,17 +383,34 @@ pager_wrap(struct pager *p)
 		t = p->src[i].text;
 		len = strlen(t);
 		w = pager_width(&p->src[i], p->cols);
-		start = off = 0;
-		used = 0;
+		start = off = brk = 0;
+		used = brkused = 0;
 		while (off < len) {
 			cw = pager_charw(t + off, len - off, &n);
 			if (used + cw > w && off > start) {
-				pager_row(p, i, start, off - start, start != 0);
-				start = off;
-				used = 0;
+				/* After the row's last blank, if it has one
+				 * far enough in; else where the width ends. */
+				if (brk > start && brkused > w / 2 &&
+				    p->mode != PAGER_RAW) {
+					used -= brkused;
+					pager_row(p, i, start, brk - start,
+					    start != 0);
+					start = brk;
+				} else {
+					pager_row(p, i, start, off - start,
+					    start != 0);
+					start = off;
+					used = 0;
+				}
+				brk = start;
+				brkused = 0;
 			}
 			used += cw;
 			off += n;
+			if (t[off - n] == ' ') {
+				brk = off;
+				brkused = used;
+			}
 		}
 		if (off > start || start == 0)
 			pager_row(p, i, start, off - start, start != 0);
@@ -641,16 +659,24 @@ pager_status(struct tui_screen *sc, struct buf *out)
 			prot = m->parts[i].protection;
 	}
 	enc = m->ci->encryption != CRYPTO_IN_NONE;
-	buf_addf(out, "%s%s ", enc ? tui_glyph(TG_ENCRYPTED) : "",
-	    m->ci->nsigs > 0 ? tui_glyph(TG_SIGNED) : "");
+	if (enc)
+		buf_addf(out, "%s ", tui_glyph(TG_ENCRYPTED));
+	if (m->ci->nsigs > 0)
+		buf_addf(out, "%s ", tui_glyph(TG_SIGNED));
 	if (enc && !m->ci->decrypted)
 		buf_adds(out, "NOT DECRYPTED");
 	else if (prot == MESSAGE_UNPROTECTED)
 		buf_adds(out, "decrypted, NOT PROTECTED");
-	else if (prot == MESSAGE_CLEAR && m->ci->nsigs == 0)
-		buf_adds(out, "not protected");
+	else if (prot == MESSAGE_SIGNED_ENCRYPTED)
+		buf_adds(out, "decrypted, signed");
+	else if (prot == MESSAGE_ENCRYPTED)
+		buf_adds(out, "decrypted");
+	else if (prot == MESSAGE_SIGNED)
+		buf_adds(out, "signed");
+	else if (m->ci->nsigs > 0)
+		buf_adds(out, "signature NOT good");
 	else
-		buf_adds(out, message_protection_name(prot));
+		buf_adds(out, "not protected");
 	buf_addf(out, " | trust: %s", m->have_trust ?
 	    trust_state_name(m->trust.state) : "unknown");
 	if ((where = pager_where(p)) != NULL)
@@ -777,7 +803,7 @@ pager_job(struct pager *p, enum tui_job_kind kind, const char *arg,
 	j.uid = uid;
 	j.arg = (char *)arg;
 	j.arg2 = (char *)arg2;
-	tui_submit(p->acct, &j);
+	p->job = tui_submit(p->acct, &j);
 }
 
 static void
@@ -787,7 +813,7 @@ pager_flag(struct pager *p, char letter, int *state, int set)
 
 	if (set == -1)
 		set = !*state;
-	pager_job(p, TJ_FLAG, set ? f : NULL, set ? NULL : f);
+	pager_job(p, TJ_FLAG, set ? f : "", set ? "" : f);
 	*state = set;
 }
 
@@ -959,8 +985,16 @@ pager_event(struct tui_screen *sc, struct tui_event *ev)
 {
 	struct pager	*p = sc->data;
 
-	if (ev->kind != TE_DONE || ev->acct != p->acct || ev->job == 0 ||
-	    ev->job != p->open_job)
+	if (ev->kind != TE_DONE || ev->acct != p->acct || ev->job == 0)
+		return;
+	if (ev->job == p->job) {
+		p->job = 0;
+		if (ev->result != 0)
+			tui_error("message %u: %s", p->uid, ev->cause != NULL ?
+			    ev->cause : "failed");
+		return;
+	}
+	if (ev->job != p->open_job)
 		return;
 	p->open_job = 0;
 	if (ev->result != 0 || ev->msg == NULL) {

@@ -23,8 +23,8 @@ u=$$-$(date +%s)
 # bob's interface in pane NAME, synced, on the index.
 start() {
 	tui_start "$1" env XDG_DATA_HOME="$T_TMP/bob" \
-	    XDG_CACHE_HOME="$T_TMP/bob-c" HOME="$HOME" "$PWD/steedmail" \
-	    -F "$STEED_ENV/bob.conf"
+	    XDG_CACHE_HOME="$T_TMP/bob-c" HOME="$HOME" TMPDIR="$T_TMP/tmp" \
+	    MAILCAPS="$T_TMP/mailcap" "$PWD/steedmail" -F "$STEED_ENV/bob.conf"
 }
 # open NAME TEXT: find the message whose line shows TEXT, open it.
 open_msg() {
@@ -36,6 +36,14 @@ open_msg() {
 }
 # row NAME N: line N (1 is the top) of the screen.
 row() { tui_capture "$1" | sed -n "$2p"; }
+
+# The viewer mailcap gives for the attachment: it keeps what it was given
+# and the type it was told; it has the terminal and returns at once.
+mkdir -m 700 "$T_TMP/tmp"
+cat >"$T_TMP/mailcap" <<EOF
+application/octet-stream; touch $T_TMP/tested %s; test=true
+application/*; cat %s >$T_TMP/opened \; echo %t '%{name}' >$T_TMP/type; needsterminal
+EOF
 
 # --- Mail for bob -----------------------------------------------------------
 DOVE="doveadm -c $STEED_DOVECOT_CONF"
@@ -73,7 +81,7 @@ put 1 "$T_TMP/esc.eml"
 	echo ""
 	echo "see the attachment"
 	echo "--b"
-	echo "Content-Type: application/octet-stream"
+	echo "Content-Type: application/octet-stream; name=\"a'\$(touch $T_TMP/pwned)\""
 	echo "Content-Disposition: attachment; filename=\"../../x${ESC}[2J$(printf '\001').txt\""
 	echo "Content-Transfer-Encoding: base64"
 	echo ""
@@ -127,7 +135,7 @@ ok "the text inside has the margin of protected content" \
     grep -q "^| SECRETBODY-$u\$" "$T_TMP/enc.screen"
 ok "quoted text inside too" grep -q "^| > quoted in the secret" "$T_TMP/enc.screen"
 ok "the status bar: encrypted and signed, and the sender's trust" \
-    sh -c "sed -n 23p '$T_TMP/enc.screen' | grep -q 'signed-encrypted | trust: '"
+    sh -c "sed -n 23p '$T_TMP/enc.screen' | grep -q 'decrypted, signed | trust: known'"
 # The top of the screen inside the decrypted content: the status says so.
 tui_keys enc /
 tui_type enc "SECRETBODY"
@@ -144,10 +152,16 @@ tui_stop enc
 # --- Escape sequences ---------------------------------------------------------
 start esc
 ok "the index comes up" tui_wait esc "ESCWORD" 20
-tui_capture esc >"$T_TMP/index.before"
 title0=$(tui_tmux display-message -p -t esc '#{pane_title}')
 open_msg esc "ESCWORD"
 ok "the pager shows the message" tui_wait esc "LASTLINE-$u" 20
+# Once read, the index stays as it is: its screen now and after the pager.
+tui_keys esc q
+tui_gone esc "LASTLINE-$u" >/dev/null 2>&1
+sleep 0.3
+tui_capture esc >"$T_TMP/index.before"
+tui_keys esc Enter
+ok "opened again" tui_wait esc "LASTLINE-$u" 20
 tui_capture esc >"$T_TMP/esc.screen"
 ok "the escapes are shown as text, the rest of the line kept" \
     grep -q '^  First \^\[\[2J\^\[\[H line \^\[\[31mred\^\[\]0;PWNED\^G$' "$T_TMP/esc.screen"
@@ -230,7 +244,45 @@ tui_keys att y
 ok "a symbolic link is never written through" \
     tui_wait att "link.txt: Too many levels of symbolic links"
 ok "... its target not created" test ! -e "$T_TMP/save/target"
+tui_keys att Enter
+ok "Enter opens it with the mailcap entry (the one without a test)" \
+    tui_wait att "1 attachment"
+sleep 0.5
+ok "the viewer got the decoded content" grep -qx "ATTACHED-CONTENT-$u" "$T_TMP/opened"
+ok "the type, and the name parameter only as an inert word" \
+    grep -qxF "application/octet-stream $(printf '%s' "a'\$(touch $T_TMP/pwned)" | tr -c 'A-Za-z0-9._+/=-' _)" "$T_TMP/type"
+ok "nothing from the name ran" test ! -e "$T_TMP/pwned"
+ok "the entry with a test was passed over, its test not run" test ! -e "$T_TMP/tested"
+ok "its temporary file and directory are gone" \
+    test -z "$(ls -A "$T_TMP/tmp")"
 tui_keys att q
+ok "q: back to the pager" tui_wait att "see the attachment"
+tui_keys att '|'
+ok "| asks for a command" tui_wait att "Pipe the message to:"
+tui_type att "cat >$T_TMP/piped"
+tui_keys att Enter
+tui_wait att "Press any key" >/dev/null 2>&1
+tui_keys att Enter
+ok "back in the pager after the command" tui_wait att "see the attachment"
+ok "the raw message went to the command" \
+    grep -q "^Message-ID: <att-$u@evil.example>" "$T_TMP/piped"
+# flagged FLAG: the attachment's message has FLAG on the server, within 10 s.
+flagged() {
+	for _ in $(seq 1 50); do
+		$DOVE fetch -u "$STEED_BOB" flags mailbox INBOX header \
+		    message-id "<att-$u@evil.example>" | grep -q "$1" && return 0
+		sleep 0.2
+	done
+	$DOVE fetch -u "$STEED_BOB" flags mailbox INBOX header \
+	    message-id "<att-$u@evil.example>"
+	return 1
+}
+tui_keys att F
+ok "F flags the message on the server" flagged Flagged
+tui_keys att j
+ok "j: the next message of the index" tui_wait att "HTMLBODY" 20
+tui_keys att k
+ok "k: the one before" tui_wait att "see the attachment" 20
 tui_keys att q
 tui_stop att
 
