@@ -548,7 +548,7 @@ pager_draw_row(struct pager *p, const struct pager_row *r, int y)
 	/* The margin: inside content shown in place of a part a bar in its
 	 * tone; the mark of a wrapped line. */
 	if (s->inner > 0)
-		tui_put(y, 0, 1, tui_utf8 ? "\xe2\x94\x83" : "|",
+		tui_put(y, 0, 1, tui_utf8 ? "\xe2\x96\x8c" : "|",
 		    pager_tone_attr(s->tone));
 	else
 		tui_put(y, 0, 1, " ", tui_attr(TC_NORMAL));
