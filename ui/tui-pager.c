@@ -32,6 +32,7 @@
 #include "xmalloc.h"
 
 #define PAGER_MARGIN	2	/* columns left of body text */
+#define PAGER_URL_MAX	2048	/* bytes of an address highlighted */
 #define PAGER_NOT_YET	"not yet: writing mail comes with the compose screen"
 
 enum pager_mode {
@@ -446,24 +447,31 @@ pager_piece(const char *s, size_t len)
 	return b.data;
 }
 
-/* Where an address (http://, https://, mailto:, www.) begins in s. */
+/* Where an address (http://, https://, mailto:, www.) of line begins at
+ * or after from and before to; its end (at most PAGER_URL_MAX bytes on,
+ * before lend) in *uend. */
 static const char *
-pager_url(const char *s, const char *end, const char **uend)
+pager_url(const char *line, const char *from, const char *to,
+    const char *lend, const char **uend)
 {
 	static const char	*pfx[] = { "https://", "http://", "mailto:",
 				    "www." };
-	const char		*p, *q;
+	const char		*p, *q, *max;
 	size_t			 i, n;
 
-	for (p = s; p < end; p++) {
+	for (p = from; p < to; p++) {
+		if (strchr("hHmMwW", *p) == NULL)
+			continue;
 		for (i = 0; i < sizeof pfx / sizeof *pfx; i++) {
 			n = strlen(pfx[i]);
-			if ((size_t)(end - p) <= n ||
+			if ((size_t)(lend - p) <= n ||
 			    strncasecmp(p, pfx[i], n) != 0)
 				continue;
-			if (p > s && (isalnum((unsigned char)p[-1])))
+			if (p > line && isalnum((unsigned char)p[-1]))
 				continue;
-			for (q = p + n; q < end && (unsigned char)*q > ' ' &&
+			max = lend - p > PAGER_URL_MAX ? p + PAGER_URL_MAX :
+			    lend;
+			for (q = p + n; q < max && (unsigned char)*q > ' ' &&
 			    strchr("<>\"'()[]{}", *q) == NULL; q++)
 				;
 			while (q > p + n && strchr(".,;:!?", q[-1]) != NULL)
@@ -480,17 +488,19 @@ static void
 pager_text(struct pager *p, const struct pager_row *r, int y, int x,
     int attr)
 {
-	const char	*line = p->src[r->src].text, *s, *e, *u, *ue;
+	const char	*line = p->src[r->src].text, *s, *e, *u, *ue, *lend;
 	int		 w = COLS - x;
 
 	s = line + r->off;
 	e = s + r->len;
-	/* From the line's start, so that an address cut by the row's start
-	 * is still seen. */
-	u = pager_url(line, line + strlen(line), &ue);
+	lend = e + strnlen(e, PAGER_URL_MAX);
+	/* From a little before the row, so that an address the row's start
+	 * cuts is seen. */
+	u = pager_url(line, r->off > PAGER_URL_MAX ? s - PAGER_URL_MAX : line,
+	    e, lend, &ue);
 	while (s < e && w > 0) {
 		while (u != NULL && ue <= s)
-			u = pager_url(ue, line + strlen(line), &ue);
+			u = pager_url(line, ue, e, lend, &ue);
 		if (u == NULL || u >= e) {
 			x += tui_put(y, x, w, pager_piece(s, e - s), attr);
 			break;
