@@ -244,6 +244,14 @@ tui_keys att y
 ok "a symbolic link is never written through" \
     tui_wait att "link.txt: Too many levels of symbolic links"
 ok "... its target not created" test ! -e "$T_TMP/save/target"
+tui_keys att '|'
+ok "| on an attachment asks for a command" tui_wait att "Pipe the attachment to:"
+tui_type att "cat >$T_TMP/piped-att"
+tui_keys att Enter
+tui_wait att "Press any key" >/dev/null 2>&1
+tui_keys att Enter
+ok "back on the list" tui_wait att "1 attachment"
+ok "the command got the decoded attachment" grep -qx "ATTACHED-CONTENT-$u" "$T_TMP/piped-att"
 tui_keys att Enter
 ok "Enter opens it with the mailcap entry (the one without a test)" \
     tui_wait att "1 attachment"
@@ -296,5 +304,33 @@ ok "with a note saying so" grep -q "^note: HTML shown as text" "$T_TMP/html.scre
 ok "the link's address listed after the text" grep -q "^  \[1\] http://track.example/x" "$T_TMP/html.screen"
 ok "script and style dropped" sh -c "! grep -q SCRIPTWORD '$T_TMP/html.screen'"
 ok "no tag shown" sh -c "! grep -q '<p>\|<b>\|<img' '$T_TMP/html.screen'"
+# in FOLDER: the HTML message is in FOLDER (and not flagged deleted).
+in_folder() {
+	for _ in $(seq 1 50); do
+		$DOVE search -u "$STEED_BOB" mailbox "$1" header message-id \
+		    "<html-$u@evil.example>" not deleted | grep -q . && return 0
+		sleep 0.2
+	done
+	return 1
+}
+tui_keys html C
+ok "C asks for a folder" tui_wait html "Copy to folder:"
+tui_type html Junk
+tui_keys html Enter
+ok "C: copied on the server" in_folder Junk
+ok "... and still in the INBOX" in_folder INBOX
+tui_keys html d
+ok "d: the pager goes on to the next message" tui_wait html "SECRETBODY-$u" 20
+# gone FOLDER: within 10 s, the HTML message is no more in FOLDER (or is
+# only flagged deleted there).
+gone() {
+	for _ in $(seq 1 50); do
+		$DOVE search -u "$STEED_BOB" mailbox "$1" header message-id \
+		    "<html-$u@evil.example>" not deleted | grep -q . || return 0
+		sleep 0.2
+	done
+	return 1
+}
+ok "d: the message left the INBOX" gone INBOX
 tui_keys html q
 tui_stop html
