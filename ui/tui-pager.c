@@ -280,6 +280,22 @@ pager_raw_lines(struct pager *p, int headers_only)
 	}
 }
 
+/* Under the trust banner: why the sender's state is what it is. */
+static void
+pager_evidence(struct pager *p, enum pager_tone tone)
+{
+	const char	*ev = p->msg->trust.evidence;
+	struct buf	 b;
+
+	if (ev == NULL || *ev == '\0')
+		return;
+	buf_init(&b);
+	buf_adds(&b, "trust evidence: ");
+	strsafe_add(&b, ev, strlen(ev), 0);
+	buf_addc(&b, '\0');
+	pager_add(p, VIEW_BANNER, 0, 0, tone, buf_take(&b), 1);
+}
+
 static void
 pager_load(struct pager *p)
 {
@@ -310,6 +326,9 @@ pager_load(struct pager *p)
 		if (l->inner > 0 && l->role != VIEW_BANNER)
 			tone = l->role == VIEW_BOUNDARY ? inside : tone;
 		pager_add(p, l->role, l->quote, l->inner, tone, l->text, 0);
+		if (l->role == VIEW_BANNER && l->part == NULL &&
+		    strncmp(l->text, "trust: ", 7) == 0)
+			pager_evidence(p, tone);
 	}
 }
 
