@@ -556,6 +556,29 @@ pager_draw_boundary(struct pager *p, const struct pager_row *r, int y)
 		x += tui_put(y, x, COLS - x, fill, attr);
 }
 
+/* The search's matches in body row r at y, drawn over in reverse. */
+static void
+pager_mark(struct pager *p, const struct pager_row *r, int y)
+{
+	const char	*t = p->src[r->src].text + r->off, *m;
+	char		*row;
+	size_t		 n;
+	int		 x;
+
+	if (p->search == NULL || (n = strlen(p->search)) == 0)
+		return;
+	row = xstrndup(t, r->len);
+	for (m = strcasestr(row, p->search); m != NULL;
+	    m = strcasestr(m + n, p->search)) {
+		x = PAGER_MARGIN + tui_width(pager_piece(row, m - row));
+		if (x >= COLS)
+			break;
+		tui_put(y, x, COLS - x, pager_piece(m, n),
+		    tui_attr(TC_SELECTED));
+	}
+	free(row);
+}
+
 static void
 pager_draw_row(struct pager *p, const struct pager_row *r, int y)
 {
@@ -612,6 +635,7 @@ pager_draw_row(struct pager *p, const struct pager_row *r, int y)
 		} else
 			tui_putfill(y, x, COLS - x, pager_piece(t, r->len),
 			    tui_attr(TC_HEADER));
+		pager_mark(p, r, y);
 		return;
 	}
 	if (s->quote >= 3)
@@ -625,6 +649,7 @@ pager_draw_row(struct pager *p, const struct pager_row *r, int y)
 	if (p->mode == PAGER_RAW)
 		attr = tui_attr(TC_NORMAL);
 	pager_text(p, r, y, x, attr);
+	pager_mark(p, r, y);
 }
 
 static void
