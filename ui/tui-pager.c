@@ -1,9 +1,9 @@
 /*
  * tui-pager.c: the pager, the screen of one opened message. It owns the
  * message (message.h) and its raw bytes once the index hands them over,
- * and what it needs to draw them: the source lines of the mode shown (the
- * display model, all headers, or the raw source), those lines cut into
- * screen rows, the scroll position and the search. Called by the index
+ * the lines of the mode shown (tui-pager-lines.c: the display model, all
+ * headers, or the raw source, cut into rows), the scroll position and the
+ * search. Called by the index
  * (tui_pager_new()); it steps through the index's view for j and k, and
  * pushes the attachments (tui-attach.c) and the sender's key screen.
  *
@@ -25,45 +25,12 @@
 #include "cache.h"
 #include "crypto-in.h"
 #include "message.h"
-#include "mime-parse.h"
-#include "strsafe.h"
 #include "tui.h"
 #include "tui-pager.h"
 #include "xmalloc.h"
 
-#define PAGER_MARGIN	2	/* columns left of body text */
 #define PAGER_URL_MAX	2048	/* bytes of an address highlighted */
 #define PAGER_NOT_YET	"not yet: writing mail comes with the compose screen"
-
-enum pager_mode {
-	PAGER_MESSAGE,		/* the display model */
-	PAGER_HEADERS,		/* the same with every header field */
-	PAGER_RAW		/* the raw source */
-};
-
-/* The colours of a bar, by what it says. */
-enum pager_tone {
-	PAGER_GOOD,
-	PAGER_WARN,
-	PAGER_BAD
-};
-
-/* A line to show, before it is cut to the screen's width. */
-struct pager_src {
-	enum view_role		 role;
-	int			 quote;
-	int			 inner;
-	enum pager_tone		 tone;	/* banners, and the margin inside */
-	const char		*text;	/* safe; owned when own is set */
-	int			 own;
-};
-
-/* A screen row: a piece of a source line. */
-struct pager_row {
-	size_t			 src;
-	size_t			 off, len;
-	int			 cont;	/* not the line's first row */
-};
 
 struct pager {
 	struct tui_account	*acct;
@@ -74,12 +41,7 @@ struct pager {
 	struct tui_screen	*index;
 	char			 title[128];
 
-	enum pager_mode		 mode;
-	struct pager_src	*src;
-	size_t			 nsrc;
-	struct pager_row	*rows;
-	size_t			 nrows, rowcap;
-	int			 cols;		/* the width rows are cut for */
+	struct pager_lines	 l;
 	size_t			 top;
 
 	char			*search;
@@ -92,351 +54,13 @@ struct pager {
 	int			 seen, flagged, deleted;
 };
 
-static void	pager_load(struct pager *);
-
-/* ---- source lines ----------------------------------------------------- */
-
+/* Cut the lines for the screen's width again, the top kept in range. */
 static void
-pager_add(struct pager *p, enum view_role role, int quote, int inner,
-    enum pager_tone tone, const char *text, int own)
+pager_rewrap(struct pager *p)
 {
-	struct pager_src	*s;
-
-	p->src = xreallocarray(p->src, p->nsrc + 1, sizeof *p->src);
-	s = &p->src[p->nsrc++];
-	s->role = role;
-	s->quote = quote;
-	s->inner = inner;
-	s->tone = tone;
-	s->text = text;
-	s->own = own;
-}
-
-static void
-pager_clear(struct pager *p)
-{
-	size_t	i;
-
-	for (i = 0; i < p->nsrc; i++) {
-		if (p->src[i].own) {
-			explicit_bzero((char *)p->src[i].text,
-			    strlen(p->src[i].text));
-			free((char *)p->src[i].text);
-		}
-	}
-	free(p->src);
-	free(p->rows);
-	p->src = NULL;
-	p->rows = NULL;
-	p->nsrc = p->nrows = p->rowcap = 0;
-	p->cols = 0;
-}
-
-static enum pager_tone
-pager_tone_of(enum message_protection prot)
-{
-	switch (prot) {
-	case MESSAGE_SIGNED:
-	case MESSAGE_ENCRYPTED:
-	case MESSAGE_SIGNED_ENCRYPTED:
-		return PAGER_GOOD;
-	case MESSAGE_UNPROTECTED:
-		return PAGER_BAD;
-	default:
-		return PAGER_WARN;
-	}
-}
-
-/* How a part is protected: what is shown in its place, if anything. */
-static enum message_protection
-pager_protection(const struct message *m, const struct mime_part *part,
-    int *found)
-{
-	size_t	i;
-
-	*found = 0;
-	for (i = 0; i < m->nparts; i++) {
-		if (m->parts[i].part != part)
-			continue;
-		*found = 1;
-		if (i + 1 < m->nparts &&
-		    m->parts[i + 1].depth > m->parts[i].depth &&
-		    m->parts[i + 1].inner > m->parts[i].inner)
-			return m->parts[i + 1].protection;
-		return m->parts[i].protection;
-	}
-	return MESSAGE_CLEAR;
-}
-
-/* A signature on part that failed, or decryption that failed there. */
-static int
-pager_part_bad(const struct message *m, const struct mime_part *part)
-{
-	const struct crypto_in	*ci = m->ci;
-	size_t			 i;
-
-	for (i = 0; i < ci->nsigs; i++) {
-		if (ci->sigs[i].part == part &&
-		    ci->sigs[i].status != CRYPTO_IN_GOOD)
-			return 1;
-	}
-	for (i = 0; i < ci->nparts; i++) {
-		if (ci->parts[i].part == part && ci->parts[i].no_integrity)
-			return 1;
-	}
-	return 0;
-}
-
-/* The message as a whole: its first banner. */
-static enum pager_tone
-pager_message_tone(const struct message *m)
-{
-	const struct crypto_in	*ci = m->ci;
-	size_t			 i;
-	int			 good = 0;
-
-	for (i = 0; i < ci->nsigs; i++) {
-		if (ci->sigs[i].status != CRYPTO_IN_GOOD)
-			return PAGER_BAD;
-		good = 1;
-	}
-	if (ci->integrity == CRYPTO_IN_INTEGRITY_FAILED ||
-	    ci->integrity == CRYPTO_IN_INTEGRITY_NONE ||
-	    (ci->encryption != CRYPTO_IN_NONE && !ci->decrypted))
-		return PAGER_BAD;
-	if (ci->decrypted || good)
-		return PAGER_GOOD;
-	return PAGER_WARN;
-}
-
-static enum pager_tone
-pager_trust_tone(const struct message *m)
-{
-	switch (m->trust.state) {
-	case TRUST_KNOWN:
-	case TRUST_DNS_CONFIRMED:
-	case TRUST_VERIFIED:
-		return PAGER_GOOD;
-	case TRUST_KEY_CHANGED:
-	case TRUST_CONFLICT:
-	case TRUST_REVOKED:
-		return PAGER_BAD;
-	default:
-		return PAGER_WARN;
-	}
-}
-
-/* The tone of view line l: its bar's colour, or the margin's inside. */
-static enum pager_tone
-pager_line_tone(const struct message *m, const struct view_line *l,
-    enum pager_tone inside)
-{
-	enum message_protection	 prot;
-	int			 found;
-
-	if (l->role == VIEW_BANNER) {
-		if (l->part == NULL)
-			return strncmp(l->text, "trust: ", 7) == 0 ?
-			    pager_trust_tone(m) : pager_message_tone(m);
-		if (pager_part_bad(m, l->part))
-			return PAGER_BAD;
-		return pager_tone_of(pager_protection(m, l->part, &found));
-	}
-	if (l->inner == 0)
-		return PAGER_WARN;
-	if (l->part != NULL) {
-		prot = pager_protection(m, l->part, &found);
-		if (found && l->role != VIEW_BOUNDARY)
-			return pager_tone_of(prot);
-	}
-	return inside;
-}
-
-/* The raw header block, a line each, made safe. */
-static void
-pager_raw_lines(struct pager *p, int headers_only)
-{
-	const char	*s = p->raw.data, *end, *q;
-	struct buf	 b;
-	size_t		 n;
-
-	if (s == NULL)
-		return;
-	end = s + p->raw.len;
-	while (s < end) {
-		if ((q = memchr(s, '\n', end - s)) == NULL)
-			q = end;
-		n = q - s;
-		if (n > 0 && s[n - 1] == '\r')
-			n--;
-		if (headers_only && n == 0)
-			break;
-		buf_init(&b);
-		strsafe_add(&b, s, n, 0);
-		buf_addc(&b, '\0');
-		pager_add(p, headers_only ? VIEW_HEADER : VIEW_TEXT, 0, 0,
-		    PAGER_WARN, buf_take(&b), 1);
-		s = q + 1;
-	}
-}
-
-/* Under the trust banner: why the sender's state is what it is. */
-static void
-pager_evidence(struct pager *p, enum pager_tone tone)
-{
-	const char	*ev = p->msg->trust.evidence;
-	struct buf	 b;
-
-	if (ev == NULL || *ev == '\0')
-		return;
-	buf_init(&b);
-	buf_adds(&b, "trust evidence: ");
-	strsafe_add(&b, ev, strlen(ev), 0);
-	buf_addc(&b, '\0');
-	pager_add(p, VIEW_BANNER, 0, 0, tone, buf_take(&b), 1);
-}
-
-static void
-pager_load(struct pager *p)
-{
-	const struct view_lines	*vl;
-	const struct view_line	*l;
-	enum pager_tone		 inside = PAGER_WARN, tone;
-	size_t			 i;
-	int			 headers_done = 0;
-
-	pager_clear(p);
-	if (p->mode == PAGER_RAW) {
-		pager_raw_lines(p, 0);
-		return;
-	}
-	vl = message_lines(p->msg);
-	for (i = 0; i < vl->n; i++) {
-		l = &vl->v[i];
-		if (l->role == VIEW_HEADER && p->mode == PAGER_HEADERS) {
-			if (!headers_done)
-				pager_raw_lines(p, 1);
-			headers_done = 1;
-			continue;
-		}
-		tone = pager_line_tone(p->msg, l, inside);
-		if (l->role == VIEW_BOUNDARY && i + 1 < vl->n &&
-		    vl->v[i + 1].inner > l->inner)
-			inside = pager_line_tone(p->msg, &vl->v[i + 1], inside);
-		if (l->inner > 0 && l->role != VIEW_BANNER)
-			tone = l->role == VIEW_BOUNDARY ? inside : tone;
-		pager_add(p, l->role, l->quote, l->inner, tone, l->text, 0);
-		if (l->role == VIEW_BANNER && l->part == NULL &&
-		    strncmp(l->text, "trust: ", 7) == 0)
-			pager_evidence(p, tone);
-	}
-}
-
-/* ---- rows ------------------------------------------------------------- */
-
-/* Columns the character at s (len bytes of it) takes. */
-static int
-pager_charw(const char *s, size_t len, size_t *n)
-{
-	char		one[8];
-	uint32_t	cp;
-
-	if ((unsigned char)*s >= 0x20 && (unsigned char)*s < 0x7f) {
-		*n = 1;
-		return 1;
-	}
-	if ((*n = strsafe_utf8_decode(s, len, &cp)) == 0)
-		*n = 1;
-	memcpy(one, s, *n);
-	one[*n] = '\0';
-	return tui_width(one);
-}
-
-static void
-pager_row(struct pager *p, size_t src, size_t off, size_t len, int cont)
-{
-	struct pager_row	*r;
-
-	if (p->nrows == p->rowcap) {
-		p->rowcap = p->rowcap == 0 ? 256 : p->rowcap * 2;
-		p->rows = xreallocarray(p->rows, p->rowcap, sizeof *p->rows);
-	}
-	r = &p->rows[p->nrows++];
-	r->src = src;
-	r->off = off;
-	r->len = len;
-	r->cont = cont;
-}
-
-/* Columns a source line has for its text. */
-static int
-pager_width(const struct pager_src *s, int cols)
-{
-	int	w;
-
-	switch (s->role) {
-	case VIEW_HEADER:
-	case VIEW_SPACE:
-	case VIEW_TEXT:
-		w = cols - PAGER_MARGIN;
-		break;
-	case VIEW_BOUNDARY:
-		w = cols - 8;		/* "==[ " and " ]==" */
-		break;
-	default:
-		w = cols - 1;
-		break;
-	}
-	return w < 8 ? 8 : w;
-}
-
-static void
-pager_wrap(struct pager *p)
-{
-	const char	*t;
-	size_t		 i, len, off, start, n, brk;
-	int		 w, used, cw, brkused;
-
-	p->nrows = 0;
-	p->cols = COLS;
-	for (i = 0; i < p->nsrc; i++) {
-		t = p->src[i].text;
-		len = strlen(t);
-		w = pager_width(&p->src[i], p->cols);
-		start = off = brk = 0;
-		used = brkused = 0;
-		while (off < len) {
-			cw = pager_charw(t + off, len - off, &n);
-			if (used + cw > w && off > start) {
-				/* After the row's last blank, if it has one
-				 * far enough in; else where the width ends. */
-				if (brk > start && brkused > w / 2 &&
-				    p->mode != PAGER_RAW) {
-					used -= brkused;
-					pager_row(p, i, start, brk - start,
-					    start != 0);
-					start = brk;
-				} else {
-					pager_row(p, i, start, off - start,
-					    start != 0);
-					start = off;
-					used = 0;
-				}
-				brk = start;
-				brkused = 0;
-			}
-			used += cw;
-			off += n;
-			if (t[off - n] == ' ') {
-				brk = off;
-				brkused = used;
-			}
-		}
-		if (off > start || start == 0)
-			pager_row(p, i, start, off - start, start != 0);
-	}
-	if (p->top >= p->nrows)
-		p->top = p->nrows > 0 ? p->nrows - 1 : 0;
+	pager_lines_wrap(&p->l, COLS);
+	if (p->top >= p->l.nrows)
+		p->top = p->l.nrows > 0 ? p->l.nrows - 1 : 0;
 }
 
 /* ---- drawing ---------------------------------------------------------- */
@@ -507,7 +131,7 @@ static void
 pager_text(struct pager *p, const struct pager_row *r, int y, int x,
     int attr)
 {
-	const char	*line = p->src[r->src].text, *s, *e, *u, *ue, *lend;
+	const char	*line = p->l.src[r->src].text, *s, *e, *u, *ue, *lend;
 	int		 w = COLS - x;
 
 	s = line + r->off;
@@ -542,7 +166,7 @@ pager_text(struct pager *p, const struct pager_row *r, int y, int x,
 static void
 pager_draw_boundary(struct pager *p, const struct pager_row *r, int y)
 {
-	const struct pager_src	*s = &p->src[r->src];
+	const struct pager_src	*s = &p->l.src[r->src];
 	static const char	 fill[] = "===================================="
 				    "============================================"
 				    "============================================";
@@ -560,7 +184,7 @@ pager_draw_boundary(struct pager *p, const struct pager_row *r, int y)
 static void
 pager_mark(struct pager *p, const struct pager_row *r, int y)
 {
-	const char	*t = p->src[r->src].text + r->off, *m;
+	const char	*t = p->l.src[r->src].text + r->off, *m;
 	char		*row;
 	size_t		 n;
 	int		 x;
@@ -582,7 +206,7 @@ pager_mark(struct pager *p, const struct pager_row *r, int y)
 static void
 pager_draw_row(struct pager *p, const struct pager_row *r, int y)
 {
-	const struct pager_src	*s = &p->src[r->src];
+	const struct pager_src	*s = &p->l.src[r->src];
 	const char		*t = s->text + r->off, *colon;
 	int			 attr, x;
 
@@ -646,7 +270,7 @@ pager_draw_row(struct pager *p, const struct pager_row *r, int y)
 		attr = tui_attr(TC_QUOTE1);
 	else
 		attr = tui_attr(TC_NORMAL);
-	if (p->mode == PAGER_RAW)
+	if (p->l.mode == PAGER_RAW)
 		attr = tui_attr(TC_NORMAL);
 	pager_text(p, r, y, x, attr);
 	pager_mark(p, r, y);
@@ -659,12 +283,12 @@ pager_draw(struct tui_screen *sc)
 	size_t		 i;
 	int		 y, rows = tui_rows();
 
-	if (p->cols != COLS)
-		pager_wrap(p);
+	if (p->l.cols != COLS)
+		pager_rewrap(p);
 	for (y = 0; y < rows; y++) {
 		i = p->top + y;
-		if (i < p->nrows)
-			pager_draw_row(p, &p->rows[i], TUI_FIRST_ROW + y);
+		if (i < p->l.nrows)
+			pager_draw_row(p, &p->l.rows[i], TUI_FIRST_ROW + y);
 		else
 			tui_putfill(TUI_FIRST_ROW + y, 0, COLS, "~",
 			    tui_attr(TC_TREE));
@@ -679,11 +303,11 @@ pager_where(struct pager *p)
 {
 	const struct pager_src	*s;
 
-	if (p->mode == PAGER_RAW)
+	if (p->l.mode == PAGER_RAW)
 		return "raw source";
-	if (p->top >= p->nrows)
+	if (p->top >= p->l.nrows)
 		return NULL;
-	s = &p->src[p->rows[p->top].src];
+	s = &p->l.src[p->l.rows[p->top].src];
 	if (s->inner == 0)
 		return NULL;
 	switch (s->tone) {
@@ -735,8 +359,8 @@ pager_status(struct tui_screen *sc, struct buf *out)
 	    trust_state_name(m->trust.state) : "unknown");
 	if ((where = pager_where(p)) != NULL)
 		buf_addf(out, " | %s", where);
-	pct = p->nrows <= (size_t)tui_rows() ? 100 :
-	    (p->top + tui_rows()) * 100 / p->nrows;
+	pct = p->l.nrows <= (size_t)tui_rows() ? 100 :
+	    (p->top + tui_rows()) * 100 / p->l.nrows;
 	buf_addf(out, " | %zu%%", pct > 100 ? 100 : pct);
 }
 
@@ -747,7 +371,7 @@ pager_scroll(struct pager *p, long by)
 {
 	long	top = (long)p->top + by, max;
 
-	max = (long)p->nrows - 1;
+	max = (long)p->l.nrows - 1;
 	if (max < 0)
 		max = 0;
 	if (top > max)
@@ -764,14 +388,14 @@ pager_row_of(struct pager *p, size_t i, size_t off)
 {
 	size_t	r;
 
-	for (r = 0; r < p->nrows; r++) {
-		if (p->rows[r].src == i &&
-		    off < p->rows[r].off + p->rows[r].len)
+	for (r = 0; r < p->l.nrows; r++) {
+		if (p->l.rows[r].src == i &&
+		    off < p->l.rows[r].off + p->l.rows[r].len)
 			return r;
-		if (p->rows[r].src > i)
+		if (p->l.rows[r].src > i)
 			return r > 0 ? r - 1 : 0;
 	}
-	return p->nrows > 0 ? p->nrows - 1 : 0;
+	return p->l.nrows > 0 ? p->l.nrows - 1 : 0;
 }
 
 static void
@@ -784,19 +408,19 @@ pager_find(struct pager *p, int again)
 		tui_error("no search: / asks for one");
 		return;
 	}
-	if (p->cols != COLS)
-		pager_wrap(p);
-	from = p->nrows > 0 ? p->rows[p->top].src : 0;
+	if (p->l.cols != COLS)
+		pager_rewrap(p);
+	from = p->l.nrows > 0 ? p->l.rows[p->top].src : 0;
 	if (again && p->have_match && p->match >= from)
 		from = p->match + 1;
-	for (n = 0; n < p->nsrc; n++) {
-		i = (from + n) % p->nsrc;
-		if ((hit = strcasestr(p->src[i].text, p->search)) != NULL) {
+	for (n = 0; n < p->l.nsrc; n++) {
+		i = (from + n) % p->l.nsrc;
+		if ((hit = strcasestr(p->l.src[i].text, p->search)) != NULL) {
 			if (i < from)
 				tui_message("search wrapped to the top");
 			p->match = i;
 			p->have_match = 1;
-			p->top = pager_row_of(p, i, hit - p->src[i].text);
+			p->top = pager_row_of(p, i, hit - p->l.src[i].text);
 			tui_dirty();
 			return;
 		}
@@ -808,17 +432,17 @@ static void
 pager_title(struct pager *p)
 {
 	snprintf(p->title, sizeof p->title, "%s: message %u%s", p->folder,
-	    p->uid, p->mode == PAGER_RAW ? " (raw source)" :
-	    p->mode == PAGER_HEADERS ? " (all headers)" : "");
+	    p->uid, p->l.mode == PAGER_RAW ? " (raw source)" :
+	    p->l.mode == PAGER_HEADERS ? " (all headers)" : "");
 }
 
 static void
 pager_set_mode(struct pager *p, enum pager_mode mode)
 {
-	p->mode = p->mode == mode ? PAGER_MESSAGE : mode;
+	p->l.mode = p->l.mode == mode ? PAGER_MESSAGE : mode;
 	p->top = 0;
 	p->have_match = 0;
-	pager_load(p);
+	pager_lines_load(&p->l, p->msg, &p->raw, p->l.mode);
 	pager_title(p);
 	tui_dirty();
 }
@@ -937,7 +561,7 @@ pager_action(struct tui_screen *sc, enum tui_action a, int key)
 		pager_scroll(p, -(tui_rows() - 1));
 		return 1;
 	case TA_PAGE_DOWN:
-		if (p->top + tui_rows() >= p->nrows) {
+		if (p->top + tui_rows() >= p->l.nrows) {
 			tui_message("end of the message");
 			return 1;
 		}
@@ -950,11 +574,11 @@ pager_action(struct tui_screen *sc, enum tui_action a, int key)
 		pager_scroll(p, half);
 		return 1;
 	case TA_TOP:
-		pager_scroll(p, -(long)p->nrows);
+		pager_scroll(p, -(long)p->l.nrows);
 		return 1;
 	case TA_BOTTOM:
-		p->top = p->nrows > (size_t)tui_rows() ?
-		    p->nrows - tui_rows() : 0;
+		p->top = p->l.nrows > (size_t)tui_rows() ?
+		    p->l.nrows - tui_rows() : 0;
 		tui_dirty();
 		return 1;
 	case TA_SEARCH:
@@ -1070,11 +694,11 @@ pager_event(struct tui_screen *sc, struct tui_event *ev)
 	p->raw = ev->raw;
 	buf_init(&ev->raw);
 	p->uid = p->open_uid;
-	p->mode = PAGER_MESSAGE;
+	p->l.mode = PAGER_MESSAGE;
 	p->top = 0;
 	p->have_match = 0;
 	pager_flags(p);
-	pager_load(p);
+	pager_lines_load(&p->l, p->msg, &p->raw, p->l.mode);
 	pager_title(p);
 	tui_message(" ");
 	tui_dirty();
@@ -1085,7 +709,7 @@ pager_free(struct tui_screen *sc)
 {
 	struct pager	*p = sc->data;
 
-	pager_clear(p);
+	pager_lines_clear(&p->l);
 	message_free(p->msg);
 	if (p->raw.data != NULL)
 		explicit_bzero(p->raw.data, p->raw.cap);
@@ -1115,7 +739,7 @@ tui_pager_new(struct tui_account *acct, const char *folder, uint32_t uid,
 	}
 	p->index = index;
 	pager_flags(p);
-	pager_load(p);
+	pager_lines_load(&p->l, p->msg, &p->raw, p->l.mode);
 	pager_title(p);
 
 	sc = xcalloc(1, sizeof *sc);
