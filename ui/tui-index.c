@@ -870,6 +870,8 @@ ixs_event(struct tui_screen *sc, struct tui_event *ev)
 	}
 	if (ev->kind != TE_DONE)
 		return;
+	if (ev->job == 0)
+		return;
 	if (ev->job == s->open_job) {
 		s->open_job = 0;
 		if (ev->result != IMAP_OPS_OK || ev->msg == NULL) {
@@ -921,7 +923,10 @@ ixs_event(struct tui_screen *sc, struct tui_event *ev)
 	if (ev->job == s->sync_job) {
 		s->sync_job = 0;
 		s->synced = 1;
-		if (ev->result != IMAP_OPS_OK && ev->result != SESSION_CANCELLED)
+		if (ev->result == SESSION_CANCELLED)
+			tui_message("stopped; what was fetched is kept, and G "
+			    "fetches the rest");
+		else if (ev->result != IMAP_OPS_OK)
 			tui_error("%s: %s", s->folder, ev->cause != NULL ?
 			    ev->cause : "sync failed");
 		return;

@@ -346,7 +346,8 @@ tui_main(struct config *cf, const char *account)
 	if (account != NULL && strcmp(tui_account_config(tui_current())->id,
 	    account) != 0) {
 		for (i = 0; i < tui.naccounts; i++)
-			tui_account_stop(tui.accounts[i]);
+			if (tui_account_stop(tui.accounts[i], 2000) == -1)
+				_exit(78);
 		free(tui.accounts);
 		tui_fatal_early("no such account");
 		return 78;
@@ -374,8 +375,14 @@ tui_main(struct config *cf, const char *account)
 	while (tui.top != NULL)
 		tui_pop();
 	endwin();
-	for (i = 0; i < tui.naccounts; i++)
-		tui_account_stop(tui.accounts[i]);
+	for (i = 0; i < tui.naccounts; i++) {
+		if (tui_account_stop(tui.accounts[i], 1500) == -1) {
+			/* busy in a server's answer: end without it */
+			log_msg(LOG_INFO, "worker still busy at exit; leaving");
+			log_close();
+			_exit(got_term ? 1 : 0);
+		}
+	}
 	free(tui.accounts);
 	memset(&tui, 0, sizeof tui);
 	return got_term ? 1 : 0;

@@ -233,6 +233,23 @@ hook_notice(void *arg, enum fe_level level, const char *text)
 	post(ev);
 }
 
+/* 12345 as "12,345": counts a person reads at a glance. */
+static void
+group(uint64_t n, char *out, size_t len)
+{
+	char	tmp[32];
+	size_t	l, i, o = 0;
+
+	snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)n);
+	l = strlen(tmp);
+	for (i = 0; i < l && o + 2 < len; i++) {
+		if (i > 0 && (l - i) % 3 == 0)
+			out[o++] = ',';
+		out[o++] = tmp[i];
+	}
+	out[o] = '\0';
+}
+
 static void
 hook_progress(void *arg, const char *what, uint64_t done, uint64_t total)
 {
@@ -245,11 +262,16 @@ hook_progress(void *arg, const char *what, uint64_t done, uint64_t total)
 	if (now - ta->last_progress < 100 && done != total)
 		return;
 	ta->last_progress = now;
-	if (total != 0)
-		p = xasprintf("%s %llu/%llu", what, (unsigned long long)done,
-		    (unsigned long long)total);
-	else
-		p = xasprintf("%s %llu", what, (unsigned long long)done);
+	{
+		char	d[32], t[32];
+
+		group(done, d, sizeof d);
+		group(total, t, sizeof t);
+		if (total != 0)
+			p = xasprintf("%s %s/%s", what, d, t);
+		else
+			p = xasprintf("%s %s", what, d);
+	}
 	pthread_mutex_lock(&ta->mu);
 	free(ta->progress);
 	ta->progress = p;
@@ -636,20 +658,33 @@ tui_account_start(struct config *cf, struct account *a)
 	return ta;
 }
 
-void
-tui_account_stop(struct tui_account *ta)
+int
+tui_account_stop(struct tui_account *ta, int wait_ms)
 {
 	struct job	*jb;
+	struct timespec	 ts;
 
 	if (ta == NULL)
-		return;
+		return 0;
 	pthread_mutex_lock(&ta->mu);
 	ta->stop = 1;
 	pthread_cond_broadcast(&ta->cv);
 	pthread_mutex_unlock(&ta->mu);
 	atomic_store(&ta->cancel, 1);
-	if (ta->started)
-		pthread_join(ta->th, NULL);
+	if (ta->started) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += wait_ms / 1000;
+		ts.tv_nsec += (long)(wait_ms % 1000) * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		/* a worker deep in a server's answer cannot stop at once:
+		 * leave it to the end of the process, which loses nothing
+		 * (the cache commits whole batches or none) */
+		if (pthread_timedjoin_np(ta->th, NULL, &ts) != 0)
+			return -1;
+	}
 	while ((jb = ta->jobs) != NULL) {
 		ta->jobs = jb->next;
 		job_free(jb);
@@ -664,6 +699,7 @@ tui_account_stop(struct tui_account *ta)
 	pthread_mutex_destroy(&ta->mu);
 	pthread_cond_destroy(&ta->cv);
 	free(ta);
+	return 0;
 }
 
 struct account *

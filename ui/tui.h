@@ -267,7 +267,9 @@ struct tui_event {
  * handle. Its events reach the main loop. Never blocks.
  */
 struct tui_account *tui_account_start(struct config *, struct account *);
-void		 tui_account_stop(struct tui_account *);
+/* Stop the worker, waiting at most wait_ms for it: -1 when it is still
+ * busy (the handle is then left to the end of the process). */
+int		 tui_account_stop(struct tui_account *, int wait_ms);
 struct account	*tui_account_config(struct tui_account *);
 /* The interface thread's own handles, opened on first use. */
 struct cache	*tui_account_cache(struct tui_account *);
