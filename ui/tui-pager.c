@@ -180,7 +180,8 @@ pager_draw_boundary(struct pager *p, const struct pager_row *r, int y)
 		x += tui_put(y, x, COLS - x, fill, attr);
 }
 
-/* The search's matches in body row r at y, drawn over in reverse. */
+/* The search's matches in body row r at y, drawn over in bold: never in
+ * reverse, which only steedmail's bars have. */
 static void
 pager_mark(struct pager *p, const struct pager_row *r, int y)
 {
@@ -198,7 +199,7 @@ pager_mark(struct pager *p, const struct pager_row *r, int y)
 		if (x >= COLS)
 			break;
 		tui_put(y, x, COLS - x, pager_piece(m, n),
-		    tui_attr(TC_SELECTED));
+		    tui_attr(TC_NEW) | A_UNDERLINE);
 	}
 	free(row);
 }
