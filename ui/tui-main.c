@@ -283,11 +283,20 @@ loop(void)
 	pfd[0].events = POLLIN;
 	pfd[1].fd = tui_events_fd();
 	pfd[1].events = POLLIN;
+	size_t			 i;
+	int			 started = 0;
+
 	while (!tui.quit && !got_term) {
 		if (tui.top == NULL)
 			break;
 		if (tui.dirty)
 			draw();
+		if (!started) {
+			/* the workers, once the first screen is up */
+			for (i = 0; i < tui.naccounts; i++)
+				tui_account_run(tui.accounts[i]);
+			started = 1;
+		}
 		/* a second's tick keeps progress and state current */
 		n = poll(pfd, 2, 1000);
 		if (n == -1 && errno != EINTR)
@@ -328,7 +337,9 @@ tui_main(struct config *cf, const char *account)
 		tui_fatal_early("no account is configured: see steedmail.conf(5)");
 		return 78;
 	}
-	if (crypto_init(cf->gnupg_home, &cause) == -1) {
+	/* the engines are asked on the workers (crypto_init()), so that
+	 * the first screen does not wait for gpg */
+	if (crypto_library_init(&cause) == -1) {
 		tui_fatal_early(cause);
 		free(cause);
 		return 1;

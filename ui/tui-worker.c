@@ -160,7 +160,58 @@ tui_event_free(struct tui_event *ev)
 		imap_mailbox_list_free(ev->folders, ev->nfolders);
 	free(ev->uids);
 	free(ev->text);
+	if (ev->data != NULL && ev->discard != NULL)
+		ev->discard(ev->data);
 	free(ev);
+}
+
+struct background {
+	void		*(*fn)(void *);
+	void		*arg;
+	void		(*discard)(void *);
+	uint64_t	 id;
+};
+
+static void *
+background_run(void *arg)
+{
+	struct background	*bg = arg;
+	struct tui_event	*ev = event_new(NULL, TE_DONE);
+
+	ev->jkind = TJ_CALL;
+	ev->job = bg->id;
+	ev->discard = bg->discard;
+	ev->data = bg->fn(bg->arg);
+	free(bg);
+	post(ev);
+	return NULL;
+}
+
+uint64_t
+tui_background(void *(*fn)(void *), void *arg, void (*discard)(void *))
+{
+	static uint64_t		 next = (uint64_t)1 << 62;
+	struct background	*bg = xcalloc(1, sizeof *bg);
+	pthread_t		 th;
+	pthread_attr_t		 at;
+
+	bg->arg = arg;
+	bg->discard = discard;
+	uint64_t		 id = ++next; /* apart from the workers' ids */
+
+	bg->fn = fn;
+	bg->id = id;
+	tui_events_fd();
+	pthread_attr_init(&at);
+	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+	if (pthread_create(&th, &at, background_run, bg) != 0) {
+		/* no thread: do it here, late rather than never */
+		pthread_attr_destroy(&at);
+		background_run(bg);
+		return id;
+	}
+	pthread_attr_destroy(&at);
+	return id;
 }
 
 /* ---- the worker's front-end hooks ------------------------------------- */
@@ -352,28 +403,37 @@ is_lost(int r)
 }
 
 static void
+post_changed(struct tui_account *ta, const char *folder)
+{
+	struct tui_event	*ch = event_new(ta, TE_CHANGED);
+
+	ch->folder = xstrdup(folder);
+	post(ch);
+}
+
+/* A sync, then its trust step; the index hears of what changed only. */
+static void
 do_sync(struct tui_account *ta, const char *folder, struct tui_event *ev)
 {
 	struct session_sync	 ss;
 	struct sync_trust_stats	 st;
-	struct tui_event	*ch;
+	int			 changed;
 
 	memset(&ss, 0, sizeof ss);
 	ev->result = session_sync(ta->s, folder, &ss, &ev->cause);
-	if (ev->result == IMAP_OPS_OK || ev->result == SESSION_CANCELLED) {
-		ch = event_new(ta, TE_CHANGED);
-		ch->folder = xstrdup(folder);
-		post(ch);
-	}
+	changed = ss.st.fetched > 0 || ss.st.flags_changed > 0 ||
+	    ss.st.expunged > 0;
+	if ((ev->result == IMAP_OPS_OK || ev->result == SESSION_CANCELLED) &&
+	    changed)
+		post_changed(ta, folder);
 	if (ev->result != IMAP_OPS_OK)
 		return;
 	crypto_set_no_prompt(1);
 	memset(&st, 0, sizeof st);
 	ev->result = session_trust(ta->s, folder, &ss, &st);
 	crypto_set_no_prompt(0);
-	ch = event_new(ta, TE_CHANGED);
-	ch->folder = xstrdup(folder);
-	post(ch);
+	if (st.processed > 0)
+		post_changed(ta, folder);
 }
 
 static void
@@ -603,6 +663,15 @@ worker(void *arg)
 	h.cancel = &ta->cancel;
 	h.arg = ta;
 	fe_set(&h);
+	{
+		char	*cause = NULL;
+
+		if (crypto_init(ta->cf->gnupg_home, &cause) == -1) {
+			hook_notice(ta, FE_WARNING, cause != NULL ? cause :
+			    "GnuPG cannot be used");
+			free(cause);
+		}
+	}
 
 	for (;;) {
 		pthread_mutex_lock(&ta->mu);
@@ -653,9 +722,14 @@ tui_account_start(struct config *cf, struct account *a)
 	ta->jobs_tail = &ta->jobs;
 	ta->next_id = 1;
 	tui_events_fd();
-	if (pthread_create(&ta->th, NULL, worker, ta) == 0)
-		ta->started = 1;
 	return ta;
+}
+
+void
+tui_account_run(struct tui_account *ta)
+{
+	if (!ta->started && pthread_create(&ta->th, NULL, worker, ta) == 0)
+		ta->started = 1;
 }
 
 int
