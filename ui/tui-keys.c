@@ -89,8 +89,7 @@ static const struct {
 	[TA_FORWARD] = { "forward", "forward the message" },
 	[TA_COMPOSE] = { "compose", "write a new message" },
 	[TA_RECALL] = { "recall", "go on with a draft" },
-	[TA_SORT] = { "sort", "sort by date, arrival, from, subject, "
-	    "size or thread" },
+	[TA_SORT] = { "sort", "choose the order: date, from, thread..." },
 	[TA_SORT_REVERSE] = { "sort-reverse", "reverse the order" },
 	[TA_THREAD_TOGGLE] = { "collapse-thread",
 	    "collapse or expand this thread" },
@@ -111,8 +110,7 @@ static const struct {
 	[TA_OPEN] = { "open", "open with its mailcap viewer" },
 	[TA_PIPE] = { "pipe", "pipe to a command" },
 	[TA_NEXT_PART] = { "next-part", "the next part of the message" },
-	[TA_VERIFY] = { "verify", "compare fingerprints, then mark the key "
-	    "verified" },
+	[TA_VERIFY] = { "verify", "compare fingerprints, mark it verified" },
 	[TA_ACCEPT] = { "accept", "accept the changed key" },
 	[TA_REJECT] = { "reject", "reject the changed key" },
 };
