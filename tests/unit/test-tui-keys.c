@@ -1,6 +1,8 @@
 /*
  * test-tui-keys.c: the interface's key names, default bindings, and what
- * `bind` lines do to them (ui/tui-keys.c), without a terminal.
+ * `bind` lines do to them (ui/tui-keys.c), without a terminal. With
+ * --defaults it prints the default bindings instead, "MAP KEY ACTION" a
+ * line, for tests/shell/docs.sh to find each in steedmail(1).
  */
 #include <curses.h>
 #include <stdlib.h>
@@ -72,11 +74,25 @@ bindings(enum tui_map map, int key, enum tui_map *from)
 	return c.seen;
 }
 
+static void
+print_binding(enum tui_map map, int key, enum tui_action action, void *arg)
+{
+	if (map == *(enum tui_map *)arg)
+		printf("%s %s %s\n", tui_map_name(map), tui_key_name(key),
+		    tui_action_name(action));
+}
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	int		 a, b, m, unnamed, same;
 	enum tui_map	 from;
+
+	if (argc == 2 && strcmp(argv[1], "--defaults") == 0) {
+		for (from = 0; from < TM_COUNT; from++)
+			tui_key_each(from, print_binding, &from);
+		return 0;
+	}
 
 	/* names */
 	TAP_STR(tui_key_name('j'), "j", "a letter is itself");
