@@ -28,6 +28,7 @@ struct tui_folders_acct {
 	char		**shown;	/* the names as drawn (decoded) */
 	char		*cause;		/* why the last list failed */
 	int		 listed;	/* a list has come at least once */
+	int		 down;		/* the worker said it went offline */
 };
 
 enum tui_folders_kind {
@@ -535,8 +536,12 @@ tui_folders_event(struct tui_screen *s, struct tui_event *ev)
 		break;
 	case TE_STATE:
 		/* back online: the counts may have moved meanwhile */
-		if (ev->up)
+		if (!ev->up)
+			fa->down = 1;
+		else if (fa->down) {
+			fa->down = 0;
 			tui_folders_list(fa);
+		}
 		tui_dirty();
 		break;
 	case TE_PROGRESS:
