@@ -32,6 +32,7 @@ struct tui_folders_acct {
 };
 
 enum tui_folders_kind {
+	TUI_FOLDERS_BLANK,		/* between accounts */
 	TUI_FOLDERS_HEADING,
 	TUI_FOLDERS_FOLDER
 };
@@ -221,8 +222,13 @@ tui_folders_rows(struct tui_folders *f)
 	f->rows = NULL;
 	f->nrows = 0;
 	for (i = 0; i < f->naccts; i++) {
-		f->rows = xreallocarray(f->rows, f->nrows + 1 +
+		f->rows = xreallocarray(f->rows, f->nrows + 2 +
 		    f->accts[i].n, sizeof *f->rows);
+		if (i > 0) {
+			r = &f->rows[f->nrows++];
+			r->kind = TUI_FOLDERS_BLANK;
+			r->acct = i;
+		}
 		r = &f->rows[f->nrows++];
 		r->kind = TUI_FOLDERS_HEADING;
 		r->acct = i;
@@ -330,6 +336,11 @@ tui_folders_draw(struct tui_screen *s)
 			continue;
 		}
 		r = &f->rows[i];
+		if (r->kind == TUI_FOLDERS_BLANK) {
+			tui_putfill(TUI_FIRST_ROW + y, 0, COLS, "",
+			    tui_attr(TC_NORMAL));
+			continue;
+		}
 		if (r->kind == TUI_FOLDERS_FOLDER) {
 			tui_folders_line(f, TUI_FIRST_ROW + y, r,
 			    i == f->cursor);

@@ -67,6 +67,10 @@ static const enum tui_color tui_help_glyph_color[TG_COUNT] = {
 #define TUI_HELP_NAME_X		20
 #define TUI_HELP_NAME_W		16
 #define TUI_HELP_TEXT_X		37
+/* Columns of a legend line: the glyph, its meaning. */
+#define TUI_HELP_GLYPH_X	2
+#define TUI_HELP_GLYPH_W	5
+#define TUI_HELP_LEGEND_X	8
 
 static struct tui_help_line *
 tui_help_add(struct tui_help *h, enum tui_help_kind kind, const char *text)
@@ -177,12 +181,12 @@ tui_help_draw(struct tui_screen *s)
 				    tui_attr(TC_NORMAL));
 			break;
 		case TUI_HELP_GLYPH:
-			tui_put(TUI_FIRST_ROW + y, TUI_HELP_KEYS_X,
-			    TUI_HELP_KEYS_W, tui_glyph(l->glyph),
+			tui_put(TUI_FIRST_ROW + y, TUI_HELP_GLYPH_X,
+			    TUI_HELP_GLYPH_W, tui_glyph(l->glyph),
 			    tui_attr(tui_help_glyph_color[l->glyph]));
-			tui_put(TUI_FIRST_ROW + y, TUI_HELP_NAME_X,
-			    COLS - TUI_HELP_NAME_X, tui_glyph_name(l->glyph),
-			    tui_attr(TC_NORMAL));
+			tui_put(TUI_FIRST_ROW + y, TUI_HELP_LEGEND_X,
+			    COLS - TUI_HELP_LEGEND_X,
+			    tui_glyph_name(l->glyph), tui_attr(TC_NORMAL));
 			break;
 		}
 	}

@@ -450,18 +450,18 @@ tui_key_bind(const char *value, char **cause)
 		goto fail;
 	}
 	if ((map = tui_key_parse_map(word[0])) == -1) {
-		*cause = xasprintf("bind %s: no map \"%s\" (generic, folders, "
-		    "index, pager, attach, trust or help)", value, word[0]);
+		*cause = xasprintf("bind %s: unknown map \"%s\"", value,
+		    word[0]);
 		goto fail;
 	}
 	if ((key = tui_key_parse(word[1])) == -1) {
-		*cause = xasprintf("bind %s: no key \"%s\" (a character, ^X, "
-		    "or a name such as <PageDown>)", value, word[1]);
+		*cause = xasprintf("bind %s: unknown key \"%s\"", value,
+		    word[1]);
 		goto fail;
 	}
 	if ((action = tui_key_parse_action(word[2])) == -1) {
-		*cause = xasprintf("bind %s: no action \"%s\" (see "
-		    "steedmail(1), SCREENS)", value, word[2]);
+		*cause = xasprintf("bind %s: unknown action \"%s\"", value,
+		    word[2]);
 		goto fail;
 	}
 	tui_key_set(map, key, action);

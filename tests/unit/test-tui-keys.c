@@ -194,12 +194,12 @@ main(int argc, char **argv)
 	bind_bad("index j", "expected MAP KEY ACTION");
 	bind_bad("index j next-entry extra", "expected MAP KEY ACTION");
 	bind_bad("", "expected MAP KEY ACTION");
-	bind_bad("compose j next-entry", "no map \"compose\"");
-	bind_bad("index jj next-entry", "no key \"jj\"");
-	bind_bad("index <Nope> next-entry", "no key \"<Nope>\"");
-	bind_bad("index <F13> next-entry", "no key \"<F13>\"");
-	bind_bad("index ^1 next-entry", "no key \"^1\"");
-	bind_bad("index j next_entry", "no action \"next_entry\"");
+	bind_bad("compose j next-entry", "unknown map \"compose\"");
+	bind_bad("index jj next-entry", "unknown key \"jj\"");
+	bind_bad("index <Nope> next-entry", "unknown key \"<Nope>\"");
+	bind_bad("index <F13> next-entry", "unknown key \"<F13>\"");
+	bind_bad("index ^1 next-entry", "unknown key \"^1\"");
+	bind_bad("index j next_entry", "unknown action \"next_entry\"");
 	TAP_OK(tui_key_action(TM_INDEX, 'j') == TA_UP,
 	    "a refused line changes nothing");
 
