@@ -262,6 +262,13 @@ session_delete(struct session *s, const char *folder, uint32_t uid,
 }
 
 int
+session_search(struct session *s, const char *folder, const char *words,
+    uint32_t **uids, size_t *n, char **cause)
+{
+	return imap_conn_search(s->conn, folder, words, uids, n, cause);
+}
+
+int
 session_expunge(struct session *s, const char *folder, char **cause)
 {
 	return imap_conn_expunge(s->conn, folder, cause);

@@ -560,6 +560,7 @@ tui_folders_event(struct tui_screen *s, struct tui_event *ev)
 			tui_dirty();
 		break;
 	case TE_NOTICE:
+	case TE_ASK:
 		break;
 	}
 }
@@ -595,7 +596,7 @@ tui_folders_free(struct tui_screen *s)
 	free(f->rows);
 	free(f->search);
 	free(f);
-	s->data = NULL;
+	free(s);
 }
 
 struct tui_screen *

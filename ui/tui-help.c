@@ -277,7 +277,7 @@ tui_help_free(struct tui_screen *s)
 		free(h->lines[i].text);
 	free(h->lines);
 	free(h);
-	s->data = NULL;
+	free(s);
 }
 
 struct tui_screen *

@@ -1,10 +1,11 @@
 /*
  * tui-keys.c: the interface's keys. It owns the names of keys, maps and
  * actions, the default bindings of each screen's map and the changes made
- * to them by `bind MAP KEY ACTION` lines (steedmail.conf(5)). The main
- * loop asks it which action a key means on a screen; the help screen lists
- * the bindings through tui_key_each(). It only translates: it never draws
- * and never runs an action.
+ * to them by `bind MAP KEY ACTION` lines (steedmail.conf(5)), which
+ * tui_main() applies once with tui_keys_load(). The main loop asks it which
+ * action a key means on a screen; the help screen lists the bindings
+ * through tui_key_each(). It only translates: it never draws (a bad bind
+ * line goes to tui_error()) and never runs an action.
  *
  * A map's own bindings come before the generic map's; an action of TA_NONE
  * (`noop`) in a map hides the generic binding of that key. Bindings live
@@ -471,4 +472,30 @@ tui_key_bind(const char *value, char **cause)
 fail:
 	free(copy);
 	return -1;
+}
+
+/* The configuration's bind lines, in order; a bad one is shown, and the
+ * others still apply. */
+void
+tui_keys_load(struct config *cf)
+{
+	char	*cause, *first = NULL;
+	size_t	 i, bad = 0;
+
+	tui_key_init();
+	for (i = 0; i < cf->nbinds; i++) {
+		cause = NULL;
+		if (tui_key_bind(cf->binds[i], &cause) == 0)
+			continue;
+		if (bad++ == 0)
+			first = cause;
+		else
+			free(cause);
+	}
+	if (bad == 1)
+		tui_error("%s: %s", cf->path, first);
+	else if (bad > 1)
+		tui_error("%s: %s (and %zu more bad bind lines)", cf->path,
+		    first, bad - 1);
+	free(first);
 }

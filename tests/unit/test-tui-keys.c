@@ -5,6 +5,7 @@
  * line, for tests/shell/docs.sh to find each in steedmail(1).
  */
 #include <curses.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,22 @@
 #include "tap.h"
 
 #define CTRL(c)	((c) & 0x1f)
+
+/* tui_keys_load() reports a bad bind line through the message line's
+ * tui_error(); here the last such message is kept to be looked at. */
+static char	errors[512];
+static int	nerrors;
+
+void
+tui_error(const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(errors, sizeof errors, fmt, ap);
+	va_end(ap);
+	nerrors++;
+}
 
 /* bind value; 0 if it worked, else -1 and the cause must contain want. */
 static void
@@ -87,6 +104,9 @@ main(int argc, char **argv)
 {
 	int		 a, b, m, unnamed, same;
 	enum tui_map	 from;
+	struct config	 cf;
+	char		*lines[] = { "trust V verify", "trust v noop",
+			    "index <Nope> quit", "help Q back", "pager" };
 
 	if (argc == 2 && strcmp(argv[1], "--defaults") == 0) {
 		for (from = 0; from < TM_COUNT; from++)
@@ -202,6 +222,26 @@ main(int argc, char **argv)
 	bind_bad("index j next_entry", "unknown action \"next_entry\"");
 	TAP_OK(tui_key_action(TM_INDEX, 'j') == TA_UP,
 	    "a refused line changes nothing");
+
+	/* the configuration's lines */
+	memset(&cf, 0, sizeof cf);
+	cf.path = "steed.conf";
+	cf.binds = lines;
+	cf.nbinds = 2;
+	tui_keys_load(&cf);
+	TAP_OK(nerrors == 0 && tui_key_action(TM_TRUST, 'V') == TA_VERIFY &&
+	    tui_key_action(TM_TRUST, 'v') == TA_NONE,
+	    "tui_keys_load applies the bind lines in order");
+	cf.nbinds = 5;
+	tui_keys_load(&cf);
+	TAP_OK(nerrors == 1 && strstr(errors, "steed.conf: bind index") !=
+	    NULL && strstr(errors, "unknown key \"<Nope>\"") != NULL &&
+	    strstr(errors, "and 1 more") != NULL,
+	    "bad lines are reported once, the first in full");
+	if (nerrors != 1 || strstr(errors, "and 1 more") == NULL)
+		printf("#   got %d: %s\n", nerrors, errors);
+	TAP_OK(tui_key_action(TM_HELP, 'Q') == TA_BACK,
+	    "and the good lines around them still apply");
 
 	return TAP_DONE();
 }
