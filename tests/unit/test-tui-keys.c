@@ -2,7 +2,9 @@
  * test-tui-keys.c: the interface's key names, default bindings, and what
  * `bind` lines do to them (ui/tui-keys.c), without a terminal. With
  * --defaults it prints the default bindings instead, "MAP KEY ACTION" a
- * line, for tests/shell/docs.sh to find each in steedmail(1).
+ * line, for tests/shell/docs.sh to find each in steedmail(1); with
+ * --shown MAP [BIND...], the bindings the help of MAP lists after those
+ * bind lines, for tests/integration/tui-keys.sh.
  */
 #include <curses.h>
 #include <stdarg.h>
@@ -94,9 +96,31 @@ bindings(enum tui_map map, int key, enum tui_map *from)
 static void
 print_binding(enum tui_map map, int key, enum tui_action action, void *arg)
 {
-	if (map == *(enum tui_map *)arg)
+	if (arg == NULL || map == *(enum tui_map *)arg)
 		printf("%s %s %s\n", tui_map_name(map), tui_key_name(key),
 		    tui_action_name(action));
+}
+
+static int
+print_shown(int argc, char **argv)
+{
+	enum tui_map	 map;
+	char		*cause;
+	int		 i;
+
+	for (map = 0; map < TM_COUNT; map++)
+		if (strcmp(tui_map_name(map), argv[2]) == 0)
+			break;
+	if (map == TM_COUNT)
+		return 1;
+	for (i = 3; i < argc; i++) {
+		if (tui_key_bind(argv[i], &cause) == -1) {
+			fprintf(stderr, "%s\n", cause);
+			free(cause);
+		}
+	}
+	tui_key_each(map, print_binding, NULL);
+	return 0;
 }
 
 int
@@ -113,6 +137,8 @@ main(int argc, char **argv)
 			tui_key_each(from, print_binding, &from);
 		return 0;
 	}
+	if (argc >= 3 && strcmp(argv[1], "--shown") == 0)
+		return print_shown(argc, argv);
 
 	/* names */
 	TAP_STR(tui_key_name('j'), "j", "a letter is itself");
