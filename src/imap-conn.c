@@ -138,6 +138,13 @@ imap_conn_reconnects(const struct imap_conn *c)
 	return c->connects > 0 ? c->connects - 1 : 0;
 }
 
+void
+imap_conn_retry(struct imap_conn *c)
+{
+	free(c->down);
+	c->down = NULL;
+}
+
 static int
 imap_conn_connect(struct imap_conn *c, char **cause)
 {

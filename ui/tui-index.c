@@ -255,7 +255,7 @@ ixs_date(time_t t, char *out, size_t len)
 	else if (tm.tm_year == now.tm_year)
 		strftime(out, len, "%b %d", &tm);
 	else
-		strftime(out, len, "%Y-%m", &tm);
+		strftime(out, len, "  %Y", &tm);
 }
 
 static void
@@ -305,7 +305,7 @@ ixs_draw_row(struct ixs *s, int y, const struct index_row *r, int sel)
 	ixs_date(r->date, date, sizeof date);
 	x += tui_put(y, x, 6, date, base) + 1;
 	x = 15;
-	fw = COLS >= 100 ? 24 : 18;
+	fw = COLS >= 100 ? 24 : 20;
 	if (COLS - x < fw + 10)
 		fw = (COLS - x) / 3;
 	tui_putfill(y, x, fw, tui_index_sender(r->from_name, r->from_addr),
@@ -912,8 +912,8 @@ ixs_event(struct tui_screen *sc, struct tui_event *ev)
 		if (s->uids == NULL)
 			s->uids = xcalloc(1, sizeof *s->uids);
 		qsort(s->uids, s->nuids, sizeof *s->uids, uid_cmp);
-		tui_message("%zu messages have \"%s\" in their text; l, then "
-		    "Enter, shows all again", s->nuids, s->body_words);
+		tui_message("the server found %zu with \"%s\" in their text; "
+		    "l, then Enter, shows all again", s->nuids, s->body_words);
 		s->placed = 0;
 		ixs_set_view(s);
 		return;

@@ -24,6 +24,7 @@
 #include "clock.h"
 #include "crypto.h"
 #include "frontend.h"
+#include "log.h"
 #include "message.h"
 #include "session.h"
 #include "trust-store.h"
@@ -303,8 +304,16 @@ ensure_session(struct tui_account *ta, char **cause)
 {
 	int	r;
 
-	if (ta->s != NULL)
+	if (ta->s != NULL) {
+		int	down;
+
+		pthread_mutex_lock(&ta->mu);
+		down = ta->down != NULL;
+		pthread_mutex_unlock(&ta->mu);
+		if (down)
+			session_retry(ta->s);
 		return 0;
+	}
 	r = session_open(ta->cf, ta->a->id, &ta->s, cause);
 	if (r != IMAP_OPS_OK) {
 		set_state(ta, *cause);
@@ -381,7 +390,7 @@ do_open(struct tui_account *ta, struct tui_job *j, struct tui_event *ev)
 	if (ev->msg != NULL) {
 		char	*c = NULL;
 
-		session_flag(ta->s, j->folder, j->uid, "\\Seen", NULL, &c);
+		session_flag(ta->s, j->folder, j->uid, "\\Seen", "", &c);
 		free(c);
 	}
 }
@@ -400,7 +409,8 @@ do_uids(struct tui_account *ta, struct tui_job *j, struct tui_event *ev)
 		switch (j->kind) {
 		case TJ_FLAG:
 			ev->result = session_flag(ta->s, j->folder, j->uids[i],
-			    j->arg, j->arg2, &ev->cause);
+			    j->arg != NULL ? j->arg : "",
+			    j->arg2 != NULL ? j->arg2 : "", &ev->cause);
 			break;
 		case TJ_MOVE:
 			ev->result = session_move(ta->s, j->folder, j->uids[i],
@@ -420,8 +430,7 @@ do_uids(struct tui_account *ta, struct tui_job *j, struct tui_event *ev)
 			break;
 		}
 		/* saved for later is not a failure: it will be replayed */
-		if (ev->result == IMAP_CONN_SAVED || ev->result ==
-		    IMAP_CONN_LOCAL)
+		if (ev->result == IMAP_CONN_SAVED)
 			ev->result = IMAP_OPS_OK;
 	}
 }
@@ -434,6 +443,9 @@ run_job(struct tui_account *ta, struct job *jb)
 
 	ev->job = jb->id;
 	ev->jkind = j->kind;
+	log_msg(LOG_INFO, "worker: %s: job %llu (%d) in %s",
+	    ta->a->id, (unsigned long long)jb->id, (int)j->kind,
+	    j->folder != NULL ? j->folder : "-");
 	ev->folder = j->folder != NULL ? xstrdup(j->folder) : NULL;
 	ta->last_progress = 0;
 	if (ensure_session(ta, &ev->cause) == -1) {
@@ -486,6 +498,9 @@ run_job(struct tui_account *ta, struct job *jb)
 	free(ta->progress);
 	ta->progress = NULL;
 	pthread_mutex_unlock(&ta->mu);
+	log_msg(LOG_INFO, "worker: %s: job %llu done: %d%s%s", ta->a->id,
+	    (unsigned long long)jb->id, ev->result,
+	    ev->cause != NULL ? ": " : "", ev->cause != NULL ? ev->cause : "");
 	post(ev);
 }
 
