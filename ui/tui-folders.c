@@ -204,6 +204,18 @@ tui_folders_find(struct tui_folders *f, size_t acct, const char *name)
 	return f->nrows;
 }
 
+/* The last folder row, or nrows when there is none. */
+static size_t
+tui_folders_last(struct tui_folders *f)
+{
+	size_t	i;
+
+	for (i = f->nrows; i > 0; i--)
+		if (f->rows[i - 1].kind == TUI_FOLDERS_FOLDER)
+			return i - 1;
+	return f->nrows;
+}
+
 /* Rows again after a list came; the cursor stays on its folder. */
 static void
 tui_folders_rows(struct tui_folders *f)
@@ -319,6 +331,10 @@ tui_folders_draw(struct tui_screen *s)
 			f->top = f->cursor;
 		if (f->cursor >= f->top + (size_t)rows)
 			f->top = f->cursor - rows + 1;
+		/* on the last folder, the accounts after it show too */
+		if (tui_folders_last(f) == f->cursor &&
+		    f->nrows > (size_t)rows)
+			f->top = f->nrows - rows;
 		/* show the account's heading when it fits */
 		if (f->top == f->cursor && f->top > 0 &&
 		    f->rows[f->top - 1].kind == TUI_FOLDERS_HEADING &&
@@ -457,8 +473,12 @@ tui_folders_action(struct tui_screen *s, enum tui_action action, int key)
 			return 1;
 		a = f->rows[f->cursor].acct;
 		for (i = 1; i < f->naccts; i++) {
-			if (f->accts[(a + i) % f->naccts].n == 0)
+			if (f->accts[(a + i) % f->naccts].n == 0) {
+				tui_message("%s: no folders to show",
+				    tui_account_config(f->accts[(a + i) %
+				    f->naccts].acct)->id);
 				continue;
+			}
 			f->cursor = tui_folders_find(f, (a + i) % f->naccts,
 			    NULL);
 			tui_dirty();
@@ -487,6 +507,8 @@ tui_folders_action(struct tui_screen *s, enum tui_action action, int key)
 	case TA_SEARCH_NEXT:
 		tui_folders_search(f);
 		return 1;
+	case TA_FOLDERS:
+		return 1;		/* already here */
 	default:
 		return 0;
 	}
@@ -569,16 +591,18 @@ static void
 tui_folders_status(struct tui_screen *s, struct buf *b)
 {
 	struct tui_folders	*f = s->data;
-	size_t			 i, n = 0, unseen = 0;
+	size_t			 i, n = 0, at = 0, unseen = 0;
 
 	for (i = 0; i < f->nrows; i++) {
 		if (f->rows[i].kind != TUI_FOLDERS_FOLDER)
 			continue;
 		n++;
+		if (i == f->cursor)
+			at = n;
 		unseen += f->accts[f->rows[i].acct].folders[
 		    f->rows[i].folder].unseen;
 	}
-	buf_addf(b, "folders: %zu, %zu new message%s", n, unseen,
+	buf_addf(b, "folder %zu/%zu  %zu new message%s", at, n, unseen,
 	    unseen == 1 ? "" : "s");
 }
 
