@@ -19,7 +19,8 @@ KEYS=$PWD/tests/unit/test-tui-keys
 ADDR=keys-$$@steed.test
 DOVE="doveadm -c $STEED_DOVECOT_CONF"
 "$STEED_ENV_BIN/add-user" "$ADDR" keys-pw || bail "add-user failed"
-$DOVE mailbox create -u "$ADDR" "Entwürfe" || bail "cannot create a folder"
+$DOVE mailbox create -u "$ADDR" "Entwürfe" "日本語 😀" ||
+    bail "cannot create the folders"
 
 # save FOLDER SUBJECT [FLAGS]: a message straight into a folder.
 save() {
@@ -212,6 +213,8 @@ ok "a folder's name in modified UTF-7 is shown decoded" \
     tui_wait u "  Entwürfe"
 tui_capture u >"$T_TMP/folders-u"
 ok "with the server's counts" counts "$T_TMP/folders-u" "Entwürfe"
+ok "characters beyond 16 bits too (UTF-16 surrogates in UTF-7)" \
+    counts "$T_TMP/folders-u" "日本語 😀"
 tui_keys u q q
 ok "q from the folders, then the index, leaves steedmail" exited_ok u
 
