@@ -78,8 +78,20 @@ struct index;
  * database error; a folder not cached is an empty index.
  */
 struct index	*index_open(struct cache *, const char *folder, char **cause);
+/* The same, of the limit messages of highest UID only (0: all): a first
+ * screen of a large folder while the whole snapshot is read. */
+struct index	*index_open_newest(struct cache *, const char *folder,
+		     size_t limit, char **cause);
 void		 index_close(struct index *);
 
+/*
+ * Make the view of every message by sort, either way, and keep it: a
+ * later view of every message in that order costs nothing (views that
+ * are limited or searched are made each time). For a thread that reads
+ * the snapshot before handing it over.
+ */
+int		 index_prepare(struct index *, enum index_sort, int reverse,
+		     char **cause);
 /* Messages in the snapshot, and in view v (sorting it if need be). */
 size_t		 index_total(const struct index *);
 int		 index_count(struct index *, const struct index_view *,
