@@ -61,21 +61,16 @@ conf=$T_TMP/keys.conf
 } >"$conf"
 chmod 600 "$conf"
 
-# run NAME LANG: steedmail in pane NAME; its exit status goes to a file,
-# as tmux does not always keep a dead pane's.
 run() {
 	tui_start "$1" env LANG="$2" XDG_DATA_HOME="$T_TMP/data" \
-	    XDG_CACHE_HOME="$T_TMP/cache" RC="$T_TMP/rc-$1" \
-	    sh -c '"$0" "$@"; echo $? >"$RC"' "$STEEDMAIL" -F "$conf"
+	    XDG_CACHE_HOME="$T_TMP/cache" "$STEEDMAIL" -F "$conf"
 }
-# exited_ok NAME: steedmail in pane NAME has exited with status 0.
+# exited_ok NAME: steedmail in pane NAME has exited with status 0, and
+# said nothing on standard error.
 exited_ok() {
-	for _ in $(seq 1 200); do
-		[ -s "$T_TMP/rc-$1" ] && break
-		sleep 0.1
-	done
-	[ "$(cat "$T_TMP/rc-$1" 2>/dev/null)" = 0 ] ||
-	    { echo "exit status \"$(cat "$T_TMP/rc-$1" 2>/dev/null)\""; return 1; }
+	_st=$(tui_ended "$1" 20)
+	[ "$_st" = 0 ] || { echo "exit status \"$_st\""; tui_stderr "$1"; return 1; }
+	[ -z "$(tui_stderr "$1")" ] || { tui_stderr "$1"; return 1; }
 }
 # holds 'SHELL TEST': for checks that need the functions here.
 holds() { eval "$1"; }
