@@ -45,6 +45,9 @@ const struct config_setting config_settings[] = {
 	  G(sync_trust_limit), 0, "NUMBER",
 	  "newest new messages of a sync whose signatures and keys go into "
 	  "the trust store (default: 300; 0: none)" },
+	{ "bind", CONFIG_GLOBAL, CONFIG_LIST, G(binds), 0, "MAP KEY ACTION",
+	  "in the interface, KEY on screen MAP runs ACTION (repeatable; "
+	  "see steedmail(1), SCREENS)" },
 
 	{ "name", CONFIG_ACCOUNT, CONFIG_STRING, A(name), 0, "TEXT",
 	  "your name, as shown in From" },
@@ -78,6 +81,11 @@ const struct config_setting config_settings[] = {
 	{ "smime-key", CONFIG_ACCOUNT, CONFIG_KEY_ID, A(smime_key), 0, "FPR",
 	  "use this existing S/MIME certificate instead of creating one" },
 };
+
+/* config.c stores a CONFIG_LIST's count right after its array. */
+_Static_assert(offsetof(struct config, nbinds) ==
+    offsetof(struct config, binds) + sizeof(char **),
+    "nbinds must follow binds");
 
 const size_t config_nsettings =
     sizeof config_settings / sizeof config_settings[0];

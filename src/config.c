@@ -77,6 +77,7 @@ config_type_name(enum config_type t)
 	case CONFIG_BOOL:		return "yes or no";
 	case CONFIG_SECONDS:		return "seconds";
 	case CONFIG_CHOICE:		return "one of a list of words";
+	case CONFIG_LIST:		return "text, repeatable";
 	}
 	return "?";
 }
@@ -248,6 +249,17 @@ config_choice(const char *list, const char *v)
 	return 0;
 }
 
+/* A repeatable setting: one more line at the end of its list. */
+static int
+config_list_add(char ***list, const char *v)
+{
+	size_t	*n = (size_t *)(list + 1);
+
+	*list = xreallocarray(*list, *n + 1, sizeof **list);
+	(*list)[(*n)++] = xstrdup(v);
+	return 0;
+}
+
 /* Validate value v for setting s and store it. */
 static int
 config_set(struct config_parser *p, const struct config_setting *s,
@@ -307,6 +319,8 @@ config_set(struct config_parser *p, const struct config_setting *s,
 			return config_error(p, "%s: expected one of %s",
 			    s->name, s->metavar);
 		break;
+	case CONFIG_LIST:
+		return config_list_add((char ***)field, v);
 	case CONFIG_STRING:
 	case CONFIG_SECRET:
 	case CONFIG_COMMAND:
@@ -459,7 +473,7 @@ config_assignment(struct config_parser *p, char *line)
 		return config_error(p, "\"%s\" belongs in an [account NAME] "
 		    "section", key);
 	}
-	if (p->seen[i])
+	if (p->seen[i] && s->type != CONFIG_LIST)
 		return config_error(p, "\"%s\" is set twice", key);
 	p->seen[i] = 1;
 	if (config_set(p, s, value) == -1)
@@ -639,6 +653,9 @@ config_free(struct config *cf)
 	free(cf->encrypt);
 	free(cf->fallback);
 	free(cf->sync_trust_limit);
+	for (i = 0; i < cf->nbinds; i++)
+		free(cf->binds[i]);
+	free(cf->binds);
 	free(cf->dns_config);
 	free(cf->dns_forwarder);
 	free(cf->dns_trust_anchor);

@@ -62,6 +62,11 @@ struct config {
 	/* new messages of a sync fed to the trust store (sync-trust.h) */
 	char		*sync_trust_limit; /* a number; NULL: the default */
 
+	/* the interface's `bind MAP KEY ACTION` lines, in file order; not
+	 * checked here (tui-keys.c knows the names) */
+	char		**binds;
+	size_t		 nbinds;	/* must follow binds: CONFIG_LIST */
+
 	struct account	*accounts;
 	size_t		 naccounts;
 
@@ -83,7 +88,9 @@ enum config_type {
 	CONFIG_KEY_ID,		/* a key fingerprint: 40 or 64 hex digits */
 	CONFIG_BOOL,		/* yes or no (an int field) */
 	CONFIG_SECONDS,		/* 1 to 3600 (an int field) */
-	CONFIG_CHOICE		/* one of the words of metavar, a|b|c */
+	CONFIG_CHOICE,		/* one of the words of metavar, a|b|c */
+	CONFIG_LIST		/* repeatable text: a char ** with its size_t
+				   count right after it */
 };
 
 enum config_scope {

@@ -134,6 +134,20 @@ main(void)
 	bad("[account a]\nname = a\0b\n", 2, "NUL");
 	bad("[account a]\nname =\n", 2, "empty value");
 
+	cf = load("bind = index j previous-entry\n"
+	    "bind = \"  pager <Space> noop\"\n"
+	    "bind = whatever the interface makes of it\n" ACCT, &cause);
+	TAP_OK(cf != NULL && cf->nbinds == 3 &&
+	    strcmp(cf->binds[0], "index j previous-entry") == 0 &&
+	    strcmp(cf->binds[1], "  pager <Space> noop") == 0 &&
+	    strcmp(cf->binds[2], "whatever the interface makes of it") == 0,
+	    "bind lines are kept in order, unchecked");
+	config_free(cf);
+	bad("bind = index j down\n" ACCT "bind = index k up\n", 6,
+	    "global setting");
+	bad("bind =\n", 1, "empty value");
+	bad("bind = index \x1b j down\n", 1, "control characters");
+
 	cf = load(ACCT "password = secret\n", &cause);
 	chmod(path, 0644);
 	config_free(cf);
