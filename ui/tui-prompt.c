@@ -134,6 +134,8 @@ tui_prompt(const char *question, const char *init, int secret,
 	buf_init(&b);
 	buf_adds(&b, init != NULL ? init : "");
 	curs_set(1);
+	/* the loop reads without waiting; a prompt waits for the key */
+	nodelay(stdscr, FALSE);
 	for (;;) {
 		draw_prompt(question, PSTR(&b), secret);
 		r = get_wch(&wc);
@@ -153,6 +155,7 @@ tui_prompt(const char *question, const char *init, int secret,
 		if (wc == 27 || wc == 7 || wc == 3) {	/* Escape, ^G, ^C */
 			wipe(&b, secret);
 			curs_set(0);
+			nodelay(stdscr, TRUE);
 			tui_message_clear();
 			tui_dirty();
 			return NULL;
@@ -191,6 +194,7 @@ tui_prompt(const char *question, const char *init, int secret,
 		}
 	}
 	curs_set(0);
+	nodelay(stdscr, TRUE);
 	tui_message_clear();
 	tui_dirty();
 	{
@@ -214,6 +218,7 @@ tui_yesno(const char *fmt, ...)
 	va_end(ap);
 	full = xasprintf("%s (y/n) ", q != NULL ? q : "?");
 	free(q);
+	nodelay(stdscr, FALSE);
 	for (;;) {
 		move(LINES - 1, 0);
 		clrtoeol();
@@ -231,6 +236,7 @@ tui_yesno(const char *fmt, ...)
 		if (c == KEY_RESIZE)
 			tui_resized();
 	}
+	nodelay(stdscr, TRUE);
 	free(full);
 	tui_message_clear();
 	tui_dirty();
