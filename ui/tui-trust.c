@@ -42,11 +42,13 @@ struct tui_trust_line {
 	char	*label;
 	char	*text;
 	int	 attr;
+	int	 x;		/* the text's column */
 };
 
 struct tui_trust_lines {
 	struct tui_trust_line	*v;
 	size_t			 n;
+	int			 x;	/* column of the lines added now */
 };
 
 /* The key screen. */
@@ -222,6 +224,29 @@ tui_trust_hint(struct buf *b, enum tui_action a, const char *what)
 		buf_addf(b, "  %s:%s", tui_key_name(f.key), what);
 }
 
+/*
+ * The state to show for an address. The store calls an address whose key
+ * was accepted on first use "known" from then on; until that key has
+ * signed a second message (or been confirmed, verified or changed) it is
+ * still a first contact to the person reading, as the index shows its
+ * first message.
+ */
+static enum trust_state
+tui_trust_shown(const struct trust_peer *p)
+{
+	size_t	i;
+
+	if (p->v.state != TRUST_KNOWN || p->pinned == NULL)
+		return p->v.state;
+	for (i = 0; i < p->nkeys; i++) {
+		if (strcasecmp(p->keys[i].fpr, p->pinned) == 0 &&
+		    strcmp(p->keys[i].decision, "accepted") == 0 &&
+		    p->keys[i].messages <= 1 && p->nkeys == 1)
+			return TRUST_FIRST_CONTACT;
+	}
+	return p->v.state;
+}
+
 /* ---- the key screen's lines ------------------------------------------- */
 
 static void
@@ -232,6 +257,7 @@ tui_trust_add(struct tui_trust_lines *l, const char *label, char *text,
 	l->v[l->n].label = label != NULL ? xstrdup(label) : NULL;
 	l->v[l->n].text = text;
 	l->v[l->n].attr = attr;
+	l->v[l->n].x = label != NULL ? TUI_TRUST_LABEL : l->x;
 	l->n++;
 }
 
@@ -308,40 +334,56 @@ tui_trust_dns(const struct trust_key *k)
 	return "DNS: no record";
 }
 
+/* Where a key came from, in words. */
+static char *
+tui_trust_from(const struct trust_key *k)
+{
+	char	*src, *text;
+
+	if (k->sources == 0)
+		return xstrdup(k->messages > 0 ? "signed mail" : "nowhere");
+	src = trust_sources_text(k->sources);
+	text = xasprintf("%s%s", k->messages > 0 ? "signed mail, " : "", src);
+	free(src);
+	return text;
+}
+
 static void
 tui_trust_key_lines(struct tui_trust *d, struct tui_trust_lines *l,
     const struct trust_key *k, int width)
 {
 	struct trust_peer_pin	*ch = tui_trust_open_change(d);
 	const char		*role = "";
-	char			*src, *g, first[16];
+	char			*from, *g, first[16];
 	size_t			 len = strlen(k->fpr);
-	int			 attr = tui_attr(TC_NORMAL);
+	int			 attr = tui_attr(TC_HEADER);
 
 	if (k->pinned)
-		role = " (pinned: used for encryption)";
+		role = "   pinned (in use)";
 	else if (ch != NULL && strcasecmp(ch->v.other, k->fpr) == 0) {
-		role = " (new: not used until you accept it)";
+		role = "   new (not in use)";
 		attr = tui_attr(TC_IND_BAD);
 	}
 	g = tui_trust_groups(k->fpr, 0, len > 40 ? 32 : len);
-	tui_trust_add(l, NULL, xasprintf("%s%s", g, role), k->pinned ?
-	    tui_attr(TC_HEADER) : attr);
+	tui_trust_add(l, NULL, xasprintf("%s%s", g, role), attr);
 	free(g);
 	if (len > 40)
-		tui_trust_add(l, NULL, tui_trust_groups(k->fpr, 32, len),
-		    l->v[l->n - 1].attr);
-	src = trust_sources_text(k->sources);
+		tui_trust_add(l, NULL, tui_trust_groups(k->fpr, 32, len), attr);
+	from = tui_trust_from(k);
+	l->x += 2;
 	snprintf(first, sizeof first, "%s", trust_date(k->first_seen));
-	tui_trust_wrap(l, NULL, xasprintf("  %s, %s%s%s; from %s; first "
-	    "seen %s, last seen %s", k->proto, k->decision, k->revoked ?
-	    ", revoked" : "", k->expired ? ", expired" : "", src, first,
-	    trust_date(k->last_seen)), tui_attr(TC_NORMAL), width);
-	free(src);
-	tui_trust_wrap(l, NULL, xasprintf("  %ld signed message%s%s%s; %s",
+	tui_trust_wrap(l, NULL, xasprintf("%s, %s%s%s; from %s; seen from "
+	    "%s to %s", strcmp(k->proto, "smime") == 0 ? "S/MIME" :
+	    "OpenPGP", strcmp(k->decision, "none") == 0 ? "undecided" :
+	    k->decision, k->revoked ? ", revoked" : "", k->expired ?
+	    ", expired" : "", from, first, trust_date(k->last_seen)),
+	    tui_attr(TC_NORMAL), width);
+	free(from);
+	tui_trust_wrap(l, NULL, xasprintf("%ld signed message%s%s%s; %s",
 	    k->messages, k->messages == 1 ? "" : "s", k->messages > 0 ?
 	    ", last " : "", k->messages > 0 ? trust_date(k->last_sig) : "",
 	    tui_trust_dns(k)), tui_attr(TC_NORMAL), width);
+	l->x -= 2;
 }
 
 static void
@@ -363,9 +405,9 @@ tui_trust_build(struct tui_trust *d, struct tui_trust_lines *l)
 		return;
 	}
 	tui_trust_add(l, "Address", xstrdup(p->addr), tui_attr(TC_HEADER));
-	tui_trust_add(l, "State", xasprintf("%s%s%s", tui_trust_word(
-	    p->v.state), p->proto != NULL && strcmp(p->proto, "smime") == 0 ?
-	    " (S/MIME)" : "", p->pinned != NULL && !p->usable ?
+	tui_trust_add(l, "State", xasprintf("%s%s%s",
+	    tui_trust_word(tui_trust_shown(p)), p->proto != NULL &&
+	    strcmp(p->proto, "smime") == 0 ? " (S/MIME)" : "", p->pinned != NULL && !p->usable ?
 	    "; the key cannot be used" : ""), normal);
 	if (p->pinned != NULL) {
 		len = strlen(p->pinned);
@@ -385,9 +427,11 @@ tui_trust_build(struct tui_trust *d, struct tui_trust_lines *l)
 			    len), tui_attr(TC_IND_BAD));
 	}
 	if (p->v.since != 0)
-		tui_trust_add(l, "Since", xasprintf("%s, %ld signed message%s",
-		    trust_date(p->v.since), p->v.messages, p->v.messages == 1 ?
-		    "" : "s"), normal);
+		tui_trust_add(l, "Since", p->v.messages == 0 ?
+		    xasprintf("%s, no signed message yet",
+		    trust_date(p->v.since)) : xasprintf("%s, %ld signed "
+		    "message%s", trust_date(p->v.since), p->v.messages,
+		    p->v.messages == 1 ? "" : "s"), normal);
 	if (p->v.evidence != NULL)
 		tui_trust_wrap(l, "Evidence", xstrdup(p->v.evidence), normal, w);
 	if (d->enc == NULL)
@@ -412,10 +456,11 @@ tui_trust_build(struct tui_trust *d, struct tui_trust_lines *l)
 		free(g);
 	}
 	tui_trust_add(l, NULL, xstrdup(""), normal);
+	l->x = 3;
 	tui_trust_add(l, "Keys", xstrdup(p->nkeys == 0 ? "none seen" : ""),
 	    tui_attr(TC_HEADER_NAME));
 	for (i = 0; i < p->nkeys; i++)
-		tui_trust_key_lines(d, l, &p->keys[i], COLS - 4);
+		tui_trust_key_lines(d, l, &p->keys[i], COLS - 6);
 	tui_trust_add(l, NULL, xstrdup(""), normal);
 	tui_trust_add(l, "History", xstrdup(p->nhistory == 0 ? "nothing yet" :
 	    ""), tui_attr(TC_HEADER_NAME));
@@ -437,26 +482,23 @@ tui_trust_banner(struct tui_trust *d)
 
 	if (d->error != NULL)
 		return xstrdup("the trust store cannot be read");
-	if ((gi = tui_trust_glyph(p->v.state, &c)) != -1)
+	if ((gi = tui_trust_glyph(tui_trust_shown(p), &c)) != -1)
 		glyph = tui_glyph(gi);
-	switch (p->v.state) {
+	switch (tui_trust_shown(p)) {
 	case TRUST_FIRST_CONTACT:
-		what = "the first key seen for this address, accepted on "
-		    "first use: compare it (v) to be sure";
+		what = "accepted on first use; compare it (v) to be sure";
 		break;
 	case TRUST_KNOWN:
-		what = "the key accepted before, not yet verified (v)";
+		what = "the key accepted before; not verified yet (v)";
 		break;
 	case TRUST_KEY_CHANGED:
-		what = "a new key; the pinned one stays until you accept (a) "
-		    "or reject (x) the new one";
+		what = "the pinned key stays until you decide (a, x, v)";
 		break;
 	case TRUST_CONFLICT:
-		what = "a DNSSEC-secure record names another key: accept (a), "
-		    "reject (x) or verify (v)";
+		what = "a DNSSEC-secure record names another key (a, x, v)";
 		break;
 	case TRUST_REVOKED:
-		what = "the key is revoked: mail to it is not encrypted to it";
+		what = "its owner revoked the key: it is not used";
 		break;
 	case TRUST_EXPIRED:
 		what = "the key has expired";
@@ -472,7 +514,7 @@ tui_trust_banner(struct tui_trust *d)
 		break;
 	}
 	return xasprintf(" %s%s%s: %s", glyph, *glyph != '\0' ? " " : "",
-	    tui_trust_word(p->v.state), what);
+	    tui_trust_word(tui_trust_shown(p)), what);
 }
 
 /* ---- loading, the worker's lookup ------------------------------------- */
@@ -593,6 +635,23 @@ tui_trust_agrees(const char *heard, const char *fpr)
 	return n <= strlen(fpr) && strncasecmp(heard, fpr, n) == 0;
 }
 
+/* The first group (from 1) where heard leaves the last key it agreed with. */
+static size_t
+tui_trust_differs(const char *heard, const char *fprs[2], size_t n)
+{
+	size_t	k, i, most = 0;
+
+	for (k = 0; k < n; k++) {
+		for (i = 0; heard[i] != '\0' && fprs[k][i] != '\0'; i++) {
+			if (toupper((unsigned char)heard[i]) != fprs[k][i])
+				break;
+		}
+		if (i > most)
+			most = i;
+	}
+	return most / 4 + 1;
+}
+
 static void
 tui_trust_draw_verify(struct tui_trust *d)
 {
@@ -600,7 +659,7 @@ tui_trust_draw_verify(struct tui_trust *d)
 	char		 num[24], group[8], *text;
 	size_t		 n, i, k, len, groups, hl = strlen(d->heard);
 	int		 y = TUI_FIRST_ROW, last = TUI_FIRST_ROW + tui_rows() - 1;
-	int		 x, attr;
+	int		 x, attr, same;
 
 	n = tui_trust_candidates(d, fprs);
 	text = xasprintf(" Verify %s: compare the groups with what its owner "
@@ -638,16 +697,15 @@ tui_trust_draw_verify(struct tui_trust *d)
 		if (i * 4 >= hl)
 			continue;
 		snprintf(group, sizeof group, "%.4s", d->heard + i * 4);
-		attr = tui_attr(TC_NORMAL);
+		same = strlen(group) < 4;
 		for (k = 0; k < n; k++) {
-			if (strlen(group) == 4 && i * 4 < strlen(fprs[k]) &&
+			if (i * 4 < strlen(fprs[k]) &&
 			    strncasecmp(group, fprs[k] + i * 4, 4) == 0)
-				attr = tui_attr(TC_IND_GOOD);
+				same = 1;
 		}
-		if (attr == tui_attr(TC_NORMAL) && strlen(group) == 4)
-			attr = tui_attr(TC_IND_BAD);
+		attr = tui_attr(same ? TC_IND_GOOD : TC_IND_BAD);
 		tui_put(y, x + 14 * (int)n, 6, group, attr);
-		if (attr == tui_attr(TC_IND_BAD))
+		if (!same)
 			tui_put(y, x + 14 * (int)n + 6, 12, "differs", attr);
 	}
 	if (d->verifying == 2 && y <= last) {
@@ -759,7 +817,8 @@ tui_trust_verify(struct tui_screen *s)
 		if (agree == 0) {
 			d->verifying = 2;
 			tui_dirty();
-			tui_error("they do not match: nothing was marked");
+			tui_error("group %zu differs: they do not match, nothing "
+			    "was marked", tui_trust_differs(d->heard, fprs, n));
 			return;
 		}
 		if (match != NULL) {
@@ -839,7 +898,7 @@ static void
 tui_trust_draw(struct tui_screen *s)
 {
 	struct tui_trust	*d = s->data;
-	struct tui_trust_lines	 l = { NULL, 0 };
+	struct tui_trust_lines	 l = { NULL, 0, TUI_TRUST_LABEL };
 	const struct tui_trust_line *ln;
 	char			*banner;
 	size_t			 i, page;
@@ -851,7 +910,8 @@ tui_trust_draw(struct tui_screen *s)
 	}
 	banner = tui_trust_banner(d);
 	tui_bar(TUI_FIRST_ROW, banner, d->error != NULL ?
-	    tui_attr(TC_BANNER_BAD) : tui_trust_banner_attr(d->peer.v.state));
+	    tui_attr(TC_BANNER_BAD) :
+	    tui_trust_banner_attr(tui_trust_shown(&d->peer)));
 	free(banner);
 	tui_trust_build(d, &l);
 	d->nlines = l.n;
@@ -867,8 +927,7 @@ tui_trust_draw(struct tui_screen *s)
 		if (ln->label != NULL)
 			tui_put(y, 1, TUI_TRUST_LABEL - 1, ln->label,
 			    tui_attr(TC_HEADER_NAME));
-		tui_put(y, TUI_TRUST_LABEL, COLS - TUI_TRUST_LABEL, ln->text,
-		    ln->attr);
+		tui_put(y, ln->x, COLS - ln->x, ln->text, ln->attr);
 	}
 	tui_trust_lines_free(&l);
 }
@@ -1055,7 +1114,7 @@ tui_trust_list_load(struct tui_trust_list *d)
 			cause = NULL;
 			continue;
 		}
-		r->state = p.v.state;
+		r->state = tui_trust_shown(&p);
 		r->fpr = p.pinned != NULL ? xstrdup(p.pinned) : NULL;
 		for (k = 0; k < p.nkeys; k++) {
 			if (p.keys[k].last_seen > r->last)
