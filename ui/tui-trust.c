@@ -732,7 +732,7 @@ tui_trust_mark(struct tui_trust *d, const char *fpr)
 		free(cause);
 	} else {
 		g = tui_trust_short(f);
-		tui_message("verified: the key ending %s is %s's", g, d->addr);
+		tui_message("verified: key %s is %s's", g, d->addr);
 		free(g);
 		tui_trust_generation++;
 		tui_trust_load(d);
@@ -855,13 +855,14 @@ tui_trust_decide(struct tui_screen *s, int accept)
 	    old->dns_confirmed != 0))
 		strong = 1;
 	g = tui_trust_short(ch->v.other);
-	if (accept)
-		r = tui_yesno("Accept the key ending %s for %s%s, and encrypt "
-		    "to it from now on?", g, d->addr, strong ? " (the pinned "
-		    "key is verified or DNSSEC-confirmed)" : "");
+	if (accept && strong)
+		r = tui_yesno("Replace a verified or DNSSEC-confirmed key with "
+		    "%s for %s?", g, d->addr);
+	else if (accept)
+		r = tui_yesno("Accept key %s for %s and encrypt to it?", g,
+		    d->addr);
 	else
-		r = tui_yesno("Reject the key ending %s for %s, and keep the "
-		    "pinned key?", g, d->addr);
+		r = tui_yesno("Reject key %s for %s?", g, d->addr);
 	if (!r) {
 		tui_message("nothing was changed");
 		free(g);
@@ -882,8 +883,7 @@ tui_trust_decide(struct tui_screen *s, int accept)
 		tui_error("not %s: %s", accept ? "accepted" : "rejected", cause);
 		free(cause);
 	} else {
-		tui_message("%s the key ending %s", accept ? "accepted" :
-		    "rejected", g);
+		tui_message("%s key %s", accept ? "accepted" : "rejected", g);
 		tui_trust_generation++;
 		tui_trust_load(d);
 		tui_trust_lookup(d);
