@@ -138,6 +138,13 @@ imap_conn_reconnects(const struct imap_conn *c)
 	return c->connects > 0 ? c->connects - 1 : 0;
 }
 
+void
+imap_conn_retry(struct imap_conn *c)
+{
+	free(c->down);
+	c->down = NULL;
+}
+
 static int
 imap_conn_connect(struct imap_conn *c, char **cause)
 {
@@ -828,6 +835,65 @@ int
 imap_conn_expunge(struct imap_conn *c, const char *mailbox, char **cause)
 {
 	return imap_conn_run(c, mailbox, imap_conn_expunge_one, NULL, cause);
+}
+
+/* Searching the server: UID SEARCH TEXT, every word must match. */
+
+struct imap_conn_search_arg {
+	const char	 *words;
+	uint32_t	**uids;
+	size_t		 *n;
+};
+
+static int
+imap_conn_search_one(struct imap_conn *c, void *arg, char **cause)
+{
+	struct imap_conn_search_arg	*sa = arg;
+	struct mailimap_search_key	*all, *k;
+	clist				*res = NULL;
+	clistiter			*it;
+	char				*w, *tok, *save = NULL;
+	int				 err;
+	size_t				 cap = 0;
+
+	all = mailimap_search_key_new_multiple_empty();
+	w = xstrdup(sa->words);
+	for (tok = strtok_r(w, " \t", &save); tok != NULL;
+	    tok = strtok_r(NULL, " \t", &save)) {
+		k = mailimap_search_key_new_text(xstrdup(tok));
+		mailimap_search_key_multiple_add(all, k);
+	}
+	free(w);
+	err = mailimap_uid_search(c->imap, "UTF-8", all, &res);
+	mailimap_search_key_free(all);
+	if (err != MAILIMAP_NO_ERROR)
+		return imap_ops_error(c->imap, err, "SEARCH", cause);
+	for (it = clist_begin(res); it != NULL; it = clist_next(it)) {
+		uint32_t	*u = clist_content(it);
+
+		if (*sa->n == cap) {
+			cap = cap ? cap * 2 : 64;
+			*sa->uids = xreallocarray(*sa->uids, cap,
+			    sizeof **sa->uids);
+		}
+		(*sa->uids)[(*sa->n)++] = *u;
+	}
+	mailimap_search_result_free(res);
+	return IMAP_OPS_OK;
+}
+
+int
+imap_conn_search(struct imap_conn *c, const char *mailbox, const char *words,
+    uint32_t **uids, size_t *n, char **cause)
+{
+	struct imap_conn_search_arg	sa;
+
+	*uids = NULL;
+	*n = 0;
+	sa.words = words;
+	sa.uids = uids;
+	sa.n = n;
+	return imap_conn_run(c, mailbox, imap_conn_search_one, &sa, cause);
 }
 
 /* Listing. */

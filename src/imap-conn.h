@@ -99,6 +99,14 @@ int	 imap_conn_delete(struct imap_conn *, const char *mailbox,
 int	 imap_conn_copy(struct imap_conn *, const char *mailbox, uint32_t uid,
 	    const char *to, char **cause);
 /* EXPUNGE: remove every message of mailbox flagged deleted. */
+/* A failed connection is not tried again by this connection's calls
+ * (a batch command says why and ends); this forgets it, so the next call
+ * connects again: for a program that keeps running. */
+void	 imap_conn_retry(struct imap_conn *);
+/* The UIDs of mailbox's messages whose text has every word (UID SEARCH
+ * TEXT, on the server); *uids allocated. */
+int	 imap_conn_search(struct imap_conn *, const char *mailbox,
+	    const char *words, uint32_t **uids, size_t *n, char **cause);
 int	 imap_conn_expunge(struct imap_conn *, const char *mailbox,
 	    char **cause);
 /* The mailboxes with their counts (imap_mailbox_list()). */

@@ -56,6 +56,16 @@ struct index {
 	uint32_t		*order;		/* indices into m */
 	struct thread_pos	*tpos;		/* thread sort: per place */
 	size_t			 norder;
+
+	/* Collapsed threads (thread sort): a flag per thread, and the
+	 * places still shown (NULL: all of them). */
+	uint8_t			*collapsed;
+	size_t			 nthreads;
+	uint32_t		*shown;
+	size_t			 nshown;
+
+	const uint32_t		*uids;		/* the view's, not ours */
+	size_t			 nuids;
 };
 
 /* A search term (doc/index.md). */
@@ -213,6 +223,8 @@ index_close(struct index *ix)
 	free(ix->limit);
 	free(ix->order);
 	free(ix->tpos);
+	free(ix->collapsed);
+	free(ix->shown);
 	free(ix);
 }
 
@@ -428,10 +440,20 @@ index_thread(struct index *ix)
 }
 
 static int
+index_uid_cmp(const void *a, const void *b)
+{
+	uint32_t	x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int
 index_same_view(const struct index *ix, const struct index_view *v)
 {
 	if (!ix->have_view || ix->sort != v->sort ||
 	    ix->reverse != (v->reverse != 0))
+		return 0;
+	if (ix->uids != v->uids || ix->nuids != v->nuids)
 		return 0;
 	if (ix->limit == NULL || v->limit == NULL)
 		return ix->limit == NULL && v->limit == NULL;
@@ -460,13 +482,23 @@ index_view(struct index *ix, const struct index_view *v, char **cause)
 	ix->have_view = 0;
 	free(ix->tpos);
 	ix->tpos = NULL;
+	free(ix->collapsed);
+	ix->collapsed = NULL;
+	ix->nthreads = 0;
+	free(ix->shown);
+	ix->shown = NULL;
 	free(ix->limit);
 	ix->limit = v->limit != NULL ? xstrdup(v->limit) : NULL;
 	ix->sort = v->sort;
 	ix->reverse = v->reverse != 0;
+	ix->uids = v->uids;
+	ix->nuids = v->nuids;
 	ix->order = xreallocarray(ix->order, ix->n + 1, sizeof *ix->order);
 	ix->norder = 0;
 	for (i = 0; i < ix->n; i++) {
+		if (v->uids != NULL && bsearch(&ix->m[i].uid, v->uids,
+		    v->nuids, sizeof *v->uids, index_uid_cmp) == NULL)
+			continue;
 		if (all || index_match(&ix->m[i], t, nt))
 			ix->order[ix->norder++] = (uint32_t)i;
 	}
@@ -495,7 +527,56 @@ index_count(struct index *ix, const struct index_view *v, size_t *count,
 {
 	if (index_view(ix, v, cause) == -1)
 		return -1;
-	*count = ix->norder;
+	*count = ix->shown != NULL ? ix->nshown : ix->norder;
+	return 0;
+}
+
+/* The places shown: every place but the replies of collapsed threads. */
+static void
+index_reshow(struct index *ix)
+{
+	size_t	i, any = 0;
+
+	for (i = 0; i < ix->nthreads; i++)
+		any |= ix->collapsed[i];
+	free(ix->shown);
+	ix->shown = NULL;
+	ix->nshown = 0;
+	if (!any)
+		return;
+	ix->shown = xreallocarray(NULL, ix->norder + 1, sizeof *ix->shown);
+	for (i = 0; i < ix->norder; i++) {
+		if (ix->tpos[i].depth > 0 &&
+		    ix->collapsed[ix->tpos[i].thread])
+			continue;
+		ix->shown[ix->nshown++] = (uint32_t)i;
+	}
+}
+
+int
+index_collapse(struct index *ix, const struct index_view *v, uint32_t thread,
+    int how, char **cause)
+{
+	size_t	i;
+
+	if (index_view(ix, v, cause) == -1)
+		return -1;
+	if (ix->tpos == NULL)
+		return 0;
+	if (ix->collapsed == NULL) {
+		for (i = 0; i < ix->norder; i++)
+			if (ix->tpos[i].thread + 1 > ix->nthreads)
+				ix->nthreads = ix->tpos[i].thread + 1;
+		ix->collapsed = xcalloc(ix->nthreads + 1, 1);
+	}
+	if (thread == INDEX_ALL_THREADS) {
+		for (i = 0; i < ix->nthreads; i++)
+			ix->collapsed[i] = how == -1 ? !ix->collapsed[0] :
+			    how != 0;
+	} else if (thread < ix->nthreads)
+		ix->collapsed[thread] = how == -1 ? !ix->collapsed[thread] :
+		    how != 0;
+	index_reshow(ix);
 	return 0;
 }
 
@@ -506,6 +587,7 @@ index_row_fill(const struct index *ix, size_t place, struct index_row *r)
 	const struct thread_pos	*tp;
 
 	memset(r, 0, sizeof *r);
+	r->place = place;
 	r->uid = m->uid;
 	memcpy(r->flags, m->flags, sizeof r->flags);
 	r->date = m->date;
@@ -526,6 +608,14 @@ index_row_fill(const struct index *ix, size_t place, struct index_row *r)
 		r->thread = tp->thread;
 		r->tflags = ((tp->flags & THREAD_ORPHAN) ? INDEX_ROW_ORPHAN :
 		    0) | ((tp->flags & THREAD_LAST) ? INDEX_ROW_LAST : 0);
+		if (ix->collapsed != NULL && tp->thread < ix->nthreads &&
+		    ix->collapsed[tp->thread] && tp->depth == 0) {
+			size_t	k;
+
+			for (k = place + 1; k < ix->norder &&
+			    ix->tpos[k].thread == tp->thread; k++)
+				r->hidden++;
+		}
 	}
 }
 
@@ -563,19 +653,21 @@ index_page(struct index *ix, const struct index_view *v, size_t offset,
     size_t limit, struct trust_store *ts, struct index_row **rows,
     size_t *n, char **cause)
 {
-	size_t	i;
+	size_t	i, total;
 
 	*rows = NULL;
 	*n = 0;
 	if (index_view(ix, v, cause) == -1)
 		return -1;
-	if (offset >= ix->norder || limit == 0)
+	total = ix->shown != NULL ? ix->nshown : ix->norder;
+	if (offset >= total || limit == 0)
 		return 0;
-	if (limit > ix->norder - offset)
-		limit = ix->norder - offset;
+	if (limit > total - offset)
+		limit = total - offset;
 	*rows = xcalloc(limit, sizeof **rows);
 	for (i = 0; i < limit; i++)
-		index_row_fill(ix, offset + i, &(*rows)[i]);
+		index_row_fill(ix, ix->shown != NULL ? ix->shown[offset + i] :
+		    offset + i, &(*rows)[i]);
 	*n = limit;
 	if (ts != NULL && index_trust(*rows, limit, ts, cause) == -1) {
 		free(*rows);
@@ -584,6 +676,66 @@ index_page(struct index *ix, const struct index_view *v, size_t offset,
 		return -1;
 	}
 	return 0;
+}
+
+/* The place of row n of the view as shown. */
+static size_t
+index_shown_place(const struct index *ix, size_t n)
+{
+	return ix->shown != NULL ? ix->shown[n] : n;
+}
+
+int
+index_find(struct index *ix, const struct index_view *v, uint32_t uid,
+    size_t *offset)
+{
+	size_t	i, total;
+	char	*cause = NULL;
+
+	if (index_view(ix, v, &cause) == -1) {
+		free(cause);
+		return -1;
+	}
+	total = ix->shown != NULL ? ix->nshown : ix->norder;
+	for (i = 0; i < total; i++) {
+		if (ix->m[ix->order[index_shown_place(ix, i)]].uid == uid) {
+			*offset = i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int
+index_search(struct index *ix, const struct index_view *v, const char *expr,
+    size_t from, int dir, size_t *offset, char **cause)
+{
+	struct index_term	 t[INDEX_TERMS];
+	size_t			 nt = 0, total, k, i;
+	int			 rc = 1;
+
+	if (index_view(ix, v, cause) == -1)
+		return -1;
+	if (index_parse(expr, t, &nt, cause) == -1) {
+		index_terms_free(t, nt);
+		return -1;
+	}
+	total = ix->shown != NULL ? ix->nshown : ix->norder;
+	for (k = 1; k <= total; k++) {
+		/* from the row after (or before) from, round the end */
+		if (dir >= 0)
+			i = (from + k) % total;
+		else
+			i = (from + total - k % total) % total;
+		if (index_match(&ix->m[ix->order[index_shown_place(ix, i)]],
+		    t, nt)) {
+			*offset = i;
+			rc = 0;
+			break;
+		}
+	}
+	index_terms_free(t, nt);
+	return rc;
 }
 
 static const char	*index_sorts[] = {

@@ -35,6 +35,11 @@ struct index_view {
 	enum index_sort	 sort;
 	int		 reverse;
 	const char	*limit;		/* search expression; NULL: all */
+	const uint32_t	*uids;		/* only these (ascending), e.g. what
+					   a server's SEARCH found; NULL: all.
+					   Compared by address: a new set is
+					   a new array. */
+	size_t		 nuids;
 };
 
 #define INDEX_ROW_ORPHAN	0x01	/* thread: its parent is missing */
@@ -61,6 +66,9 @@ struct index_row {
 	unsigned	 tflags;	/* thread sort: INDEX_ROW_* */
 	enum trust_state trust;		/* TRUST_NONE: not yet processed,
 					   or no trust store given */
+	uint32_t	 hidden;	/* thread sort: replies hidden under
+					   it (a collapsed thread) */
+	size_t		 place;		/* its place in the whole view */
 };
 
 struct index;
@@ -85,6 +93,28 @@ int		 index_count(struct index *, const struct index_view *,
 int		 index_page(struct index *, const struct index_view *,
 		     size_t offset, size_t limit, struct trust_store *ts,
 		     struct index_row **rows, size_t *n, char **cause);
+
+/*
+ * Thread sort: collapse (how 1), expand (0) or toggle (-1) thread (a
+ * row's thread), or every thread (INDEX_ALL_THREADS; toggling all follows
+ * the first thread). A collapsed thread shows its first message only,
+ * with the number of replies hidden under it; offsets and counts of v are
+ * then of the rows shown. A new view expands everything again.
+ */
+#define INDEX_ALL_THREADS	UINT32_MAX
+/* The offset of uid in view v as shown; -1 when it is not there. */
+int		 index_find(struct index *, const struct index_view *,
+		     uint32_t uid, size_t *offset);
+/*
+ * The first row after (dir 1) or before (dir -1) offset from in view v,
+ * going round the end, that matches expr: 0 and *offset, 1 when none
+ * does, -1 with a cause on a bad expression.
+ */
+int		 index_search(struct index *, const struct index_view *,
+		     const char *expr, size_t from, int dir, size_t *offset,
+		     char **cause);
+int		 index_collapse(struct index *, const struct index_view *,
+		     uint32_t thread, int how, char **cause);
 
 /* "date", "-date" (reversed), ... into *v's sort; -1 if not a sort. */
 int		 index_sort_parse(const char *, struct index_view *);

@@ -261,6 +261,21 @@ session_delete(struct session *s, const char *folder, uint32_t uid,
 	return imap_conn_delete(s->conn, folder, uid, how, trash, cause);
 }
 
+void
+session_retry(struct session *s)
+{
+	free(s->down);
+	s->down = NULL;
+	imap_conn_retry(s->conn);
+}
+
+int
+session_search(struct session *s, const char *folder, const char *words,
+    uint32_t **uids, size_t *n, char **cause)
+{
+	return imap_conn_search(s->conn, folder, words, uids, n, cause);
+}
+
 int
 session_expunge(struct session *s, const char *folder, char **cause)
 {

@@ -116,6 +116,13 @@ int	 session_copy(struct session *, const char *folder, uint32_t uid,
 	    const char *to, char **cause);
 int	 session_delete(struct session *, const char *folder, uint32_t uid,
 	    enum imap_ops_how *, char **trash, char **cause);
+/* Try the server again on the next call, even after it could not be
+ * reached (a running interface; a batch command gives up instead). */
+void	 session_retry(struct session *);
+/* Search the bodies on the server: the UIDs whose text has every word
+ * (*uids allocated, ascending). */
+int	 session_search(struct session *, const char *folder,
+	    const char *words, uint32_t **uids, size_t *n, char **cause);
 int	 session_expunge(struct session *, const char *folder, char **cause);
 
 /*

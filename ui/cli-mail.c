@@ -186,7 +186,7 @@ cmd_list(struct cmd_ctx *ctx)
 {
 	struct session		*s;
 	struct session_sync	 ss;
-	struct index_view	 v = { INDEX_SORT_ARRIVAL, 0, NULL };
+	struct index_view	 v = { INDEX_SORT_ARRIVAL, 0, NULL, NULL, 0 };
 	const char		*folder = cmd_mail_folder(ctx, 0);
 	char			*cause = NULL;
 	int			 rc;

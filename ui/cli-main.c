@@ -10,12 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sysexits.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "config.h"
 #include "log.h"
 #include "paths.h"
 #include "strsafe.h"
+#include "tui.h"
 #include "version.h"
 #include "xmalloc.h"
 
@@ -343,6 +345,34 @@ main_run(int command, struct cmd_ctx *ctx)
 	}
 }
 
+/* No command, on a terminal: the curses interface (ui/tui-main.c). */
+static int
+main_interface(const char *config_path, const char *account,
+    const char *debug)
+{
+	struct config	*cf;
+	char		*cause = NULL;
+	size_t		 i;
+	int		 rc;
+
+	if (debug != NULL && main_open_log(debug) == -1)
+		return EX_CANTCREAT;
+	if ((cf = config_load(config_path, &cause)) == NULL) {
+		char *safe = strsafe(cause, 0);
+		fprintf(stderr, "%s\n", safe);
+		free(safe);
+		free(cause);
+		log_close();
+		return EX_CONFIG;
+	}
+	for (i = 0; i < cf->nwarnings; i++)
+		cmd_error("warning: %s", cf->warnings[i]);
+	rc = tui_main(cf, account);
+	config_free(cf);
+	log_close();
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -469,6 +499,8 @@ main(int argc, char **argv)
 	ctx.argv = argv + optind;
 	if (flags != NULL)
 		operands = main_put_flags(&ctx, flags);
+	if (command == CMD_NONE && ctx.argc == 0 && isatty(0) && isatty(1))
+		return main_interface(config_path, ctx.account, debug);
 	if (command == CMD_NONE) {
 		cmd_error("no command given");
 		main_usage(stderr);

@@ -150,6 +150,8 @@ enum tui_action {
 	TA_COUNT
 };
 
+/* Apply the configuration's `bind` lines; errors go to tui_error(). */
+void		 tui_keys_load(struct config *);
 /* The action bound to key (a curses key code) on map, else generic. */
 enum tui_action	 tui_key_action(enum tui_map, int key);
 /* Apply a `bind MAP KEY ACTION` setting's value ("index j next").
@@ -182,6 +184,8 @@ void		 tui_error(const char *fmt, ...)
 char		*tui_prompt(const char *question, const char *init,
 		     int secret, char *(*complete)(const char *, void *),
 		     void *arg);
+/* Clear the message line if it still says text (a "working..." note). */
+void		 tui_message_clear_if(const char *text);
 /* y/n on the bottom line: 1 yes, 0 no or cancelled. */
 int		 tui_yesno(const char *fmt, ...)
 		     __attribute__((format(printf, 1, 2)));
@@ -228,7 +232,8 @@ enum tui_event_kind {
 	TE_PROGRESS,	/* what, done, total */
 	TE_NOTICE,	/* text (a warning when level is FE_WARNING) */
 	TE_CHANGED,	/* the folder changed on the server (IDLE, sync) */
-	TE_STATE	/* connected or not: text says why not */
+	TE_STATE,	/* connected or not: text says why not */
+	TE_ASK		/* the worker waits for an answer: the loop's */
 };
 
 struct tui_event {
@@ -253,6 +258,8 @@ struct tui_event {
 	int		 level;		/* TE_NOTICE: enum fe_level */
 	char		*text;		/* TE_NOTICE, TE_STATE */
 	int		 up;		/* TE_STATE: connected */
+	int		 ask;		/* TE_ASK: 0 secret, 1 yes/no,
+					   2 the terminal for gpg, 3 gpg done */
 };
 
 /*
@@ -295,6 +302,8 @@ struct tui_screen {
 	/* The status bar's left part, or NULL for the default. */
 	void		(*status)(struct tui_screen *, struct buf *);
 	void		(*free)(struct tui_screen *);
+	/* The index: the UID after or before uid (tui_index_step()). */
+	uint32_t	(*step)(struct tui_screen *, uint32_t uid, int dir);
 	void		*data;
 	struct tui_screen *below;
 };
@@ -329,6 +338,10 @@ void		 tui_resume_screen(void);
 /* The screens' constructors. */
 struct tui_screen *tui_folders_new(struct tui_account *);
 struct tui_screen *tui_index_new(struct tui_account *, const char *folder);
+/* The sender as the index and the pager show it: the display name,
+ * unless it is empty or holds '@' or '<' (a name that hides or imitates
+ * an address): then the address. */
+const char	*tui_index_sender(const char *name, const char *addr);
 /* The UID after (dir 1) or before (dir -1) uid in an index screen's
  * view, or 0 at the end; for the pager's next and previous message. */
 uint32_t	 tui_index_step(struct tui_screen *index, uint32_t uid, int dir);

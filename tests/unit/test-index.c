@@ -50,7 +50,7 @@ static const char *
 uids(struct index *ix, const char *sort, const char *limit)
 {
 	static char		 out[256];
-	struct index_view	 v = { 0, 0, NULL };
+	struct index_view	 v = { 0, 0, NULL, NULL, 0 };
 	struct index_row	*rows;
 	size_t			 n, i, off = 0, len = 0;
 	char			*cause = NULL;
@@ -79,7 +79,7 @@ static struct index_row *
 row(struct index *ix, uint32_t uid, struct trust_store *ts,
     struct index_row *r)
 {
-	struct index_view	 v = { INDEX_SORT_ARRIVAL, 0, NULL };
+	struct index_view	 v = { INDEX_SORT_ARRIVAL, 0, NULL, NULL, 0 };
 	struct index_row	*rows;
 	size_t			 n, i;
 	char			*cause = NULL;
@@ -129,7 +129,7 @@ generated(struct cache *c, struct cache_mailbox *mb)
 	static const char	*names[] = { "Zoe", "adam", "Bea", NULL, "carl" };
 	static const char	*subj[] = { "Re: plan", "plan", "Fwd: budget",
 				     "budget", "AW: Re: zebra", "apple" };
-	struct index_view	 v = { 0, 0, NULL };
+	struct index_view	 v = { 0, 0, NULL, NULL, 0 };
 	struct index_row	*all, *rows;
 	struct index		*ix;
 	char			 addr[64], mid[64], refs[64], *cause = NULL;
@@ -239,7 +239,7 @@ main(void)
 	struct trust_store	*ts;
 	struct index		*ix;
 	struct index_row	 r, *rows;
-	struct index_view	 v = { INDEX_SORT_THREAD, 0, NULL };
+	struct index_view	 v = { INDEX_SORT_THREAD, 0, NULL, NULL, 0 };
 	char			 path[256], tpath[256], *cause = NULL;
 	size_t			 n;
 

@@ -1,0 +1,1016 @@
+/*
+ * tui-index.c: the index screen: one folder's messages, a row each, read
+ * from the interface thread's own header cache handle through index.h
+ * (sorted, threaded, limited, searched there) one screenful at a time,
+ * with the flags, the security and trust indicators and the sender. What
+ * needs the server (sync, opening a message, flags, moves, body search)
+ * is a job for the account's worker; the screen never waits for it.
+ */
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cache.h"
+#include "index.h"
+#include "imap-ops.h"
+#include "message.h"
+#include "session.h"
+#include "tui.h"
+#include "xmalloc.h"
+
+/* A flag change made here, shown until the snapshot is read again. */
+struct overlay {
+	uint32_t	 uid;
+	char		 flags[8];
+};
+
+struct ixs {
+	struct tui_account	*ta;
+	char			*folder;
+	struct index		*ix;
+	struct index_view	 v;
+	char			*limit;
+	char			*search;	/* the last / expression */
+	uint32_t		*uids;		/* a body search's result */
+	size_t			 nuids;
+	char			*body_words;
+
+	size_t			 count;		/* rows in the view */
+	size_t			 cur;		/* the cursor's row */
+	size_t			 top;		/* the first row on screen */
+	uint32_t		 cur_uid;	/* to find it again */
+	int			 placed;	/* the cursor was put somewhere */
+
+	struct index_row	*rows;		/* what is on the screen */
+	size_t			 nrows, rows_top, rows_gen;
+	size_t			 gen;		/* changes with the view */
+
+	struct overlay		*ov;
+	size_t			 nov;
+
+	uint64_t		 sync_job, open_job, search_job;
+	uint64_t		 last_load;
+	int			 synced;
+	char			 title[256];
+};
+
+static void	ixs_load(struct ixs *);
+
+static int
+ixs_view_ok(struct ixs *s)
+{
+	char	*cause = NULL;
+
+	if (s->ix == NULL)
+		return 0;
+	if (index_count(s->ix, &s->v, &s->count, &cause) == -1) {
+		tui_error("%s", cause != NULL ? cause : "index error");
+		free(cause);
+		/* drop the limit that does not work */
+		free(s->limit);
+		s->limit = NULL;
+		s->v.limit = NULL;
+		if (index_count(s->ix, &s->v, &s->count, &cause) == -1) {
+			free(cause);
+			s->count = 0;
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static void
+ixs_clamp(struct ixs *s)
+{
+	int	rows = tui_rows();
+
+	if (s->count == 0) {
+		s->cur = s->top = 0;
+		return;
+	}
+	if (s->cur >= s->count)
+		s->cur = s->count - 1;
+	if (s->cur < s->top)
+		s->top = s->cur;
+	if (rows > 0 && s->cur >= s->top + (size_t)rows)
+		s->top = s->cur - (size_t)rows + 1;
+	if (rows > 0 && s->top + (size_t)rows > s->count)
+		s->top = s->count > (size_t)rows ? s->count - (size_t)rows : 0;
+}
+
+/* Put the cursor back on the message it was on, or on the newest. */
+static void
+ixs_place(struct ixs *s)
+{
+	size_t	off;
+
+	s->gen++;
+	if (!ixs_view_ok(s))
+		return;
+	if (s->placed && s->cur_uid != 0 &&
+	    index_find(s->ix, &s->v, s->cur_uid, &off) == 0)
+		s->cur = off;
+	else if (!s->placed || s->cur >= s->count) {
+		/* the newest is last, as in mutt; reverse views start at
+		 * the top */
+		s->cur = s->v.reverse || s->count == 0 ? 0 : s->count - 1;
+		if (s->count > 0)
+			s->placed = 1;
+	}
+	{
+		int rows = tui_rows();
+
+		/* the cursor's page, the cursor near its bottom */
+		if (s->cur >= s->top + (size_t)rows || s->cur < s->top)
+			s->top = s->cur + 1 > (size_t)rows ?
+			    s->cur + 1 - (size_t)rows : 0;
+	}
+	ixs_clamp(s);
+}
+
+static void
+ixs_load(struct ixs *s)
+{
+	struct cache	*c = tui_account_cache(s->ta);
+	char		*cause = NULL;
+
+	if (c == NULL)
+		return;
+	if (s->ix != NULL)
+		index_close(s->ix);
+	free(s->ov);
+	s->ov = NULL;
+	s->nov = 0;
+	if ((s->ix = index_open(c, s->folder, &cause)) == NULL) {
+		tui_error("%s", cause != NULL ? cause : "index error");
+		free(cause);
+		s->count = 0;
+		return;
+	}
+	ixs_place(s);
+}
+
+/* The rows on screen, read again only when the view or the top moved. */
+static void
+ixs_rows(struct ixs *s)
+{
+	char			*cause = NULL;
+	int			 rows = tui_rows();
+
+	if (s->rows != NULL && s->rows_top == s->top && s->rows_gen == s->gen)
+		return;
+	free(s->rows);
+	s->rows = NULL;
+	s->nrows = 0;
+	if (s->ix == NULL || rows <= 0)
+		return;
+	if (index_page(s->ix, &s->v, s->top, (size_t)rows,
+	    tui_account_trust(s->ta), &s->rows, &s->nrows, &cause) == -1) {
+		/* without the trust store, still the rows */
+		free(cause);
+		cause = NULL;
+		if (index_page(s->ix, &s->v, s->top, (size_t)rows, NULL,
+		    &s->rows, &s->nrows, &cause) == -1) {
+			tui_error("%s", cause != NULL ? cause : "index error");
+			free(cause);
+		}
+	}
+	s->rows_top = s->top;
+	s->rows_gen = s->gen;
+}
+
+static const char *
+ixs_flags(struct ixs *s, const struct index_row *r)
+{
+	size_t	i;
+
+	for (i = 0; i < s->nov; i++)
+		if (s->ov[i].uid == r->uid)
+			return s->ov[i].flags;
+	return r->flags;
+}
+
+static void
+ixs_set_overlay(struct ixs *s, uint32_t uid, const char *flags)
+{
+	size_t	i;
+
+	for (i = 0; i < s->nov; i++)
+		if (s->ov[i].uid == uid)
+			break;
+	if (i == s->nov) {
+		s->ov = xreallocarray(s->ov, s->nov + 1, sizeof *s->ov);
+		s->nov++;
+	}
+	s->ov[i].uid = uid;
+	snprintf(s->ov[i].flags, sizeof s->ov[i].flags, "%.7s", flags);
+}
+
+/* The trust indicator of a row, and its colour. */
+static int
+ixs_trust_glyph(enum trust_state t, enum tui_color *c)
+{
+	switch (t) {
+	case TRUST_FIRST_CONTACT:
+		*c = TC_IND_WARN;
+		return TG_FIRST;
+	case TRUST_KNOWN:
+		*c = TC_IND_GOOD;
+		return TG_KNOWN;
+	case TRUST_KEY_CHANGED:
+		*c = TC_IND_BAD;
+		return TG_CHANGED;
+	case TRUST_REVOKED:
+	case TRUST_EXPIRED:
+		*c = TC_IND_BAD;
+		return TG_REVOKED;
+	case TRUST_DNS_CONFIRMED:
+		*c = TC_IND_GOOD;
+		return TG_DNSSEC;
+	case TRUST_CONFLICT:
+		*c = TC_IND_BAD;
+		return TG_BOGUS;
+	case TRUST_VERIFIED:
+		*c = TC_IND_GOOD;
+		return TG_VERIFIED;
+	default:
+		return -1;
+	}
+}
+
+static void
+ixs_date(time_t t, char *out, size_t len)
+{
+	struct tm	tm, now;
+	time_t		n = time(NULL);
+
+	localtime_r(&t, &tm);
+	localtime_r(&n, &now);
+	if (t == 0)
+		strncpy(out, "      ", len);
+	else if (tm.tm_year == now.tm_year && tm.tm_yday == now.tm_yday)
+		strftime(out, len, " %H:%M", &tm);
+	else if (tm.tm_year == now.tm_year)
+		strftime(out, len, "%b %d", &tm);
+	else
+		strftime(out, len, "  %Y", &tm);
+}
+
+static void
+ixs_draw_row(struct ixs *s, int y, const struct index_row *r, int sel)
+{
+	const char	*fl = ixs_flags(s, r);
+	int		 base, x = 0, w, g, fw;
+	enum tui_color	 tc = TC_NORMAL;
+	char		 date[32];
+	struct buf	 b;
+	uint32_t	 d;
+
+	if (sel)
+		base = tui_attr(TC_SELECTED);
+	else if (strchr(fl, 'T') != NULL)
+		base = tui_attr(TC_DELETED);
+	else if (strchr(fl, 'F') != NULL)
+		base = tui_attr(TC_FLAGGED);
+	else if (strchr(fl, 'S') == NULL)
+		base = tui_attr(TC_NEW);
+	else
+		base = tui_attr(TC_NORMAL);
+	tui_putfill(y, 0, COLS, "", base);
+
+	/* flags: new or deleted, flagged, replied or attachment */
+	x = 1;
+	tui_put(y, x++, 1, strchr(fl, 'T') != NULL ? tui_glyph(TG_DELETED) :
+	    strchr(fl, 'S') == NULL ? tui_glyph(TG_NEW) : " ", base);
+	tui_put(y, x++, 1, strchr(fl, 'F') != NULL ? tui_glyph(TG_FLAGGED) :
+	    " ", base);
+	tui_put(y, x++, 1, strchr(fl, 'R') != NULL ? tui_glyph(TG_REPLIED) :
+	    (r->hints & CACHE_HINT_ATTACH) ? tui_glyph(TG_ATTACHMENT) : " ",
+	    base);
+	x++;
+	/* security: the protection, then the sender's trust */
+	if (r->hints & CACHE_HINT_ENCRYPTED)
+		tui_put(y, x, 1, tui_glyph(TG_ENCRYPTED),
+		    sel ? base : tui_attr(TC_IND_GOOD));
+	else if (r->hints & CACHE_HINT_SIGNED)
+		tui_put(y, x, 1, tui_glyph(TG_SIGNED),
+		    sel ? base : tui_attr(TC_IND_GOOD));
+	x++;
+	if ((g = ixs_trust_glyph(r->trust, &tc)) >= 0)
+		tui_put(y, x, 1, tui_glyph(g), sel ? base | (int)A_BOLD :
+		    tui_attr(tc));
+	x += 2;
+	ixs_date(r->date, date, sizeof date);
+	x += tui_put(y, x, 6, date, base) + 1;
+	x = 15;
+	fw = COLS >= 100 ? 24 : 20;
+	if (COLS - x < fw + 10)
+		fw = (COLS - x) / 3;
+	tui_putfill(y, x, fw, tui_index_sender(r->from_name, r->from_addr),
+	    base);
+	x += fw + 1;
+	if (x >= COLS)
+		return;
+	/* the thread's tree, then the subject */
+	buf_init(&b);
+	if (r->depth > 0) {
+		for (d = 1; d < r->depth && d < 8; d++)
+			buf_adds(&b, "  ");
+		buf_adds(&b, tui_glyph((r->tflags & INDEX_ROW_ORPHAN) ?
+		    TG_TREE_ORPHAN : (r->tflags & INDEX_ROW_LAST) ?
+		    TG_TREE_LAST : TG_TREE_BRANCH));
+		w = tui_put(y, x, COLS - x, b.data, sel ? base :
+		    tui_attr(TC_TREE));
+		x += w;
+	}
+	buf_reset(&b);
+	if (r->hidden > 0) {
+		buf_addf(&b, "%s%u ", tui_glyph(TG_COLLAPSED),
+		    (unsigned)r->hidden + 1);
+		x += tui_put(y, x, COLS - x, b.data, sel ? base :
+		    tui_attr(TC_TREE));
+	}
+	if (x < COLS)
+		tui_put(y, x, COLS - x, r->subject != NULL ? r->subject :
+		    "(no subject)", base);
+	buf_free(&b);
+}
+
+static void
+ixs_draw(struct tui_screen *sc)
+{
+	struct ixs	*s = sc->data;
+	size_t		 i;
+	int		 rows = tui_rows();
+
+	ixs_clamp(s);
+	ixs_rows(s);
+	if (s->count == 0) {
+		const char *what = s->ix == NULL ? "reading the header cache" :
+		    (s->v.limit != NULL || s->v.uids != NULL) ?
+		    "no message matches the limit (l, then Enter, shows all)" :
+		    s->synced ? "no messages in this folder" :
+		    "no messages here yet: fetching...";
+
+		tui_put(TUI_FIRST_ROW + 1, 2, COLS - 2, what,
+		    tui_attr(TC_NOTE));
+		return;
+	}
+	for (i = 0; i < s->nrows && (int)i < rows; i++)
+		ixs_draw_row(s, TUI_FIRST_ROW + (int)i, &s->rows[i],
+		    s->top + i == s->cur);
+	if (s->cur >= s->top && s->cur - s->top < s->nrows)
+		s->cur_uid = s->rows[s->cur - s->top].uid;
+}
+
+static void
+ixs_status(struct tui_screen *sc, struct buf *b)
+{
+	struct ixs	*s = sc->data;
+
+	buf_addf(b, " %s  %zu/%zu", s->folder,
+	    s->count ? s->cur + 1 : 0, s->count);
+	if (s->ix != NULL && s->count != index_total(s->ix))
+		buf_addf(b, " of %zu", index_total(s->ix));
+	buf_addf(b, "  sort: %s%s", s->v.reverse ? "-" : "",
+	    index_sort_name(s->v.sort));
+	if (s->limit != NULL)
+		buf_addf(b, "  limit: %s", s->limit);
+	if (s->body_words != NULL)
+		buf_addf(b, "  text: %s", s->body_words);
+}
+
+static const struct index_row *
+ixs_current(struct ixs *s)
+{
+	ixs_rows(s);
+	if (s->count == 0 || s->cur < s->top || s->cur - s->top >= s->nrows)
+		return NULL;
+	return &s->rows[s->cur - s->top];
+}
+
+static void
+ixs_move(struct ixs *s, long by)
+{
+	if (s->count == 0)
+		return;
+	if (by < 0 && (size_t)-by > s->cur)
+		s->cur = 0;
+	else if (by > 0 && s->cur + (size_t)by >= s->count)
+		s->cur = s->count - 1;
+	else
+		s->cur = (size_t)((long)s->cur + by);
+	s->placed = 1;
+	ixs_clamp(s);
+	tui_dirty();
+}
+
+static void
+ixs_page(struct ixs *s, int dir)
+{
+	size_t	rows = (size_t)tui_rows();
+
+	if (s->count == 0 || rows == 0)
+		return;
+	if (dir > 0) {
+		if (s->top + rows < s->count) {
+			s->top += rows;
+			if (s->top + rows > s->count)
+				s->top = s->count - rows;
+			s->cur = s->cur + rows < s->count ? s->cur + rows :
+			    s->count - 1;
+			if (s->cur < s->top)
+				s->cur = s->top;
+		} else
+			s->cur = s->count - 1;
+	} else {
+		s->top = s->top > rows ? s->top - rows : 0;
+		s->cur = s->cur > rows ? s->cur - rows : 0;
+	}
+	s->placed = 1;
+	ixs_clamp(s);
+	tui_dirty();
+}
+
+static void
+ixs_flag_job(struct ixs *s, const struct index_row *r, const char *add,
+    const char *remove)
+{
+	struct tui_job	 j;
+	uint32_t	 uid = r->uid;
+	char		 fl[8], *p;
+	const char	*cur = ixs_flags(s, r);
+
+	memset(&j, 0, sizeof j);
+	j.kind = TJ_FLAG;
+	j.folder = s->folder;
+	j.uids = &uid;
+	j.nuids = 1;
+	j.arg = (char *)add;
+	j.arg2 = (char *)remove;
+	tui_submit(s->ta, &j);
+
+	/* shown at once; the server and the cache follow */
+	snprintf(fl, sizeof fl, "%.7s", cur);
+	if (remove != NULL) {
+		char	c = strcmp(remove, "\\Seen") == 0 ? 'S' :
+		    strcmp(remove, "\\Flagged") == 0 ? 'F' : 'T';
+
+		if ((p = strchr(fl, c)) != NULL)
+			memmove(p, p + 1, strlen(p));
+	}
+	if (add != NULL) {
+		char	c = strcmp(add, "\\Seen") == 0 ? 'S' :
+		    strcmp(add, "\\Flagged") == 0 ? 'F' : 'T';
+
+		if (strchr(fl, c) == NULL && strlen(fl) < sizeof fl - 1)
+			fl[strlen(fl)] = c;
+	}
+	ixs_set_overlay(s, uid, fl);
+	tui_dirty();
+}
+
+static void
+ixs_sync(struct ixs *s)
+{
+	struct tui_job	j;
+
+	memset(&j, 0, sizeof j);
+	j.kind = TJ_SYNC;
+	j.folder = s->folder;
+	s->sync_job = tui_submit(s->ta, &j);
+}
+
+static void
+ixs_open(struct ixs *s, uint32_t uid)
+{
+	struct tui_job	j;
+
+	memset(&j, 0, sizeof j);
+	j.kind = TJ_OPEN;
+	j.folder = s->folder;
+	j.uid = uid;
+	s->open_job = tui_submit(s->ta, &j);
+	tui_message("opening the message...");
+}
+
+static void
+ixs_set_view(struct ixs *s)
+{
+	s->v.limit = s->limit;
+	s->v.uids = s->uids;
+	s->v.nuids = s->nuids;
+	ixs_place(s);
+	tui_dirty();
+}
+
+static void
+ixs_sort(struct ixs *s)
+{
+	char			*a;
+	struct index_view	 v = s->v;
+
+	a = tui_prompt("Sort by (date, arrival, from, subject, size, "
+	    "thread; -date reverses): ", NULL, 0, NULL, NULL);
+	if (a == NULL)
+		return;
+	if (*a != '\0' && index_sort_parse(a, &v) == -1)
+		tui_error("no such sort: %s", a);
+	else if (*a != '\0') {
+		s->v.sort = v.sort;
+		s->v.reverse = v.reverse;
+		s->placed = 1;
+		ixs_set_view(s);
+	}
+	free(a);
+}
+
+static void
+ixs_limit(struct ixs *s)
+{
+	char	*a = tui_prompt("Limit to (~f ~s ~t ~N ~F ~D, words, !; "
+	    "empty: all): ", s->limit, 0, NULL, NULL);
+
+	if (a == NULL)
+		return;
+	free(s->limit);
+	s->limit = *a != '\0' ? a : NULL;
+	if (*a == '\0') {
+		free(a);
+		free(s->uids);
+		s->uids = NULL;
+		s->nuids = 0;
+		free(s->body_words);
+		s->body_words = NULL;
+	}
+	ixs_set_view(s);
+}
+
+static void
+ixs_search(struct ixs *s, int again, int dir)
+{
+	char	*a, *cause = NULL;
+	size_t	 off;
+	int	 r;
+
+	if (!again || s->search == NULL) {
+		a = tui_prompt("Search for: ", NULL, 0, NULL, NULL);
+		if (a == NULL || *a == '\0') {
+			free(a);
+			return;
+		}
+		free(s->search);
+		s->search = a;
+	}
+	if (s->ix == NULL)
+		return;
+	r = index_search(s->ix, &s->v, s->search, s->cur, dir, &off, &cause);
+	if (r == -1) {
+		tui_error("%s", cause != NULL ? cause : "bad search");
+		free(cause);
+	} else if (r == 1)
+		tui_message("not found: %s", s->search);
+	else {
+		if ((dir > 0 && off <= s->cur) || (dir < 0 && off >= s->cur))
+			tui_message("search went round the end");
+		s->cur = off;
+		s->placed = 1;
+		ixs_clamp(s);
+	}
+	tui_dirty();
+}
+
+static void
+ixs_search_body(struct ixs *s)
+{
+	struct tui_job	 j;
+	char		*a = tui_prompt("Search message text on the server: ",
+	    NULL, 0, NULL, NULL);
+
+	if (a == NULL || *a == '\0') {
+		free(a);
+		return;
+	}
+	free(s->body_words);
+	s->body_words = a;
+	memset(&j, 0, sizeof j);
+	j.kind = TJ_SEARCH;
+	j.folder = s->folder;
+	j.arg = a;
+	s->search_job = tui_submit(s->ta, &j);
+	tui_message("searching on the server...");
+}
+
+static void
+ixs_move_to(struct ixs *s, const struct index_row *r, int copy)
+{
+	struct tui_job	 j;
+	uint32_t	 uid = r->uid;
+	char		*to = tui_prompt(copy ? "Copy to folder: " :
+	    "Move to folder: ", NULL, 0, NULL, NULL);
+
+	if (to == NULL || *to == '\0') {
+		free(to);
+		return;
+	}
+	memset(&j, 0, sizeof j);
+	j.kind = copy ? TJ_COPY : TJ_MOVE;
+	j.folder = s->folder;
+	j.uids = &uid;
+	j.nuids = 1;
+	j.arg = to;
+	tui_submit(s->ta, &j);
+	tui_message("%s to %s...", copy ? "copying" : "moving", to);
+	free(to);
+}
+
+static void
+ixs_change_folder(struct tui_screen *sc)
+{
+	struct ixs		*s = sc->data;
+	struct tui_account	*ta = s->ta;
+	char			*f = tui_prompt("Open folder: ", NULL, 0, NULL,
+	    NULL);
+
+	if (f == NULL || *f == '\0') {
+		free(f);
+		return;
+	}
+	/* in place of this index, as mutt's change-folder */
+	while (tui.top != NULL && tui.top != sc)
+		tui_pop();
+	tui_pop();
+	tui_push(tui_index_new(ta, f));
+	free(f);
+}
+
+static int
+ixs_action(struct tui_screen *sc, enum tui_action a, int key)
+{
+	struct ixs		*s = sc->data;
+	const struct index_row	*r;
+	struct tui_screen	*t;
+	char			*cause = NULL;
+	int			 rows = tui_rows();
+
+	(void)key;
+	switch (a) {
+	case TA_UP:
+		ixs_move(s, -1);
+		return 1;
+	case TA_DOWN:
+		ixs_move(s, 1);
+		return 1;
+	case TA_PAGE_DOWN:
+		ixs_page(s, 1);
+		return 1;
+	case TA_PAGE_UP:
+		ixs_page(s, -1);
+		return 1;
+	case TA_HALF_DOWN:
+		ixs_move(s, rows / 2);
+		return 1;
+	case TA_HALF_UP:
+		ixs_move(s, -(rows / 2));
+		return 1;
+	case TA_TOP:
+		ixs_move(s, -(long)s->count);
+		return 1;
+	case TA_BOTTOM:
+		ixs_move(s, (long)s->count);
+		return 1;
+	case TA_SELECT:
+		if ((r = ixs_current(s)) != NULL)
+			ixs_open(s, r->uid);
+		return 1;
+	case TA_SORT:
+		ixs_sort(s);
+		return 1;
+	case TA_SORT_REVERSE:
+		s->v.reverse = !s->v.reverse;
+		s->placed = 1;
+		ixs_set_view(s);
+		return 1;
+	case TA_THREAD_TOGGLE:
+	case TA_THREADS_ALL:
+		if (s->v.sort != INDEX_SORT_THREAD) {
+			tui_message("threads are shown in the thread sort: "
+			    "o, then thread");
+			return 1;
+		}
+		if ((r = ixs_current(s)) == NULL)
+			return 1;
+		if (index_collapse(s->ix, &s->v, a == TA_THREADS_ALL ?
+		    INDEX_ALL_THREADS : r->thread, -1, &cause) == -1) {
+			tui_error("%s", cause);
+			free(cause);
+		}
+		/* the cursor stays on its thread's first message */
+		if (a == TA_THREADS_ALL || r->depth > 0) {
+			uint32_t	th = r->thread;
+			size_t		off, i;
+
+			s->gen++;
+			ixs_view_ok(s);
+			s->cur = s->cur < s->count ? s->cur : 0;
+			/* walk back to the thread's first row */
+			for (i = 0; i < 2; i++) {
+				ixs_clamp(s);
+				ixs_rows(s);
+			}
+			if (index_find(s->ix, &s->v, s->cur_uid, &off) == 0)
+				s->cur = off;
+			while (s->cur > 0) {
+				const struct index_row	*p;
+
+				ixs_clamp(s);
+				ixs_rows(s);
+				if ((p = ixs_current(s)) == NULL ||
+				    p->thread != th || p->depth == 0)
+					break;
+				s->cur--;
+			}
+		}
+		s->gen++;
+		ixs_view_ok(s);
+		ixs_clamp(s);
+		tui_dirty();
+		return 1;
+	case TA_LIMIT:
+		ixs_limit(s);
+		return 1;
+	case TA_SEARCH:
+		ixs_search(s, 0, 1);
+		return 1;
+	case TA_SEARCH_NEXT:
+		ixs_search(s, 1, 1);
+		return 1;
+	case TA_SEARCH_PREV:
+		ixs_search(s, 1, -1);
+		return 1;
+	case TA_SEARCH_BODY:
+		ixs_search_body(s);
+		return 1;
+	case TA_SYNC:
+		ixs_sync(s);
+		tui_message("fetching new mail...");
+		return 1;
+	case TA_CHANGE_FOLDER:
+		ixs_change_folder(sc);
+		return 1;
+	case TA_TRUST_LIST:
+		if ((t = tui_trust_list_new(s->ta)) != NULL)
+			tui_push(t);
+		return 1;
+	case TA_EXPUNGE:
+		if (tui_yesno("Remove the messages marked deleted from %s "
+		    "for good?", s->folder)) {
+			struct tui_job	j;
+
+			memset(&j, 0, sizeof j);
+			j.kind = TJ_EXPUNGE;
+			j.folder = s->folder;
+			tui_submit(s->ta, &j);
+			ixs_sync(s);
+		}
+		return 1;
+	default:
+		break;
+	}
+	/* the rest is about the message under the cursor */
+	switch (a) {
+	case TA_READ:
+	case TA_UNREAD:
+	case TA_FLAG:
+	case TA_DELETE:
+	case TA_UNDELETE:
+	case TA_MOVE:
+	case TA_COPY:
+	case TA_TRUST:
+		break;
+	default:
+		return 0;
+	}
+	if ((r = ixs_current(s)) == NULL) {
+		tui_message("no message here");
+		return 1;
+	}
+	switch (a) {
+	case TA_READ:
+		ixs_flag_job(s, r, "\\Seen", NULL);
+		break;
+	case TA_UNREAD:
+		if (strchr(ixs_flags(s, r), 'S') != NULL)
+			ixs_flag_job(s, r, NULL, "\\Seen");
+		else
+			ixs_flag_job(s, r, "\\Seen", NULL);
+		break;
+	case TA_FLAG:
+		if (strchr(ixs_flags(s, r), 'F') != NULL)
+			ixs_flag_job(s, r, NULL, "\\Flagged");
+		else
+			ixs_flag_job(s, r, "\\Flagged", NULL);
+		break;
+	case TA_DELETE:
+		ixs_flag_job(s, r, "\\Deleted", NULL);
+		ixs_move(s, 1);
+		break;
+	case TA_UNDELETE:
+		ixs_flag_job(s, r, NULL, "\\Deleted");
+		break;
+	case TA_MOVE:
+		ixs_move_to(s, r, 0);
+		break;
+	case TA_COPY:
+		ixs_move_to(s, r, 1);
+		break;
+	case TA_TRUST:
+		if (r->from_addr == NULL)
+			tui_message("this message has no sender address");
+		else if ((t = tui_trust_new(s->ta, r->from_addr)) != NULL)
+			tui_push(t);
+		break;
+	default:
+		break;
+	}
+	return 1;
+}
+
+static int
+uid_cmp(const void *a, const void *b)
+{
+	uint32_t	x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void
+ixs_event(struct tui_screen *sc, struct tui_event *ev)
+{
+	struct ixs		*s = sc->data;
+	struct tui_screen	*p;
+
+	if (ev->acct != s->ta)
+		return;
+	if (ev->kind == TE_CHANGED && ev->folder != NULL &&
+	    strcmp(ev->folder, s->folder) == 0) {
+		s->synced = 1;
+		ixs_load(s);
+		tui_dirty();
+		return;
+	}
+	/* the first rows of a cold cache as soon as there are some */
+	if (ev->kind == TE_PROGRESS && (s->ix == NULL ||
+	    index_total(s->ix) < (size_t)tui_rows()) &&
+	    ev->done > 0) {
+		ixs_load(s);
+		return;
+	}
+	if (ev->kind != TE_DONE)
+		return;
+	if (ev->job == s->open_job) {
+		s->open_job = 0;
+		if (ev->result != IMAP_OPS_OK || ev->msg == NULL) {
+			tui_error("cannot open the message: %s",
+			    ev->cause != NULL ? ev->cause : "failed");
+			return;
+		}
+		tui_message_clear_if("opening the message...");
+		p = tui_pager_new(s->ta, s->folder, s->cur_uid, ev->msg,
+		    &ev->raw, sc);
+		if (p != NULL) {
+			ev->msg = NULL;
+			tui_push(p);
+		}
+		/* it is read now */
+		{
+			const struct index_row	*r = ixs_current(s);
+
+			if (r != NULL && strchr(ixs_flags(s, r), 'S') == NULL) {
+				char	fl[8];
+
+				snprintf(fl, sizeof fl, "%.6sS",
+				    ixs_flags(s, r));
+				ixs_set_overlay(s, r->uid, fl);
+			}
+		}
+		return;
+	}
+	if (ev->job == s->search_job) {
+		s->search_job = 0;
+		if (ev->result != IMAP_OPS_OK) {
+			tui_error("server search: %s", ev->cause != NULL ?
+			    ev->cause : "failed");
+			return;
+		}
+		free(s->uids);
+		s->uids = ev->uids;
+		s->nuids = ev->nuids;
+		ev->uids = NULL;
+		if (s->uids == NULL)
+			s->uids = xcalloc(1, sizeof *s->uids);
+		qsort(s->uids, s->nuids, sizeof *s->uids, uid_cmp);
+		tui_message("the server found %zu with \"%s\" in their text; "
+		    "l, then Enter, shows all again", s->nuids, s->body_words);
+		s->placed = 0;
+		ixs_set_view(s);
+		return;
+	}
+	if (ev->job == s->sync_job) {
+		s->sync_job = 0;
+		s->synced = 1;
+		if (ev->result != IMAP_OPS_OK && ev->result != SESSION_CANCELLED)
+			tui_error("%s: %s", s->folder, ev->cause != NULL ?
+			    ev->cause : "sync failed");
+		return;
+	}
+	if (ev->folder != NULL && strcmp(ev->folder, s->folder) == 0 &&
+	    ev->result != IMAP_OPS_OK && (ev->jkind == TJ_FLAG ||
+	    ev->jkind == TJ_MOVE || ev->jkind == TJ_COPY ||
+	    ev->jkind == TJ_EXPUNGE)) {
+		tui_error("%s", ev->cause != NULL ? ev->cause : "failed");
+		return;
+	}
+	if (ev->folder != NULL && strcmp(ev->folder, s->folder) == 0 &&
+	    (ev->jkind == TJ_MOVE || ev->jkind == TJ_COPY)) {
+		tui_message("done");
+		if (ev->jkind == TJ_MOVE)
+			ixs_sync(s);
+	}
+}
+
+static void
+ixs_free(struct tui_screen *sc)
+{
+	struct ixs	*s = sc->data;
+
+	if (s->ix != NULL)
+		index_close(s->ix);
+	free(s->rows);
+	free(s->ov);
+	free(s->folder);
+	free(s->limit);
+	free(s->search);
+	free(s->uids);
+	free(s->body_words);
+	free(s);
+	free(sc);
+}
+
+static uint32_t
+ixs_step(struct tui_screen *sc, uint32_t uid, int dir)
+{
+	struct ixs		*s;
+	size_t			 off;
+	struct index_row	*rows = NULL;
+	size_t			 n = 0;
+	uint32_t		 next = 0;
+	char			*cause = NULL;
+
+	if (sc == NULL || (s = sc->data) == NULL || s->ix == NULL)
+		return 0;
+	if (index_find(s->ix, &s->v, uid, &off) == -1)
+		return 0;
+	if ((dir < 0 && off == 0) || (dir > 0 && off + 1 >= s->count))
+		return 0;
+	off = dir < 0 ? off - 1 : off + 1;
+	if (index_page(s->ix, &s->v, off, 1, NULL, &rows, &n, &cause) == 0 &&
+	    n == 1) {
+		next = rows[0].uid;
+		s->cur = off;
+		s->cur_uid = next;
+		s->placed = 1;
+		ixs_clamp(s);
+	}
+	free(cause);
+	free(rows);
+	return next;
+}
+
+struct tui_screen *
+tui_index_new(struct tui_account *ta, const char *folder)
+{
+	struct tui_screen	*sc = xcalloc(1, sizeof *sc);
+	struct ixs		*s = xcalloc(1, sizeof *s);
+
+	s->ta = ta;
+	s->folder = xstrdup(folder);
+	s->v.sort = INDEX_SORT_DATE;
+	snprintf(s->title, sizeof s->title, "%s", folder);
+	sc->title = s->title;
+	sc->map = TM_INDEX;
+	sc->draw = ixs_draw;
+	sc->action = ixs_action;
+	sc->event = ixs_event;
+	sc->status = ixs_status;
+	sc->free = ixs_free;
+	sc->step = ixs_step;
+	sc->data = s;
+	/* what the cache has now, then what the server has */
+	ixs_load(s);
+	ixs_sync(s);
+	tui_watch(ta, folder);
+	return sc;
+}

@@ -1,0 +1,780 @@
+/*
+ * tui-worker.c: an account's worker thread. It owns the account's session
+ * (session.h) and does everything that may wait on the network, DNS or
+ * gpg: sync and the trust step, opening a message, flag changes, moves,
+ * searches, and IDLE on the watched folder when it has nothing else to do.
+ * Jobs come in through tui_submit(); events (a job done, progress, a
+ * notice, the connection's state, a question) go out through one queue the
+ * interface thread drains when its descriptor becomes readable. A question
+ * (a password, yes/no, the terminal for pinentry) blocks the worker until
+ * the interface thread answers it (tui_answer()); never the other way.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "clock.h"
+#include "crypto.h"
+#include "frontend.h"
+#include "log.h"
+#include "message.h"
+#include "session.h"
+#include "trust-store.h"
+#include "tui.h"
+#include "tui-int.h"
+#include "xmalloc.h"
+
+#define IDLE_SECONDS	600	/* one IDLE before it is renewed */
+#define RETRY_SECONDS	10	/* after a lost connection */
+
+struct job {
+	struct tui_job	 j;
+	uint64_t	 id;
+	struct job	*next;
+};
+
+struct tui_account {
+	struct config	*cf;
+	struct account	*a;
+	pthread_t	 th;
+	int		 started;
+
+	pthread_mutex_t	 mu;		/* guards what follows */
+	pthread_cond_t	 cv;
+	struct job	*jobs, **jobs_tail;
+	uint64_t	 next_id;
+	int		 stop;
+	char		*watch;
+	char		*down;		/* why not connected, or NULL */
+	char		*progress;	/* the running job's progress */
+	int		 idling;
+	/* a question waiting for the interface thread */
+	int		 answered, yes;
+	char		*secret;
+
+	atomic_int	 cancel;
+	uint64_t	 last_progress;
+
+	struct session	*s;		/* the worker's */
+	struct trust_store *ts;		/* the worker's */
+
+	struct cache	*ui_cache;	/* the interface thread's */
+	struct trust_store *ui_ts;
+};
+
+/* ---- the event queue ---------------------------------------------------- */
+
+struct ev_node {
+	struct tui_event *ev;
+	struct ev_node	*next;
+};
+
+static pthread_mutex_t	 evmu = PTHREAD_MUTEX_INITIALIZER;
+static struct ev_node	*evhead, **evtail = &evhead;
+static int		 evpipe[2] = { -1, -1 };
+
+int
+tui_events_fd(void)
+{
+	if (evpipe[0] == -1) {
+		if (pipe(evpipe) == -1)
+			return -1;
+		fcntl(evpipe[0], F_SETFL, O_NONBLOCK);
+		fcntl(evpipe[1], F_SETFL, O_NONBLOCK);
+		fcntl(evpipe[0], F_SETFD, FD_CLOEXEC);
+		fcntl(evpipe[1], F_SETFD, FD_CLOEXEC);
+	}
+	return evpipe[0];
+}
+
+static void
+post(struct tui_event *ev)
+{
+	struct ev_node	*n = xcalloc(1, sizeof *n);
+	ssize_t		 w;
+
+	n->ev = ev;
+	pthread_mutex_lock(&evmu);
+	*evtail = n;
+	evtail = &n->next;
+	pthread_mutex_unlock(&evmu);
+	w = write(evpipe[1], "", 1);	/* a full pipe wakes the loop too */
+	(void)w;
+}
+
+struct tui_event *
+tui_events_take(void)
+{
+	struct ev_node		*n;
+	struct tui_event	*ev = NULL;
+	char			 junk[64];
+
+	while (read(evpipe[0], junk, sizeof junk) > 0)
+		;
+	pthread_mutex_lock(&evmu);
+	if ((n = evhead) != NULL) {
+		evhead = n->next;
+		if (evhead == NULL)
+			evtail = &evhead;
+		ev = n->ev;
+		free(n);
+	}
+	pthread_mutex_unlock(&evmu);
+	if (ev != NULL && evhead != NULL) {
+		ssize_t w = write(evpipe[1], "", 1);	/* more to come */
+		(void)w;
+	}
+	return ev;
+}
+
+static struct tui_event *
+event_new(struct tui_account *ta, enum tui_event_kind kind)
+{
+	struct tui_event	*ev = xcalloc(1, sizeof *ev);
+
+	ev->kind = kind;
+	ev->acct = ta;
+	buf_init(&ev->raw);
+	return ev;
+}
+
+void
+tui_event_free(struct tui_event *ev)
+{
+	if (ev == NULL)
+		return;
+	free(ev->cause);
+	free(ev->folder);
+	if (ev->msg != NULL)
+		message_free(ev->msg);
+	buf_free(&ev->raw);
+	if (ev->folders != NULL)
+		imap_mailbox_list_free(ev->folders, ev->nfolders);
+	free(ev->uids);
+	free(ev->text);
+	free(ev);
+}
+
+/* ---- the worker's front-end hooks ------------------------------------- */
+
+/* Post a question and wait for tui_answer(). */
+static int
+ask(struct tui_account *ta, int kind, const char *text, char **secret)
+{
+	struct tui_event	*ev = event_new(ta, TE_ASK);
+	int			 yes;
+
+	ev->ask = kind;
+	ev->text = xstrdup(text != NULL ? text : "");
+	pthread_mutex_lock(&ta->mu);
+	ta->answered = 0;
+	pthread_mutex_unlock(&ta->mu);
+	post(ev);
+	pthread_mutex_lock(&ta->mu);
+	while (!ta->answered && !ta->stop)
+		pthread_cond_wait(&ta->cv, &ta->mu);
+	yes = ta->answered ? ta->yes : 0;
+	if (secret != NULL)
+		*secret = ta->secret;
+	else if (ta->secret != NULL)
+		freezero_str(ta->secret);
+	ta->secret = NULL;
+	pthread_mutex_unlock(&ta->mu);
+	return yes;
+}
+
+void
+tui_answer(struct tui_event *ev, int yes, char *secret)
+{
+	struct tui_account	*ta = ev->acct;
+
+	pthread_mutex_lock(&ta->mu);
+	ta->answered = 1;
+	ta->yes = yes;
+	ta->secret = secret;
+	pthread_cond_broadcast(&ta->cv);
+	pthread_mutex_unlock(&ta->mu);
+}
+
+static char *
+hook_secret(void *arg, const char *prompt, char **cause)
+{
+	struct tui_account	*ta = arg;
+	char			*s = NULL;
+
+	if (!ask(ta, 0, prompt, &s) || s == NULL) {
+		*cause = xstrdup("no password given");
+		return NULL;
+	}
+	return s;
+}
+
+static int
+hook_confirm(void *arg, const char *question)
+{
+	return ask(arg, 1, question, NULL);
+}
+
+static void
+hook_notice(void *arg, enum fe_level level, const char *text)
+{
+	struct tui_event	*ev = event_new(arg, TE_NOTICE);
+
+	ev->level = level;
+	ev->text = xstrdup(text);
+	post(ev);
+}
+
+static void
+hook_progress(void *arg, const char *what, uint64_t done, uint64_t total)
+{
+	struct tui_account	*ta = arg;
+	struct tui_event	*ev;
+	uint64_t		 now = clock_ms();
+	char			*p;
+
+	/* a few times a second is enough for a person */
+	if (now - ta->last_progress < 100 && done != total)
+		return;
+	ta->last_progress = now;
+	if (total != 0)
+		p = xasprintf("%s %llu/%llu", what, (unsigned long long)done,
+		    (unsigned long long)total);
+	else
+		p = xasprintf("%s %llu", what, (unsigned long long)done);
+	pthread_mutex_lock(&ta->mu);
+	free(ta->progress);
+	ta->progress = p;
+	pthread_mutex_unlock(&ta->mu);
+	ev = event_new(ta, TE_PROGRESS);
+	ev->what = what;
+	ev->done = done;
+	ev->total = total;
+	post(ev);
+}
+
+static const char *
+hook_tty_begin(void *arg)
+{
+	const char	*tty = ttyname(0);
+
+	ask(arg, 2, "", NULL);
+	return tty;
+}
+
+static void
+hook_tty_end(void *arg)
+{
+	ask(arg, 3, "", NULL);
+}
+
+/* ---- the worker -------------------------------------------------------- */
+
+static void
+set_state(struct tui_account *ta, const char *down)
+{
+	struct tui_event	*ev;
+	int			 changed;
+
+	pthread_mutex_lock(&ta->mu);
+	changed = (down == NULL) != (ta->down == NULL) ||
+	    (down != NULL && strcmp(down, ta->down) != 0);
+	free(ta->down);
+	ta->down = down != NULL ? xstrdup(down) : NULL;
+	pthread_mutex_unlock(&ta->mu);
+	if (!changed)
+		return;
+	ev = event_new(ta, TE_STATE);
+	ev->up = down == NULL;
+	ev->text = down != NULL ? xstrdup(down) : NULL;
+	post(ev);
+}
+
+/* Open the session if it is not; 0 when there is one. */
+static int
+ensure_session(struct tui_account *ta, char **cause)
+{
+	int	r;
+
+	if (ta->s != NULL) {
+		int	down;
+
+		pthread_mutex_lock(&ta->mu);
+		down = ta->down != NULL;
+		pthread_mutex_unlock(&ta->mu);
+		if (down)
+			session_retry(ta->s);
+		return 0;
+	}
+	r = session_open(ta->cf, ta->a->id, &ta->s, cause);
+	if (r != IMAP_OPS_OK) {
+		set_state(ta, *cause);
+		return -1;
+	}
+	set_state(ta, session_down(ta->s));
+	return 0;
+}
+
+static int
+is_lost(int r)
+{
+	return r == IMAP_OPS_LOST || r == IMAP_CONN_SAVED;
+}
+
+static void
+do_sync(struct tui_account *ta, const char *folder, struct tui_event *ev)
+{
+	struct session_sync	 ss;
+	struct sync_trust_stats	 st;
+	struct tui_event	*ch;
+
+	memset(&ss, 0, sizeof ss);
+	ev->result = session_sync(ta->s, folder, &ss, &ev->cause);
+	if (ev->result == IMAP_OPS_OK || ev->result == SESSION_CANCELLED) {
+		ch = event_new(ta, TE_CHANGED);
+		ch->folder = xstrdup(folder);
+		post(ch);
+	}
+	if (ev->result != IMAP_OPS_OK)
+		return;
+	crypto_set_no_prompt(1);
+	memset(&st, 0, sizeof st);
+	ev->result = session_trust(ta->s, folder, &ss, &st);
+	crypto_set_no_prompt(0);
+	ch = event_new(ta, TE_CHANGED);
+	ch->folder = xstrdup(folder);
+	post(ch);
+}
+
+static void
+do_open(struct tui_account *ta, struct tui_job *j, struct tui_event *ev)
+{
+	struct buf	 raw;
+	char		*copy;
+
+	buf_init(&raw);
+	ev->result = session_fetch(ta->s, j->folder, j->uid, NULL, &raw,
+	    &ev->cause);
+	if (ev->result != IMAP_OPS_OK) {
+		buf_free(&raw);
+		return;
+	}
+	if (ta->ts == NULL) {
+		char	*c = NULL;
+
+		if ((ta->ts = trust_store_open(NULL, &c)) == NULL) {
+			hook_notice(ta, FE_WARNING, c != NULL ? c :
+			    "the trust store cannot be opened");
+			free(c);
+		}
+	}
+	copy = xmalloc(raw.len + 1);
+	memcpy(copy, raw.data != NULL ? raw.data : "", raw.len);
+	copy[raw.len] = '\0';
+	ev->msg = message_open(copy, raw.len, ta->ts,
+	    ta->ts == NULL ? MESSAGE_NO_TRUST : 0, &ev->cause);
+	if (ev->msg == NULL)
+		ev->result = -1;
+	else
+		message_lines(ev->msg);
+	ev->raw = raw;
+	/* reading it marks it read, as in any mail reader */
+	if (ev->msg != NULL) {
+		char	*c = NULL;
+
+		session_flag(ta->s, j->folder, j->uid, "\\Seen", "", &c);
+		free(c);
+	}
+}
+
+static void
+do_uids(struct tui_account *ta, struct tui_job *j, struct tui_event *ev)
+{
+	size_t		 i;
+	enum imap_ops_how how;
+	char		*trash = NULL;
+
+	ev->result = IMAP_OPS_OK;
+	for (i = 0; i < j->nuids && ev->result >= 0; i++) {
+		free(ev->cause);
+		ev->cause = NULL;
+		switch (j->kind) {
+		case TJ_FLAG:
+			ev->result = session_flag(ta->s, j->folder, j->uids[i],
+			    j->arg != NULL ? j->arg : "",
+			    j->arg2 != NULL ? j->arg2 : "", &ev->cause);
+			break;
+		case TJ_MOVE:
+			ev->result = session_move(ta->s, j->folder, j->uids[i],
+			    j->arg, &how, &ev->cause);
+			break;
+		case TJ_COPY:
+			ev->result = session_copy(ta->s, j->folder, j->uids[i],
+			    j->arg, &ev->cause);
+			break;
+		case TJ_DELETE:
+			ev->result = session_delete(ta->s, j->folder,
+			    j->uids[i], &how, &trash, &ev->cause);
+			free(trash);
+			trash = NULL;
+			break;
+		default:
+			break;
+		}
+		/* saved for later is not a failure: it will be replayed */
+		if (ev->result == IMAP_CONN_SAVED)
+			ev->result = IMAP_OPS_OK;
+	}
+}
+
+static void
+run_job(struct tui_account *ta, struct job *jb)
+{
+	struct tui_job		*j = &jb->j;
+	struct tui_event	*ev = event_new(ta, TE_DONE);
+
+	ev->job = jb->id;
+	ev->jkind = j->kind;
+	log_msg(LOG_INFO, "worker: %s: job %llu (%d) in %s",
+	    ta->a->id, (unsigned long long)jb->id, (int)j->kind,
+	    j->folder != NULL ? j->folder : "-");
+	ev->folder = j->folder != NULL ? xstrdup(j->folder) : NULL;
+	ta->last_progress = 0;
+	if (ensure_session(ta, &ev->cause) == -1) {
+		ev->result = SESSION_NO_ACCOUNT;
+		post(ev);
+		return;
+	}
+	switch (j->kind) {
+	case TJ_SYNC:
+		do_sync(ta, j->folder, ev);
+		break;
+	case TJ_FOLDERS:
+		ev->result = session_folders(ta->s, &ev->folders,
+		    &ev->nfolders, &ev->cause);
+		break;
+	case TJ_OPEN:
+		do_open(ta, j, ev);
+		break;
+	case TJ_RAW:
+		ev->result = session_fetch(ta->s, j->folder, j->uid, j->part,
+		    &ev->raw, &ev->cause);
+		break;
+	case TJ_FLAG:
+	case TJ_MOVE:
+	case TJ_COPY:
+	case TJ_DELETE:
+		do_uids(ta, j, ev);
+		break;
+	case TJ_EXPUNGE:
+		ev->result = session_expunge(ta->s, j->folder, &ev->cause);
+		break;
+	case TJ_SEARCH:
+		ev->result = session_search(ta->s, j->folder, j->arg,
+		    &ev->uids, &ev->nuids, &ev->cause);
+		break;
+	case TJ_CALL:
+		ev->result = j->fn(ta->s, j->fn_arg, ev);
+		break;
+	}
+	if (ev->result == SESSION_CANCELLED) {
+		free(ev->cause);
+		ev->cause = xstrdup("stopped");
+	}
+	if (is_lost(ev->result))
+		set_state(ta, ev->cause != NULL ? ev->cause :
+		    "the connection was lost");
+	else if (ev->result == IMAP_OPS_OK && j->kind != TJ_CALL)
+		set_state(ta, NULL);
+	pthread_mutex_lock(&ta->mu);
+	free(ta->progress);
+	ta->progress = NULL;
+	pthread_mutex_unlock(&ta->mu);
+	log_msg(LOG_INFO, "worker: %s: job %llu done: %d%s%s", ta->a->id,
+	    (unsigned long long)jb->id, ev->result,
+	    ev->cause != NULL ? ": " : "", ev->cause != NULL ? ev->cause : "");
+	post(ev);
+}
+
+static void
+job_free(struct job *jb)
+{
+	free(jb->j.folder);
+	free(jb->j.uids);
+	free(jb->j.part);
+	free(jb->j.arg);
+	free(jb->j.arg2);
+	free(jb);
+}
+
+/* IDLE on the watched folder until something happens or a job comes. */
+static void
+idle_once(struct tui_account *ta, const char *folder)
+{
+	unsigned	 events = 0;
+	char		*cause = NULL;
+	int		 r;
+	struct tui_job	 j;
+	struct job	 jb;
+
+	r = session_idle(ta->s, folder, IDLE_SECONDS, &events, &cause);
+	pthread_mutex_lock(&ta->mu);
+	ta->idling = 0;
+	pthread_mutex_unlock(&ta->mu);
+	atomic_store(&ta->cancel, 0);
+	if (r == IMAP_OPS_OK && events > 0) {
+		memset(&j, 0, sizeof j);
+		j.kind = TJ_SYNC;
+		j.folder = xstrdup(folder);
+		memset(&jb, 0, sizeof jb);
+		jb.j = j;
+		jb.id = 0;
+		run_job(ta, &jb);
+		free(j.folder);
+	} else if (r != IMAP_OPS_OK && r != SESSION_CANCELLED) {
+		set_state(ta, cause != NULL ? cause : "the connection was lost");
+		/* wait a little before the next try, or until a job comes */
+		pthread_mutex_lock(&ta->mu);
+		if (ta->jobs == NULL && !ta->stop) {
+			struct timespec	 ts;
+
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_sec += RETRY_SECONDS;
+			pthread_cond_timedwait(&ta->cv, &ta->mu, &ts);
+		}
+		pthread_mutex_unlock(&ta->mu);
+		if (!ta->stop) {
+			/* a sync reconnects, and catches up on what came */
+			memset(&jb, 0, sizeof jb);
+			jb.j.kind = TJ_SYNC;
+			jb.j.folder = xstrdup(folder);
+			run_job(ta, &jb);
+			free(jb.j.folder);
+		}
+	}
+	free(cause);
+}
+
+static void *
+worker(void *arg)
+{
+	struct tui_account	*ta = arg;
+	struct fe_hooks		 h;
+	struct job		*jb;
+	char			*watch;
+
+	memset(&h, 0, sizeof h);
+	h.secret = hook_secret;
+	h.confirm = hook_confirm;
+	h.notice = hook_notice;
+	h.progress = hook_progress;
+	h.tty_begin = hook_tty_begin;
+	h.tty_end = hook_tty_end;
+	h.cancel = &ta->cancel;
+	h.arg = ta;
+	fe_set(&h);
+
+	for (;;) {
+		pthread_mutex_lock(&ta->mu);
+		while (ta->jobs == NULL && !ta->stop &&
+		    (ta->watch == NULL || ta->s == NULL))
+			pthread_cond_wait(&ta->cv, &ta->mu);
+		if (ta->stop) {
+			pthread_mutex_unlock(&ta->mu);
+			break;
+		}
+		if ((jb = ta->jobs) != NULL) {
+			ta->jobs = jb->next;
+			if (ta->jobs == NULL)
+				ta->jobs_tail = &ta->jobs;
+			pthread_mutex_unlock(&ta->mu);
+			atomic_store(&ta->cancel, 0);
+			run_job(ta, jb);
+			job_free(jb);
+			continue;
+		}
+		watch = xstrdup(ta->watch);
+		ta->idling = 1;
+		pthread_mutex_unlock(&ta->mu);
+		idle_once(ta, watch);
+		free(watch);
+	}
+	if (ta->s != NULL)
+		session_close(ta->s);
+	ta->s = NULL;
+	if (ta->ts != NULL)
+		trust_store_close(ta->ts);
+	ta->ts = NULL;
+	fe_set(NULL);
+	return NULL;
+}
+
+/* ---- the interface thread's side ---------------------------------------- */
+
+struct tui_account *
+tui_account_start(struct config *cf, struct account *a)
+{
+	struct tui_account	*ta = xcalloc(1, sizeof *ta);
+
+	ta->cf = cf;
+	ta->a = a;
+	pthread_mutex_init(&ta->mu, NULL);
+	pthread_cond_init(&ta->cv, NULL);
+	ta->jobs_tail = &ta->jobs;
+	ta->next_id = 1;
+	tui_events_fd();
+	if (pthread_create(&ta->th, NULL, worker, ta) == 0)
+		ta->started = 1;
+	return ta;
+}
+
+void
+tui_account_stop(struct tui_account *ta)
+{
+	struct job	*jb;
+
+	if (ta == NULL)
+		return;
+	pthread_mutex_lock(&ta->mu);
+	ta->stop = 1;
+	pthread_cond_broadcast(&ta->cv);
+	pthread_mutex_unlock(&ta->mu);
+	atomic_store(&ta->cancel, 1);
+	if (ta->started)
+		pthread_join(ta->th, NULL);
+	while ((jb = ta->jobs) != NULL) {
+		ta->jobs = jb->next;
+		job_free(jb);
+	}
+	if (ta->ui_cache != NULL)
+		cache_close(ta->ui_cache);
+	if (ta->ui_ts != NULL)
+		trust_store_close(ta->ui_ts);
+	free(ta->watch);
+	free(ta->down);
+	free(ta->progress);
+	pthread_mutex_destroy(&ta->mu);
+	pthread_cond_destroy(&ta->cv);
+	free(ta);
+}
+
+struct account *
+tui_account_config(struct tui_account *ta)
+{
+	return ta->a;
+}
+
+struct cache *
+tui_account_cache(struct tui_account *ta)
+{
+	char	*cause = NULL;
+
+	if (ta->ui_cache == NULL) {
+		ta->ui_cache = cache_open(ta->a->id, &cause);
+		if (ta->ui_cache == NULL)
+			tui_error("header cache: %s", cause != NULL ? cause :
+			    "cannot be opened");
+		free(cause);
+	}
+	return ta->ui_cache;
+}
+
+struct trust_store *
+tui_account_trust(struct tui_account *ta)
+{
+	char	*cause = NULL;
+
+	if (ta->ui_ts == NULL) {
+		ta->ui_ts = trust_store_open(NULL, &cause);
+		if (ta->ui_ts == NULL)
+			tui_error("trust store: %s", cause != NULL ? cause :
+			    "cannot be opened");
+		free(cause);
+	}
+	return ta->ui_ts;
+}
+
+static char *
+dup_or_null(const char *s)
+{
+	return s != NULL ? xstrdup(s) : NULL;
+}
+
+uint64_t
+tui_submit(struct tui_account *ta, const struct tui_job *j)
+{
+	struct job	*jb = xcalloc(1, sizeof *jb);
+	uint64_t	 id;
+
+	jb->j = *j;
+	jb->j.folder = dup_or_null(j->folder);
+	jb->j.part = dup_or_null(j->part);
+	jb->j.arg = dup_or_null(j->arg);
+	jb->j.arg2 = dup_or_null(j->arg2);
+	if (j->nuids > 0) {
+		jb->j.uids = xcalloc(j->nuids, sizeof *j->uids);
+		memcpy(jb->j.uids, j->uids, j->nuids * sizeof *j->uids);
+	} else
+		jb->j.uids = NULL;
+	pthread_mutex_lock(&ta->mu);
+	id = jb->id = ta->next_id++;
+	*ta->jobs_tail = jb;
+	ta->jobs_tail = &jb->next;
+	/* a job interrupts IDLE, never another job */
+	if (ta->idling)
+		atomic_store(&ta->cancel, 1);
+	pthread_cond_broadcast(&ta->cv);
+	pthread_mutex_unlock(&ta->mu);
+	return id;
+}
+
+void
+tui_cancel(struct tui_account *ta)
+{
+	atomic_store(&ta->cancel, 1);
+}
+
+void
+tui_watch(struct tui_account *ta, const char *folder)
+{
+	pthread_mutex_lock(&ta->mu);
+	free(ta->watch);
+	ta->watch = dup_or_null(folder);
+	if (ta->idling)
+		atomic_store(&ta->cancel, 1);
+	pthread_cond_broadcast(&ta->cv);
+	pthread_mutex_unlock(&ta->mu);
+}
+
+/* Copies for the status bar: the strings may change under us. */
+const char *
+tui_account_down(struct tui_account *ta)
+{
+	static char	*copy;
+
+	free(copy);
+	pthread_mutex_lock(&ta->mu);
+	copy = dup_or_null(ta->down);
+	pthread_mutex_unlock(&ta->mu);
+	return copy;
+}
+
+const char *
+tui_account_progress(struct tui_account *ta)
+{
+	static char	*copy;
+
+	free(copy);
+	pthread_mutex_lock(&ta->mu);
+	copy = dup_or_null(ta->progress);
+	pthread_mutex_unlock(&ta->mu);
+	return copy;
+}
