@@ -17,6 +17,7 @@
  */
 #include <ctype.h>
 #include <curses.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -59,6 +60,7 @@ struct tui_trust {
 	struct trust_peer	 peer;
 	char			*error;		/* the store cannot be read */
 	uint64_t		 job;		/* the encryption lookup */
+	struct tui_trust_call	*call;
 	char			*enc;		/* its answer; NULL: waiting */
 	size_t			 top;		/* first line shown */
 	size_t			 nlines;	/* at the last draw */
@@ -85,11 +87,21 @@ struct tui_trust_list {
 	unsigned		 generation;
 };
 
-/* What the worker's lookup carries. */
+/*
+ * What the worker's lookup carries. The job and the screen each hold a
+ * reference: the screen may be gone before the job runs, and a job may
+ * never run (the account's session cannot be opened). Calls wait in a
+ * list until both have let go, so none is ever lost.
+ */
 struct tui_trust_call {
-	char		*addr;
-	struct config	*cf;
+	struct tui_trust_call	*next;
+	int			 refs;
+	char			*addr;
+	struct config		*cf;
+	char			*answer;	/* set by the worker */
 };
+static pthread_mutex_t		 tui_trust_calls_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct tui_trust_call	*tui_trust_calls;
 
 /* ---- words, glyphs, fingerprints --------------------------------------- */
 
@@ -198,44 +210,35 @@ tui_trust_short(const char *fpr)
 	return tui_trust_groups(fpr, len > 16 ? len - 16 : 0, len);
 }
 
-/* The key bound to action on the trust map, for the status bar. */
-struct tui_trust_find {
-	enum tui_action	 action;
-	int		 key;
-};
-
+/* "  v:verify" for the status bar, while the default key does it. */
 static void
-tui_trust_find_key(enum tui_map map, int key, enum tui_action a, void *arg)
+tui_trust_hint(struct buf *b, int key, enum tui_action a, const char *what)
 {
-	struct tui_trust_find	*f = arg;
+	enum tui_action	got = tui_key_action(TM_TRUST, key);
 
-	(void)map;
-	if (a == f->action && f->key == -1)
-		f->key = key;
-}
-
-static void
-tui_trust_hint(struct buf *b, enum tui_action a, const char *what)
-{
-	struct tui_trust_find	f = { a, -1 };
-
-	tui_key_each(TM_TRUST, tui_trust_find_key, &f);
-	if (f.key != -1)
-		buf_addf(b, "  %s:%s", tui_key_name(f.key), what);
+	if (got == a || (a == TA_BACK && got == TA_QUIT))
+		buf_addf(b, "  %s:%s", tui_key_name(key), what);
 }
 
 /*
- * The state to show for an address. The store calls an address whose key
- * was accepted on first use "known" from then on; until that key has
- * signed a second message (or been confirmed, verified or changed) it is
- * still a first contact to the person reading, as the index shows its
- * first message.
+ * The state to show for an address. A new key waiting for a decision is
+ * a key change, whatever the pinned key's own state (the store says
+ * "verified" for a verified pin with a new key pending). The store calls
+ * an address whose key was accepted on first use "known" from then on;
+ * until that key has signed a second message (or been confirmed,
+ * verified or changed) it is still a first contact to the person
+ * reading, as the index shows its first message.
  */
 static enum trust_state
 tui_trust_shown(const struct trust_peer *p)
 {
 	size_t	i;
 
+	for (i = 0; i < TRUST_NPROTO; i++) {
+		if (p->pins[i].v.other != NULL &&
+		    p->pins[i].v.state != TRUST_CONFLICT)
+			return TRUST_KEY_CHANGED;
+	}
 	if (p->v.state != TRUST_KNOWN || p->pinned == NULL)
 		return p->v.state;
 	for (i = 0; i < p->nkeys; i++) {
@@ -519,41 +522,77 @@ tui_trust_banner(struct tui_trust *d)
 
 /* ---- loading, the worker's lookup ------------------------------------- */
 
-/* Runs on the worker: what -s would do for a message to the address. */
-static int
-tui_trust_policy(struct session *s, void *arg, struct tui_event *ev)
+static struct tui_trust_call *
+tui_trust_call_new(const char *addr)
 {
-	struct tui_trust_call	*c = arg;
+	struct tui_trust_call	*c;
+
+	c = xcalloc(1, sizeof *c);
+	c->refs = 2;
+	c->addr = xstrdup(addr);
+	c->cf = tui.cf;
+	pthread_mutex_lock(&tui_trust_calls_mu);
+	c->next = tui_trust_calls;
+	tui_trust_calls = c;
+	pthread_mutex_unlock(&tui_trust_calls_mu);
+	return c;
+}
+
+/* Let go of c; the last one frees it. answer, unless NULL, takes it. */
+static void
+tui_trust_call_drop(struct tui_trust_call *c, char **answer)
+{
+	struct tui_trust_call	**cp;
+
+	pthread_mutex_lock(&tui_trust_calls_mu);
+	if (answer != NULL) {
+		*answer = c->answer;
+		c->answer = NULL;
+	}
+	if (--c->refs > 0) {
+		pthread_mutex_unlock(&tui_trust_calls_mu);
+		return;
+	}
+	for (cp = &tui_trust_calls; *cp != NULL; cp = &(*cp)->next) {
+		if (*cp == c) {
+			*cp = c->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&tui_trust_calls_mu);
+	free(c->addr);
+	free(c->answer);
+	free(c);
+}
+
+/* What a message to addr would be now, in words: the policy as -s has it. */
+static char *
+tui_trust_policy_line(struct session *s, struct config *cf, char *addr,
+    char **cause)
+{
 	struct draft_opts	 o;
 	struct policy_in	 in;
 	struct policy_result	 res;
 	struct policy_rcpt	*r;
 	struct draft		*d;
 	struct buf		 b;
-	char			*addrs[1], *cause = NULL, *g;
+	char			*g;
 
-	crypto_init(c->cf->gnupg_home, &cause);
-	free(cause);
-	cause = NULL;
 	d = draft_new(session_account(s));
-	draft_add(d, DRAFT_TO, c->addr);
+	draft_add(d, DRAFT_TO, addr);
 	memset(&o, 0, sizeof o);
-	draft_policy_in(d, c->cf, &o, &in);
+	draft_policy_in(d, cf, &o, &in);
 	in.batch = 1;
-	addrs[0] = c->addr;
-	if (policy_decide(&in, addrs, 1, &res, &cause) == -1) {
+	if (policy_decide(&in, &addr, 1, &res, cause) == -1) {
 		draft_free(d);
-		ev->cause = cause;
-		free(c->addr);
-		free(c);
-		return IMAP_OPS_REFUSED;
+		return NULL;
 	}
 	buf_init(&b);
 	r = &res.rcpts[0];
 	if (res.action == POLICY_ENCRYPT && r->fpr != NULL) {
 		g = tui_trust_short(r->fpr);
-		buf_addf(&b, "mail to it would be encrypted to the key ending "
-		    "%s (%s, %s)", g, r->source != NULL ? r->source : "?",
+		buf_addf(&b, "mail to it would be encrypted to key %s (from the "
+		    "%s, %s)", g, r->source != NULL ? r->source : "?",
 		    tui_trust_word(r->state));
 		free(g);
 	} else if (res.action == POLICY_ENCRYPT)
@@ -566,29 +605,49 @@ tui_trust_policy(struct session *s, void *arg, struct tui_event *ev)
 		    policy_rcpt_reason(r));
 	if (r->warning != NULL)
 		buf_addf(&b, "\nwarning: %s", r->warning);
-	ev->data = buf_take(&b);
 	policy_result_free(&res);
 	draft_free(d);
-	free(c->addr);
-	free(c);
-	return IMAP_OPS_OK;
+	return buf_take(&b);
+}
+
+/* Runs on the worker: the answer goes into the call, not the event. */
+static int
+tui_trust_policy(struct session *s, void *arg, struct tui_event *ev)
+{
+	struct tui_trust_call	*c = arg;
+	char			*answer;
+	int			 rc = IMAP_OPS_OK;
+
+	/*
+	 * Choosing keys needs no secret: gpg must not take the terminal
+	 * for a pinentry (nor the interface leave the screen for one).
+	 */
+	crypto_set_no_prompt(1);
+	if ((answer = tui_trust_policy_line(s, c->cf, c->addr,
+	    &ev->cause)) == NULL)
+		rc = IMAP_OPS_REFUSED;
+	crypto_set_no_prompt(0);
+	pthread_mutex_lock(&tui_trust_calls_mu);
+	c->answer = answer;
+	pthread_mutex_unlock(&tui_trust_calls_mu);
+	tui_trust_call_drop(c, NULL);
+	return rc;
 }
 
 static void
 tui_trust_lookup(struct tui_trust *d)
 {
-	struct tui_trust_call	*c;
-	struct tui_job		 job;
+	struct tui_job	job;
 
 	free(d->enc);
 	d->enc = NULL;
-	c = xcalloc(1, sizeof *c);
-	c->addr = xstrdup(d->addr);
-	c->cf = tui.cf;
+	if (d->call != NULL)
+		tui_trust_call_drop(d->call, NULL);
+	d->call = tui_trust_call_new(d->addr);
 	memset(&job, 0, sizeof job);
 	job.kind = TJ_CALL;
 	job.fn = tui_trust_policy;
-	job.fn_arg = c;
+	job.fn_arg = d->call;
 	d->job = tui_submit(d->acct, &job);
 }
 
@@ -668,8 +727,10 @@ tui_trust_draw_verify(struct tui_trust *d)
 	free(text);
 	tui_putfill(y++, 0, COLS, "", tui_attr(TC_NORMAL));
 	if (n == 0) {
-		tui_putfill(y, 0, COLS, " No key to compare.",
+		tui_putfill(y++, 0, COLS, " No key to compare.",
 		    tui_attr(TC_NORMAL));
+		for (; y <= last; y++)
+			tui_putfill(y, 0, COLS, "", tui_attr(TC_NORMAL));
 		return;
 	}
 	x = 5;
@@ -708,13 +769,14 @@ tui_trust_draw_verify(struct tui_trust *d)
 		if (!same)
 			tui_put(y, x + 14 * (int)n + 6, 12, "differs", attr);
 	}
-	if (d->verifying == 2 && y <= last) {
+	if (d->verifying == 2 && y + 1 <= last) {
 		tui_putfill(y++, 0, COLS, "", tui_attr(TC_NORMAL));
-		if (y <= last)
-			tui_putfill(y, 0, COLS, " They do not match: nothing "
-			    "was marked. Press v to start again, q to go back.",
-			    tui_attr(TC_IND_BAD));
+		tui_putfill(y++, 0, COLS, " They do not match: nothing was "
+		    "marked. v: compare again, q: back", tui_attr(TC_IND_BAD));
 	}
+	/* Drawn before a prompt too, over whatever was there. */
+	for (; y <= last; y++)
+		tui_putfill(y, 0, COLS, "", tui_attr(TC_NORMAL));
 }
 
 /* Mark fpr verified through the engine. */
@@ -780,6 +842,8 @@ tui_trust_verify(struct tui_screen *s)
 	d->heard = xstrdup("");
 	d->verifying = 1;
 	for (;;) {
+		/* The prompt draws the message line only: the table first. */
+		tui_trust_draw_verify(d);
 		tui_dirty();
 		hl = strlen(d->heard);
 		if (hl == 0)
@@ -1004,15 +1068,17 @@ tui_trust_event(struct tui_screen *s, struct tui_event *ev)
 {
 	struct tui_trust	*d = s->data;
 
-	if (ev->kind != TE_DONE || ev->acct != d->acct || ev->job != d->job)
+	if (ev->kind != TE_DONE || ev->acct != d->acct || ev->job != d->job ||
+	    d->call == NULL)
 		return;
 	free(d->enc);
-	if (ev->result == IMAP_OPS_OK && ev->data != NULL) {
-		d->enc = ev->data;
-		ev->data = NULL;
-	} else
+	tui_trust_call_drop(d->call, &d->enc);
+	d->call = NULL;
+	if (ev->result != IMAP_OPS_OK || d->enc == NULL) {
+		free(d->enc);
 		d->enc = xasprintf("cannot tell: %s", ev->cause != NULL ?
 		    ev->cause : "the lookup failed");
+	}
 	tui_dirty();
 }
 
@@ -1021,10 +1087,10 @@ tui_trust_status(struct tui_screen *s, struct buf *b)
 {
 	(void)s;
 	buf_adds(b, "Key");
-	tui_trust_hint(b, TA_VERIFY, "verify");
-	tui_trust_hint(b, TA_ACCEPT, "accept");
-	tui_trust_hint(b, TA_REJECT, "reject");
-	tui_trust_hint(b, TA_BACK, "back");
+	tui_trust_hint(b, 'v', TA_VERIFY, "verify");
+	tui_trust_hint(b, 'a', TA_ACCEPT, "accept");
+	tui_trust_hint(b, 'x', TA_REJECT, "reject");
+	tui_trust_hint(b, 'q', TA_BACK, "back");
 }
 
 static void
@@ -1032,6 +1098,8 @@ tui_trust_free(struct tui_screen *s)
 {
 	struct tui_trust	*d = s->data;
 
+	if (d->call != NULL)
+		tui_trust_call_drop(d->call, NULL);
 	trust_peer_free(&d->peer);
 	free(d->addr);
 	free(d->title);
