@@ -356,7 +356,7 @@ tui_trust_key_lines(struct tui_trust *d, struct tui_trust_lines *l,
     const struct trust_key *k, int width)
 {
 	struct trust_peer_pin	*ch = tui_trust_open_change(d);
-	const char		*role = "";
+	const char		*role = "", *last;
 	char			*from, *g, first[16];
 	size_t			 len = strlen(k->fpr);
 	int			 attr = tui_attr(TC_HEADER);
@@ -375,12 +375,13 @@ tui_trust_key_lines(struct tui_trust *d, struct tui_trust_lines *l,
 	from = tui_trust_from(k);
 	l->x += 2;
 	snprintf(first, sizeof first, "%s", trust_date(k->first_seen));
-	tui_trust_wrap(l, NULL, xasprintf("%s, %s%s%s; from %s; seen from "
-	    "%s to %s", strcmp(k->proto, "smime") == 0 ? "S/MIME" :
-	    "OpenPGP", strcmp(k->decision, "none") == 0 ? "undecided" :
-	    k->decision, k->revoked ? ", revoked" : "", k->expired ?
-	    ", expired" : "", from, first, trust_date(k->last_seen)),
-	    tui_attr(TC_NORMAL), width);
+	last = trust_date(k->last_seen);
+	tui_trust_wrap(l, NULL, xasprintf("%s, %s%s%s; from %s; seen %s%s%s",
+	    strcmp(k->proto, "smime") == 0 ? "S/MIME" : "OpenPGP",
+	    strcmp(k->decision, "none") == 0 ? "undecided" : k->decision,
+	    k->revoked ? ", revoked" : "", k->expired ? ", expired" : "", from,
+	    first, strcmp(first, last) != 0 ? " to " : "",
+	    strcmp(first, last) != 0 ? last : ""), tui_attr(TC_NORMAL), width);
 	free(from);
 	tui_trust_wrap(l, NULL, xasprintf("%ld signed message%s%s%s; %s",
 	    k->messages, k->messages == 1 ? "" : "s", k->messages > 0 ?
