@@ -229,6 +229,13 @@ cache_mailbox_row(struct cache *c, const char *name, struct cache_mailbox *mb,
 }
 
 int
+cache_mailbox_peek(struct cache *c, const char *name,
+    struct cache_mailbox *mb, char **cause)
+{
+	return cache_mailbox_row(c, name, mb, cause);
+}
+
+int
 cache_mailbox_find(struct cache *c, const char *name,
     struct cache_mailbox *mb, char **cause)
 {
@@ -573,17 +580,31 @@ int
 cache_each(struct cache *c, const struct cache_mailbox *mb,
     int (*fn)(const struct cache_msg *, void *), void *arg, char **cause)
 {
+	return cache_each_newest(c, mb, 0, fn, arg, cause);
+}
+
+int
+cache_each_newest(struct cache *c, const struct cache_mailbox *mb,
+    size_t limit, int (*fn)(const struct cache_msg *, void *), void *arg,
+    char **cause)
+{
 	sqlite3_stmt		*st;
 	struct cache_msg	 m;
 	const char		*flags;
 	int			 rc;
 
-	if (sqlite3_prepare_v2(c->db, "SELECT uid, flags, internaldate, size,"
-	    " date, sender, subject, message_id, from_addr, rcpt, in_reply_to,"
-	    " refs, sent, hints, stale FROM message WHERE mailbox = ?"
-	    " ORDER BY uid", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(c->db, limit == 0 ? "SELECT uid, flags,"
+	    " internaldate, size, date, sender, subject, message_id,"
+	    " from_addr, rcpt, in_reply_to, refs, sent, hints, stale"
+	    " FROM message WHERE mailbox = ? ORDER BY uid" :
+	    "SELECT uid, flags, internaldate, size, date, sender, subject,"
+	    " message_id, from_addr, rcpt, in_reply_to, refs, sent, hints,"
+	    " stale FROM message WHERE mailbox = ? ORDER BY uid DESC LIMIT ?",
+	    -1, &st, NULL) != SQLITE_OK)
 		return cache_fail(c, "read", cause);
 	sqlite3_bind_int64(st, 1, mb->id);
+	if (limit != 0)
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)limit);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		memset(&m, 0, sizeof m);
 		m.uid = (uint32_t)sqlite3_column_int64(st, 0);

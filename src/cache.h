@@ -76,6 +76,10 @@ int	 cache_mailbox_trusted(struct cache *, struct cache_mailbox *,
  * nothing (for work without the server). Returns 1 and fills *mb if the
  * mailbox is cached, 0 if not, -1 on a database error.
  */
+/* The same without counting its messages (cheap at any size): the
+ * counts in *mb are those last stored. */
+int	 cache_mailbox_peek(struct cache *, const char *name,
+	    struct cache_mailbox *, char **cause);
 int	 cache_mailbox_find(struct cache *, const char *name,
 	    struct cache_mailbox *mb, char **cause);
 
@@ -138,6 +142,10 @@ int	 cache_stale(struct cache *, const struct cache_mailbox *,
 /* Call fn for every cached message of mb, in UID order. */
 int	 cache_each(struct cache *, const struct cache_mailbox *,
 	    int (*fn)(const struct cache_msg *, void *), void *arg,
+	    char **cause);
+/* The same for the limit messages of highest UID, highest first. */
+int	 cache_each_newest(struct cache *, const struct cache_mailbox *,
+	    size_t limit, int (*)(const struct cache_msg *, void *), void *,
 	    char **cause);
 
 #endif

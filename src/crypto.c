@@ -58,6 +58,17 @@ crypto_error(const char *what, gpgme_error_t err)
 }
 
 int
+crypto_library_init(char **cause)
+{
+	if (gpgme_check_version("1.13.0") == NULL) {
+		*cause = xasprintf("gpgme is older than 1.13 (%s)",
+		    gpgme_check_version(NULL));
+		return -1;
+	}
+	return 0;
+}
+
+int
 crypto_init(const char *home, char **cause)
 {
 	char		*data, *dir;

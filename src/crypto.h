@@ -16,7 +16,15 @@
 
 #include "config.h"
 
-/* Set the home up (home NULL: the default). Safe to call more than once. */
+/*
+ * gpgme's own set-up, which must happen on the main thread before any
+ * other thread uses it; cheap (no engine is started). crypto_init() does
+ * it too, and then asks the engines, which takes a while: a program that
+ * draws first calls this, then crypto_init() on another thread.
+ */
+int		 crypto_library_init(char **cause);
+/* Set the home up (home NULL: the default). Safe to call more than once,
+ * from any thread once crypto_library_init() has run. */
 int		 crypto_init(const char *home, char **cause);
 /* The GnuPG home in use (after crypto_init). */
 const char	*crypto_home(void);

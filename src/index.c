@@ -193,15 +193,33 @@ index_load_one(const struct cache_msg *cm, void *arg)
 struct index *
 index_open(struct cache *c, const char *folder, char **cause)
 {
+	return index_open_newest(c, folder, 0, cause);
+}
+
+struct index *
+index_open_newest(struct cache *c, const char *folder, size_t limit,
+    char **cause)
+{
 	struct index		*ix;
 	struct cache_mailbox	 mb;
+	struct index_msg	 t;
+	size_t			 i;
 	int			 rc;
 
 	ix = xcalloc(1, sizeof *ix);
-	if ((rc = cache_mailbox_find(c, folder, &mb, cause)) == -1)
+	rc = limit != 0 ? cache_mailbox_peek(c, folder, &mb, cause) :
+	    cache_mailbox_find(c, folder, &mb, cause);
+	if (rc == -1)
 		goto fail;
-	if (rc == 1 && cache_each(c, &mb, index_load_one, ix, cause) == -1)
+	if (rc == 1 && cache_each_newest(c, &mb, limit, index_load_one, ix,
+	    cause) == -1)
 		goto fail;
+	/* the snapshot is in UID order, the arrival sort's */
+	for (i = 0; limit != 0 && i < ix->n / 2; i++) {
+		t = ix->m[i];
+		ix->m[i] = ix->m[ix->n - 1 - i];
+		ix->m[ix->n - 1 - i] = t;
+	}
 	return ix;
 fail:
 	index_close(ix);

@@ -78,6 +78,10 @@ struct index;
  * database error; a folder not cached is an empty index.
  */
 struct index	*index_open(struct cache *, const char *folder, char **cause);
+/* The same, of the limit messages of highest UID only (0: all): a first
+ * screen of a large folder while the whole snapshot is read. */
+struct index	*index_open_newest(struct cache *, const char *folder,
+		     size_t limit, char **cause);
 void		 index_close(struct index *);
 
 /* Messages in the snapshot, and in view v (sorting it if need be). */

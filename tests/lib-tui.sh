@@ -14,6 +14,8 @@
 #   tui_gone NAME TEXT [S]    until the screen no longer shows TEXT
 #   tui_capture NAME          the screen as text on standard output
 #   tui_ended NAME [S]        until CMD has exited; prints its status
+#   tui_stderr NAME           what CMD wrote on standard error (unless
+#                             TUI_TTY_STDERR is set: then the pane has it)
 #   tui_resize NAME COLS ROWS
 #   tui_stop NAME
 
@@ -36,24 +38,24 @@ tui_start() {
 	# a script the pane runs, so arguments keep their quoting
 	{
 		echo "export TERM=${TUI_TERM:-screen}"
-		printf 'exec'
+		printf 'rm -f %q\n' "$T_TMP/tui-$_n.status"
 		printf ' %q' "$@"
-		echo
+		if [ -n "${TUI_TTY_STDERR:-}" ]; then echo; else
+			printf ' 2>>%q\n' "$T_TMP/tui-$_n.err"; fi
+		# the status, for tui_ended (tmux does not always know it)
+		printf 'echo $? >%q\n' "$T_TMP/tui-$_n.status"
 	} >"$T_TMP/tui-$_n.sh"
-	if ! tui_tmux has-session 2>/dev/null; then
-		tui_tmux -f /dev/null new-session -d -s "$_n" -x "$TUI_COLS" \
-		    -y "$TUI_LINES" "bash $T_TMP/tui-$_n.sh" || return 1
-	else
-		tui_tmux new-session -d -s "$_n" -x "$TUI_COLS" \
-		    -y "$TUI_LINES" "bash $T_TMP/tui-$_n.sh" || return 1
-	fi
-	tui_tmux set-option -t "$_n" remain-on-exit on >/dev/null
-	tui_tmux set-option -t "$_n" status off >/dev/null
+	# the pane stays after its program ends (its status is read), from
+	# the first moment: a global option in the server's own file
+	printf 'set -g remain-on-exit on\nset -g status off\n' >"$T_TMP/tmux.conf"
+	tui_tmux -f "$T_TMP/tmux.conf" new-session -d -s "$_n" -x "$TUI_COLS" \
+	    -y "$TUI_LINES" "bash $T_TMP/tui-$_n.sh" || return 1
 	tui_tmux resize-window -t "$_n" -x "$TUI_COLS" -y "$TUI_LINES" \
 	    >/dev/null 2>&1
 	return 0
 }
 
+tui_stderr() { cat "$T_TMP/tui-$1.err" 2>/dev/null; }
 tui_keys() { _n=$1; shift; tui_tmux send-keys -t "$_n" "$@"; }
 tui_type() { tui_tmux send-keys -t "$1" -l -- "$2"; }
 tui_capture() { tui_tmux capture-pane -p -t "$1"; }
@@ -93,12 +95,12 @@ tui_gone() {
 tui_ended() {
 	_n=$1 _s=${2:-10}
 	_end=$(($(date +%s) + _s))
-	while [ "$(tui_tmux display-message -p -t "$_n" '#{pane_dead}' 2>/dev/null)" != 1 ]; do
+	while [ ! -s "$T_TMP/tui-$_n.status" ]; do
 		if [ "$(date +%s)" -ge "$_end" ]; then
 			echo "# still running" >&2
 			return 1
 		fi
 		sleep 0.1
 	done
-	tui_tmux display-message -p -t "$_n" '#{pane_dead_status}'
+	cat "$T_TMP/tui-$_n.status"
 }

@@ -24,6 +24,16 @@
 struct overlay {
 	uint32_t	 uid;
 	char		 flags[8];
+	uint64_t	 job;		/* the flag job */
+	long		 done_at;	/* loads started when it ended, or -1 */
+};
+
+/* A snapshot read on a thread of its own. */
+struct load {
+	char			*account;
+	char			*folder;
+	struct index_view	 v;
+	char			*limit;
 };
 
 struct ixs {
@@ -51,7 +61,11 @@ struct ixs {
 	size_t			 nov;
 
 	uint64_t		 sync_job, open_job, search_job;
-	uint64_t		 last_load;
+	uint64_t		 load_job;	/* the snapshot being read */
+	long			 loads;		/* snapshots asked for */
+	long			 load_no;	/* the one being read */
+	int			 load_again;	/* changed meanwhile */
+	int			 partial;	/* only the newest, for now */
 	int			 synced;
 	char			 title[256];
 };
@@ -130,26 +144,110 @@ ixs_place(struct ixs *s)
 	ixs_clamp(s);
 }
 
+static void *
+ixs_load_run(void *arg)
+{
+	struct load	*l = arg;
+	struct cache	*c;
+	struct index	*ix = NULL;
+	char		*cause = NULL;
+	size_t		 n;
+
+	if ((c = cache_open(l->account, &cause)) != NULL) {
+		ix = index_open(c, l->folder, &cause);
+		cache_close(c);
+	}
+	/* sorted here too, not on the interface thread */
+	if (ix != NULL) {
+		l->v.limit = l->limit;
+		if (index_count(ix, &l->v, &n, &cause) == -1) {
+			free(cause);
+			cause = NULL;
+		}
+	}
+	free(cause);
+	free(l->account);
+	free(l->folder);
+	free(l->limit);
+	free(l);
+	return ix;
+}
+
+static void
+ixs_load_discard(void *ix)
+{
+	index_close(ix);
+}
+
+/* Read the folder's snapshot again, on a thread of its own. */
+static void
+ixs_reload(struct ixs *s)
+{
+	struct load	*l;
+
+	if (s->load_job != 0) {
+		s->load_again = 1;
+		return;
+	}
+	l = xcalloc(1, sizeof *l);
+	l->account = xstrdup(tui_account_config(s->ta)->id);
+	l->folder = xstrdup(s->folder);
+	l->v = s->v;
+	l->v.uids = NULL;
+	l->v.nuids = 0;
+	l->limit = s->v.uids == NULL && s->limit != NULL ?
+	    xstrdup(s->limit) : NULL;
+	s->load_no = ++s->loads;
+	s->load_job = tui_background(ixs_load_run, l, ixs_load_discard);
+}
+
+/* A snapshot arrived: show it, the cursor where it was. */
+static void
+ixs_take(struct ixs *s, struct index *ix)
+{
+	size_t	i, k;
+
+	if (s->ix != NULL)
+		index_close(s->ix);
+	s->ix = ix;
+	s->partial = 0;
+	/* flag changes the snapshot was read after are in it */
+	for (i = k = 0; i < s->nov; i++) {
+		if (s->ov[i].done_at >= 0 && s->ov[i].done_at < s->load_no)
+			continue;
+		s->ov[k++] = s->ov[i];
+	}
+	s->nov = k;
+	ixs_place(s);
+}
+
+/*
+ * The first screen at once: the newest messages only (a few screens of
+ * them), then the whole folder from a thread of its own.
+ */
 static void
 ixs_load(struct ixs *s)
 {
 	struct cache	*c = tui_account_cache(s->ta);
 	char		*cause = NULL;
+	size_t		 want = (size_t)(tui_rows() > 0 ? tui_rows() : 24) * 4;
+	struct index	*ix;
 
 	if (c == NULL)
 		return;
-	if (s->ix != NULL)
-		index_close(s->ix);
-	free(s->ov);
-	s->ov = NULL;
-	s->nov = 0;
-	if ((s->ix = index_open(c, s->folder, &cause)) == NULL) {
+	if ((ix = index_open_newest(c, s->folder, want, &cause)) == NULL) {
 		tui_error("%s", cause != NULL ? cause : "index error");
 		free(cause);
-		s->count = 0;
 		return;
 	}
+	if (s->ix != NULL)
+		index_close(s->ix);
+	s->ix = ix;
 	ixs_place(s);
+	/* fewer than asked for: that is the whole folder */
+	s->partial = index_total(ix) == want;
+	if (s->partial)
+		ixs_reload(s);
 }
 
 /* The rows on screen, read again only when the view or the top moved. */
@@ -193,7 +291,7 @@ ixs_flags(struct ixs *s, const struct index_row *r)
 }
 
 static void
-ixs_set_overlay(struct ixs *s, uint32_t uid, const char *flags)
+ixs_set_overlay(struct ixs *s, uint32_t uid, const char *flags, uint64_t job)
 {
 	size_t	i;
 
@@ -205,6 +303,8 @@ ixs_set_overlay(struct ixs *s, uint32_t uid, const char *flags)
 		s->nov++;
 	}
 	s->ov[i].uid = uid;
+	s->ov[i].job = job;
+	s->ov[i].done_at = job == 0 ? s->loads : -1;
 	snprintf(s->ov[i].flags, sizeof s->ov[i].flags, "%.7s", flags);
 }
 
@@ -372,7 +472,9 @@ ixs_status(struct tui_screen *sc, struct buf *b)
 
 	buf_addf(b, " %s  %zu/%zu", s->folder,
 	    s->count ? s->cur + 1 : 0, s->count);
-	if (s->ix != NULL && s->count != index_total(s->ix))
+	if (s->partial)
+		buf_addf(b, " (newest; reading the rest)");
+	else if (s->ix != NULL && s->count != index_total(s->ix))
 		buf_addf(b, " of %zu", index_total(s->ix));
 	buf_addf(b, "  sort: %s%s", s->v.reverse ? "-" : "",
 	    index_sort_name(s->v.sort));
@@ -442,6 +544,7 @@ ixs_flag_job(struct ixs *s, const struct index_row *r, const char *add,
 	uint32_t	 uid = r->uid;
 	char		 fl[8], *p;
 	const char	*cur = ixs_flags(s, r);
+	uint64_t	 job;
 
 	memset(&j, 0, sizeof j);
 	j.kind = TJ_FLAG;
@@ -450,7 +553,7 @@ ixs_flag_job(struct ixs *s, const struct index_row *r, const char *add,
 	j.nuids = 1;
 	j.arg = (char *)add;
 	j.arg2 = (char *)remove;
-	tui_submit(s->ta, &j);
+	job = tui_submit(s->ta, &j);
 
 	/* shown at once; the server and the cache follow */
 	snprintf(fl, sizeof fl, "%.7s", cur);
@@ -468,7 +571,7 @@ ixs_flag_job(struct ixs *s, const struct index_row *r, const char *add,
 		if (strchr(fl, c) == NULL && strlen(fl) < sizeof fl - 1)
 			fl[strlen(fl)] = c;
 	}
-	ixs_set_overlay(s, uid, fl);
+	ixs_set_overlay(s, uid, fl, job);
 	tui_dirty();
 }
 
@@ -852,24 +955,45 @@ ixs_event(struct tui_screen *sc, struct tui_event *ev)
 	struct ixs		*s = sc->data;
 	struct tui_screen	*p;
 
+	if (ev->kind == TE_DONE && ev->job != 0 && ev->job == s->load_job) {
+		s->load_job = 0;
+		if (ev->data != NULL) {
+			ixs_take(s, ev->data);
+			ev->data = NULL;
+		}
+		if (s->load_again) {
+			s->load_again = 0;
+			ixs_reload(s);
+		}
+		tui_dirty();
+		return;
+	}
 	if (ev->acct != s->ta)
 		return;
 	if (ev->kind == TE_CHANGED && ev->folder != NULL &&
 	    strcmp(ev->folder, s->folder) == 0) {
 		s->synced = 1;
-		ixs_load(s);
-		tui_dirty();
+		ixs_reload(s);
 		return;
 	}
 	/* the first rows of a cold cache as soon as there are some */
 	if (ev->kind == TE_PROGRESS && (s->ix == NULL ||
 	    index_total(s->ix) < (size_t)tui_rows()) &&
-	    ev->done > 0) {
+	    ev->done > 0 && s->load_job == 0) {
 		ixs_load(s);
 		return;
 	}
 	if (ev->kind != TE_DONE)
 		return;
+	if (ev->job == 0)
+		return;
+	if (ev->jkind == TJ_FLAG) {
+		size_t	i;
+
+		for (i = 0; i < s->nov; i++)
+			if (s->ov[i].job == ev->job)
+				s->ov[i].done_at = s->loads;
+	}
 	if (ev->job == s->open_job) {
 		s->open_job = 0;
 		if (ev->result != IMAP_OPS_OK || ev->msg == NULL) {
@@ -893,7 +1017,7 @@ ixs_event(struct tui_screen *sc, struct tui_event *ev)
 
 				snprintf(fl, sizeof fl, "%.6sS",
 				    ixs_flags(s, r));
-				ixs_set_overlay(s, r->uid, fl);
+				ixs_set_overlay(s, r->uid, fl, 0);
 			}
 		}
 		return;
@@ -921,7 +1045,10 @@ ixs_event(struct tui_screen *sc, struct tui_event *ev)
 	if (ev->job == s->sync_job) {
 		s->sync_job = 0;
 		s->synced = 1;
-		if (ev->result != IMAP_OPS_OK && ev->result != SESSION_CANCELLED)
+		if (ev->result == SESSION_CANCELLED)
+			tui_message("stopped; what was fetched is kept, and G "
+			    "fetches the rest");
+		else if (ev->result != IMAP_OPS_OK)
 			tui_error("%s: %s", s->folder, ev->cause != NULL ?
 			    ev->cause : "sync failed");
 		return;

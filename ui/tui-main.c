@@ -283,11 +283,20 @@ loop(void)
 	pfd[0].events = POLLIN;
 	pfd[1].fd = tui_events_fd();
 	pfd[1].events = POLLIN;
+	size_t			 i;
+	int			 started = 0;
+
 	while (!tui.quit && !got_term) {
 		if (tui.top == NULL)
 			break;
 		if (tui.dirty)
 			draw();
+		if (!started) {
+			/* the workers, once the first screen is up */
+			for (i = 0; i < tui.naccounts; i++)
+				tui_account_run(tui.accounts[i]);
+			started = 1;
+		}
 		/* a second's tick keeps progress and state current */
 		n = poll(pfd, 2, 1000);
 		if (n == -1 && errno != EINTR)
@@ -328,7 +337,9 @@ tui_main(struct config *cf, const char *account)
 		tui_fatal_early("no account is configured: see steedmail.conf(5)");
 		return 78;
 	}
-	if (crypto_init(cf->gnupg_home, &cause) == -1) {
+	/* the engines are asked on the workers (crypto_init()), so that
+	 * the first screen does not wait for gpg */
+	if (crypto_library_init(&cause) == -1) {
 		tui_fatal_early(cause);
 		free(cause);
 		return 1;
@@ -346,7 +357,8 @@ tui_main(struct config *cf, const char *account)
 	if (account != NULL && strcmp(tui_account_config(tui_current())->id,
 	    account) != 0) {
 		for (i = 0; i < tui.naccounts; i++)
-			tui_account_stop(tui.accounts[i]);
+			if (tui_account_stop(tui.accounts[i], 2000) == -1)
+				_exit(78);
 		free(tui.accounts);
 		tui_fatal_early("no such account");
 		return 78;
@@ -374,8 +386,14 @@ tui_main(struct config *cf, const char *account)
 	while (tui.top != NULL)
 		tui_pop();
 	endwin();
-	for (i = 0; i < tui.naccounts; i++)
-		tui_account_stop(tui.accounts[i]);
+	for (i = 0; i < tui.naccounts; i++) {
+		if (tui_account_stop(tui.accounts[i], 1500) == -1) {
+			/* busy in a server's answer: end without it */
+			log_msg(LOG_INFO, "worker still busy at exit; leaving");
+			log_close();
+			_exit(got_term ? 1 : 0);
+		}
+	}
 	free(tui.accounts);
 	memset(&tui, 0, sizeof tui);
 	return got_term ? 1 : 0;

@@ -160,7 +160,58 @@ tui_event_free(struct tui_event *ev)
 		imap_mailbox_list_free(ev->folders, ev->nfolders);
 	free(ev->uids);
 	free(ev->text);
+	if (ev->data != NULL && ev->discard != NULL)
+		ev->discard(ev->data);
 	free(ev);
+}
+
+struct background {
+	void		*(*fn)(void *);
+	void		*arg;
+	void		(*discard)(void *);
+	uint64_t	 id;
+};
+
+static void *
+background_run(void *arg)
+{
+	struct background	*bg = arg;
+	struct tui_event	*ev = event_new(NULL, TE_DONE);
+
+	ev->jkind = TJ_CALL;
+	ev->job = bg->id;
+	ev->discard = bg->discard;
+	ev->data = bg->fn(bg->arg);
+	free(bg);
+	post(ev);
+	return NULL;
+}
+
+uint64_t
+tui_background(void *(*fn)(void *), void *arg, void (*discard)(void *))
+{
+	static uint64_t		 next = (uint64_t)1 << 62;
+	struct background	*bg = xcalloc(1, sizeof *bg);
+	pthread_t		 th;
+	pthread_attr_t		 at;
+
+	bg->arg = arg;
+	bg->discard = discard;
+	uint64_t		 id = ++next; /* apart from the workers' ids */
+
+	bg->fn = fn;
+	bg->id = id;
+	tui_events_fd();
+	pthread_attr_init(&at);
+	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+	if (pthread_create(&th, &at, background_run, bg) != 0) {
+		/* no thread: do it here, late rather than never */
+		pthread_attr_destroy(&at);
+		background_run(bg);
+		return id;
+	}
+	pthread_attr_destroy(&at);
+	return id;
 }
 
 /* ---- the worker's front-end hooks ------------------------------------- */
@@ -233,6 +284,23 @@ hook_notice(void *arg, enum fe_level level, const char *text)
 	post(ev);
 }
 
+/* 12345 as "12,345": counts a person reads at a glance. */
+static void
+group(uint64_t n, char *out, size_t len)
+{
+	char	tmp[32];
+	size_t	l, i, o = 0;
+
+	snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)n);
+	l = strlen(tmp);
+	for (i = 0; i < l && o + 2 < len; i++) {
+		if (i > 0 && (l - i) % 3 == 0)
+			out[o++] = ',';
+		out[o++] = tmp[i];
+	}
+	out[o] = '\0';
+}
+
 static void
 hook_progress(void *arg, const char *what, uint64_t done, uint64_t total)
 {
@@ -245,11 +313,16 @@ hook_progress(void *arg, const char *what, uint64_t done, uint64_t total)
 	if (now - ta->last_progress < 100 && done != total)
 		return;
 	ta->last_progress = now;
-	if (total != 0)
-		p = xasprintf("%s %llu/%llu", what, (unsigned long long)done,
-		    (unsigned long long)total);
-	else
-		p = xasprintf("%s %llu", what, (unsigned long long)done);
+	{
+		char	d[32], t[32];
+
+		group(done, d, sizeof d);
+		group(total, t, sizeof t);
+		if (total != 0)
+			p = xasprintf("%s %s/%s", what, d, t);
+		else
+			p = xasprintf("%s %s", what, d);
+	}
 	pthread_mutex_lock(&ta->mu);
 	free(ta->progress);
 	ta->progress = p;
@@ -581,6 +654,15 @@ worker(void *arg)
 	h.cancel = &ta->cancel;
 	h.arg = ta;
 	fe_set(&h);
+	{
+		char	*cause = NULL;
+
+		if (crypto_init(ta->cf->gnupg_home, &cause) == -1) {
+			hook_notice(ta, FE_WARNING, cause != NULL ? cause :
+			    "GnuPG cannot be used");
+			free(cause);
+		}
+	}
 
 	for (;;) {
 		pthread_mutex_lock(&ta->mu);
@@ -631,25 +713,43 @@ tui_account_start(struct config *cf, struct account *a)
 	ta->jobs_tail = &ta->jobs;
 	ta->next_id = 1;
 	tui_events_fd();
-	if (pthread_create(&ta->th, NULL, worker, ta) == 0)
-		ta->started = 1;
 	return ta;
 }
 
 void
-tui_account_stop(struct tui_account *ta)
+tui_account_run(struct tui_account *ta)
+{
+	if (!ta->started && pthread_create(&ta->th, NULL, worker, ta) == 0)
+		ta->started = 1;
+}
+
+int
+tui_account_stop(struct tui_account *ta, int wait_ms)
 {
 	struct job	*jb;
+	struct timespec	 ts;
 
 	if (ta == NULL)
-		return;
+		return 0;
 	pthread_mutex_lock(&ta->mu);
 	ta->stop = 1;
 	pthread_cond_broadcast(&ta->cv);
 	pthread_mutex_unlock(&ta->mu);
 	atomic_store(&ta->cancel, 1);
-	if (ta->started)
-		pthread_join(ta->th, NULL);
+	if (ta->started) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += wait_ms / 1000;
+		ts.tv_nsec += (long)(wait_ms % 1000) * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		/* a worker deep in a server's answer cannot stop at once:
+		 * leave it to the end of the process, which loses nothing
+		 * (the cache commits whole batches or none) */
+		if (pthread_timedjoin_np(ta->th, NULL, &ts) != 0)
+			return -1;
+	}
 	while ((jb = ta->jobs) != NULL) {
 		ta->jobs = jb->next;
 		job_free(jb);
@@ -664,6 +764,7 @@ tui_account_stop(struct tui_account *ta)
 	pthread_mutex_destroy(&ta->mu);
 	pthread_cond_destroy(&ta->cv);
 	free(ta);
+	return 0;
 }
 
 struct account *

@@ -251,7 +251,8 @@ struct tui_event {
 	size_t		 nfolders;
 	uint32_t	*uids;		/* TJ_SEARCH */
 	size_t		 nuids;
-	void		*data;		/* TJ_CALL */
+	void		*data;		/* TJ_CALL, tui_background() */
+	void		(*discard)(void *); /* frees data nobody took */
 	/* TE_PROGRESS */
 	const char	*what;
 	uint64_t	 done, total;
@@ -263,11 +264,16 @@ struct tui_event {
 };
 
 /*
- * Start the worker of account a (opens its session there) and return its
- * handle. Its events reach the main loop. Never blocks.
+ * The handle of account a's worker, whose thread tui_account_run() starts
+ * (the loop does so once the first screen is drawn, so that the worker's
+ * start, gpg's included, never delays it); jobs wait until then. Its
+ * events reach the main loop. Neither blocks.
  */
 struct tui_account *tui_account_start(struct config *, struct account *);
-void		 tui_account_stop(struct tui_account *);
+void		 tui_account_run(struct tui_account *);
+/* Stop the worker, waiting at most wait_ms for it: -1 when it is still
+ * busy (the handle is then left to the end of the process). */
+int		 tui_account_stop(struct tui_account *, int wait_ms);
 struct account	*tui_account_config(struct tui_account *);
 /* The interface thread's own handles, opened on first use. */
 struct cache	*tui_account_cache(struct tui_account *);
@@ -285,6 +291,15 @@ const char	*tui_account_down(struct tui_account *);
 const char	*tui_account_progress(struct tui_account *);
 
 void		 tui_event_free(struct tui_event *);
+
+/*
+ * Run fn(arg) on a thread of its own, for local work too slow for the
+ * interface thread (reading a large header cache): its result comes back
+ * as a TE_DONE event (acct NULL, jkind TJ_CALL) with the returned id and
+ * data; discard frees the result when no screen takes it.
+ */
+uint64_t	 tui_background(void *(*fn)(void *), void *arg,
+		     void (*discard)(void *));
 
 /* ---- screens and the loop (tui-main.c) ------------------------------- */
 

@@ -128,7 +128,7 @@ ok "... and back" sh -c "sleep 0.5; tmux -S '$TUI_SOCK' capture-pane -p -t u | s
 tui_keys u End
 tui_wait u "41/41" >/dev/null
 tui_keys u F
-ok "F flags the message, at once" sh -c "sleep 0.3; tmux -S '$TUI_SOCK' capture-pane -p -t u | grep 'the newest one' | grep -q '^ N!'"
+ok "F flags the message, at once" sh -c "for i in \$(seq 30); do tmux -S '$TUI_SOCK' capture-pane -p -t u | grep 'the newest one' | grep -q '^ N!' && exit 0; sleep 0.1; done; exit 1"
 ok "... and on the server" sh -c "for i in \$(seq 50); do $DOVE fetch -u '$USER_ADDR' flags mailbox INBOX subject newest 2>/dev/null | grep -q Flagged && exit 0; sleep 0.1; done; exit 1"
 
 # The server goes away while the index is open, then comes back.
@@ -141,6 +141,67 @@ sleep 1
 tui_keys u G
 ok "once it is back, the index is connected again" tui_gone u "offline:" 30
 check "... in the same place" sh -c "tmux -S '$TUI_SOCK' capture-pane -p -t u | grep -q 'INBOX  1/41'"
+
+# New mail while the index is open comes through IDLE.
+printf 'From: Late <late@steed.test>\r\nSubject: arrived while open\r\nMessage-ID: <late@tui.test>\r\nDate: Tue, 9 Jan 2024 10:00:00 +0000\r\n\r\nhi\r\n' |
+	$DOVE save -u "$USER_ADDR" -m INBOX || bail "doveadm save failed"
+ok "new mail appears by itself (IDLE): counted" tui_wait u "/42  sort" 20
+tui_keys u End
+ok "... and listed" tui_wait u "arrived while open"
+
+# The shell escape gives the terminal to a program and takes it back.
 tui_keys u q
 st=$(tui_ended u 10)
 check "q quits with status 0" [ "$st" = 0 ]
+tui_stop u
+TUI_SHELL='echo INSIDE-THE-SHELL; read x'
+tui_start sh env SHELL="$TUI_SHELL" HOME="$H" XDG_DATA_HOME="$H/data" XDG_CACHE_HOME="$H/cache" \
+    LANG=C.UTF-8 "$STEEDMAIL" -F "$T_TMP/tui.conf"
+tui_wait sh "/42  sort" 20 >/dev/null
+tui_keys sh !
+ok "! runs the shell on the whole terminal" tui_wait sh INSIDE-THE-SHELL
+check "... with steedmail's screen gone" sh -c "! tmux -S '$TUI_SOCK' capture-pane -p -t sh | grep -q 'sort: date'"
+tui_keys sh Enter
+ok "... and the index is back when it ends" tui_wait sh "/42  sort"
+tui_keys sh q
+tui_ended sh >/dev/null
+tui_stop sh
+
+# Ctrl-Z stops steedmail as a job of the shell; fg brings the screen back.
+TUI_TTY_STDERR=1 tui_start job env HOME="$H" XDG_DATA_HOME="$H/data" XDG_CACHE_HOME="$H/cache" \
+    LANG=C.UTF-8 PS1='$ ' bash --norc -i
+tui_wait job '$' >/dev/null
+tui_type job "$STEEDMAIL -F $T_TMP/tui.conf"; tui_keys job Enter
+tui_wait job "/42  sort" 20 >/dev/null
+tui_keys job C-z
+ok "Ctrl-Z gives the terminal back to the shell" tui_wait job "Stopped"
+tui_type job fg; tui_keys job Enter
+ok "fg draws the index again" tui_wait job "/42  sort"
+tui_keys job q
+ok "... and q still quits" tui_gone job "/42  sort"
+tui_stop job
+
+# LANG=C: ASCII forms of every glyph, placeholders for what is not ASCII.
+run_sm c C
+ok "LANG=C: the index is drawn" tui_wait c "/42  sort" 20
+tui_keys c o; tui_wait c "Sort by" >/dev/null; tui_type c thread; tui_keys c Enter
+tui_keys c Home
+tui_wait c "INBOX  1/42" >/dev/null
+tui_capture c >"$T_TMP/ascii"
+ok "LANG=C: the thread tree is ASCII" sh -c "grep -q ' \`->Re: Your account' '$T_TMP/ascii' && grep -q '   \`->Re: Re: Your account' '$T_TMP/ascii'"
+check "LANG=C: nothing but ASCII on the screen" sh -c "! LC_ALL=C grep -q '[^ -~]' '$T_TMP/ascii'"
+check "LANG=C: the escape sequences are question marks" sh -c "grep -q '?\[31mRED.over?X' '$T_TMP/ascii' || { grep Esc '$T_TMP/ascii'; exit 1; }"
+tui_keys c q
+tui_ended c >/dev/null
+tui_stop c
+
+# Other terminals, and no colours.
+for term in vt100 xterm-256color tmux-256color; do
+	TUI_TERM=$term tui_start "t$term" env NO_COLOR=1 HOME="$H" XDG_DATA_HOME="$H/data" \
+	    XDG_CACHE_HOME="$H/cache" LANG=C.UTF-8 "$STEEDMAIL" -d 3 -F "$T_TMP/tui.conf"
+	ok "TERM=$term (NO_COLOR): the index is drawn" tui_wait "t$term" "/42  sort" 20
+	tui_keys "t$term" q
+	st=$(tui_ended "t$term" 10)
+	check "TERM=$term: q quits cleanly" sh -c "[ '$st' = 0 ] || { echo status $st; cat '$T_TMP/tui-t$term.err'; tail -15 '$H/cache/steedmail/debug.log'; tmux -S '$TUI_SOCK' capture-pane -p -t 't$term'; exit 1; }"
+	tui_stop "t$term"
+done
