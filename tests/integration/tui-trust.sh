@@ -45,21 +45,12 @@ password = bob-pw
 CONF
 chmod 600 "$T_TMP/bob.conf"
 # bob's interface, in LANG=C, on the INBOX (the cursor on the newest).
-# Its exit status goes to $T_TMP/NAME.status.
 run_bob() {
 	tui_start "$1" env XDG_DATA_HOME="$T_TMP/bob" XDG_CACHE_HOME="$T_TMP/bob-c" \
-	    LANG=C TZ=UTC ST="$T_TMP/$1.status" \
-	    sh -c '"$0" "$@"; echo $? >"$ST"' "$STEEDMAIL" -F "$T_TMP/bob.conf"
+	    LANG=C TZ=UTC "$STEEDMAIL" -F "$T_TMP/bob.conf"
 }
-# ended NAME: steedmail in NAME has exited (within 30 s), with status 0.
-ended() {
-	for _ in $(seq 1 150); do
-		[ -s "$T_TMP/$1.status" ] && break
-		sleep 0.2
-	done
-	[ "$(cat "$T_TMP/$1.status" 2>/dev/null)" = 0 ] ||
-	    { echo "status: $(cat "$T_TMP/$1.status" 2>/dev/null)"; return 1; }
-}
+# ended NAME: steedmail in NAME has exited, with status 0.
+ended() { _st=$(tui_ended "$1" 30) && [ "$_st" = 0 ] || { echo "status: $_st"; return 1; }; }
 bob() { XDG_DATA_HOME="$T_TMP/bob" XDG_CACHE_HOME="$T_TMP/bob-c" sm -F "$T_TMP/bob.conf" "$@"; }
 # shown NAME FILE: the screen into FILE.
 shown() { tui_capture "$1" >"$2"; }
