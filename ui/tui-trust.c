@@ -210,16 +210,6 @@ tui_trust_short(const char *fpr)
 	return tui_trust_groups(fpr, len > 16 ? len - 16 : 0, len);
 }
 
-/* "  v:verify" for the status bar, while the default key does it. */
-static void
-tui_trust_hint(struct buf *b, int key, enum tui_action a, const char *what)
-{
-	enum tui_action	got = tui_key_action(TM_TRUST, key);
-
-	if (got == a || (a == TA_BACK && got == TA_QUIT))
-		buf_addf(b, "  %s:%s", tui_key_name(key), what);
-}
-
 /*
  * The state to show for an address. A new key waiting for a decision is
  * a key change, whatever the pinned key's own state (the store says
@@ -1087,11 +1077,8 @@ static void
 tui_trust_status(struct tui_screen *s, struct buf *b)
 {
 	(void)s;
-	buf_adds(b, "Key");
-	tui_trust_hint(b, 'v', TA_VERIFY, "verify");
-	tui_trust_hint(b, 'a', TA_ACCEPT, "accept");
-	tui_trust_hint(b, 'x', TA_REJECT, "reject");
-	tui_trust_hint(b, 'q', TA_BACK, "back");
+	/* The default keys; ? lists the bindings in use. */
+	buf_adds(b, "Key  v:verify  a:accept  x:reject  q:back");
 }
 
 static void
@@ -1117,6 +1104,10 @@ tui_trust_new(struct tui_account *acct, const char *addr)
 	struct tui_screen	*s;
 	struct tui_trust	*d;
 
+	if (addr == NULL || *addr == '\0') {
+		tui_message("no sender address: no key to show");
+		return NULL;
+	}
 	d = xcalloc(1, sizeof *d);
 	d->acct = acct;
 	d->addr = xstrdup(addr);
