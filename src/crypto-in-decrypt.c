@@ -81,7 +81,7 @@ crypto_in_decrypt(struct crypto_in *ci, const struct mime_part *host,
 		return -1;
 	}
 	if ((err = gpgme_data_new_from_mem(&in, data, len, 0)) != 0 ||
-	    (err = gpgme_data_new(&out)) != 0) {
+	    (err = crypto_in_sink(&out, plain, len)) != 0) {
 		why = crypto_error("gpgme", err);
 		crypto_in_status(ci, host, "encrypted (%s), not decrypted: %s",
 		    label, why);
@@ -120,7 +120,7 @@ crypto_in_decrypt(struct crypto_in *ci, const struct mime_part *host,
 		free(why);
 		goto fail;
 	}
-	crypto_in_take(out, plain);
+	gpgme_data_release(out);
 	out = NULL;
 	gpgme_data_release(in);
 	integ = proto == CRYPTO_IN_SMIME ? CRYPTO_IN_INTEGRITY_NONE :
@@ -138,7 +138,7 @@ crypto_in_decrypt(struct crypto_in *ci, const struct mime_part *host,
 
 fail:
 	if (out != NULL)
-		crypto_in_drop(out);
+		crypto_in_sink_drop(out, plain);
 	if (in != NULL)
 		gpgme_data_release(in);
 	gpgme_release(ctx);
@@ -240,15 +240,15 @@ crypto_in_pkcs7(struct crypto_in *ci, struct mime_part *p, int top,
 		}
 		if ((err = gpgme_data_new_from_mem(&in, der.data != NULL ?
 		    der.data : "", der.len, 0)) != 0 ||
-		    (err = gpgme_data_new(&out)) != 0 ||
+		    (err = crypto_in_sink(&out, &plain, der.len)) != 0 ||
 		    (err = gpgme_op_verify(ctx, in, NULL, out)) != 0) {
 			crypto_in_sig_error(ci, CRYPTO_IN_SMIME, p,
 			    crypto_error("cannot check the signature", err));
 			if (out != NULL)
-				crypto_in_drop(out);
+				crypto_in_sink_drop(out, &plain);
 		} else {
 			crypto_in_sigs(ci, ctx, CRYPTO_IN_SMIME, p, 1);
-			crypto_in_take(out, &plain);
+			gpgme_data_release(out);
 			if ((m = crypto_in_keep(ci, p, &plain, 0)) != NULL)
 				crypto_in_walk(ci, m->root, top, depth + 1);
 		}

@@ -1,6 +1,6 @@
 /*
  * crypto-in-gpg.c: the gpgme glue of crypto-in: contexts for a protocol,
- * line ends made CRLF for checking, and moving gpgme's output into
+ * line ends made CRLF for checking, and gpgme's output written into
  * buffers that are wiped after use. Callers: the crypto-in-*.c files. It
  * never looks at what the buffers hold.
  */
@@ -60,31 +60,71 @@ crypto_in_wipe(struct buf *b)
 	buf_free(b);
 }
 
-/* Move gpgme's output into a buf, wiping gpgme's copy. */
-void
-crypto_in_take(gpgme_data_t d, struct buf *out)
+/*
+ * gpgme's output written straight into a buf (a gpgme_data_t on
+ * callbacks), instead of into gpgme's own memory object and copied out
+ * afterwards: one copy of the plaintext fewer, and no buffer of gpgme's
+ * to wipe. The buf grows by doubling, and every block it leaves behind
+ * is wiped before it is freed, as crypto_in_wipe() does at the end.
+ */
+static ssize_t
+crypto_in_sink_write(void *arg, const void *p, size_t n)
 {
-	char	*mem;
-	size_t	 n = 0;
+	struct buf	*b = arg;
+	char		*bigger;
+	size_t		 cap;
 
-	mem = gpgme_data_release_and_get_mem(d, &n);
-	if (mem == NULL)
-		return;
-	buf_add(out, mem, n);
-	explicit_bzero(mem, n);
-	gpgme_free(mem);
+	if (n > (size_t)-1 / 2 - b->len)
+		return -1;
+	if (b->len + n + 1 > b->cap) {
+		cap = b->cap < 4096 ? 4096 : b->cap;
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		bigger = xmalloc(cap);
+		if (b->data != NULL) {
+			memcpy(bigger, b->data, b->len);
+			explicit_bzero(b->data, b->cap);
+			free(b->data);
+		}
+		b->data = bigger;
+		b->cap = cap;
+	}
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+	return (ssize_t)n;
 }
 
-void
-crypto_in_drop(gpgme_data_t d)
-{
-	char	*mem;
-	size_t	 n = 0;
+static struct gpgme_data_cbs crypto_in_sink_cbs = {
+	NULL, crypto_in_sink_write, NULL, NULL
+};
 
-	if ((mem = gpgme_data_release_and_get_mem(d, &n)) != NULL) {
-		explicit_bzero(mem, n);
-		gpgme_free(mem);
+/*
+ * A gpgme_data_t whose output is appended to b; hint is the size it is
+ * likely to reach (the ciphertext's), so that it seldom grows.
+ */
+gpgme_error_t
+crypto_in_sink(gpgme_data_t *d, struct buf *b, size_t hint)
+{
+	if (b->data == NULL && hint > 0 && hint < (size_t)-1 / 2) {
+		b->cap = hint + 1;
+		b->data = xmalloc(b->cap);
+		b->len = 0;
+		b->data[0] = '\0';
 	}
+	return gpgme_data_new_from_cbs(d, &crypto_in_sink_cbs, b);
+}
+
+/* Done with a sink whose output is not wanted: wipe what it wrote. */
+void
+crypto_in_sink_drop(gpgme_data_t d, struct buf *b)
+{
+	gpgme_data_release(d);
+	if (b->data != NULL)
+		explicit_bzero(b->data, b->cap);
+	b->len = 0;
+	if (b->data != NULL)
+		b->data[0] = '\0';
 }
 
 /* A context, or NULL after recording a signature error for covered. */

@@ -134,15 +134,15 @@ crypto_in_inline(struct crypto_in *ci, struct mime_part *p, int top,
 		goto done;
 	}
 	if ((err = gpgme_data_new_from_mem(&in, body.data + b, end - b,
-	    0)) != 0 || (err = gpgme_data_new(&out)) != 0 ||
+	    0)) != 0 || (err = crypto_in_sink(&out, &plain, end - b)) != 0 ||
 	    (err = gpgme_op_verify(ctx, in, NULL, out)) != 0) {
 		crypto_in_sig_error(ci, CRYPTO_IN_OPENPGP, p,
 		    crypto_error("cannot check the signature", err));
 		if (out != NULL)
-			crypto_in_drop(out);
+			crypto_in_sink_drop(out, &plain);
 	} else {
 		crypto_in_sigs(ci, ctx, CRYPTO_IN_OPENPGP, p, 1);
-		crypto_in_take(out, &plain);
+		gpgme_data_release(out);
 		crypto_in_keep_text(ci, p, &plain, 0);
 	}
 	if (in != NULL)

@@ -38,8 +38,8 @@ void	crypto_in_walk(struct crypto_in *, struct mime_part *, int top,
 const char *crypto_in_proto_label(enum crypto_in_proto);
 void	crypto_in_crlf(struct buf *, const char *, size_t);
 void	crypto_in_wipe(struct buf *);
-void	crypto_in_take(gpgme_data_t, struct buf *);
-void	crypto_in_drop(gpgme_data_t);
+gpgme_error_t crypto_in_sink(gpgme_data_t *, struct buf *, size_t hint);
+void	crypto_in_sink_drop(gpgme_data_t, struct buf *);
 gpgme_ctx_t crypto_in_ctx(struct crypto_in *, enum crypto_in_proto,
 	    char **cause);
 

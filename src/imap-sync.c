@@ -298,7 +298,8 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 	struct imap_sync_store	 st;
 	struct imap_fetch	*r;
 	struct buf		 set;
-	size_t			 nbatch, sent = 0, done, off, batch;
+	size_t			 nbatch, sent = 0, done, off, batch, first;
+	size_t			 len;
 	char			 tag[2][24];
 	char			*why = NULL;
 	int			 rc = IMAP_FETCH_OK, drc, stop = 0;
@@ -306,7 +307,9 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 	if (n == 0)
 		return 0;
 	batch = imap_sync_batch();
-	nbatch = (n + batch - 1) / batch;
+	/* a small first batch: a screen of rows for the index at once */
+	first = n > batch && batch > IMAP_SYNC_FIRST ? IMAP_SYNC_FIRST : batch;
+	nbatch = 1 + (n > first ? (n - first + batch - 1) / batch : 0);
 	memset(&st, 0, sizeof st);
 	st.c = c;
 	st.mb = mb;
@@ -323,9 +326,10 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 	for (done = 0; done < nbatch; done++) {
 		/* At most two outstanding: this batch and the next. */
 		while (sent < nbatch && sent <= done + 1) {
-			off = sent * batch;
-			imap_sync_set(&set, uids + off, n - off < batch ?
-			    n - off : batch);
+			off = sent == 0 ? 0 : first + (sent - 1) * batch;
+			len = sent == 0 ? first : batch;
+			imap_sync_set(&set, uids + off, n - off < len ?
+			    n - off : len);
 			snprintf(tag[sent % 2], sizeof tag[0], "S%zu",
 			    sent + 1);
 			if (imap_fetch_send(imap->imap_stream, tag[sent % 2],

@@ -31,6 +31,8 @@ struct imap_sync_stats {
  * much work an interrupted sync repeats (doc/bench.md).
  */
 #define IMAP_SYNC_BATCH	10000
+/* The first batch of a long fetch: what a first screen needs. */
+#define IMAP_SYNC_FIRST	200
 
 int	imap_sync(mailimap *, struct cache *, const char *mailbox,
 	    struct imap_sync_stats *, char **cause);

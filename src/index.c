@@ -66,6 +66,14 @@ struct index {
 
 	const uint32_t		*uids;		/* the view's, not ours */
 	size_t			 nuids;
+
+	/* Views of every message made before, by sort and direction, so
+	 * that going back to one costs nothing (index_prepare()). */
+	struct index_stash {
+		uint32_t		*order;
+		struct thread_pos	*tpos;
+		size_t			 norder;
+	}			 stash[INDEX_SORT_THREAD + 1][2];
 };
 
 /* A search term (doc/index.md). */
@@ -211,6 +219,11 @@ index_open_newest(struct cache *c, const char *folder, size_t limit,
 	    cache_mailbox_find(c, folder, &mb, cause);
 	if (rc == -1)
 		goto fail;
+	/* room for all at once: no copy of the array while it grows */
+	if (rc == 1 && mb.count > 0) {
+		ix->cap = limit != 0 && limit < mb.count ? limit : mb.count;
+		ix->m = xreallocarray(NULL, ix->cap, sizeof *ix->m);
+	}
 	if (rc == 1 && cache_each_newest(c, &mb, limit, index_load_one, ix,
 	    cause) == -1)
 		goto fail;
@@ -230,6 +243,7 @@ void
 index_close(struct index *ix)
 {
 	struct index_chunk	*c, *next;
+	int			 i;
 
 	if (ix == NULL)
 		return;
@@ -243,6 +257,12 @@ index_close(struct index *ix)
 	free(ix->tpos);
 	free(ix->collapsed);
 	free(ix->shown);
+	for (i = 0; i <= INDEX_SORT_THREAD; i++) {
+		free(ix->stash[i][0].order);
+		free(ix->stash[i][0].tpos);
+		free(ix->stash[i][1].order);
+		free(ix->stash[i][1].tpos);
+	}
 	free(ix);
 }
 
@@ -497,6 +517,19 @@ index_view(struct index *ix, const struct index_view *v, char **cause)
 		index_terms_free(t, nt);
 		return -1;
 	}
+	/* a view of every message is kept for later */
+	if (ix->have_view && ix->uids == NULL && (ix->limit == NULL ||
+	    ix->limit[strspn(ix->limit, " \t")] == '\0') &&
+	    ix->stash[ix->sort][ix->reverse].order == NULL) {
+		struct index_stash	*st = &ix->stash[ix->sort][ix->reverse];
+
+		st->order = ix->order;
+		st->tpos = ix->tpos;
+		st->norder = ix->norder;
+		ix->order = NULL;
+		ix->tpos = NULL;
+		ix->norder = 0;
+	}
 	ix->have_view = 0;
 	free(ix->tpos);
 	ix->tpos = NULL;
@@ -511,6 +544,18 @@ index_view(struct index *ix, const struct index_view *v, char **cause)
 	ix->reverse = v->reverse != 0;
 	ix->uids = v->uids;
 	ix->nuids = v->nuids;
+	if (all && v->uids == NULL &&
+	    ix->stash[v->sort][v->reverse != 0].order != NULL) {
+		struct index_stash	*st = &ix->stash[v->sort][v->reverse != 0];
+
+		free(ix->order);
+		ix->order = st->order;
+		ix->tpos = st->tpos;
+		ix->norder = st->norder;
+		memset(st, 0, sizeof *st);
+		ix->have_view = 1;
+		return 0;
+	}
 	ix->order = xreallocarray(ix->order, ix->n + 1, sizeof *ix->order);
 	ix->norder = 0;
 	for (i = 0; i < ix->n; i++) {
@@ -537,6 +582,19 @@ index_view(struct index *ix, const struct index_view *v, char **cause)
 	}
 	ix->have_view = 1;
 	return 0;
+}
+
+int
+index_prepare(struct index *ix, enum index_sort sort, int reverse,
+    char **cause)
+{
+	struct index_view	v;
+	size_t			n;
+
+	memset(&v, 0, sizeof v);
+	v.sort = sort;
+	v.reverse = reverse;
+	return index_count(ix, &v, &n, cause);
 }
 
 int
@@ -637,32 +695,43 @@ index_row_fill(const struct index *ix, size_t place, struct index_row *r)
 	}
 }
 
-/* The rows' trust states, in one read of the store. */
+/* The rows' trust states and their senders' DNS marks: two reads. */
 static int
 index_trust(struct index_row *rows, size_t n, struct trust_store *ts,
     char **cause)
 {
 	enum trust_state	*states;
+	const char		**addrs;
 	char			**keys;
+	int			*bogus;
 	size_t			 i;
 	int			 rc;
 
 	keys = xcalloc(n, sizeof *keys);
 	states = xcalloc(n, sizeof *states);
+	addrs = xcalloc(n, sizeof *addrs);
+	bogus = xcalloc(n, sizeof *bogus);
 	for (i = 0; i < n; i++) {
 		if (rows[i].message_id != NULL && rows[i].from_addr != NULL)
 			keys[i] = trust_store_msgkey(rows[i].message_id,
 			    rows[i].from_addr, NULL, 0);
+		addrs[i] = rows[i].from_addr;
 	}
 	rc = trust_store_states(ts, (const char *const *)keys, n, states,
 	    NULL, cause);
+	if (rc == 0)
+		rc = trust_store_dns_bogus(ts, addrs, n, bogus, cause);
 	for (i = 0; i < n; i++) {
-		if (rc == 0)
+		if (rc == 0) {
 			rows[i].trust = states[i];
+			rows[i].dns_bogus = bogus[i];
+		}
 		free(keys[i]);
 	}
 	free(keys);
 	free(states);
+	free(addrs);
+	free(bogus);
 	return rc;
 }
 

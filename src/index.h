@@ -66,6 +66,8 @@ struct index_row {
 	unsigned	 tflags;	/* thread sort: INDEX_ROW_* */
 	enum trust_state trust;		/* TRUST_NONE: not yet processed,
 					   or no trust store given */
+	int		 dns_bogus;	/* the sender's last DNS answer
+					   was bogus (trust_store_dns_bogus) */
 	uint32_t	 hidden;	/* thread sort: replies hidden under
 					   it (a collapsed thread) */
 	size_t		 place;		/* its place in the whole view */
@@ -84,6 +86,14 @@ struct index	*index_open_newest(struct cache *, const char *folder,
 		     size_t limit, char **cause);
 void		 index_close(struct index *);
 
+/*
+ * Make the view of every message by sort, either way, and keep it: a
+ * later view of every message in that order costs nothing (views that
+ * are limited or searched are made each time). For a thread that reads
+ * the snapshot before handing it over.
+ */
+int		 index_prepare(struct index *, enum index_sort, int reverse,
+		     char **cause);
 /* Messages in the snapshot, and in view v (sorting it if need be). */
 size_t		 index_total(const struct index *);
 int		 index_count(struct index *, const struct index_view *,

@@ -107,6 +107,34 @@ message_open(char *raw, size_t len, struct trust_store *ts, int flags,
 	return m;
 }
 
+/*
+ * The evidence says so when the sender's last DNS answer was bogus (the
+ * trust step of a sync recorded it): the pager shows it with the verdict.
+ */
+static void
+message_dns_bogus(struct message *m, struct trust_store *ts)
+{
+	struct trust_dns	 d;
+	char			*cause = NULL, *e;
+
+	if (m->ci->from == NULL)
+		return;
+	if (trust_store_dns(ts, m->ci->from, &d, &cause) == -1) {
+		free(cause);
+		return;
+	}
+	if (d.bogus != 0) {
+		e = xasprintf("%s%sthe last DNS answer for the sender's key "
+		    "was bogus (%s, %s)", m->trust.evidence != NULL ?
+		    m->trust.evidence : "", m->trust.evidence != NULL ?
+		    "; " : "", trust_date(d.bogus), d.owner != NULL ?
+		    d.owner : "?");
+		free(m->trust.evidence);
+		m->trust.evidence = e;
+	}
+	trust_dns_free(&d);
+}
+
 int
 message_trust(struct message *m, struct trust_store *ts, time_t now,
     char **cause)
@@ -120,6 +148,7 @@ message_trust(struct message *m, struct trust_store *ts, time_t now,
 		goto fail;
 	if (trust_msg_record(ts, m->ci, now, &m->trust, cause) == -1)
 		goto fail;
+	message_dns_bogus(m, ts);
 	trust_store_close(own);
 	m->have_trust = 1;
 	return 0;

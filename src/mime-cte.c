@@ -52,21 +52,32 @@ mime_cte_name(enum mime_cte cte)
 	return "unknown";
 }
 
-static int
-mime_cte_b64_value(unsigned char c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	if (c == '+')
-		return 62;
-	if (c == '/')
-		return 63;
-	return -1;
-}
+/*
+ * What each byte is to the base64 decoder: its value (0-63), or one of
+ * the classes below. A table, since the decoder looks at every byte of
+ * every attachment shown (the attachment list counts them).
+ */
+#define MIME_CTE_B64_PAD	64	/* '=' */
+#define MIME_CTE_B64_SPACE	65	/* CR, LF, space, tab: skipped */
+#define MIME_CTE_B64_BAD	66	/* anything else: skipped, flagged */
+static const unsigned char mime_cte_b64_class[256] = {
+	66, 66, 66, 66, 66, 66, 66, 66, 66, 65, 65, 66, 66, 65, 66, 66,
+	66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66,
+	65, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 62, 66, 66, 66, 63,
+	52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 66, 66, 66, 64, 66, 66,
+	66,  0,  1,  2,  3,  4,  5,  6,  7,  8,  9, 10, 11, 12, 13, 14,
+	15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 66, 66, 66, 66, 66,
+	66, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40,
+	41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 66, 66, 66, 66, 66,
+	66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66,
+	66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66,
+	66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66,
+	66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66,
+	66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66,
+	66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66,
+	66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66,
+	66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66, 66,
+};
 
 /*
  * Emit the bytes held by a group of n (2 to 4) sextets; with out NULL
@@ -98,7 +109,17 @@ mime_cte_base64_run(struct buf *out, size_t *size, const char *in,
 	size_t			 i;
 
 	for (i = 0; i < len; i++) {
-		if (p[i] == '=') {
+		v = mime_cte_b64_class[p[i]];
+		if (v < 64) {
+			acc = (acc << 6) | (unsigned int)v;
+			if (++n == 4) {
+				mime_cte_b64_flush(out, size, acc, 4);
+				n = 0;
+				acc = 0;
+			}
+			continue;
+		}
+		if (v == MIME_CTE_B64_PAD) {
 			/* Padding ends a group; a new one may follow. */
 			if (n == 1)
 				flags |= MIME_CTE_TRUNCATED;
@@ -106,20 +127,8 @@ mime_cte_base64_run(struct buf *out, size_t *size, const char *in,
 				mime_cte_b64_flush(out, size, acc, n);
 			n = 0;
 			acc = 0;
-			continue;
-		}
-		if ((v = mime_cte_b64_value(p[i])) == -1) {
-			if (p[i] != '\r' && p[i] != '\n' && p[i] != ' ' &&
-			    p[i] != '\t')
-				flags |= MIME_CTE_BAD_CHARS;
-			continue;
-		}
-		acc = (acc << 6) | (unsigned int)v;
-		if (++n == 4) {
-			mime_cte_b64_flush(out, size, acc, 4);
-			n = 0;
-			acc = 0;
-		}
+		} else if (v == MIME_CTE_B64_BAD)
+			flags |= MIME_CTE_BAD_CHARS;
 	}
 	if (n == 1)
 		flags |= MIME_CTE_TRUNCATED;

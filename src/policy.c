@@ -32,7 +32,7 @@
 #include "buf.h"
 #include "crypto.h"
 #include "dns-lookup.h"
-#include "keydata.h"
+#include "dns-sighting.h"
 #include "log.h"
 #include "policy.h"
 #include "xmalloc.h"
@@ -148,34 +148,6 @@ policy_home_keys(gpgme_ctx_t ctx, const char *addr, struct policy_cand **v)
 	return n;
 }
 
-/*
- * Import an OPENPGPKEY record's key (one public key, keydata.h: a record
- * seen before costs no gpg); the fingerprint if it is addr's.
- */
-static char *
-policy_import(gpgme_ctx_t ctx, const struct dns_record *r, const char *addr)
-{
-	gpgme_key_t	 key;
-	char		*fpr, *cause = NULL;
-
-	if ((fpr = keydata_import(r->data, r->len, &cause)) == NULL) {
-		log_msg(LOG_INFO, "policy: the DNS key of %s: %s", addr, cause);
-		free(cause);
-		return NULL;
-	}
-	if (crypto_key(ctx, fpr, 0, &key) != 0)
-		goto not_it;
-	if (!policy_has_uid(key, addr)) {
-		gpgme_key_unref(key);
-		goto not_it;
-	}
-	gpgme_key_unref(key);
-	return fpr;
-not_it:
-	free(fpr);
-	return NULL;
-}
-
 /* What a DNS answer's records are handed to, with the store and gpg. */
 struct policy_dns_run {
 	struct trust_store	*ts;
@@ -241,21 +213,7 @@ static void
 policy_dns_openpgp(struct policy_dns_run *run, struct policy_rcpt *p,
     const struct dns_result *r)
 {
-	char	*fpr, *cause = NULL;
-	size_t	 i;
-
-	for (i = 0; i < r->nrecords; i++) {
-		if ((fpr = policy_import(run->ctx, &r->records[i],
-		    p->addr)) == NULL)
-			continue;
-		if (trust_store_sighting(run->ts, p->addr, fpr, "openpgp",
-		    r->status == DNS_SECURE ? TRUST_SRC_DNS_SECURE :
-		    TRUST_SRC_DNS_INSECURE, run->now, &cause) == -1) {
-			free(cause);
-			cause = NULL;
-		}
-		free(fpr);
-	}
+	dns_sighting_openpgp(run->ts, run->ctx, p->addr, r, run->now);
 }
 
 /*

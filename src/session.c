@@ -209,6 +209,7 @@ session_trust(struct session *s, const char *folder,
 	if ((imap = imap_conn_session(s->conn)) == NULL)
 		return IMAP_OPS_OK;
 	how.gnupg_home = s->cf->gnupg_home;
+	how.cf = s->cf;
 	how.mailbox = folder;
 	how.passing = session_passing;
 	how.arg = &p;

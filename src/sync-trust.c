@@ -2,6 +2,9 @@
  * sync-trust.c: the new messages of a sync into the trust store
  * (sync-trust.h).
  *
+ * The senders' keys are looked up in DNS by sync-trust-dns.c, between the
+ * header fetch and the messages.
+ *
  * The cost for mail without evidence is one UID SEARCH, which the server
  * answers from the headers of at most the newest limit messages; a cold
  * sync of a large mailbox looks at no more than that. Everything else
@@ -38,6 +41,7 @@
 #include "mime-header.h"
 #include "mime-parse.h"
 #include "send.h"
+#include "sync-trust-dns.h"
 #include "sync-trust.h"
 #include "trust-msg.h"
 #include "trust-store.h"
@@ -58,7 +62,10 @@ struct sync_trust_msg {
 	uint32_t	 uid;
 	uint32_t	 size;
 	int		 seen;		/* the header fetch answered for it */
+	int		 sig;		/* its Content-Type can carry a
+					   signature (not only Autocrypt) */
 	char		*key;		/* trust_store_msgkey(), or NULL */
+	char		*from;		/* the sender's address, or NULL */
 };
 
 struct sync_trust_run {
@@ -176,24 +183,33 @@ sync_trust_search(struct sync_trust_run *r, uint32_t first, uint32_t last,
 	return 0;
 }
 
-/* The message key trust-msg.c will use, from the fetched header fields. */
-static char *
-sync_trust_key(const char *hdr, size_t len)
+/*
+ * From the fetched header fields: the message key trust-msg.c will use,
+ * the sender, and whether the Content-Type can carry a signature.
+ */
+static void
+sync_trust_key(struct sync_trust_msg *m, const char *hdr, size_t len)
 {
 	struct mime_header	 h;
-	char			*msgid, *from, *key = NULL;
+	char			*msgid, *ct;
+	size_t			 i;
 
 	memset(&h, 0, sizeof h);
 	mime_header_parse(&h, hdr, len, 0);
 	msgid = mime_header_get(&h, "Message-ID", NULL);
-	from = addr_list_from(&h);
+	m->from = addr_list_from(&h);
 	/* Without a Message-ID the key is a hash of the whole message. */
-	if (msgid != NULL && *msgid != '\0' && from != NULL)
-		key = trust_store_msgkey(msgid, from, NULL, 0);
+	if (msgid != NULL && *msgid != '\0' && m->from != NULL)
+		m->key = trust_store_msgkey(msgid, m->from, NULL, 0);
+	if ((ct = mime_header_get(&h, "Content-Type", NULL)) != NULL) {
+		for (i = 0; i < sizeof sync_trust_types /
+		    sizeof *sync_trust_types; i++)
+			if (strcasestr(ct, sync_trust_types[i]) != NULL)
+				m->sig = 1;
+	}
+	free(ct);
 	free(msgid);
-	free(from);
 	mime_header_free(&h);
-	return key;
 }
 
 static struct sync_trust_msg *
@@ -225,7 +241,8 @@ sync_trust_headers(struct sync_trust_run *r, struct sync_trust_msg *msgs,
 	if ((set = mailimap_set_new_empty()) == NULL ||
 	    (names = clist_new()) == NULL ||
 	    clist_append(names, xstrdup("Message-ID")) != 0 ||
-	    clist_append(names, xstrdup("From")) != 0)
+	    clist_append(names, xstrdup("From")) != 0 ||
+	    clist_append(names, xstrdup("Content-Type")) != 0)
 		fatal("out of memory");
 	for (i = 0; i < n; i++)
 		if (mailimap_set_add_single(set, msgs[i].uid) !=
@@ -275,7 +292,7 @@ sync_trust_headers(struct sync_trust_run *r, struct sync_trust_msg *msgs,
 			continue;
 		m->seen = 1;
 		m->size = size;
-		m->key = sync_trust_key(hdr, hlen);
+		sync_trust_key(m, hdr, hlen);
 	}
 	mailimap_fetch_list_free(res);
 	return 0;
@@ -353,6 +370,9 @@ sync_trust(mailimap *imap, uint32_t first, uint32_t last,
     char **cause)
 {
 	struct sync_trust_run	 r;
+	struct sync_trust_dns	*dns = NULL;
+	char			**senders = NULL;
+	size_t			 nsenders = 0;
 	struct sync_trust_msg	*msgs = NULL;
 	enum trust_state	*states = NULL;
 	const char		**keys = NULL;
@@ -398,6 +418,16 @@ sync_trust(mailimap *imap, uint32_t first, uint32_t last,
 		goto out;
 	/* Nobody watches a sync: a key with a passphrase fails, not asks. */
 	crypto_set_no_prompt(1);
+	/* The senders of the signed messages: their keys from DNS first. */
+	senders = xcalloc(n + 1, sizeof *senders);
+	for (i = 0; i < n; i++) {
+		if (states[i] == TRUST_NONE && msgs[i].seen && msgs[i].sig &&
+		    msgs[i].from != NULL)
+			senders[nsenders++] = msgs[i].from;
+	}
+	if (nsenders > 0 && how->cf != NULL && !fe_cancelled())
+		dns = sync_trust_dns_before(r.ts, how->cf, how->mailbox,
+		    senders, nsenders);
 
 	for (i = 0; i < n; i++) {
 		fe_progress("trust: checking messages", i, n);
@@ -439,6 +469,7 @@ sync_trust(mailimap *imap, uint32_t first, uint32_t last,
 		}
 		break;
 	}
+	sync_trust_dns_after(r.ts, dns);
 	rc = 0;
 out:
 	crypto_set_no_prompt(0);
@@ -453,9 +484,13 @@ out:
 		    st->skipped == 1 ? "it is" : "they are", r.why.data);
 	}
 	buf_free(&r.why);
+	sync_trust_dns_free(dns);
+	free(senders);		/* the strings are the messages' */
 	trust_store_close(r.ts);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		free(msgs[i].key);
+		free(msgs[i].from);
+	}
 	free(msgs);
 	free(keys);
 	free(states);

@@ -10,7 +10,12 @@
  * Autocrypt header. Those the trust store already has (by Message-ID and
  * sender) are not fetched; the others are fetched whole, one at a time,
  * and are opened as every front end opens a message (message_open(),
- * message.h), their sender's state recorded with message_trust().
+ * message.h), their sender's state recorded with message_trust(). Before
+ * that, the senders of the signed ones are looked up in DNS (OPENPGPKEY,
+ * one dns_lookup() under dns-timeout, how->cf): a secure record's key
+ * becomes a sighting first, an insecure one's after the messages are
+ * decided, and a bogus answer only marks the address in the trust store
+ * (doc/trust.md, "Keys of senders from DNS").
  *
  * Nothing here ever asks for a passphrase: a message that may need one to
  * be decrypted is left for when it is opened. A message that cannot be
@@ -29,6 +34,8 @@
 
 #include <libetpan/libetpan.h>
 
+struct config;
+
 /* Newest messages of a sync looked at (the sync-trust-limit setting). */
 #define SYNC_TRUST_LIMIT	300
 #define SYNC_TRUST_LIMIT_MAX	100000
@@ -38,6 +45,8 @@
 struct sync_trust_how {
 	unsigned	 limit;		/* 0: do nothing */
 	const char	*gnupg_home;	/* for crypto_init(); NULL: default */
+	/* The dns-* settings for looking senders' keys up; NULL: no DNS. */
+	const struct config *cf;
 	const char	*mailbox;	/* named in the warning, or NULL */
 	/*
 	 * Called (unless NULL) with each message's UID before the message

@@ -2,7 +2,8 @@
  * trust-query.c: what callers read from the trust store: the pinned key
  * of an address, whether a key was seen for it, everything about an
  * address (--trust show), the list of addresses, and the stored states of
- * many messages at once for the index. Nothing here writes.
+ * many messages at once for the index, with their senders' DNS marks.
+ * Nothing here writes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -283,6 +284,49 @@ trust_store_states(struct trust_store *ts, const char *const *keys,
 		*found = nfound;
 	return 0;
 }
+/* trust_store_states()'s sibling: the DNS mark of each sender. */
+int
+trust_store_dns_bogus(struct trust_store *ts, const char *const *addrs,
+    size_t n, int *bogus, char **cause)
+{
+	sqlite3_stmt	*st;
+	size_t		 i;
+	int		 rc;
+
+	for (i = 0; i < n; i++)
+		bogus[i] = 0;
+	if (n == 0)
+		return 0;
+	if (sqlite3_exec(ts->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+		return trust_fail(ts, "cannot begin a transaction", cause);
+	if (sqlite3_prepare_v2(ts->db, "SELECT bogus != 0 FROM dns WHERE "
+	    "addr = ?", -1, &st, NULL) != SQLITE_OK) {
+		trust_fail(ts, "cannot prepare", cause);
+		trust_rollback(ts);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (addrs[i] == NULL)
+			continue;
+		sqlite3_bind_text(st, 1, addrs[i], -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW)
+			bogus[i] = sqlite3_column_int(st, 0);
+		else if (rc != SQLITE_DONE) {
+			trust_fail(ts, "cannot read", cause);
+			sqlite3_finalize(st);
+			trust_rollback(ts);
+			for (i = 0; i < n; i++)
+				bogus[i] = 0;
+			return -1;
+		}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	trust_rollback(ts);
+	return 0;
+}
+
 void
 trust_peer_free(struct trust_peer *peer)
 {

@@ -22,7 +22,7 @@
 #include "xmalloc.h"
 
 #define TRUST_APP_ID	0x53545452	/* "STTR" */
-#define TRUST_VERSION	5
+#define TRUST_VERSION	6
 
 /*
  * Version 1: keys and the pinned key per address (since version 4 the
@@ -132,6 +132,19 @@ static const char *trust_migrations[] = {
 	"ALTER TABLE pin ADD COLUMN changed_level INTEGER NOT NULL DEFAULT 1;"
 	"ALTER TABLE message ADD COLUMN final INTEGER NOT NULL DEFAULT 1;"
 	"UPDATE message SET final = 0 WHERE state = 1;",
+	/*
+	 * 5 -> 6: what DNS last said of an address's OpenPGP key
+	 * (trust-dns.c): when a secure or insecure answer last came
+	 * (checked), and when an answer was last bogus with the owner name
+	 * and the validator's reason (bogus 0: none since a validated
+	 * answer). A bogus answer is never a key: only this mark.
+	 */
+	"CREATE TABLE dns ("
+	" addr TEXT PRIMARY KEY COLLATE NOCASE,"
+	" checked INTEGER NOT NULL DEFAULT 0,"
+	" bogus INTEGER NOT NULL DEFAULT 0,"
+	" owner TEXT,"
+	" why TEXT);",
 };
 
 

@@ -232,6 +232,46 @@ int		 trust_store_list(struct trust_store *, char ***addrs,
 int		 trust_store_states(struct trust_store *,
 		     const char *const *keys, size_t n,
 		     enum trust_state *states, size_t *found, char **cause);
+/*
+ * The index's DNS mark: bogus[i] becomes 1 when the last DNS answer for
+ * addrs[i]'s key was bogus (trust-dns.c), else 0 (NULL addresses too).
+ * Read-only, one read transaction, like trust_store_states().
+ */
+int		 trust_store_dns_bogus(struct trust_store *,
+		     const char *const *addrs, size_t n, int *bogus,
+		     char **cause);
+
+/*
+ * What DNS last said of an address's OpenPGP key (trust-dns.c). Only the
+ * trust step of a sync records it; an answer is never a key here (a
+ * secure or insecure one's key is a sighting, trust_store_sighting()).
+ */
+enum trust_dns_answer {
+	TRUST_DNS_SECURE,	/* validated record(s) */
+	TRUST_DNS_INSECURE,	/* record(s) from an unsigned zone */
+	TRUST_DNS_DENIED,	/* no record, and DNSSEC proves it */
+	TRUST_DNS_BOGUS		/* validation failed: only remembered */
+};
+struct trust_dns {
+	time_t		 checked;	/* last secure or insecure answer */
+	time_t		 bogus;		/* last bogus answer; 0: none since a
+					   validated one */
+	char		*owner;		/* the bogus answer's owner name */
+	char		*why;		/* the validator's reason */
+};
+/*
+ * Record an answer for addr: a bogus one marks the address (owner and why
+ * kept), a secure one or a proven denial clears the mark; secure and
+ * insecure ones set checked. One transaction.
+ */
+int		 trust_store_dns_answer(struct trust_store *, const char *addr,
+		     enum trust_dns_answer, const char *owner, const char *why,
+		     time_t now, char **cause);
+/* What is recorded for addr; all zero when nothing is. */
+int		 trust_store_dns(struct trust_store *, const char *addr,
+		     struct trust_dns *, char **cause);
+void		 trust_dns_free(struct trust_dns *);
+
 void		 trust_peer_free(struct trust_peer *);
 void		 trust_verdict_free(struct trust_verdict *);
 

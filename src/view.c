@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "charset.h"
+#include "html-text.h"
 #include "mime-body.h"
 #include "mime-cte.h"
 #include "mime-parse.h"
@@ -311,6 +312,60 @@ view_is_text(const struct mime_part *p)
 	    p->disposition != MIME_DISP_ATTACHMENT;
 }
 
+/*
+ * Is this an HTML part to show as text: not an attachment, and no
+ * text/plain alternative next to it (then that is shown instead)?
+ */
+static int
+view_is_html(const struct mime_part *p)
+{
+	const struct mime_part	*sib;
+
+	if (p->cte == MIME_CTE_OTHER || !mime_part_is(p, "text", "html") ||
+	    p->disposition == MIME_DISP_ATTACHMENT)
+		return 0;
+	if (p->parent == NULL ||
+	    !mime_part_is(p->parent, "multipart", "alternative"))
+		return 1;
+	TAILQ_FOREACH(sib, &p->parent->children, entry) {
+		if (mime_part_is(sib, "text", "plain"))
+			return 0;
+	}
+	return 1;
+}
+
+/* HTML as text (html-text.c): never rendered, nothing fetched. */
+static void
+view_html(struct view_ctx *c, struct mime_part *p)
+{
+	struct buf	 h, t;
+	char		*note;
+
+	buf_init(&h);
+	buf_init(&t);
+	mime_body_text(p, VIEW_MAX_TEXT, &h, &note);
+	view_part_line(c, p, NULL);
+	view_flag_notes(c, p);
+	view_note(c, "HTML shown as text");
+	if (note != NULL) {
+		view_note(c, note);
+		free(note);
+	}
+	if (h.len != 0 && html_text(h.data, h.len, VIEW_MAX_TEXT, &t))
+		view_note(c, "the HTML is long: only the start of its text "
+		    "is shown");
+	if (t.len == 0)
+		view_line(c, VIEW_NOTE, "(empty)");
+	else
+		view_text_lines(c, t.data, t.len);
+	if (h.data != NULL)
+		explicit_bzero(h.data, h.cap);
+	if (t.data != NULL)
+		explicit_bzero(t.data, t.cap);
+	buf_free(&h);
+	buf_free(&t);
+}
+
 static void
 view_text(struct view_ctx *c, struct mime_part *p)
 {
@@ -415,6 +470,10 @@ view_part(struct view_ctx *c, struct mime_part *p)
 	}
 	if (view_is_text(p)) {
 		view_text(c, p);
+		return;
+	}
+	if (view_is_html(p)) {
+		view_html(c, p);
 		return;
 	}
 	c->atts = xreallocarray(c->atts, c->natts + 1, sizeof *c->atts);

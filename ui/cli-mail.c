@@ -112,6 +112,12 @@ cmd_list_one(const struct index_row *msg, struct buf *b)
 	cmd_list_field(b, msg->from);
 	buf_addc(b, '\t');
 	cmd_list_field(b, msg->subject);
+	/* The DNS indicators, only when there is one. */
+	if (msg->trust == TRUST_DNS_CONFIRMED || msg->dns_bogus)
+		buf_addf(b, "\t%s%s%s", msg->trust == TRUST_DNS_CONFIRMED ?
+		    "dns-confirmed" : "", msg->trust == TRUST_DNS_CONFIRMED &&
+		    msg->dns_bogus ? " " : "", msg->dns_bogus ? "dns-bogus" :
+		    "");
 	buf_addc(b, '\n');
 	fwrite(b->data, 1, b->len, stdout);
 }
@@ -123,6 +129,7 @@ cmd_list_print(struct session *s, const char *folder,
 {
 	struct index		*ix;
 	struct index_row	*rows;
+	struct trust_store	*ts;
 	struct buf		 b;
 	size_t			 off = 0, n, i;
 	char			*cause = NULL;
@@ -139,9 +146,15 @@ cmd_list_print(struct session *s, const char *folder,
 		index_close(ix);
 		return EX_USAGE;
 	}
+	/* Without the trust store the lines only lack its words. */
+	if ((ts = trust_store_open(NULL, &cause)) == NULL) {
+		log_msg(LOG_INFO, "list: no trust store: %s", cause);
+		free(cause);
+		cause = NULL;
+	}
 	buf_init(&b);
 	do {
-		if (index_page(ix, v, off, 1000, NULL, &rows, &n,
+		if (index_page(ix, v, off, 1000, ts, &rows, &n,
 		    &cause) == -1) {
 			cmd_error("%s", cause);
 			free(cause);
@@ -154,6 +167,7 @@ cmd_list_print(struct session *s, const char *folder,
 		off += n;
 	} while (n > 0);
 	buf_free(&b);
+	trust_store_close(ts);
 	index_close(ix);
 	return rc;
 }

@@ -85,6 +85,7 @@ static int
 cmd_trust_show(struct trust_store *ts, const char *addr)
 {
 	struct trust_peer	 p;
+	struct trust_dns	 d;
 	struct trust_key	*k;
 	char			*cause = NULL, *src, first[16], last[16];
 	size_t			 i;
@@ -113,6 +114,14 @@ cmd_trust_show(struct trust_store *ts, const char *addr)
 			    " (not usable)" : "");
 		}
 	}
+	if (trust_store_dns(ts, p.addr, &d, &cause) == -1) {
+		cmd_error("%s", cause);
+		free(cause);
+		cause = NULL;
+	} else if (d.bogus != 0)
+		cmd_print(stdout, "", "dns: DNS answer bogus (%s, %s)",
+		    trust_date(d.bogus), d.owner != NULL ? d.owner : "?");
+	trust_dns_free(&d);
 	for (i = 0; i < p.nkeys; i++) {
 		k = &p.keys[i];
 		src = trust_sources_text(k->sources);

@@ -157,8 +157,16 @@ ixs_load_run(void *arg)
 		ix = index_open(c, l->folder, &cause);
 		cache_close(c);
 	}
-	/* sorted here too, not on the interface thread */
+	/* sorted here too, not on the interface thread: the sorts a
+	 * person switches to with a key (the thread sort, back to date),
+	 * then the view on screen */
 	if (ix != NULL) {
+		index_prepare(ix, INDEX_SORT_THREAD, 0, &cause);
+		free(cause);
+		cause = NULL;
+		index_prepare(ix, INDEX_SORT_DATE, 0, &cause);
+		free(cause);
+		cause = NULL;
 		l->v.limit = l->limit;
 		if (index_count(ix, &l->v, &n, &cause) == -1) {
 			free(cause);
@@ -398,7 +406,13 @@ ixs_draw_row(struct ixs *s, int y, const struct index_row *r, int sel)
 		tui_put(y, x, 1, tui_glyph(TG_SIGNED),
 		    sel ? base : tui_attr(TC_IND_GOOD));
 	x++;
-	if ((g = ixs_trust_glyph(r->trust, &tc)) >= 0)
+	/* a bogus DNS answer for the sender outweighs the rest */
+	if (r->dns_bogus) {
+		g = TG_BOGUS;
+		tc = TC_IND_BAD;
+	} else
+		g = ixs_trust_glyph(r->trust, &tc);
+	if (g >= 0)
 		tui_put(y, x, 1, tui_glyph(g), sel ? base | (int)A_BOLD :
 		    tui_attr(tc));
 	x += 2;

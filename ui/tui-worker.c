@@ -403,28 +403,37 @@ is_lost(int r)
 }
 
 static void
+post_changed(struct tui_account *ta, const char *folder)
+{
+	struct tui_event	*ch = event_new(ta, TE_CHANGED);
+
+	ch->folder = xstrdup(folder);
+	post(ch);
+}
+
+/* A sync, then its trust step; the index hears of what changed only. */
+static void
 do_sync(struct tui_account *ta, const char *folder, struct tui_event *ev)
 {
 	struct session_sync	 ss;
 	struct sync_trust_stats	 st;
-	struct tui_event	*ch;
+	int			 changed;
 
 	memset(&ss, 0, sizeof ss);
 	ev->result = session_sync(ta->s, folder, &ss, &ev->cause);
-	if (ev->result == IMAP_OPS_OK || ev->result == SESSION_CANCELLED) {
-		ch = event_new(ta, TE_CHANGED);
-		ch->folder = xstrdup(folder);
-		post(ch);
-	}
+	changed = ss.st.fetched > 0 || ss.st.flags_changed > 0 ||
+	    ss.st.expunged > 0;
+	if ((ev->result == IMAP_OPS_OK || ev->result == SESSION_CANCELLED) &&
+	    changed)
+		post_changed(ta, folder);
 	if (ev->result != IMAP_OPS_OK)
 		return;
 	crypto_set_no_prompt(1);
 	memset(&st, 0, sizeof st);
 	ev->result = session_trust(ta->s, folder, &ss, &st);
 	crypto_set_no_prompt(0);
-	ch = event_new(ta, TE_CHANGED);
-	ch->folder = xstrdup(folder);
-	post(ch);
+	if (st.processed > 0)
+		post_changed(ta, folder);
 }
 
 static void

@@ -1,7 +1,7 @@
 /*
  * etpanfetch: the reference points of `make bench`.
  *
- *   etpanfetch [-w | -s] HOST PORT CA-FILE USER PASSWORD [MAILBOX]
+ *   etpanfetch [-i ITEMS] [-w | -s] HOST PORT CA-FILE USER PASSWORD [MAILBOX]
  *
  * Connects over TLS checked as steedmail checks it (net-tls.h), logs in,
  * selects MAILBOX (INBOX) and asks once for
@@ -9,7 +9,9 @@
  * By default through mailimap_uid_fetch, which parses the whole answer
  * into one list (the "libetpan one-shot" figure). With -w the command is
  * written by hand and the answer read and thrown away up to the tagged
- * reply, without any parsing (the "wire floor"). With -s it only selects
+ * reply, without any parsing (the "wire floor"); -i ITEMS asks for
+ * "(ITEMS)" there instead, such as the items steedmail's sync asks for, so
+ * that the floor is of the same answer. With -s it only selects
  * (the bench uses that to let the server catch up with a change made
  * behind its back). Prints the number of messages (or bytes, with -w) to
  * stdout; exits 1 on any failure.
@@ -72,18 +74,20 @@ one_shot(mailimap *imap)
  * start of each line as the bytes come (a line may span two reads).
  */
 static void
-wire_floor(mailimap *imap)
+wire_floor(mailimap *imap, const char *items)
 {
 	static const char	 tag[] = "bench1 ";
-	static const char	 cmd[] = "bench1 UID FETCH 1:* (UID FLAGS "
-	    "INTERNALDATE RFC822.SIZE ENVELOPE)\r\n";
 	mailstream		*s = imap->imap_stream;
-	char			 buf[65536], line[sizeof tag];
+	char			 buf[65536], line[sizeof tag], cmd[1024];
 	size_t			 have = 0, total = 0;
 	ssize_t			 n, i;
-	int			 at_start = 1, in_tag = 0;
+	int			 at_start = 1, in_tag = 0, len;
 
-	if (mailstream_write(s, cmd, sizeof cmd - 1) == -1 ||
+	len = snprintf(cmd, sizeof cmd, "%sUID FETCH 1:* (%s)\r\n", tag,
+	    items);
+	if (len < 0 || (size_t)len >= sizeof cmd)
+		die("the items are too long", NULL);
+	if (mailstream_write(s, cmd, (size_t)len) == -1 ||
 	    mailstream_flush(s) == -1)
 		die("cannot send the FETCH", NULL);
 	/*
@@ -135,8 +139,15 @@ main(int argc, char **argv)
 	mailimap		*imap;
 	char			*cause = NULL;
 	const char		*mailbox;
+	const char		*items = "UID FLAGS INTERNALDATE RFC822.SIZE "
+				    "ENVELOPE";
 	int			 fd, r, wire = 0, select_only = 0;
 
+	if (argc > 2 && strcmp(argv[1], "-i") == 0) {
+		items = argv[2];
+		argc -= 2;
+		argv += 2;
+	}
 	if (argc > 1 && strcmp(argv[1], "-w") == 0) {
 		wire = 1;
 		argc--;
@@ -147,8 +158,8 @@ main(int argc, char **argv)
 		argv++;
 	}
 	if (argc != 6 && argc != 7) {
-		fprintf(stderr, "usage: etpanfetch [-w | -s] HOST PORT CA-FILE "
-		    "USER PASSWORD [MAILBOX]\n");
+		fprintf(stderr, "usage: etpanfetch [-i ITEMS] [-w | -s] HOST "
+		    "PORT CA-FILE USER PASSWORD [MAILBOX]\n");
 		return 2;
 	}
 	mailbox = argc == 7 ? argv[6] : "INBOX";
@@ -177,7 +188,7 @@ main(int argc, char **argv)
 	if (select_only)
 		printf("%u\n", imap->imap_selection_info->sel_exists);
 	else if (wire)
-		wire_floor(imap);
+		wire_floor(imap, items);
 	else
 		one_shot(imap);
 

@@ -7,6 +7,8 @@
 #   zones/ZONE.src                           zone source: one record per line,
 #                                            absolute owner names; edited by zone-set
 #   zones/ZONE.mode                          signed | unsigned | broken
+#   zones/ZONE.bogus                         (broken) names served with other
+#                                            data than was signed (zone-set --bogus)
 #   zones/ZONE.zone                          what NSD serves (signed/tampered output)
 #   keys/ZONE/K*                             DNSSEC keys (ED25519 KSK + ZSK)
 #   trust-anchors                            DS records of the signed zones
@@ -40,7 +42,19 @@ se_zone_build() {
 		}
 		if [ "$_mode" = broken ]; then
 			# Change data of signed records; their RRSIGs no longer match.
-			awk -F '\t' -v OFS='\t' -v a="$SE_BROKEN_A." -v t="$SE_BROKEN_TXT." '
+			# Names zone-set --bogus put in ZONE.bogus ("owner<TAB>rdata")
+			# are served with that other rdata.
+			touch "$_zd/$_z.bogus"
+			awk -F '\t' -v OFS='\t' -v a="$SE_BROKEN_A." -v t="$SE_BROKEN_TXT." \
+			    -v bl="$_zd/$_z.bogus" '
+				BEGIN {
+					while ((getline l < bl) > 0) {
+						split(l, f, "\t"); bogus[tolower(f[1])] = f[2]
+					}
+				}
+				(tolower($1) in bogus) && $4 !~ /^(RRSIG|NSEC|NSEC3)$/ {
+					$5 = bogus[tolower($1)]
+				}
 				$1 == a && $4 == "A"   { $5 = "127.0.0.2" }
 				$1 == t && $4 == "TXT" { $5 = "\"tampered after signing\"" }
 				$4 == "SRV" && $1 ~ /^_/ { split($5, f, " "); $5 = f[1] " " f[2] " " f[3] + 1 " " f[4] }

@@ -21,12 +21,11 @@ se_gnupg_setup() {
 }
 
 # se_gnupg_stop: stop the agents (and dirmngr, keyboxd, scdaemon) of every
-# home under $SE_DIR/g and remove socket directories gpg may have put under
-# /run/user/UID.
+# home under $SE_DIR/g and of the identities' homes (homes.sh), and remove
+# socket directories gpg may have put under /run/user/UID.
 se_gnupg_stop() {
 	local _h _sd
-	[ -d "$SE_DIR/g" ] || return 0
-	for _h in "$SE_DIR"/g/*/; do
+	for _h in "$SE_DIR"/g/*/ "$SE_DIR"/home/*/data/steedmail/gnupg/; do
 		[ -d "$_h" ] || continue
 		_h=${_h%/}
 		gpgconf --homedir "$_h" --kill all >/dev/null 2>&1

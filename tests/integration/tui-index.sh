@@ -195,6 +195,33 @@ tui_keys c q
 tui_ended c >/dev/null
 tui_stop c
 
+# Two accounts: Tab goes to the other one's INBOX.
+USER2=tuiix2-$$@steed.test
+"$STEED_ENV_BIN/add-user" "$USER2" tuiix2-pw || bail "add-user failed"
+printf 'From: Zed <zed@steed.test>\r\nSubject: for the second account\r\nMessage-ID: <z@tui.test>\r\nDate: Tue, 9 Jan 2024 10:00:00 +0000\r\n\r\nhi\r\n' |
+	$DOVE save -u "$USER2" -m INBOX || bail "doveadm save failed"
+{ cat "$T_TMP/tui.conf"; cat <<EOF
+
+[account second]
+address = $USER2
+imap = imaps://127.0.0.1:$STEED_IMAPS_PORT
+smtp = smtp://127.0.0.1:$STEED_SUBMISSION_PORT
+password = tuiix2-pw
+EOF
+} >"$T_TMP/two.conf"
+chmod 0600 "$T_TMP/two.conf"
+tui_start two env HOME="$H" XDG_DATA_HOME="$H/data" XDG_CACHE_HOME="$H/cache" \
+    LANG=C.UTF-8 "$STEEDMAIL" -F "$T_TMP/two.conf"
+ok "two accounts: the first is shown" tui_wait two "steedmail | $USER_ADDR | INBOX" 20
+tui_keys two Tab
+ok "Tab shows the second account's INBOX" tui_wait two "steedmail | $USER2 | INBOX" 20
+ok "... with its own mail" tui_wait two "for the second account" 20
+tui_keys two Tab
+ok "Tab again: back to the first" tui_wait two "steedmail | $USER_ADDR | INBOX"
+tui_keys two q
+tui_ended two >/dev/null
+tui_stop two
+
 # Other terminals, and no colours.
 for term in vt100 xterm-256color tmux-256color; do
 	TUI_TERM=$term tui_start "t$term" env NO_COLOR=1 HOME="$H" XDG_DATA_HOME="$H/data" \

@@ -348,6 +348,68 @@ main(void)
 	    n == 2 && rows[0].uid == 2 && rows[1].uid == 5,
 	    "the last page is short");
 	free(rows);
+
+	/* Views of every message are kept: the same order when they come
+	 * back, after limits and other sorts in between. */
+	TAP_OK(index_prepare(ix, INDEX_SORT_THREAD, 0, &cause) == 0,
+	    "index_prepare");
+	TAP_STR(uids(ix, "date", "~s agenda"), "4 5", "a limited view");
+	TAP_STR(uids(ix, "thread", NULL), "3 1 2 4 5", "the thread view again");
+	TAP_STR(uids(ix, "-date", NULL), "5 2 1 4 3", "-date again");
+	TAP_STR(uids(ix, "date", NULL), "3 4 1 2 5", "date again");
+	TAP_STR(uids(ix, "thread", NULL), "3 1 2 4 5", "and thread once more");
+
+	/* Collapsing threads, finding and searching rows. */
+	index_sort_parse("thread", &v);
+	TAP_OK(index_collapse(ix, &v, 1, 1, &cause) == 0 &&
+	    index_count(ix, &v, &n, &cause) == 0 && n == 3,
+	    "a collapsed thread shows its first message only");
+	TAP_STR(uids(ix, "thread", NULL), "3 1 5", "... in the rows");
+	if (index_page(ix, &v, 1, 1, NULL, &rows, &n, &cause) == 0 && n == 1) {
+		TAP_OK(rows[0].uid == 1 && rows[0].hidden == 2,
+		    "... with the number of replies hidden under it");
+		free(rows);
+	} else
+		TAP_OK(0, "collapsed page");
+	TAP_OK(index_find(ix, &v, 5, &n) == 0 && n == 2, "index_find");
+	TAP_OK(index_find(ix, &v, 2, &n) == -1, "a hidden reply is not found");
+	TAP_OK(index_collapse(ix, &v, 1, -1, &cause) == 0 &&
+	    index_count(ix, &v, &n, &cause) == 0 && n == 5, "toggled open");
+	TAP_OK(index_collapse(ix, &v, INDEX_ALL_THREADS, 1, &cause) == 0 &&
+	    index_count(ix, &v, &n, &cause) == 0 && n == 3,
+	    "every thread collapsed");
+	v.sort = INDEX_SORT_DATE;
+	TAP_OK(index_count(ix, &v, &n, &cause) == 0 && n == 5,
+	    "another view shows everything");
+	TAP_OK(index_search(ix, &v, "~s agenda", 0, 1, &n, &cause) == 0 &&
+	    n == 1, "index_search: the next match after the cursor");
+	TAP_OK(index_search(ix, &v, "~s agenda", 1, 1, &n, &cause) == 0 &&
+	    n == 4, "... and the one after");
+	TAP_OK(index_search(ix, &v, "~s agenda", 4, 1, &n, &cause) == 0 &&
+	    n == 1, "... going round the end");
+	TAP_OK(index_search(ix, &v, "~s agenda", 1, -1, &n, &cause) == 0 &&
+	    n == 4, "... and backwards");
+	TAP_OK(index_search(ix, &v, "~s none-such", 0, 1, &n, &cause) == 1,
+	    "none found");
+	TAP_OK(index_search(ix, &v, "~q", 0, 1, &n, &cause) == -1,
+	    "a bad expression");
+	free(cause);
+	cause = NULL;
+	{
+		uint32_t	only[] = { 2, 4 };
+
+		v.uids = only;
+		v.nuids = 2;
+		TAP_OK(index_count(ix, &v, &n, &cause) == 0 && n == 2,
+		    "a view of given UIDs (a server's search)");
+		v.uids = NULL;
+		v.nuids = 0;
+	}
+	index_close(ix);
+
+	ix = index_open_newest(c, "INBOX", 2, &cause);
+	TAP_OK(ix != NULL && index_total(ix) == 2, "the newest two");
+	TAP_STR(uids(ix, "arrival", NULL), "4 5", "... in UID order");
 	index_close(ix);
 
 	ix = index_open(c, "Nothing", &cause);

@@ -384,8 +384,8 @@ test_migrate(void)
 	TAP_STR(msg(ts, "<o1@x>", "old@x.org", sig(TRUST_SIG_GOOD, A), NULL),
 	    "known", "its key is still known after the migration");
 	trust_store_close(ts);
-	TAP_OK(query_int(old, "PRAGMA user_version") == 5,
-	    "migrated to the current version, 5");
+	TAP_OK(query_int(old, "PRAGMA user_version") == 6,
+	    "migrated to the current version, 6");
 
 	/* Not ours, or newer: refused and left alone. */
 	snprintf(old, sizeof old, "%s/other.sqlite", dir);
@@ -590,9 +590,9 @@ test_migrate3(void)
 		free(cause);
 		return;
 	}
-	TAP_OK(query_int(old, "PRAGMA user_version") == 5 &&
+	TAP_OK(query_int(old, "PRAGMA user_version") == 6 &&
 	    query_int(old, "SELECT count(*) FROM sqlite_master WHERE name = "
-	    "'peer'") == 0, "migrated to version 5, the old table gone");
+	    "'peer'") == 0, "migrated to version 6, the old table gone");
 	TAP_OK(pinned_is(ts, "pat@x.org", A) &&
 	    pinned_in(ts, "pat@x.org", "smime", NULL),
 	    "an OpenPGP pin stays OpenPGP's");
@@ -1172,8 +1172,10 @@ test_migrate4(void)
 		free(cause);
 		return;
 	}
-	TAP_OK(query_int(old, "PRAGMA user_version") == 5,
-	    "migrated to version 5");
+	TAP_OK(query_int(old, "PRAGMA user_version") == 6,
+	    "migrated to version 6");
+	TAP_OK(query_int(old, "SELECT count(*) FROM sqlite_master WHERE "
+	    "name = 'dns'") == 1, "version 6 has the table of DNS answers");
 	TAP_OK(query_int(old, "SELECT changed_level FROM pin") == 1,
 	    "the pending key is taken as signed");
 	TAP_OK(query_int(old, "SELECT final FROM message WHERE state = 1")
@@ -1394,6 +1396,84 @@ test_order(void)
 	}
 }
 
+/*
+ * What DNS said of an address (trust-dns.c): a bogus answer is a mark
+ * with its owner name, never a key; said once in the history; an
+ * insecure answer leaves it, a secure one or a proven denial clears it;
+ * the index reads the marks of many senders at once.
+ */
+static void
+test_dns(void)
+{
+	struct trust_store	*ts;
+	struct trust_dns	 d;
+	struct trust_peer	 p;
+	const char		*addrs[4] = { "DAN@Broken.Test", "sam@x.org",
+				    NULL, "dan@broken.test" };
+	char			 file[300], *cause = NULL;
+	int			 bogus[4] = { 9, 9, 9, 9 };
+
+	snprintf(file, sizeof file, "%s/dns.sqlite", dir);
+	if ((ts = trust_store_open(file, &cause)) == NULL) {
+		TAP_OK(0, "a new store: %s", cause);
+		free(cause);
+		return;
+	}
+	TAP_OK(trust_store_dns(ts, "dan@broken.test", &d, &cause) == 0 &&
+	    d.checked == 0 && d.bogus == 0 && d.owner == NULL,
+	    "dns: nothing recorded for an address never asked about");
+	trust_dns_free(&d);
+	TAP_OK(trust_store_dns_answer(ts, "dan@Broken.test", TRUST_DNS_BOGUS,
+	    "abc._openpgpkey.broken.test", "signature crypto failed", now,
+	    &cause) == 0, "dns: a bogus answer is recorded");
+	TAP_OK(trust_store_dns(ts, "dan@broken.test", &d, &cause) == 0 &&
+	    d.bogus == now && d.checked == 0 && d.owner != NULL &&
+	    strcmp(d.owner, "abc._openpgpkey.broken.test") == 0 &&
+	    d.why != NULL && strcmp(d.why, "signature crypto failed") == 0,
+	    "dns: its time, owner name and reason are kept");
+	trust_dns_free(&d);
+	TAP_OK(trust_store_dns_bogus(ts, addrs, 4, bogus, &cause) == 0 &&
+	    bogus[0] == 1 && bogus[1] == 0 && bogus[2] == 0 && bogus[3] == 1,
+	    "dns: the index's marks, whatever the case of the address");
+	TAP_OK(trust_store_peer(ts, "dan@broken.test", &p, &cause) == 0 &&
+	    p.nkeys == 0 && p.v.state == TRUST_NONE && p.nhistory == 1,
+	    "dns: no key and no state from it, one history line");
+	trust_peer_free(&p);
+	TAP_OK(trust_store_dns_answer(ts, "dan@broken.test", TRUST_DNS_BOGUS,
+	    "abc._openpgpkey.broken.test", "again", now + 10, &cause) == 0 &&
+	    trust_store_dns_answer(ts, "dan@broken.test", TRUST_DNS_INSECURE,
+	    NULL, NULL, now + 20, &cause) == 0 &&
+	    trust_store_dns(ts, "dan@broken.test", &d, &cause) == 0 &&
+	    d.bogus == now + 10 && d.checked == now + 20,
+	    "dns: bogus again moves the time; an insecure answer clears "
+	    "nothing");
+	trust_dns_free(&d);
+	TAP_OK(trust_store_peer(ts, "dan@broken.test", &p, &cause) == 0 &&
+	    p.nhistory == 1, "dns: still bogus is not said again");
+	trust_peer_free(&p);
+	TAP_OK(trust_store_dns_answer(ts, "dan@broken.test", TRUST_DNS_SECURE,
+	    NULL, NULL, now + 30, &cause) == 0 &&
+	    trust_store_dns(ts, "dan@broken.test", &d, &cause) == 0 &&
+	    d.bogus == 0 && d.owner == NULL && d.checked == now + 30,
+	    "dns: a secure answer clears the mark");
+	trust_dns_free(&d);
+	TAP_OK(trust_store_peer(ts, "dan@broken.test", &p, &cause) == 0 &&
+	    p.nhistory == 2 && strstr(p.history[1].what, "validates again") !=
+	    NULL, "dns: and the history says so");
+	trust_peer_free(&p);
+	TAP_OK(trust_store_dns_answer(ts, "dan@broken.test", TRUST_DNS_BOGUS,
+	    "abc._openpgpkey.broken.test", "x", now + 40, &cause) == 0 &&
+	    trust_store_dns_answer(ts, "dan@broken.test", TRUST_DNS_DENIED,
+	    NULL, NULL, now + 50, &cause) == 0 &&
+	    trust_store_dns_bogus(ts, addrs, 4, bogus, &cause) == 0 &&
+	    bogus[0] == 0 && bogus[3] == 0,
+	    "dns: a proven denial clears it too");
+	TAP_OK(trust_store_dns_answer(ts, "not an address", TRUST_DNS_BOGUS,
+	    NULL, NULL, now, &cause) == -1, "dns: a bad address is refused");
+	free(cause);
+	trust_store_close(ts);
+}
+
 int
 main(void)
 {
@@ -1410,6 +1490,7 @@ main(void)
 	test_migrate4();
 	test_again();
 	test_order();
+	test_dns();
 	{
 		char cmd[300];
 		snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
