@@ -47,11 +47,11 @@ autocrypt_header_keydata(const char *fpr, struct buf *out, char **cause)
 		return -1;
 	if ((err = gpgme_data_new(&d)) != 0) {
 		*cause = crypto_error("cannot export the key", err);
-		gpgme_release(ctx);
+		crypto_release(ctx);
 		return -1;
 	}
 	err = gpgme_op_export(ctx, fpr, GPGME_EXPORT_MODE_MINIMAL, d);
-	gpgme_release(ctx);
+	crypto_release(ctx);
 	mem = gpgme_data_release_and_get_mem(d, &len);
 	if (err != 0 || mem == NULL || len == 0) {
 		*cause = err != 0 ? crypto_error("cannot export the key", err) :

@@ -131,7 +131,7 @@ crypto_in_decrypt(struct crypto_in *ci, const struct mime_part *host,
 		crypto_in_top(ci, proto, integ, NULL);
 	}
 	crypto_in_sigs(ci, ctx, proto, host, 0);
-	gpgme_release(ctx);
+	crypto_release(ctx);
 	log_msg(LOG_INFO, "crypto-in: decrypted %zu bytes (%s)", plain->len,
 	    label);
 	return 0;
@@ -141,7 +141,7 @@ fail:
 		crypto_in_sink_drop(out, plain);
 	if (in != NULL)
 		gpgme_data_release(in);
-	gpgme_release(ctx);
+	crypto_release(ctx);
 	return -1;
 }
 
@@ -254,7 +254,7 @@ crypto_in_pkcs7(struct crypto_in *ci, struct mime_part *p, int top,
 		}
 		if (in != NULL)
 			gpgme_data_release(in);
-		gpgme_release(ctx);
+		crypto_release(ctx);
 		goto done;
 	}
 	if (!top) {

@@ -147,7 +147,7 @@ crypto_in_inline(struct crypto_in *ci, struct mime_part *p, int top,
 	}
 	if (in != NULL)
 		gpgme_data_release(in);
-	gpgme_release(ctx);
+	crypto_release(ctx);
 done:
 	(void)depth;
 	crypto_in_wipe(&plain);

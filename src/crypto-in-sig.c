@@ -257,7 +257,7 @@ crypto_in_detached(struct crypto_in *ci, struct mime_part *p, int top,
 			crypto_in_sigs(ci, ctx, pr, p, 1);
 		gpgme_data_release(dt);
 		gpgme_data_release(ds);
-		gpgme_release(ctx);
+		crypto_release(ctx);
 		buf_free(&text);
 		buf_free(&sig);
 	}

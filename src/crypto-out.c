@@ -566,7 +566,7 @@ crypto_out_build(const struct mime_out *m, const struct crypto_out *co,
 	rc = 0;
 out:
 	crypto_out_free_keys(keys);
-	gpgme_release(ctx);
+	crypto_release(ctx);
 	buf_free(&cm.outer);
 	buf_free(&cm.payload);
 	buf_free(&body);

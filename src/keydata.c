@@ -332,7 +332,7 @@ keydata_import(const unsigned char *p, size_t len, char **cause)
 	}
 	if (d != NULL)
 		gpgme_data_release(d);
-	gpgme_release(ctx);
+	crypto_release(ctx);
 	free(path);
 	return fpr;
 }

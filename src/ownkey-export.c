@@ -29,12 +29,12 @@ ownkey_export(gpgme_protocol_t proto, const char *fpr, int armor,
 	if ((err = gpgme_data_new(&d)) != 0) {
 		*cause = xasprintf("cannot export %s: %s", fpr,
 		    gpgme_strerror(err));
-		gpgme_release(g);
+		crypto_release(g);
 		return -1;
 	}
 	err = gpgme_op_export(g, fpr, proto == GPGME_PROTOCOL_OpenPGP ?
 	    GPGME_EXPORT_MODE_MINIMAL : 0, d);
-	gpgme_release(g);
+	crypto_release(g);
 	mem = gpgme_data_release_and_get_mem(d, len);
 	if (err != 0 || mem == NULL || *len == 0) {
 		*cause = xasprintf("cannot export %s: %s", fpr, err != 0 ?

@@ -140,7 +140,7 @@ ownkey_import(const void *data, size_t len, struct ownkey_import *r,
 	trust_store_close(ts);
 	rc = 0;
 out:
-	gpgme_release(g);
+	crypto_release(g);
 	gpgme_data_release(d);
 	return rc;
 }

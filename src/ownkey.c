@@ -294,7 +294,7 @@ ownkey_openpgp(const struct account *a, int create, struct ownkey *k,
 		goto fail;
 	if (key == NULL) {
 		if (!create) {
-			gpgme_release(ctx);
+			crypto_release(ctx);
 			return 1;
 		}
 		t0 = (clock_ms() / 1e3);
@@ -321,13 +321,13 @@ ownkey_openpgp(const struct account *a, int create, struct ownkey *k,
 	ownkey_fill(k, key, a->address);
 done:
 	gpgme_key_unref(key);
-	gpgme_release(ctx);
+	crypto_release(ctx);
 	return 0;
 
 fail:
 	if (key != NULL)
 		gpgme_key_unref(key);
-	gpgme_release(ctx);
+	crypto_release(ctx);
 	ownkey_free(k);
 	return -1;
 }
@@ -430,7 +430,7 @@ ownkey_run_gpgsm(const char *parms, gpgme_data_t cert, char **cause)
 	}
 	if (gpgme_data_seek(cert, 0, SEEK_END) > 0) {
 		gpgme_data_release(err_out);
-		gpgme_release(ctx);
+		crypto_release(ctx);
 		return 0;
 	}
 	/* No certificate: gpgsm's last line says why. */
@@ -452,7 +452,7 @@ ownkey_run_gpgsm(const char *parms, gpgme_data_t cert, char **cause)
 fail:
 	if (err_out != NULL)
 		gpgme_data_release(err_out);
-	gpgme_release(ctx);
+	crypto_release(ctx);
 	return -1;
 }
 
@@ -541,7 +541,7 @@ ownkey_smime(const struct account *a, int create, struct ownkey *k,
 		}
 		if (key == NULL) {
 			if (!create) {
-				gpgme_release(ctx);
+				crypto_release(ctx);
 				return 1;
 			}
 			t0 = (clock_ms() / 1e3);
@@ -553,13 +553,13 @@ ownkey_smime(const struct account *a, int create, struct ownkey *k,
 	}
 	ownkey_fill(k, key, a->address);
 	gpgme_key_unref(key);
-	gpgme_release(ctx);
+	crypto_release(ctx);
 	return 0;
 
 fail:
 	if (key != NULL)
 		gpgme_key_unref(key);
-	gpgme_release(ctx);
+	crypto_release(ctx);
 	ownkey_free(k);
 	return -1;
 }

@@ -468,12 +468,12 @@ policy_cert_valid(const char *fpr)
 	gpgme_set_keylist_mode(v, GPGME_KEYLIST_MODE_LOCAL |
 	    GPGME_KEYLIST_MODE_VALIDATE);
 	if (crypto_key(v, fpr, 0, &key) != 0) {
-		gpgme_release(v);
+		crypto_release(v);
 		return 0;
 	}
 	ok = !key->invalid && !key->revoked && !key->expired;
 	gpgme_key_unref(key);
-	gpgme_release(v);
+	crypto_release(v);
 	return ok;
 }
 
@@ -788,7 +788,7 @@ policy_decide(const struct policy_in *in, char *const *addrs, size_t n,
 	if (in->use_dns && in->smime)
 		policy_dns_each(in, &run, res, DNS_WANT_SMIMEA, "certificate",
 		    policy_dns_smimea);
-	gpgme_release(ctx);
+	crypto_release(ctx);
 	trust_store_close(ts);
 	for (i = 0; i < n; i++)
 		have += res->rcpts[i].fpr != NULL;

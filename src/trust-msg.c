@@ -58,7 +58,7 @@ trust_msg_certified(const char *fpr, const char *by)
 		}
 		gpgme_key_unref(key);
 	}
-	gpgme_release(ctx);
+	crypto_release(ctx);
 	return yes;
 }
 
