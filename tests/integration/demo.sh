@@ -71,14 +71,16 @@ b=$(awk -F '\t' '$4 == "Bob Example" { print $1 }' "$D/list")
 ok "bob's answer: encrypted and decrypted, signed by bob" grep -q 'security: encrypted (OpenPGP) and decrypted; signed by bob@steed.test' "$D/v.$b"
 ok "... its key confirmed by DNSSEC" grep -q '^trust.state: dns-confirmed' "$D/i.$b"
 ok "... its protected subject shown, and its text" sh -c "grep -qx 'Subject: Re: Hello from Alice' '$D/v.$b' && grep -q 'it works both ways' '$D/v.$b'"
-ok "bob reads alice's message decrypted and signed: his first contact with her" sh -c "grep -q 'security: encrypted (OpenPGP) and decrypted; signed by alice@steed.test' '$D/bob.view' && grep -q 'trust: first-contact' '$D/bob.view' && grep -q 'nobody asked me about keys' '$D/bob.view'"
+ok "bob reads alice's message decrypted and signed: his sync found her key in DNS" sh -c "grep -q 'security: encrypted (OpenPGP) and decrypted; signed by alice@steed.test' '$D/bob.view' && grep -q 'trust: dns-confirmed' '$D/bob.view' && grep -q 'nobody asked me about keys' '$D/bob.view'"
 ok "five messages in one thread, in order" sh -c "[ \$(grep -c 'Spring release: what is left?' '$D/thread') = 5 ] &&
 	grep -n 'Spring release' '$D/thread' | cut -d: -f1 | awk 'NR > 1 && \$1 != p + 1 { exit 1 } { p = \$1 }'"
 a=$(uid 'Budget and the files you asked for')
 ok "attachments: a name with spaces and accents, decoded" grep -q '"Année 2026 – budget final.pdf"' "$D/v.$a"
 ok "... a hostile path shown as a name only" grep -q '"../../etc/passwd"' "$D/v.$a"
 ok "... control characters in a name shown escaped" grep -q 'notes^\[\[2J' "$D/v.$a"
-ok "an HTML-only message is not rendered" grep -q 'text/html .*(HTML, not shown)' "$D/v.$(uid 'December at the library')"
+h=$D/v.$(uid 'December at the library')
+ok "an HTML-only message is shown as text, marked so" sh -c "grep -q 'note: HTML shown as text' '$h' && grep -q 'winter reading club' '$h'"
+check "... no tag of it left, its link listed, not followed" sh -c "! sed -n '/HTML shown as text/,\$p' '$h' | grep -q '<[a-zA-Z/]' && grep -q '^\[1\] https://example.org/events' '$h'"
 ok "a display name that looks like bob shows mallory's address" grep -qx 'From: "bob@steed.test" <mallory@plain.test>' "$D/v.$(uid 'Quick favour')"
 e=$(awk -F '\t' '$4 ~ /Bank of Steed/ { print $1 }' "$D/list")
 ok "the escape-sequence message is there" test -n "$e"

@@ -110,9 +110,10 @@ st() { STEEDMAIL_SYNC_BATCH=500 XDG_CACHE_HOME="$T_TMP/cache2" "$ST" "$T_TMP/syn
 st sync INBOX 1000 >"$T_TMP/st1" 2>&1; rc=$?
 ok "a sync stopped by another thread: it says so" sh -c "[ $rc = 0 ] && grep -qx cancelled '$T_TMP/st1' || { cat '$T_TMP/st1'; false; }"
 # Dovecot may answer pipelined FETCHes together, so a report can cover
-# more than one batch: the sync stops at the first report past 1000.
+# more than one batch: the sync stops at the first report past 1000 (a
+# long fetch starts with a small batch, imap-sync.h's IMAP_SYNC_FIRST).
 stopped=$(sed -n "s/^progress fetching headers: \([0-9]*\) $N\$/\1/p" "$T_TMP/st1" | tail -1)
-ok "it reported its progress, and stopped at the first report past 1000" sh -c "[ -n '$stopped' ] && [ '$stopped' -ge 1000 ] && [ '$stopped' -lt $N ] && [ \$(grep -c '^progress fetching headers' '$T_TMP/st1') -le 2 ] || { cat '$T_TMP/st1'; false; }"
+ok "it reported its progress, and stopped at the first report past 1000" sh -c "[ -n '$stopped' ] && [ '$stopped' -ge 1000 ] && [ '$stopped' -lt $N ] && [ \$(sed -n 's/^progress fetching headers: \\([0-9]*\\) .*/\\1/p' '$T_TMP/st1' | awk '\$1 >= 1000' | wc -l) = 1 ] || { cat '$T_TMP/st1'; false; }"
 ok "no trust step after a stopped sync" sh -c "! grep -q '^synced\|^trust' '$T_TMP/st1'"
 st sync INBOX >"$T_TMP/st2" 2>&1; rc=$?
 ok "the next sync fetches only the rest, then does the trust step" sh -c "[ $rc = 0 ] && grep -qx 'synced $((N - ${stopped:-0}))' '$T_TMP/st2' && grep -q '^trust ' '$T_TMP/st2' || { cat '$T_TMP/st2'; false; }"
