@@ -1,0 +1,51 @@
+# tui-demo.sh: the demo's mailbox (contrib/demo-fill) in the curses
+# interface, as alice sees it on her first run, at 80x24 in tmux: the
+# security and trust marks of the index (first contact, known, key
+# changed, bogus DNS answer, confirmed by DNSSEC, encrypted, signed), in
+# UTF-8 and in ASCII; an encrypted message opened in the pager, with its
+# banner and the bars around its decrypted content.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib-tui.sh"
+
+[ -n "${STEED_ENV:-}" ] || bail "no test environment (run under tests/env/run)"
+contrib/demo-fill >"$T_TMP/fill" 2>&1 || { cat "$T_TMP/fill"; bail "demo-fill failed"; }
+export TZ=UTC
+
+tui_start u env LANG=C.UTF-8 "$STEED_ENV_BIN/as" alice steedmail
+ok "the demo's INBOX opens" tui_wait u "Archive room access" 30
+# the marks come with the trust step, just after the headers
+ok "the trust step's marks arrive by themselves" tui_wait u "◆● " 60
+tui_wait u "◆✦ " 60 >/dev/null; tui_wait u "? help" 30 >/dev/null
+tui_capture u >"$T_TMP/ix"
+check "carol's first signed message: signed, first contact" sh -c "grep -F 'Hello from the archive team' '$T_TMP/ix' | head -1 | grep -q '◇☆'"
+check "carol's next one: known key" sh -c "grep -F 'Re: Hello from the archive team' '$T_TMP/ix' | grep -q '◇●'"
+check "carol's encrypted one: encrypted, known" sh -c "grep -F 'Archive room access' '$T_TMP/ix' | grep -q '◆●'"
+check "dave's second key: key changed" sh -c "grep -F 'New bank details' '$T_TMP/ix' | grep -q '◇≠'"
+check "erin at broken.test: the DNS answer was bogus" sh -c "grep -F 'My key is in DNS' '$T_TMP/ix' | grep -q '◇☠'"
+check "bob's answer: encrypted, key confirmed by DNSSEC" sh -c "grep -F 'Bob Example' '$T_TMP/ix' | grep -q '◆✦'"
+check "mallory's display name is shown as his address" sh -c "grep -F 'Quick favour' '$T_TMP/ix' | grep -q 'mallory@plain.test'"
+check "the escape-sequence message leaves the screen whole" sh -c "head -1 '$T_TMP/ix' | grep -q '^ steedmail | alice@steed.test | INBOX' && sed -n 23p '$T_TMP/ix' | grep -q '^ INBOX '"
+
+tui_keys u /; tui_wait u "Search for:" >/dev/null; tui_type u "Archive room"; tui_keys u Enter
+tui_keys u Enter
+ok "the encrypted message opens in the pager" tui_wait u "main door" 30
+tui_capture u >"$T_TMP/pg"
+ok "... under a banner that says it was decrypted and by whom it is signed" sh -c "grep -q 'decrypted' '$T_TMP/pg' && grep -q 'carol@steed.test' '$T_TMP/pg'"
+ok "... with a bar where the decrypted content begins" grep -q '==\[' "$T_TMP/pg"
+tui_keys u q
+ok "q goes back to the index" tui_wait u "sort: date"
+tui_keys u q
+st=$(tui_ended u 10)
+check "q in the index quits with status 0" [ "$st" = 0 ]
+tui_stop u
+
+tui_start c env LANG=C "$STEED_ENV_BIN/as" alice steedmail
+ok "LANG=C: the index" tui_wait c "Archive room access" 30
+tui_capture c >"$T_TMP/ixc"
+check "LANG=C: first contact, key changed, bogus, DNSSEC in ASCII" sh -c "
+	grep -F 'Hello from the archive team' '$T_TMP/ixc' | head -1 | grep -q ' Sf ' &&
+	grep -F 'New bank details' '$T_TMP/ixc' | grep -q ' SC ' &&
+	grep -F 'My key is in DNS' '$T_TMP/ixc' | grep -q ' SB ' &&
+	grep -F 'Bob Example' '$T_TMP/ixc' | grep -q ' ED '"
+tui_keys c q
+tui_ended c >/dev/null
