@@ -375,6 +375,16 @@ tui_main(struct config *cf, const char *account)
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
 	set_escdelay(25);
+	/* Home and End as terminals send them whatever their terminfo says
+	 * (xterm's entry has \EOH, tmux and rxvt send \E[1~ and \E[7~) */
+	define_key("\033[1~", KEY_HOME);
+	define_key("\033[7~", KEY_HOME);
+	define_key("\033[H", KEY_HOME);
+	define_key("\033OH", KEY_HOME);
+	define_key("\033[4~", KEY_END);
+	define_key("\033[8~", KEY_END);
+	define_key("\033[F", KEY_END);
+	define_key("\033OF", KEY_END);
 	curs_set(0);
 	tui_draw_init();
 	tui_keys_load(cf);

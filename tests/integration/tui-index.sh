@@ -227,6 +227,10 @@ for term in vt100 xterm-256color tmux-256color; do
 	TUI_TERM=$term tui_start "t$term" env NO_COLOR=1 HOME="$H" XDG_DATA_HOME="$H/data" \
 	    XDG_CACHE_HOME="$H/cache" LANG=C.UTF-8 "$STEEDMAIL" -d 3 -F "$T_TMP/tui.conf"
 	ok "TERM=$term (NO_COLOR): the index is drawn" tui_wait "t$term" "/42  sort" 20
+	tui_keys "t$term" Home
+	ok "TERM=$term: Home, as this terminal sends it" tui_wait "t$term" "INBOX  1/42"
+	tui_keys "t$term" End
+	ok "TERM=$term: End" tui_wait "t$term" "INBOX  42/42"
 	tui_keys "t$term" q
 	st=$(tui_ended "t$term" 10)
 	check "TERM=$term: q quits cleanly" sh -c "[ '$st' = 0 ] || { echo status $st; cat '$T_TMP/tui-t$term.err'; tail -15 '$H/cache/steedmail/debug.log'; tmux -S '$TUI_SOCK' capture-pane -p -t 't$term'; exit 1; }"
