@@ -66,6 +66,8 @@ struct ixs {
 	long			 load_no;	/* the one being read */
 	int			 load_again;	/* changed meanwhile */
 	int			 partial;	/* only the newest, for now */
+	int			 want_top;	/* Home while partial: the top of
+					   the whole folder when it comes */
 	int			 synced;
 	char			 title[256];
 };
@@ -227,6 +229,11 @@ ixs_take(struct ixs *s, struct index *ix)
 	}
 	s->nov = k;
 	ixs_place(s);
+	if (s->want_top) {
+		s->want_top = 0;
+		s->cur = s->top = 0;
+		ixs_clamp(s);
+	}
 }
 
 /*
@@ -794,9 +801,12 @@ ixs_action(struct tui_screen *sc, enum tui_action a, int key)
 		return 1;
 	case TA_TOP:
 		ixs_move(s, -(long)s->count);
+		if (s->partial)
+			s->want_top = 1;
 		return 1;
 	case TA_BOTTOM:
 		ixs_move(s, (long)s->count);
+		s->want_top = 0;
 		return 1;
 	case TA_SELECT:
 		if ((r = ixs_current(s)) != NULL)
