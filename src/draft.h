@@ -112,6 +112,7 @@ struct draft_opts {
 	int	never;		/* send in clear, whatever the settings */
 	int	smime;		/* S/MIME instead of OpenPGP */
 	int	can_ask;	/* fe_confirm() can reach a person */
+	int	nosign;		/* do not sign (the compose screen's toggle) */
 };
 
 /*
@@ -159,6 +160,58 @@ int	 draft_protect(const struct draft *, const struct config *,
 	    const struct draft_opts *, struct buf *out,
 	    struct draft_protection *p, int *bad_input, char **cause);
 void	 draft_protection_free(struct draft_protection *);
+
+/*
+ * What sending d now would do, asking nobody and sending nothing: for the
+ * compose screen's security line, which shows it live while the
+ * recipients change (draft-preview.c). The same decision draft_protect()
+ * makes (policy_decide() on the same policy_in), described per recipient
+ * and in one line:
+ *
+ *   "encrypt: yes (3/3 keys: 2 DNS-secure, 1 Autocrypt)"
+ *   "in clear: no key for x@y (looked up: DNS none, no Autocrypt seen)"
+ *   "not sent: must be encrypted, no key for x@y"   (policy refuses)
+ *   "ask: no key for x@y"                            (fallback = ask)
+ *
+ * use_dns 0 decides from what is known here (trust store, GnuPG home,
+ * the DNS cache) without a query: the screen shows that first, then the
+ * full answer. The GnuPG home must be set up (crypto_init). Runs on any
+ * thread; never on the interface thread (it may start gpg and wait on DNS).
+ * Returns -1 with *cause only when nothing can be decided (the trust
+ * store cannot be opened).
+ */
+struct draft_preview_rcpt {
+	char			*addr;
+	int			 has_key;	/* a key will be used */
+	const char		*origin;	/* how that key is known: "DNS-
+						   secure", "DNS", "Autocrypt",
+						   "verified", "imported",
+						   "trust store"; NULL without */
+	enum trust_state	 state;		/* the address's pin's state:
+						   changed, revoked, ... */
+	char			*why;		/* no key: "looked up: DNS
+						   none, no Autocrypt seen" */
+};
+struct draft_preview {
+	enum policy_action	 action;	/* what sending now would do */
+	int			 encrypt;	/* it would be encrypted */
+	int			 sign;		/* it would be signed */
+	int			 smime;		/* S/MIME, else OpenPGP */
+	int			 must;		/* policy_must(): encrypt or
+						   refuse (a reply to encrypted
+						   mail, encrypt = always) */
+	size_t			 nkeys;		/* recipients with a key */
+	struct draft_preview_rcpt *rcpts;	/* To, Cc, Bcc order */
+	size_t			 n;
+	/* Recipients whose key changed or was revoked: sending asks
+	 * first (changed), or shows why not (revoked). */
+	size_t			 nchanged, nrevoked;
+	char			*line;		/* the security line */
+};
+int	 draft_preview(const struct draft *, const struct config *,
+	    const struct draft_opts *, int use_dns, struct draft_preview *,
+	    char **cause);
+void	 draft_preview_free(struct draft_preview *);
 
 /*
  * Put msg (from draft_protect) in the outbox for d's envelope (every

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sysexits.h>
 #include <unistd.h>
 
@@ -348,7 +349,7 @@ main_run(int command, struct cmd_ctx *ctx)
 /* No command, on a terminal: the curses interface (ui/tui-main.c). */
 static int
 main_interface(const char *config_path, const char *account,
-    const char *debug)
+    const char *debug, const char *mailto)
 {
 	struct config	*cf;
 	char		*cause = NULL;
@@ -367,7 +368,7 @@ main_interface(const char *config_path, const char *account,
 	}
 	for (i = 0; i < cf->nwarnings; i++)
 		cmd_error("warning: %s", cf->warnings[i]);
-	rc = tui_main(cf, account);
+	rc = tui_main(cf, account, mailto);
 	config_free(cf);
 	log_close();
 	return rc;
@@ -500,7 +501,18 @@ main(int argc, char **argv)
 	if (flags != NULL)
 		operands = main_put_flags(&ctx, flags);
 	if (command == CMD_NONE && ctx.argc == 0 && isatty(0) && isatty(1))
-		return main_interface(config_path, ctx.account, debug);
+		return main_interface(config_path, ctx.account, debug, NULL);
+	/* steedmail mailto:URL, as a desktop's mail handler calls it */
+	if (command == CMD_NONE && ctx.argc == 1 &&
+	    strncasecmp(ctx.argv[0], "mailto:", 7) == 0) {
+		if (!isatty(0) || !isatty(1)) {
+			cmd_error("mailto: opens the compose screen, which "
+			    "needs a terminal");
+			return EX_USAGE;
+		}
+		return main_interface(config_path, ctx.account, debug,
+		    ctx.argv[0]);
+	}
 	if (command == CMD_NONE) {
 		cmd_error("no command given");
 		main_usage(stderr);

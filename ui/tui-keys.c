@@ -45,6 +45,9 @@ static const char *tui_map_names[TM_COUNT] = {
 	[TM_ATTACH] = "attach",
 	[TM_TRUST] = "trust",
 	[TM_HELP] = "help",
+	[TM_COMPOSE] = "compose",
+	[TM_OUTBOX] = "outbox",
+	[TM_DRAFTS] = "drafts",
 };
 
 static const struct {
@@ -114,6 +117,27 @@ static const struct {
 	[TA_VERIFY] = { "verify", "compare fingerprints, mark it verified" },
 	[TA_ACCEPT] = { "accept", "accept the changed key" },
 	[TA_REJECT] = { "reject", "reject the changed key" },
+	[TA_LIST_REPLY] = { "list-reply", "reply to the mailing list" },
+	[TA_SEND] = { "send", "send the message" },
+	[TA_POSTPONE] = { "postpone", "keep it as a draft for later" },
+	[TA_ABORT] = { "abort", "throw the message away (asks first)" },
+	[TA_EDIT] = { "edit", "edit the text in $EDITOR" },
+	[TA_EDIT_FROM] = { "edit-from", "choose the sending account" },
+	[TA_EDIT_TO] = { "edit-to", "edit the To recipients" },
+	[TA_EDIT_CC] = { "edit-cc", "edit the Cc recipients" },
+	[TA_EDIT_BCC] = { "edit-bcc", "edit the Bcc recipients" },
+	[TA_EDIT_SUBJECT] = { "edit-subject", "edit the subject" },
+	[TA_ATTACH_FILE] = { "attach-file", "attach a file" },
+	[TA_DETACH] = { "detach", "remove the attachment" },
+	[TA_ATTACH_RENAME] = { "rename-attachment",
+	    "change the attachment's shown name" },
+	[TA_ATTACH_TYPE] = { "attachment-type",
+	    "change the attachment's type" },
+	[TA_TOGGLE_ENCRYPT] = { "toggle-encrypt",
+	    "encrypt: as the policy says, always, never" },
+	[TA_TOGGLE_SIGN] = { "toggle-sign", "sign or not" },
+	[TA_TOGGLE_SMIME] = { "toggle-smime", "S/MIME or OpenPGP" },
+	[TA_RETRY] = { "retry", "try sending it again now" },
 };
 
 /* Named keys, for parsing and printing; the first name of a key is the
@@ -176,6 +200,8 @@ static const struct {
 	{ TM_GENERIC, 'G', TA_SYNC },
 	{ TM_GENERIC, CTRL('c'), TA_CANCEL },
 	{ TM_GENERIC, 'O', TA_OUTBOX },
+	{ TM_GENERIC, 'm', TA_COMPOSE },
+	{ TM_GENERIC, 'R', TA_RECALL },
 
 	{ TM_INDEX, 'q', TA_QUIT },
 	{ TM_INDEX, KEY_ESC, TA_NONE },
@@ -198,8 +224,7 @@ static const struct {
 	{ TM_INDEX, 'r', TA_REPLY },
 	{ TM_INDEX, 'g', TA_GROUP_REPLY },
 	{ TM_INDEX, 'f', TA_FORWARD },
-	{ TM_INDEX, 'm', TA_COMPOSE },
-	{ TM_INDEX, 'R', TA_RECALL },
+	{ TM_INDEX, 'L', TA_LIST_REPLY },
 
 	{ TM_PAGER, '\n', TA_LINE_DOWN },
 	{ TM_PAGER, KEY_DOWN, TA_LINE_DOWN },
@@ -221,6 +246,7 @@ static const struct {
 	{ TM_PAGER, 'r', TA_REPLY },
 	{ TM_PAGER, 'g', TA_GROUP_REPLY },
 	{ TM_PAGER, 'f', TA_FORWARD },
+	{ TM_PAGER, 'L', TA_LIST_REPLY },
 
 	{ TM_ATTACH, '\n', TA_OPEN },
 	{ TM_ATTACH, 'm', TA_OPEN },
@@ -230,6 +256,31 @@ static const struct {
 	{ TM_TRUST, 'v', TA_VERIFY },
 	{ TM_TRUST, 'a', TA_ACCEPT },
 	{ TM_TRUST, 'x', TA_REJECT },
+	/* compose: the header letters are mutt's */
+	{ TM_COMPOSE, 'y', TA_SEND },
+	{ TM_COMPOSE, 'P', TA_POSTPONE },
+	{ TM_COMPOSE, 'q', TA_ABORT },
+	{ TM_COMPOSE, 'e', TA_EDIT },
+	{ TM_COMPOSE, '\n', TA_EDIT },
+	{ TM_COMPOSE, 'F', TA_EDIT_FROM },
+	{ TM_COMPOSE, 't', TA_EDIT_TO },
+	{ TM_COMPOSE, 'c', TA_EDIT_CC },
+	{ TM_COMPOSE, 'b', TA_EDIT_BCC },
+	{ TM_COMPOSE, 's', TA_EDIT_SUBJECT },
+	{ TM_COMPOSE, 'a', TA_ATTACH_FILE },
+	{ TM_COMPOSE, 'D', TA_DETACH },
+	{ TM_COMPOSE, 'N', TA_ATTACH_RENAME },
+	{ TM_COMPOSE, 'T', TA_ATTACH_TYPE },
+	{ TM_COMPOSE, 'E', TA_TOGGLE_ENCRYPT },
+	{ TM_COMPOSE, 'S', TA_TOGGLE_SIGN },
+	{ TM_COMPOSE, 'M', TA_TOGGLE_SMIME },
+	{ TM_COMPOSE, 'm', TA_NONE },
+	{ TM_COMPOSE, 'R', TA_NONE },
+	{ TM_OUTBOX, 'r', TA_RETRY },
+	{ TM_OUTBOX, 'e', TA_EDIT },
+	{ TM_OUTBOX, 'd', TA_DELETE },
+	{ TM_DRAFTS, '\n', TA_SELECT },
+	{ TM_DRAFTS, 'd', TA_DELETE },
 };
 
 /* One code per key: what terminals send for Enter and BackSpace varies. */

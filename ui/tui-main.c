@@ -231,12 +231,24 @@ generic(enum tui_action a, int key)
 		break;
 	case TA_REPLY:
 	case TA_GROUP_REPLY:
+	case TA_LIST_REPLY:
 	case TA_FORWARD:
+		if (tui.top != NULL)
+			tui_write_from(tui.top, a);
+		break;
 	case TA_COMPOSE:
+		if (tui_current() != NULL)
+			tui_write_new(tui_current());
+		break;
 	case TA_RECALL:
+		if (tui_current() != NULL &&
+		    (s = tui_drafts_new(tui_current())) != NULL)
+			tui_push(s);
+		break;
 	case TA_OUTBOX:
-		tui_message("not yet: writing mail comes with the compose "
-		    "screen; use steedmail -s for now");
+		if (tui_current() != NULL &&
+		    (s = tui_outbox_new(tui_current())) != NULL)
+			tui_push(s);
 		break;
 	case TA_NONE:
 		if (key != KEY_RESIZE && key != ERR)
@@ -322,7 +334,7 @@ loop(void)
 }
 
 int
-tui_main(struct config *cf, const char *account)
+tui_main(struct config *cf, const char *account, const char *mailto)
 {
 	struct account	*a;
 	const char	*cs;
@@ -390,6 +402,9 @@ tui_main(struct config *cf, const char *account)
 	tui_keys_load(cf);
 
 	tui_push(tui_index_new(tui_current(), "INBOX"));
+	/* a refused URL is said on the index (tui_write_mailto()) */
+	if (mailto != NULL)
+		(void)tui_write_mailto(tui_current(), mailto);
 	tui_dirty();
 	loop();
 

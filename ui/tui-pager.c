@@ -30,7 +30,6 @@
 #include "xmalloc.h"
 
 #define PAGER_URL_MAX	2048	/* bytes of an address highlighted */
-#define PAGER_NOT_YET	"not yet: writing mail comes with the compose screen"
 
 struct pager {
 	struct tui_account	*acct;
@@ -646,11 +645,6 @@ pager_action(struct tui_screen *sc, enum tui_action a, int key)
 		return 1;
 	case TA_COPY:
 		pager_move(p, TJ_COPY);
-		return 1;
-	case TA_REPLY:
-	case TA_GROUP_REPLY:
-	case TA_FORWARD:
-		tui_message(PAGER_NOT_YET);
 		return 1;
 	default:
 		return 0;

@@ -123,6 +123,9 @@ enum tui_map {
 	TM_ATTACH,		/* the pager's list of attachments */
 	TM_TRUST,
 	TM_HELP,
+	TM_COMPOSE,		/* the compose screen */
+	TM_OUTBOX,		/* the outbox screen */
+	TM_DRAFTS,		/* the list of postponed drafts */
 	TM_COUNT
 };
 
@@ -147,6 +150,15 @@ enum tui_action {
 	TA_NEXT_PART,
 	/* trust */
 	TA_VERIFY, TA_ACCEPT, TA_REJECT,
+	/* messages: writing */
+	TA_LIST_REPLY,
+	/* compose */
+	TA_SEND, TA_POSTPONE, TA_ABORT, TA_EDIT, TA_EDIT_FROM, TA_EDIT_TO,
+	TA_EDIT_CC, TA_EDIT_BCC, TA_EDIT_SUBJECT, TA_ATTACH_FILE, TA_DETACH,
+	TA_ATTACH_RENAME, TA_ATTACH_TYPE, TA_TOGGLE_ENCRYPT, TA_TOGGLE_SIGN,
+	TA_TOGGLE_SMIME,
+	/* outbox */
+	TA_RETRY,
 	TA_COUNT
 };
 
@@ -317,6 +329,11 @@ struct tui_screen {
 	/* The status bar's left part, or NULL for the default. */
 	void		(*status)(struct tui_screen *, struct buf *);
 	void		(*free)(struct tui_screen *);
+	/* The message the cursor is on (index) or shown (pager): 1 and its
+	 * folder (the screen's) and UID; 0 when there is none. For reply
+	 * and forward from any screen. */
+	int		(*current)(struct tui_screen *, const char **folder,
+			    uint32_t *uid);
 	/* The index: the UID after or before uid (tui_index_step()). */
 	uint32_t	(*step)(struct tui_screen *, uint32_t uid, int dir);
 	void		*data;
@@ -371,7 +388,69 @@ struct tui_screen *tui_trust_list_new(struct tui_account *);
 /* The bindings of map, with the legend of indicators on the index's. */
 struct tui_screen *tui_help_new(enum tui_map);
 
-/* Entry point from main(): the interface on cf; returns the exit code. */
-int		 tui_main(struct config *, const char *account);
+/* ---- writing (tui-compose.c, tui-write.c, tui-send.c, tui-outbox.c,
+ * tui-drafts.c) -------------------------------------------------------- */
+
+struct draft;
+struct draft_opts;
+
+/*
+ * tui-compose.c: the compose screen for d (taken over). Headers are edited
+ * in the screen, the body in $VISUAL/$EDITOR; the security line comes from
+ * draft_preview() run on a thread of its own whenever the recipients or the
+ * toggles change. resumed: the draft file d came from (draft_resume()),
+ * removed once the message is queued or postponed again; NULL for a new
+ * one. With edit_first the editor opens at once (m, r, g, f do that).
+ */
+struct tui_screen *tui_compose_new(struct tui_account *, struct draft *d,
+		     const char *resumed, int edit_first);
+
+/*
+ * tui-write.c: where writing starts. tui_write_new() opens compose for a
+ * new message (asking first whether to recall a draft when some wait);
+ * tui_write_from() starts a reply (TA_REPLY, TA_GROUP_REPLY,
+ * TA_LIST_REPLY) or a forward (TA_FORWARD) from the message the screen
+ * shows (its current() hook): the message is fetched and the draft made on
+ * the worker, compose opens when it is ready. tui_write_mailto() opens
+ * compose from a mailto: URL (mailto.h's allow-list).
+ */
+void		 tui_write_new(struct tui_account *);
+void		 tui_write_from(struct tui_screen *, enum tui_action);
+int		 tui_write_mailto(struct tui_account *, const char *url);
+
+/*
+ * tui-send.c: sending on acct's worker. tui_send_draft() protects d
+ * (draft_protect(): gpg may ask for a passphrase through the worker's
+ * terminal hooks), queues it in the outbox and flushes the outbox;
+ * d stays the caller's and must not change until the TE_DONE, whose data
+ * is a struct tui_sent. tui_send_flush() flushes the outbox (only_id, or
+ * all).
+ */
+enum tui_sent_state {
+	TS_SENT,	/* sent (and saved to Sent) */
+	TS_QUEUED,	/* in the outbox, to be tried again */
+	TS_FAILED,	/* refused by the server for good (outbox/failed) */
+	TS_REFUSED,	/* not queued: the policy refused it (draft kept) */
+	TS_ERROR	/* not queued: it could not be built or protected */
+};
+struct tui_sent {
+	enum tui_sent_state state;
+	char		*line;		/* what to show, in plain words */
+	char		*id;		/* the outbox entry, or NULL */
+};
+uint64_t	 tui_send_draft(struct tui_account *, const struct draft *,
+		     const struct draft_opts *);
+uint64_t	 tui_send_flush(struct tui_account *, const char *only_id);
+void		 tui_sent_free(void *);
+
+/* tui-outbox.c: queued and failed messages: retry, edit, delete. */
+struct tui_screen *tui_outbox_new(struct tui_account *);
+/* tui-drafts.c: the postponed drafts of acct, to recall one. */
+struct tui_screen *tui_drafts_new(struct tui_account *);
+
+/* Entry point from main(): the interface on cf; returns the exit code.
+ * mailto: a mailto: URL to open compose with, or NULL. */
+int		 tui_main(struct config *, const char *account,
+		     const char *mailto);
 
 #endif
