@@ -445,8 +445,15 @@ void		 tui_sent_free(void *);
 
 /* tui-outbox.c: queued and failed messages: retry, edit, delete. */
 struct tui_screen *tui_outbox_new(struct tui_account *);
-/* tui-drafts.c: the postponed drafts of acct, to recall one. */
+/*
+ * tui-drafts.c: the postponed drafts of acct, to recall one (compose opens
+ * on it). tui_drafts_saved(): the compose screen postponed a draft to path
+ * (draft_postpone()); a copy goes to the account's Drafts mailbox on the
+ * worker. tui_drafts_count(): how many drafts wait (for m's question).
+ */
 struct tui_screen *tui_drafts_new(struct tui_account *);
+void		 tui_drafts_saved(struct tui_account *, const char *path);
+size_t		 tui_drafts_count(struct tui_account *);
 
 /* Entry point from main(): the interface on cf; returns the exit code.
  * mailto: a mailto: URL to open compose with, or NULL. */
