@@ -217,7 +217,8 @@ drafts_load(struct drafts *dl)
 		closedir(dir);
 	}
 	free(path);
-	qsort(dl->v, dl->n, sizeof *dl->v, drafts_cmp);
+	if (dl->n > 1)
+		qsort(dl->v, dl->n, sizeof *dl->v, drafts_cmp);
 	if (dl->cur >= dl->n)
 		dl->cur = dl->n > 0 ? dl->n - 1 : 0;
 	drafts_read_start(dl);
@@ -583,7 +584,7 @@ drafts_delete(struct drafts *dl)
 	if (dl->n == 0)
 		return;
 	e = &dl->v[dl->cur];
-	if (!tui_yesno("delete the draft to %s, \"%s\"? (y/n)",
+	if (!tui_yesno("delete the draft to %s, \"%s\"?",
 	    e->to != NULL && *e->to != '\0' ? e->to : "nobody",
 	    !e->known ? "(encrypted)" : e->subject != NULL ? e->subject : ""))
 		return;

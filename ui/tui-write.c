@@ -383,7 +383,7 @@ tui_write_from(struct tui_screen *s, enum tui_action a)
 		return;
 	}
 	if (a == TA_FORWARD)
-		attach = tui_yesno("forward as attachment? (y/n)");
+		attach = tui_yesno("forward as attachment?");
 	b = xcalloc(1, sizeof *b);
 	b->cf = tui.cf;
 	b->a = tui_account_config(ta);
@@ -425,7 +425,7 @@ tui_write_new(struct tui_account *ta)
 	size_t			 n;
 
 	if ((n = tui_drafts_count(ta)) > 0 && tui_yesno("%zu draft%s "
-	    "postponed; recall one? (y/n)", n, n == 1 ? "" : "s")) {
+	    "postponed; recall one?", n, n == 1 ? "" : "s")) {
 		if ((s = tui_drafts_new(ta)) != NULL)
 			tui_push(s);
 		return;
