@@ -131,7 +131,10 @@ tui_compose_edit(char **body, char **why)
 		free(dir);
 		return -1;
 	}
+	/* exec: the editor is tui_run_program()'s own child, so that its
+	 * stop (Ctrl-Z) is seen there and not lost in a shell between */
 	buf_init(&cmd);
+	buf_adds(&cmd, "exec ");
 	buf_adds(&cmd, ed);		/* the editor may have arguments */
 	buf_addc(&cmd, ' ');
 	cp_edit_quote(&cmd, path);
