@@ -299,3 +299,106 @@ session_idle(struct session *s, const char *folder, int timeout,
 	}
 	return session_stopped(rc, cause);
 }
+
+/*
+ * The Drafts mailbox's name, the connection up: \Drafts, else "Drafts",
+ * which is made when the server has neither.
+ */
+static char *
+session_drafts_mailbox(struct session *s, mailimap **imapp, char **cause)
+{
+	mailimap	*imap;
+	char		*name, *why = NULL;
+	int		 err, rc;
+
+	if ((rc = imap_conn_select(s->conn, NULL, cause)) != IMAP_OPS_OK ||
+	    (imap = imap_conn_session(s->conn)) == NULL) {
+		if (rc == IMAP_OPS_OK)
+			*cause = xstrdup("the server cannot be reached");
+		return NULL;
+	}
+	*imapp = imap;
+	if ((name = imap_mailbox_special(imap, "Drafts", &why)) != NULL)
+		return name;
+	free(why);
+	if ((err = mailimap_create(imap, "Drafts")) != MAILIMAP_NO_ERROR) {
+		imap_ops_error(imap, err, "CREATE Drafts", cause);
+		return NULL;
+	}
+	log_msg(LOG_INFO, "session: %s: made the Drafts mailbox", s->a->id);
+	return xstrdup("Drafts");
+}
+
+int
+session_draft_append(struct session *s, const char *msg, size_t len,
+    char **cause)
+{
+	struct mailimap_flag_list	*flags;
+	mailimap			*imap = NULL;
+	char				*mb;
+	int				 err, rc = IMAP_OPS_OK;
+
+	if ((mb = session_drafts_mailbox(s, &imap, cause)) == NULL)
+		return imap != NULL ? IMAP_OPS_REFUSED : IMAP_OPS_LOST;
+	flags = mailimap_flag_list_new_empty();
+	mailimap_flag_list_add(flags, mailimap_flag_new_draft());
+	mailimap_flag_list_add(flags, mailimap_flag_new_seen());
+	err = mailimap_append(imap, mb, flags, NULL, msg, len);
+	mailimap_flag_list_free(flags);
+	if (err != MAILIMAP_NO_ERROR)
+		rc = imap_ops_error(imap, err, "APPEND", cause);
+	free(mb);
+	return rc;
+}
+
+int
+session_draft_remove(struct session *s, const char *msgid, size_t *removed,
+    char **cause)
+{
+	struct mailimap_search_key	*key;
+	mailimap			*imap = NULL;
+	clist				*res = NULL;
+	clistiter			*it;
+	uint32_t			*uids = NULL;
+	size_t				 n = 0;
+	char				*mb;
+	int				 err, rc;
+
+	*removed = 0;
+	if ((mb = session_drafts_mailbox(s, &imap, cause)) == NULL)
+		return imap != NULL ? IMAP_OPS_REFUSED : IMAP_OPS_LOST;
+	if ((rc = imap_conn_select(s->conn, mb, cause)) != IMAP_OPS_OK)
+		goto out;
+	imap = imap_conn_session(s->conn);
+	key = mailimap_search_key_new_header(xstrdup("Message-ID"),
+	    xstrdup(msgid));
+	err = mailimap_uid_search(imap, NULL, key, &res);
+	mailimap_search_key_free(key);
+	if (err != MAILIMAP_NO_ERROR) {
+		rc = imap_ops_error(imap, err, "UID SEARCH", cause);
+		goto out;
+	}
+	for (it = clist_begin(res); it != NULL; it = clist_next(it)) {
+		uids = xreallocarray(uids, n + 1, sizeof *uids);
+		uids[n] = *(uint32_t *)clist_content(it);
+		if ((rc = imap_ops_store(imap, uids[n], "T", "", cause)) !=
+		    IMAP_OPS_OK)
+			goto out;
+		n++;
+	}
+	*removed = n;
+	/* Without UIDPLUS the copies stay flagged deleted: a plain EXPUNGE
+	 * would take every other message flagged so with them. */
+	if (n > 0 && (rc = imap_ops_expunge(imap, uids, n, cause)) ==
+	    IMAP_OPS_UNSUPPORTED) {
+		free(*cause);
+		*cause = NULL;
+		rc = IMAP_OPS_OK;
+	}
+out:
+	if (res != NULL)
+		mailimap_search_result_free(res);
+	free(uids);
+	free(mb);
+	return rc;
+}

@@ -126,6 +126,20 @@ int	 session_search(struct session *, const char *folder,
 int	 session_expunge(struct session *, const char *folder, char **cause);
 
 /*
+ * The account's Drafts mailbox: the one flagged \Drafts (RFC 6154), else
+ * one named "Drafts", made when there is none. session_draft_append()
+ * puts a copy of a postponed draft there, flagged \Draft and \Seen;
+ * session_draft_remove() removes the copies with that Message-ID (flagged
+ * deleted, then expunged by UID where the server has UIDPLUS), *removed
+ * says how many there were. The local draft file is the one that counts:
+ * these copies are for other programs and other machines.
+ */
+int	 session_draft_append(struct session *, const char *msg, size_t len,
+	    char **cause);
+int	 session_draft_remove(struct session *, const char *msgid,
+	    size_t *removed, char **cause);
+
+/*
  * Wait up to timeout seconds for a change in folder (imap-idle.h):
  * IMAP_OPS_OK with *events (0: none in time), SESSION_CANCELLED, or
  * another class and a cause.

@@ -1140,6 +1140,20 @@ ixs_step(struct tui_screen *sc, uint32_t uid, int dir)
 	return next;
 }
 
+/* The message under the cursor, for reply and forward (tui-write.c). */
+static int
+ixs_current_hook(struct tui_screen *sc, const char **folder, uint32_t *uid)
+{
+	struct ixs		*s = sc->data;
+	const struct index_row	*r;
+
+	if ((r = ixs_current(s)) == NULL)
+		return 0;
+	*folder = s->folder;
+	*uid = r->uid;
+	return 1;
+}
+
 struct tui_screen *
 tui_index_new(struct tui_account *ta, const char *folder)
 {
@@ -1158,6 +1172,7 @@ tui_index_new(struct tui_account *ta, const char *folder)
 	sc->status = ixs_status;
 	sc->free = ixs_free;
 	sc->step = ixs_step;
+	sc->current = ixs_current_hook;
 	sc->data = s;
 	/* what the cache has now, then what the server has */
 	ixs_load(s);

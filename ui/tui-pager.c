@@ -715,6 +715,17 @@ pager_free(struct tui_screen *sc)
 	free(sc);
 }
 
+/* The message shown, for reply and forward (tui-write.c). */
+static int
+pager_current(struct tui_screen *sc, const char **folder, uint32_t *uid)
+{
+	struct pager	*p = sc->data;
+
+	*folder = p->folder;
+	*uid = p->uid;
+	return 1;
+}
+
 struct tui_screen *
 tui_pager_new(struct tui_account *acct, const char *folder, uint32_t uid,
     struct message *msg, struct buf *raw, struct tui_screen *index)
@@ -745,6 +756,7 @@ tui_pager_new(struct tui_account *acct, const char *folder, uint32_t uid,
 	sc->event = pager_event;
 	sc->status = pager_status;
 	sc->free = pager_free;
+	sc->current = pager_current;
 	sc->data = p;
 	return sc;
 }
