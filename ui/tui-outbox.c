@@ -563,16 +563,19 @@ tui_outbox_event(struct tui_screen *s, struct tui_event *ev)
 		tui_outbox_load(o);
 }
 
+/* The counts are on the right ("outbox: 1 queued"): the keys here. */
 static void
 tui_outbox_status(struct tui_screen *s, struct buf *b)
 {
 	struct tui_outbox	*o = s->data;
-	size_t			 i, failed = 0;
 
-	for (i = 0; i < o->n; i++)
-		failed += o->rows[i].failed;
-	buf_addf(b, "%zu queued, %zu failed  r send now  d delete  "
-	    "Enter show", o->n - failed, failed);
+	if (o->detail)
+		buf_addf(b, "message %zu/%zu  q back", o->cursor + 1, o->n);
+	else if (o->n > 0)
+		buf_addf(b, "message %zu/%zu  r send now  d delete  "
+		    "<Enter> details", o->cursor + 1, o->n);
+	else
+		buf_addf(b, "nothing waits");
 }
 
 static void

@@ -1,9 +1,11 @@
-# tui-outbox.sh: the outbox screen in tmux at 80x24 (TERM=screen), against
-# the real Postfix and Dovecot. With the MTA stopped, alice's message waits
-# in the outbox: the status bar counts it, O lists it with its recipient
-# and Subject, r tries it and the screen says why it is still queued.
-# Postfix back, r sends it: the list empties, bob gets it once and alice's
-# Sent holds one copy. A message the server refuses for good is listed as
+# tui-outbox.sh: sending and the outbox screen in tmux at 80x24
+# (TERM=screen), against the real Postfix and Dovecot. With the MTA
+# stopped, alice writes to bob in the compose screen and sends: the message
+# line says it is queued and why, the status bar counts it; another is
+# queued by `steedmail -s` meanwhile. O lists both with recipient and
+# Subject and why they wait, r tries them and says they are still queued.
+# Postfix back, r sends them: the list empties, bob gets each once and
+# alice's Sent holds one copy of each. A message the server refuses for good is listed as
 # failed with the server's words; Enter shows it in full, d deletes it.
 # Both in LANG=C and LANG=C.UTF-8.
 . "$(dirname "$0")/../lib.sh"
@@ -45,9 +47,13 @@ mta() {
 	postfix -c "$STEED_ENV/postfix" "$1" >/dev/null 2>&1
 	port "$([ "$1" = stop ] && echo down || echo up)"
 }
+# The editor of the compose screen: it writes the text.
+printf '#!/bin/sh\necho "written while the MTA was away" >>"$1"\n' >"$T_TMP/editor"
+chmod +x "$T_TMP/editor"
 run_alice() {	# run_alice NAME LANG
 	tui_start "$1" env XDG_DATA_HOME="$AD" XDG_CACHE_HOME="$T_TMP/alice-c" \
-	    LANG="$2" TZ=UTC "$STEEDMAIL" -F "$STEED_ENV/alice.conf"
+	    LANG="$2" TZ=UTC VISUAL= EDITOR="$T_TMP/editor" TMPDIR="$T_TMP" \
+	    "$STEEDMAIL" -F "$STEED_ENV/alice.conf"
 }
 # row NAME TEXT: the screen's line holding TEXT, and the line below it.
 rows() { tui_capture "$1" | grep -A1 -F -- "$2"; }
@@ -58,35 +64,49 @@ for lang in C C.UTF-8; do
 	n=t-$(echo "$lang" | tr -dc 'a-zA-Z0-9')
 	s="down $lang $u"
 
-	# --- queued while the MTA is down, sent with r once it is back ------
+	# --- written and sent while the MTA is down: queued ------------------
 	mta stop || bail "postfix did not stop"
-	echo "written while the MTA was away" | alice -s "$s" "$STEED_BOB" >"$T_TMP/o" 2>&1
-	[ "$(queued)" = 1 ] || bail "the message was not queued: $(cat "$T_TMP/o")"
 	run_alice "$n" "$lang"
-	ok "$lang: the status bar counts the queued message" tui_wait "$n" "outbox: 1 queued" 20
+	tui_wait "$n" "sort: date" 30 >/dev/null || bail "alice's index did not open"
+	tui_keys "$n" m
+	ok "$lang: m: compose, the editor wrote the text" tui_wait "$n" "written while the MTA was away"
+	tui_keys "$n" t; tui_type "$n" "$STEED_BOB"; tui_keys "$n" Enter
+	tui_keys "$n" s; tui_type "$n" "$s"; tui_keys "$n" Enter
+	tui_wait "$n" "Subject:  $s" >/dev/null
+	tui_keys "$n" y
+	ok "$lang: y with the MTA down: queued, and why, and what next" tui_wait "$n" "queued, not sent yet (" 30
+	tui_capture "$n" >"$T_TMP/q"
+	ok "$lang: ... the server's absence named" has "$T_TMP/q" "Connection refused"
+	ok "$lang: the status bar counts the queued message" tui_wait "$n" "outbox: 1 queued" 10
+	check "$lang: it is in the outbox" [ "$(queued)" = 1 ]
+	# a second one, queued by the command line meanwhile
+	echo "queued by another steedmail" | alice -s "cli $s" "$STEED_BOB" >"$T_TMP/o" 2>&1
+	[ "$(queued)" = 2 ] || bail "the second message was not queued: $(cat "$T_TMP/o")"
 	# O is the index's reverse sort: the outbox is O from the folders
 	tui_keys "$n" y
 	tui_wait "$n" "| Folders" >/dev/null
 	tui_keys "$n" O
 	ok "$lang: O opens the outbox screen" tui_wait "$n" "| Outbox"
-	rows "$n" "$s" >"$T_TMP/r"
-	ok "$lang: it lists the message with its recipient" has "$T_TMP/r" "$STEED_BOB"
-	ok "$lang: ... as queued" has "$T_TMP/r" "queued: not tried yet"
+	tui_capture "$n" | grep -v -F "cli $s" | grep -A1 -F -- "$s" >"$T_TMP/r"
+	ok "$lang: it lists the message sent from compose, with its recipient" has "$T_TMP/r" "$STEED_BOB"
+	ok "$lang: ... as queued, with the reason of its try" has "$T_TMP/r" "queued: cannot connect"
+	rows "$n" "cli $s" >"$T_TMP/r"
+	ok "$lang: and the one the command line queued, not tried here yet" has "$T_TMP/r" "queued: not tried yet"
 	tui_keys "$n" r
-	ok "$lang: r tries it: still queued, the reason said" tui_wait "$n" "1 still queued (" 30
-	rows "$n" "$s" >"$T_TMP/r"
+	ok "$lang: r tries them: still queued, the reason said" tui_wait "$n" "2 still queued (" 30
+	rows "$n" "cli $s" >"$T_TMP/r"
 	ok "$lang: the list says why it waits" sh -c "grep -q 'queued: ' '$T_TMP/r' && ! grep -q 'not tried yet' '$T_TMP/r'"
-	check "$lang: nothing left the outbox" [ "$(queued)" = 1 ]
+	check "$lang: nothing left the outbox" [ "$(queued)" = 2 ]
 
 	mta start || bail "postfix did not start again"
 	tui_keys "$n" r
-	ok "$lang: r with the MTA back: sent" tui_wait "$n" "1 sent" 30
+	ok "$lang: r with the MTA back: sent" tui_wait "$n" "2 sent" 30
 	ok "$lang: the list empties" tui_wait "$n" "The outbox is empty"
-	ok "$lang: the status bar no longer counts it" tui_gone "$n" "outbox: 1 queued"
+	ok "$lang: the status bar no longer counts them" tui_gone "$n" "outbox: 2 queued"
 	check "$lang: the outbox directory is empty" [ "$(queued)" = 0 ]
-	ok "$lang: bob receives it" arrives bob INBOX "$s" 1
-	ok "$lang: ... once, never twice" stays bob INBOX "$s" 1
-	ok "$lang: alice's Sent holds one copy" arrives alice Sent "$s" 1
+	ok "$lang: bob receives both" eval 'arrives bob INBOX "$s" 2'
+	ok "$lang: ... each once, never twice" eval 'stays bob INBOX "$s" 2 && [ "$(count bob INBOX "cli $s")" = 1 ]'
+	ok "$lang: alice's Sent holds one copy of each" eval 'arrives alice Sent "$s" 2 && [ "$(count alice Sent "cli $s")" = 1 ]'
 
 	# --- refused for good: failed, shown with the server's words ----------
 	echo "nobody reads this" | alice -s "refused $lang $u" "nobody@steed.test" >/dev/null 2>&1
@@ -103,7 +123,7 @@ for lang in C C.UTF-8; do
 	ok "$lang: ... the recipient" grep -q "^To *nobody@steed.test" "$T_TMP/d"
 	ok "$lang: ... the file it is kept in" has "$T_TMP/d" "outbox/failed/"
 	tui_keys "$n" q
-	ok "$lang: q goes back to the list" tui_wait "$n" "0 queued, 1 failed"
+	ok "$lang: q goes back to the list" tui_wait "$n" "message 1/1  r send now"
 	tui_keys "$n" e
 	ok "$lang: e says a queued message cannot be edited" tui_wait "$n" "cannot be edited"
 	tui_keys "$n" d
