@@ -109,6 +109,7 @@ struct tui_outbox {
 	unsigned		 gen;		/* tui_outbox_gen when read */
 	char			*error;		/* the outbox cannot be read */
 	uint64_t		 job;		/* a retry or a delete */
+	struct tui_account	*job_acct;	/* the retry's; NULL: a delete */
 	int			 detail;	/* Enter: one entry in full */
 };
 
@@ -267,11 +268,15 @@ tui_outbox_load(struct tui_outbox *o)
 	outbox_free_entries(v, n);
 	outbox_free_failed(fv, fn);
 	free(dir);
-	/* the cursor stays on its message when it is still there */
-	o->cursor = 0;
+	/* the cursor stays on its message when it is still there, else
+	 * near where it was */
 	for (i = 0; id != NULL && i < o->n; i++)
 		if (strcmp(o->rows[i].id, id) == 0)
-			o->cursor = i;
+			break;
+	if (id != NULL && i < o->n)
+		o->cursor = i;
+	else if (o->cursor >= o->n)
+		o->cursor = o->n > 0 ? o->n - 1 : 0;
 	free(id);
 	if (o->n == 0)
 		o->detail = 0;
@@ -434,6 +439,7 @@ tui_outbox_delete(struct tui_outbox *o)
 	d->id = xstrdup(r->id);
 	d->failed = r->failed;
 	o->job = tui_background(tui_outbox_del_run, d, free);
+	o->job_acct = NULL;
 	tui_message("deleting...");
 }
 
@@ -505,6 +511,7 @@ tui_outbox_action(struct tui_screen *s, enum tui_action action, int key)
 		/* the whole outbox: nobody wants one message to go and the
 		 * others to wait */
 		o->job = tui_send_flush(o->acct, NULL);
+		o->job_acct = o->acct;
 		tui_message("sending the outbox...");
 		return 1;
 	case TA_DELETE:
@@ -540,7 +547,8 @@ tui_outbox_event(struct tui_screen *s, struct tui_event *ev)
 
 	if (ev->kind != TE_DONE)
 		return;
-	if (o->job != 0 && ev->job == o->job) {
+	/* job ids are per worker, and the background's apart from them */
+	if (o->job != 0 && ev->job == o->job && ev->acct == o->job_acct) {
 		o->job = 0;
 		if (ev->acct == NULL) {		/* a delete */
 			if (ev->data != NULL)
