@@ -32,14 +32,6 @@
 #define TUI_OUTBOX_RECOUNT_MS	5000	/* others may queue too */
 #define TUI_OUTBOX_HEAD		16384	/* the header is in the first */
 
-static atomic_uint	tui_outbox_gen = 1;
-
-void
-tui_outbox_changed(void)
-{
-	atomic_fetch_add(&tui_outbox_gen, 1);
-}
-
 /* Files named *ext in dir. */
 static size_t
 tui_outbox_files(const char *dir, const char *ext)
@@ -69,9 +61,9 @@ tui_outbox_count(size_t *queued, size_t *failed)
 	int64_t		 now = clock_ms();
 	char		*dir, *fdir, *cause = NULL;
 
-	if (gen != atomic_load(&tui_outbox_gen) ||
+	if (gen != tui_send_outbox_gen() ||
 	    now - when >= TUI_OUTBOX_RECOUNT_MS) {
-		gen = atomic_load(&tui_outbox_gen);
+		gen = tui_send_outbox_gen();
 		when = now;
 		q = f = 0;
 		if ((dir = outbox_dir(&cause)) != NULL) {
@@ -106,7 +98,8 @@ struct tui_outbox {
 	struct tui_outbox_row	*rows;
 	size_t			 n;
 	size_t			 cursor, top;
-	unsigned		 gen;		/* tui_outbox_gen when read */
+	unsigned		 gen;		/* tui_send_outbox_gen() when
+						   read */
 	char			*error;		/* the outbox cannot be read */
 	uint64_t		 job;		/* a retry or a delete */
 	struct tui_account	*job_acct;	/* the retry's; NULL: a delete */
@@ -227,7 +220,7 @@ tui_outbox_load(struct tui_outbox *o)
 				      xstrdup(o->rows[o->cursor].id) : NULL;
 
 	tui_outbox_clear(o);
-	o->gen = atomic_load(&tui_outbox_gen);
+	o->gen = tui_send_outbox_gen();
 	if ((dir = outbox_dir(&cause)) == NULL ||
 	    outbox_list(dir, &v, &n, &cause) == -1 ||
 	    outbox_list_failed(dir, &fv, &fn, &cause) == -1) {
@@ -340,7 +333,7 @@ tui_outbox_draw(struct tui_screen *s)
 	size_t			 i;
 	int			 tw;
 
-	if (o->gen != atomic_load(&tui_outbox_gen))
+	if (o->gen != tui_send_outbox_gen())
 		tui_outbox_load(o);
 	if (o->error != NULL) {
 		tui_putfill(TUI_FIRST_ROW, 0, COLS, o->error,
@@ -421,7 +414,7 @@ out:
 	free(d);
 	if (cause == NULL && !found)
 		cause = xstrdup("it had left the outbox already (sent)");
-	tui_outbox_changed();
+	tui_send_outbox_changed();
 	return cause;
 }
 
@@ -494,7 +487,7 @@ tui_outbox_action(struct tui_screen *s, enum tui_action action, int key)
 		return 1;
 	case TA_SYNC:
 		/* another steedmail may have queued: the count too */
-		tui_outbox_changed();
+		tui_send_outbox_changed();
 		tui_outbox_load(o);
 		return 1;
 	case TA_SELECT:

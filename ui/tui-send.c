@@ -41,6 +41,25 @@ struct tui_send_job {
 };
 
 /*
+ * Bumped whenever this process changes the outbox (any thread): the outbox
+ * screen and the status bar's count read it again when it moved. Here, so
+ * that the outbox screen depends on this file and never the other way.
+ */
+static atomic_uint	tui_send_gen = 1;
+
+void
+tui_send_outbox_changed(void)
+{
+	atomic_fetch_add(&tui_send_gen, 1);
+}
+
+unsigned
+tui_send_outbox_gen(void)
+{
+	return atomic_load(&tui_send_gen);
+}
+
+/*
  * Why each entry is still queued, as the last flush of this process said
  * (the outbox keeps no reason for a message that waits): for the outbox
  * screen. Written on the worker, read on the interface thread.
@@ -325,7 +344,7 @@ tui_send_run_draft(struct tui_send_job *j)
 		    "cannot be queued: %s", cause));
 		goto out;
 	}
-	tui_outbox_changed();
+	tui_send_outbox_changed();
 	ts = tui_send_flush_now(j->cf, id, 0, p.line);
 out:
 	free(cause);
@@ -347,7 +366,7 @@ tui_send_call(struct session *s, void *arg, struct tui_event *ev)
 		ts = tui_send_run_draft(j);
 	else
 		ts = tui_send_flush_now(j->cf, j->only_id, 1, NULL);
-	tui_outbox_changed();
+	tui_send_outbox_changed();
 	ev->data = ts;
 	ev->discard = tui_sent_free;
 	tui_send_job_free(j);

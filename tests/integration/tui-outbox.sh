@@ -16,7 +16,8 @@
 AD=$T_TMP/alice
 alice() { XDG_DATA_HOME="$AD" XDG_CACHE_HOME="$T_TMP/alice-c" sm -F "$STEED_ENV/alice.conf" "$@"; }
 bob() { XDG_DATA_HOME="$T_TMP/bob" XDG_CACHE_HOME="$T_TMP/bob-c" sm -F "$STEED_ENV/bob.conf" "$@"; }
-trap 'for h in "$AD" "$T_TMP/bob"; do gpgconf --homedir "$h/steedmail/gnupg" --kill all >/dev/null 2>&1; done; tui_cleanup' EXIT
+# the MTA runs again whatever happens: the tests after this one need it
+trap 'postfix -c "$STEED_ENV/postfix" start >/dev/null 2>&1; for h in "$AD" "$T_TMP/bob"; do gpgconf --homedir "$h/steedmail/gnupg" --kill all >/dev/null 2>&1; done; tui_cleanup' EXIT
 
 count() { "$1" --list "$2" 2>/dev/null | grep -cF -- "$3"; }
 # arrives WHO FOLDER TEXT N: exactly N such messages within 15 s.
