@@ -21,8 +21,10 @@
 #include "xmalloc.h"
 
 /*
- * The address book is the engine's (src/addrbook.c); until it is linked
- * in, these are NULL and the prompts take plain addresses only.
+ * The address book is the engine's (src/addrbook.c); until it is on main,
+ * these are NULL and the prompts take plain addresses only. A weak
+ * reference does not pull a member out of libsteed.a: once addrbook.c is
+ * there, these four lines go (tui-compose.sh fails until they do).
  */
 #pragma weak addrbook_complete
 #pragma weak addrbook_free

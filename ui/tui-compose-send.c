@@ -19,13 +19,6 @@
 #include "tui-compose.h"
 #include "xmalloc.h"
 
-/*
- * draft_preview() is the engine's (src/draft-preview.c); until it is
- * linked in, this is NULL and the line says the preview is missing.
- */
-#pragma weak draft_preview
-#pragma weak draft_preview_free
-
 /* A preview run: what it looks at, and what came back. */
 struct cp_preview {
 	struct draft		*d;		/* recipients and flags only */
@@ -51,10 +44,6 @@ cp_preview_run(void *arg)
 {
 	struct cp_preview	*pv = arg;
 
-	if (draft_preview == NULL) {
-		pv->cause = xstrdup("not known: this build has no preview");
-		return pv;
-	}
 	if (crypto_init(tui.cf->gnupg_home, &pv->cause) == -1)
 		return pv;
 	if (draft_preview(pv->d, tui.cf, &pv->o, pv->use_dns, &pv->p,
@@ -70,7 +59,7 @@ cp_preview_free(void *arg)
 
 	if (pv == NULL)
 		return;
-	if (pv->ok && draft_preview_free != NULL)
+	if (pv->ok)
 		draft_preview_free(&pv->p);
 	draft_free(pv->d);
 	free(pv->cause);
