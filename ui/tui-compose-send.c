@@ -213,7 +213,7 @@ cp_send_questions(struct compose *c, const struct draft_preview *p,
 		    c->enc != CP_ENCRYPT_ALWAYS) {
 			who = cp_without_key(p);
 			yes = tui_yesno("cannot encrypt to %s: send in clear "
-			    "WITHOUT the quoted text?", who);
+			    "WITHOUT the quote?", who);
 			free(who);
 			if (!yes)
 				goto kept;

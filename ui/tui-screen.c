@@ -87,9 +87,21 @@ tui_resized(void)
 	tui_dirty();
 }
 
+/*
+ * Leaving the screen nests: gpg may hold two contexts that can prompt at
+ * once (each asks for the terminal, TE_ASK 2, and gives it back, TE_ASK
+ * 3), and an editor may run while gpg has it. Only the first leaves
+ * curses and only the last comes back: a second def_prog_mode() would
+ * save the shell's line mode as curses' own, and the screen would stay in
+ * it, echoing what is typed.
+ */
+static int	tui_suspended;
+
 void
 tui_suspend_screen(void)
 {
+	if (tui_suspended++ > 0)
+		return;
 	def_prog_mode();
 	endwin();
 }
@@ -97,6 +109,8 @@ tui_suspend_screen(void)
 void
 tui_resume_screen(void)
 {
+	if (tui_suspended == 0 || --tui_suspended > 0)
+		return;
 	reset_prog_mode();
 	clearok(curscr, TRUE);
 	tui_dirty();

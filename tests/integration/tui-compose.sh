@@ -213,6 +213,48 @@ tui_keys c2 q
 tui_ended c2 20 >/dev/null
 sed -i '1d' "$AH/config/steedmail/config"
 
+# --- a reply to encrypted mail that cannot be encrypted --------------------------
+# bob writes to alice encrypted; her reply gets a Cc without a key (carol
+# has a mailbox, no key): it must be encrypted and cannot, so sending asks
+# to go in clear without the quote, and bob gets it so.
+"$STEED_ENV_BIN/add-user" carol@steed.test carol-pw >/dev/null 2>&1 || bail "add-user carol"
+as alice steedmail --dns-records >"$T_TMP/reca" 2>&1 || bail "alice --dns-records"
+awk '!/^;/ && $4 == "TYPE61" { print $1; print $5, $6, $7; exit }' "$T_TMP/reca" >"$T_TMP/rra"
+"$STEED_ENV_BIN/zone-set" steed.test "$(sed -n 1p "$T_TMP/rra")" TYPE61 \
+    "$(sed -n 2p "$T_TMP/rra")" >"$T_TMP/zs" 2>&1 || bail "zone-set: $(cat "$T_TMP/zs")"
+echo "the secret plan $u" | as bob steedmail -s "secret $u" --encrypt alice@steed.test >"$T_TMP/bs" 2>&1 ||
+	bail "bob's encrypted mail: $(cat "$T_TMP/bs")"
+say "my answer $u" ""
+run_alice c4 >/dev/null
+tui_wait c4 "Bob Example" 30 >/dev/null
+tui_keys c4 r
+ok "r on bob's encrypted mail: compose, with his text quoted" eval "tui_wait c4 '| compose' 30 && tui_wait c4 '> the secret plan $u' && tui_wait c4 'my answer $u'"
+ok "... the reply is encrypted" tui_wait c4 "encrypt: yes" 30
+tui_keys c4 c; tui_type c4 "carol@steed.test"; tui_keys c4 Enter
+ok "a Cc without a key: the line says it cannot go, and why" eval "tui_wait c4 'carol@steed.test: no key' 30 && tui_wait c4 'not sent' 30"
+tui_gone c4 "looking up..." 30 >/dev/null
+tui_keys c4 y
+ok "y asks to send in clear without the quote" tui_wait c4 "cannot encrypt to carol@steed.test: send in clear WITHOUT the quote? (y/n)"
+tui_keys c4 n
+ok "n: not sent, the quote still there" eval "tui_wait c4 'not sent; the message is kept' && tui_capture c4 | grep -qF '> the secret plan $u'"
+tui_keys c4 y
+tui_wait c4 "WITHOUT the quote?" >/dev/null
+tui_keys c4 y
+ok "y: sent, back to the index" eval "tui_wait c4 'sent' 60 && tui_wait c4 'Bob Example'"
+for _ in $(seq 1 40); do
+	uid=$(as bob steedmail --list INBOX 2>/dev/null | awk -F '\t' -v s="Re: secret $u" 'index($0, s) { print $1; exit }')
+	[ -n "$uid" ] && break; sleep 0.5
+done
+as bob steedmail --fetch "${uid:-0}" INBOX >"$T_TMP/re.eml" 2>&1
+noquote() {
+	grep -qF "my answer $u" "$T_TMP/re.eml" && ! grep -q 'PGP MESSAGE' "$T_TMP/re.eml" &&
+	    ! grep -qF "secret plan" "$T_TMP/re.eml" && ! grep -q 'wrote:' "$T_TMP/re.eml" && return 0
+	echo "uid ${uid:-none}:"; cat "$T_TMP/re.eml"; return 1
+}
+ok "bob gets it in clear, with the answer and without a word of the quote" noquote
+tui_keys c4 q
+tui_ended c4 20 >/dev/null
+
 # --- LANG=C: every row readable ------------------------------------------------
 say "plain $u" ""
 run_alice c3 C >/dev/null
