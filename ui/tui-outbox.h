@@ -14,4 +14,8 @@ void	 tui_outbox_changed(void);
  * changed; on the interface thread. */
 void	 tui_outbox_count(size_t *queued, size_t *failed);
 
+/* tui-send.c: why entry id is still queued, as the last try of this
+ * process said (allocated), or NULL. */
+char	*tui_send_why_queued(const char *id);
+
 #endif

@@ -20,6 +20,7 @@
  * send (every send flushes the whole outbox), with r on the outbox screen,
  * or with steedmail --flush.
  */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,60 @@ struct tui_send_job {
 	struct draft_opts	 o;
 	char			*only_id;	/* flush: that entry, or all */
 };
+
+/*
+ * Why each entry is still queued, as the last flush of this process said
+ * (the outbox keeps no reason for a message that waits): for the outbox
+ * screen. Written on the worker, read on the interface thread.
+ */
+struct tui_send_why {
+	char			*id;
+	char			*why;
+	struct tui_send_why	*next;
+};
+static pthread_mutex_t		 tui_send_whymu = PTHREAD_MUTEX_INITIALIZER;
+static struct tui_send_why	*tui_send_whys;
+
+static void
+tui_send_remember(const char *id, const char *why)
+{
+	struct tui_send_why	**pp, *w;
+
+	pthread_mutex_lock(&tui_send_whymu);
+	for (pp = &tui_send_whys; (w = *pp) != NULL; pp = &w->next)
+		if (strcmp(w->id, id) == 0)
+			break;
+	if (w != NULL && why == NULL) {
+		*pp = w->next;
+		free(w->id);
+		free(w->why);
+		free(w);
+	} else if (why != NULL) {
+		if (w == NULL) {
+			w = xcalloc(1, sizeof *w);
+			w->id = xstrdup(id);
+			w->next = tui_send_whys;
+			tui_send_whys = w;
+		}
+		free(w->why);
+		w->why = xstrdup(why);
+	}
+	pthread_mutex_unlock(&tui_send_whymu);
+}
+
+char *
+tui_send_why_queued(const char *id)
+{
+	struct tui_send_why	*w;
+	char			*why = NULL;
+
+	pthread_mutex_lock(&tui_send_whymu);
+	for (w = tui_send_whys; w != NULL; w = w->next)
+		if (strcmp(w->id, id) == 0)
+			why = xstrdup(w->why);
+	pthread_mutex_unlock(&tui_send_whymu);
+	return why;
+}
 
 void
 tui_sent_free(void *p)
@@ -210,6 +265,7 @@ tui_send_flush_now(struct config *cf, const char *id, int flush,
 	struct send_report	 rep;
 	struct tui_sent		*ts;
 	char			*cause = NULL;
+	size_t			 i;
 
 	if (send_flush(cf, flush ? id : NULL, &rep, &cause) == -1) {
 		ts = tui_send_result(id != NULL ? TS_QUEUED : TS_ERROR, id,
@@ -218,6 +274,9 @@ tui_send_flush_now(struct config *cf, const char *id, int flush,
 		free(cause);
 		return ts;
 	}
+	for (i = 0; i < rep.n; i++)
+		tui_send_remember(rep.items[i].id, rep.items[i].status ==
+		    SEND_QUEUED ? tui_send_why(rep.items[i].text) : NULL);
 	if (flush)
 		ts = tui_send_summary(&rep, id);
 	else

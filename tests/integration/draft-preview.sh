@@ -144,6 +144,21 @@ ok "a changed key is counted" says changed "changed: 1"
 ok "... shown per recipient" says changed "rcpt $BO: key yes, origin DNS-secure, state key-changed"
 ok "... and named in the line" says changed "line: in clear: no key for $nk (looked up: DNS none, no Autocrypt seen); $BO: key changed"
 
+# --- a revoked key: counted, named, not used ------------------------------------
+ggpg "$G/rv" --quick-gen-key "Rv <rv.$u@plain.test>" future-default default 1y
+gpg --homedir "$G/rv" --export --armor "rv.$u@plain.test" >"$T_TMP/rv.asc" 2>/dev/null
+alice --import-key "$T_TMP/rv.asc" >/dev/null 2>&1 || bail "cannot import rv's key"
+pv rv1 alice --no-dns "rv.$u@plain.test"
+ok "rv's imported key: encrypt" says rv1 "line: encrypt: yes (1/1 key: 1 imported)"
+rvf=$(gpg --homedir "$G/rv" --with-colons -k "rv.$u@plain.test" 2>/dev/null | awk -F: '/^fpr/ { print $10; exit }')
+sed 's/^:-----/-----/' "$G/rv/openpgp-revocs.d/$rvf.rev" | gpg --homedir "$G/rv" --batch --import >/dev/null 2>&1
+gpg --homedir "$G/rv" --export --armor "rv.$u@plain.test" >"$T_TMP/rv.asc" 2>/dev/null
+alice --import-key "$T_TMP/rv.asc" >/dev/null 2>&1 || bail "cannot import rv's revocation"
+pv rv2 alice --no-dns "rv.$u@plain.test" "$BO"
+ok "revoked: in clear, and the line says so" says rv2 "line: in clear: rv.$u@plain.test: key revoked; $BO: key changed"
+ok "... counted" says rv2 "revoked: 1"
+ok "... and why per recipient" says rv2 "why rv.$u@plain.test: the key $rvf is revoked; DNS not looked up, no Autocrypt seen"
+
 # --- twenty recipients with keys known ----------------------------------------------
 for i in $(seq 1 20); do
 	ggpg "$G/many" --quick-gen-key "P$i <p$i.$u@plain.test>" future-default default 1y
