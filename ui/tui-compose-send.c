@@ -109,8 +109,12 @@ tui_compose_preview(struct compose *c)
 {
 	const struct draft	*d = c->d;
 
-	c->gen++;
 	c->fast_job = c->full_job = 0;
+	if (c->send_when_known) {
+		/* y was for the message as it was */
+		c->send_when_known = 0;
+		tui_message("changed: y sends it");
+	}
 	if (d->nto + d->ncc + d->nbcc == 0) {
 		cp_shown_clear(c);
 		tui_dirty();

@@ -25,7 +25,7 @@
 #include "tui-compose.h"
 #include "xmalloc.h"
 
-#define CP_LABEL_W	10	/* "Subject:  " */
+#define CP_LABEL_W	9	/* "Subject: " */
 #define CP_RCPT_ROWS	4	/* recipients with a word, at most */
 #define CP_ATTACH_ROWS	5	/* attachments shown, at most */
 #define CP_TYPE_X	42	/* an attachment's type, when the name fits */
@@ -102,7 +102,7 @@ cp_draw_security(struct compose *c, int y, int last)
 		    p->smime ? "S/MIME" : "OpenPGP");
 		/* too long: the toggles' state first, the rows below name
 		 * the recipients anyway */
-		if (tui_width(b.data) > COLS - CP_LABEL_W) {
+		if (tui_width(b.data) > COLS - CP_LABEL_W - 1) {
 			buf_reset(&b);
 			buf_addf(&b, "sign: %s | %s | %s", p->sign ? "yes" :
 			    "no", p->smime ? "S/MIME" : "OpenPGP", p->line !=
@@ -120,8 +120,10 @@ cp_draw_security(struct compose *c, int y, int last)
 		buf_adds(&b, " [E: always]");
 	else if (c->enc == CP_ENCRYPT_NEVER)
 		buf_adds(&b, " [E: never]");
-	tui_putfill(y, 0, CP_LABEL_W, "Security:", tui_attr(TC_HEADER_NAME));
-	tui_putfill(y, CP_LABEL_W, COLS - CP_LABEL_W, b.data, tui_attr(col));
+	/* "Security:" is a column wider than the other labels */
+	tui_putfill(y, 0, CP_LABEL_W + 1, "Security:", tui_attr(TC_HEADER_NAME));
+	tui_putfill(y, CP_LABEL_W + 1, COLS - CP_LABEL_W - 1, b.data,
+	    tui_attr(col));
 	buf_free(&b);
 	y++;
 	if (p == NULL)
