@@ -20,15 +20,6 @@
 #include "tui-compose.h"
 #include "xmalloc.h"
 
-/*
- * The address book is the engine's (src/addrbook.c); until it is linked
- * in, these are NULL and the prompts take plain addresses only.
- */
-#pragma weak addrbook_complete
-#pragma weak addrbook_free
-#pragma weak addrbook_alias
-#pragma weak addrbook_format
-
 #define CP_ADDR_CANDIDATES	6	/* shown when several match */
 
 void
@@ -115,8 +106,7 @@ cp_addr_one(const char *el, char ***v, size_t *n, char **cause)
 		addr = cp_addr_trim(lt + 1, (size_t)(gt - lt - 1));
 	} else
 		addr = xstrdup(el);
-	if (strchr(addr, '@') == NULL && lt == NULL &&
-	    addrbook_alias != NULL) {
+	if (strchr(addr, '@') == NULL && lt == NULL) {
 		r = addrbook_alias(tui.cf, addr, &al, &nal, cause);
 		if (r == -1) {
 			free(addr);
@@ -193,9 +183,7 @@ cp_addr_choice(const struct addrbook_entry *e)
 {
 	if (e->alias != NULL)
 		return xstrdup(e->alias);
-	if (addrbook_format != NULL)
-		return addrbook_format(e);
-	return xstrdup(e->addr);
+	return addrbook_format(e);
 }
 
 /* The key a candidate is typed by, to extend the prefix with. */
@@ -215,10 +203,6 @@ cp_addr_complete(const char *text, void *arg)
 	size_t			 last, i, common;
 	int			 n;
 
-	if (addrbook_complete == NULL) {
-		cp_addr_note(" no address book in this build", 1);
-		return NULL;
-	}
 	last = cp_addr_last(text);
 	prefix = cp_addr_trim(text + last, strlen(text + last));
 	if (*prefix == '\0') {

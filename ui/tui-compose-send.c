@@ -19,13 +19,6 @@
 #include "tui-compose.h"
 #include "xmalloc.h"
 
-/*
- * draft_preview() is the engine's (src/draft-preview.c); until it is
- * linked in, this is NULL and the line says the preview is missing.
- */
-#pragma weak draft_preview
-#pragma weak draft_preview_free
-
 /* A preview run: what it looks at, and what came back. */
 struct cp_preview {
 	struct draft		*d;		/* recipients and flags only */
@@ -51,10 +44,6 @@ cp_preview_run(void *arg)
 {
 	struct cp_preview	*pv = arg;
 
-	if (draft_preview == NULL) {
-		pv->cause = xstrdup("not known: this build has no preview");
-		return pv;
-	}
 	if (crypto_init(tui.cf->gnupg_home, &pv->cause) == -1)
 		return pv;
 	if (draft_preview(pv->d, tui.cf, &pv->o, pv->use_dns, &pv->p,
@@ -70,7 +59,7 @@ cp_preview_free(void *arg)
 
 	if (pv == NULL)
 		return;
-	if (pv->ok && draft_preview_free != NULL)
+	if (pv->ok)
 		draft_preview_free(&pv->p);
 	draft_free(pv->d);
 	free(pv->cause);
@@ -120,8 +109,12 @@ tui_compose_preview(struct compose *c)
 {
 	const struct draft	*d = c->d;
 
-	c->gen++;
 	c->fast_job = c->full_job = 0;
+	if (c->send_when_known) {
+		/* y was for the message as it was */
+		c->send_when_known = 0;
+		tui_message("changed: y sends it");
+	}
 	if (d->nto + d->ncc + d->nbcc == 0) {
 		cp_shown_clear(c);
 		tui_dirty();
@@ -224,7 +217,7 @@ cp_send_questions(struct compose *c, const struct draft_preview *p,
 		    c->enc != CP_ENCRYPT_ALWAYS) {
 			who = cp_without_key(p);
 			yes = tui_yesno("cannot encrypt to %s: send in clear "
-			    "WITHOUT the quoted text?", who);
+			    "WITHOUT the quote?", who);
 			free(who);
 			if (!yes)
 				goto kept;

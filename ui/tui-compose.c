@@ -25,9 +25,10 @@
 #include "tui-compose.h"
 #include "xmalloc.h"
 
-#define CP_LABEL_W	10	/* "Subject:  " */
+#define CP_LABEL_W	9	/* "Subject: " */
 #define CP_RCPT_ROWS	4	/* recipients with a word, at most */
 #define CP_ATTACH_ROWS	5	/* attachments shown, at most */
+#define CP_TYPE_X	42	/* an attachment's type, when the name fits */
 
 /* ---- drawing ----------------------------------------------------------- */
 
@@ -99,6 +100,14 @@ cp_draw_security(struct compose *c, int y, int last)
 		buf_addf(&b, "%s | sign: %s | %s", p->line != NULL ?
 		    p->line : "?", p->sign ? "yes" : "no",
 		    p->smime ? "S/MIME" : "OpenPGP");
+		/* too long: the toggles' state first, the rows below name
+		 * the recipients anyway */
+		if (tui_width(b.data) > COLS - CP_LABEL_W - 1) {
+			buf_reset(&b);
+			buf_addf(&b, "sign: %s | %s | %s", p->sign ? "yes" :
+			    "no", p->smime ? "S/MIME" : "OpenPGP", p->line !=
+			    NULL ? p->line : "?");
+		}
 		if (tui_compose_looking(c))
 			buf_adds(&b, " | looking up...");
 		if (p->action == POLICY_REFUSE_SEND || p->nchanged > 0 ||
@@ -111,8 +120,10 @@ cp_draw_security(struct compose *c, int y, int last)
 		buf_adds(&b, " [E: always]");
 	else if (c->enc == CP_ENCRYPT_NEVER)
 		buf_adds(&b, " [E: never]");
-	tui_putfill(y, 0, CP_LABEL_W, "Security:", tui_attr(TC_HEADER_NAME));
-	tui_putfill(y, CP_LABEL_W, COLS - CP_LABEL_W, b.data, tui_attr(col));
+	/* "Security:" is a column wider than the other labels */
+	tui_putfill(y, 0, CP_LABEL_W + 1, "Security:", tui_attr(TC_HEADER_NAME));
+	tui_putfill(y, CP_LABEL_W + 1, COLS - CP_LABEL_W - 1, b.data,
+	    tui_attr(col));
 	buf_free(&b);
 	y++;
 	if (p == NULL)
@@ -197,13 +208,17 @@ cp_draw_attachments(struct compose *c, int y, int last)
 
 		cp_attach_info(c, i, &name, &type, &size);
 		cp_size(sz, sizeof sz, size);
-		snprintf(line, sizeof line, "%3zu ", i + 1);
+		/* columns: index, name, type, size at the right */
+		snprintf(line, sizeof line, "%3zu", i + 1);
 		tui_putfill(y, 0, COLS, "", attr);
-		x = tui_put(y, 1, 5, line, attr) + 1;
-		x += tui_put(y, x, COLS - x - 32, name, attr);
-		x += tui_put(y, x, 2, "  ", attr);
-		x += tui_put(y, x, COLS - x - 12, type, attr);
-		tui_put(y, COLS - 12, 11, sz, attr);
+		tui_put(y, 1, 3, line, attr);
+		x = tui_put(y, 5, CP_TYPE_X - 7, name, attr) + 5;
+		if (x < CP_TYPE_X)
+			x = CP_TYPE_X;
+		else
+			x += 2;
+		tui_put(y, x, COLS - 12 - x, type, attr);
+		tui_put(y, COLS - 1 - tui_width(sz), tui_width(sz), sz, attr);
 		y++;
 	}
 	return y;

@@ -36,8 +36,9 @@ struct compose {
 
 	/* the security line (tui-compose-send.c) */
 	uint64_t		 fast_job;	/* draft_preview, use_dns 0 */
-	uint64_t		 full_job;	/* use_dns 1 */
-	unsigned		 gen;		/* bumped on every change */
+	uint64_t		 full_job;	/* use_dns 1; these ids are the
+						   generation: older answers are
+						   dropped */
 	struct draft_preview	*shown;		/* the latest answer */
 	void			*shown_run;	/* the run that owns it */
 	int			 shown_full;	/* it is use_dns 1's */

@@ -87,9 +87,21 @@ tui_resized(void)
 	tui_dirty();
 }
 
+/*
+ * Leaving the screen nests: gpg may hold two contexts that can prompt at
+ * once (each asks for the terminal, TE_ASK 2, and gives it back, TE_ASK
+ * 3), and an editor may run while gpg has it. Only the first leaves
+ * curses and only the last comes back: a second def_prog_mode() would
+ * save the shell's line mode as curses' own, and the screen would stay in
+ * it, echoing what is typed.
+ */
+static int	tui_suspended;
+
 void
 tui_suspend_screen(void)
 {
+	if (tui_suspended++ > 0)
+		return;
 	def_prog_mode();
 	endwin();
 }
@@ -97,36 +109,31 @@ tui_suspend_screen(void)
 void
 tui_resume_screen(void)
 {
+	if (tui_suspended == 0 || --tui_suspended > 0)
+		return;
 	reset_prog_mode();
 	clearok(curscr, TRUE);
 	tui_dirty();
 }
 
 /*
- * Wait for the program, its exit status or -1. Ctrl-C and Ctrl-\ on the
- * terminal are the program's (an editor's), not ours, while it runs. A
- * program that stops (Ctrl-Z in an editor, or SIGSTOP) would leave us
- * waiting for ever: on Ctrl-Z the whole job stops as a shell expects (we
- * stop too; where nobody can stop us, that is a no-op) and, on fg or at
- * once, the program is continued.
+ * Wait for the program, its exit status or -1. A program that stops
+ * (Ctrl-Z in an editor, or SIGSTOP) would leave us waiting for ever: on
+ * Ctrl-Z the whole job stops as a shell expects (we stop too; where
+ * nobody can stop us, that is a no-op) and, on fg or at once, the program
+ * is continued.
  */
 static int
 tui_wait_program(pid_t pid)
 {
-	struct sigaction	 ign, oint, oquit;
-	int			 status = 0, r;
+	int	status = 0, r;
 
-	memset(&ign, 0, sizeof ign);
-	ign.sa_handler = SIG_IGN;
-	sigemptyset(&ign.sa_mask);
-	sigaction(SIGINT, &ign, &oint);
-	sigaction(SIGQUIT, &ign, &oquit);
 	for (;;) {
 		r = waitpid(pid, &status, WUNTRACED);
 		if (r == -1 && errno == EINTR)
 			continue;
 		if (r == -1)
-			break;
+			return -1;
 		if (!WIFSTOPPED(status))
 			break;
 		if (WSTOPSIG(status) != SIGSTOP) {
@@ -136,10 +143,6 @@ tui_wait_program(pid_t pid)
 		}
 		kill(pid, SIGCONT);
 	}
-	sigaction(SIGINT, &oint, NULL);
-	sigaction(SIGQUIT, &oquit, NULL);
-	if (r == -1)
-		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -147,9 +150,18 @@ int
 tui_run_program(const char *cmd, const char *input, size_t inlen,
     int wait_key)
 {
-	pid_t	 pid;
-	int	 p[2] = { -1, -1 }, rc = -1;
+	struct sigaction	 ign, oint, oquit;
+	pid_t			 pid;
+	int			 p[2] = { -1, -1 }, rc = -1;
 
+	/* Ctrl-C and Ctrl-\ on the terminal are the program's (an
+	 * editor's), never ours, for as long as the terminal is not in
+	 * curses' raw mode */
+	memset(&ign, 0, sizeof ign);
+	ign.sa_handler = SIG_IGN;
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGINT, &ign, &oint);
+	sigaction(SIGQUIT, &ign, &oquit);
 	tui_suspend_screen();
 	if (input != NULL && pipe(p) == -1)
 		goto out;
@@ -211,6 +223,8 @@ tui_run_program(const char *cmd, const char *input, size_t inlen,
 	}
 out:
 	tui_resume_screen();
+	sigaction(SIGINT, &oint, NULL);
+	sigaction(SIGQUIT, &oquit, NULL);
 	return rc;
 }
 
