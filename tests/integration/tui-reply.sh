@@ -67,6 +67,30 @@ run_alice() {
 	_n=$1 _l=$2; shift 2
 	tui_start "$_n" env -u VISUAL LANG="$_l" EDITOR="$T_TMP/ed" "$STEED_ENV_BIN/as" alice steedmail "$@"
 }
+# index NAME: back to the index, a compose screen discarded on the way.
+index() {
+	for _ in 1 2 3 4 5 6; do
+		tui_capture "$1" >"$T_TMP/where"
+		if grep -q "discard this message?" "$T_TMP/where"; then
+			tui_keys "$1" y
+		elif grep -q "sort: " "$T_TMP/where"; then
+			return 0
+		else
+			tui_keys "$1" q
+		fi
+		sleep 0.5
+	done
+	return 1
+}
+# subject NAME TEXT: the compose screen shows Subject TEXT.
+subject() {
+	tui_wait "$1" "$2" 30 && tui_capture "$1" | grep -qE "^Subject: +$2"
+}
+# edited: the editor has run (the file it saw is kept).
+edited() {
+	for _ in $(seq 1 60); do [ -s "$T_TMP/seen" ] && return 0; sleep 0.5; done
+	return 1
+}
 # find NAME TEXT: the index's cursor on the message whose line holds TEXT.
 find_msg() {
 	tui_keys "$1" /
@@ -118,6 +142,7 @@ ok "alice's index is read" tui_wait a "? help" 60
 # bob's encrypted message is the newest: the cursor is on it
 tui_keys a Enter
 ok "it opens decrypted in the pager" tui_wait a "body line $u" 30
+rm -f "$T_TMP/seen"
 tui_keys a r
 sleep 1
 if tui_capture a | grep -q "not yet: the compose screen"; then
@@ -125,8 +150,9 @@ if tui_capture a | grep -q "not yet: the compose screen"; then
 	skip "r: the editor gets the attribution and the quote" "no compose screen yet"
 else
 	compose=1
-	ok "r: the editor gets the attribution and the quote" sh -c "sleep 2; grep -q 'wrote:' '$T_TMP/seen' && grep -q '^> body line $u' '$T_TMP/seen'"
-	tui_wait a "encrypt: yes" 30 >/dev/null
+	edited
+	ok "r: the editor gets the attribution and the quote" sh -c "grep -q '^Bob Example <bob@steed.test> wrote:' '$T_TMP/seen' && grep -q '^> body line $u' '$T_TMP/seen'"
+	ok "compose: the real Subject, with Re:" subject a "Re: secret $u"
 	nb=$(count bob INBOX)
 	tui_keys a y
 	ok "y sends it" arrived bob INBOX $((nb + 1))
@@ -136,61 +162,59 @@ else
 	as bob steedmail --view "$T_TMP/re.eml" >"$T_TMP/re.view" 2>&1
 	ok "bob decrypts it: the subject, the quote and alice's answer" sh -c "grep -q 'Re: secret $u' '$T_TMP/re.view' && grep -q '> body line $u' '$T_TMP/re.view' && grep -q 'answer-$u' '$T_TMP/re.view'"
 fi
-tui_keys a q
-tui_wait a "sort:" 10 >/dev/null
+index a
 
 if [ -n "$compose" ]; then
 	# --- r on a message with an encrypted part below its top ------------------
 	rm -f "$T_TMP/seen"
 	find_msg a "nested $u"
 	tui_keys a r
-	ok "r on the nested message: the editor opens" sh -c "for i in \$(seq 1 60); do [ -s '$T_TMP/seen' ] && exit 0; sleep 0.5; done; exit 1"
+	ok "r on the nested message: the editor opens" edited
 	ok "the quote has the message's own text" grep -q "^> please quote this $u" "$T_TMP/seen"
 	ok "it names the encrypted part" grep -q "decrypted for reading only: not quoted" "$T_TMP/seen"
 	ok "and holds none of its plaintext" sh -c "! grep -q 'body line $u' '$T_TMP/seen'"
-	tui_keys a q
-	tui_wait a "discard this message?" 10 >/dev/null && tui_keys a y
-	tui_wait a "sort:" 10 >/dev/null
+	index a
 
 	# --- g: the Cc, not alice herself ------------------------------------------
 	find_msg a "group $u"
 	tui_keys a g
-	tui_wait a "Re: group $u" 30 >/dev/null
+	subject a "Re: group $u" >/dev/null
 	tui_capture a >"$T_TMP/g1"
-	ok "g: To bob, Cc carol and dave" sh -c "grep -q 'bob@steed.test' '$T_TMP/g1' && grep -q 'carol@steed.test' '$T_TMP/g1' && grep -q 'dave@steed.test' '$T_TMP/g1'"
-	ok "alice is not among the recipients" sh -c "! grep -E '^ *(To|Cc):' '$T_TMP/g1' | grep -q 'alice@steed.test'"
-	tui_keys a q
-	tui_wait a "discard this message?" 10 >/dev/null && tui_keys a y
-	tui_wait a "sort:" 10 >/dev/null
+	ok "g: To bob" grep -qE "^To: .*bob@steed.test" "$T_TMP/g1"
+	ok "g: Cc carol and dave" sh -c "grep -E '^Cc: ' '$T_TMP/g1' | grep -q 'carol@steed.test' && grep -E '^Cc: ' '$T_TMP/g1' | grep -q 'dave@steed.test'"
+	ok "alice is not among the recipients" sh -c "! grep -E '^(To|Cc): ' '$T_TMP/g1' | grep -q 'alice@steed.test'"
+	index a
 
 	# --- L: to the list ---------------------------------------------------------
 	find_msg a "list $u"
 	tui_keys a L
-	tui_wait a "Re: list $u" 30 >/dev/null
+	subject a "Re: list $u" >/dev/null
 	tui_capture a >"$T_TMP/l1"
-	ok "L: the reply goes to the List-Post address" sh -c "grep -E '^ *To:' '$T_TMP/l1' | grep -q 'steed-users@steed.test'"
-	ok "not to the sender" sh -c "! grep -E '^ *To:' '$T_TMP/l1' | grep -q 'bob@steed.test'"
-	tui_keys a q
-	tui_wait a "discard this message?" 10 >/dev/null && tui_keys a y
-	tui_wait a "sort:" 10 >/dev/null
+	ok "L: the reply goes to the List-Post address" grep -qE "^To: +steed-users@steed.test *$" "$T_TMP/l1"
+	index a
+	find_msg a "list $u"
+	tui_keys a g
+	subject a "Re: list $u" >/dev/null
+	tui_capture a >"$T_TMP/l2"
+	ok "g on list mail: the sender, and the list" sh -c "grep -qE '^To: +bob@steed.test' '$T_TMP/l2' && grep -qE '^(To|Cc): .*steed-users@steed.test' '$T_TMP/l2'"
+	index a
 
 	# --- f: as attachment, inline -----------------------------------------------
 	find_msg a "group $u"
 	tui_keys a f
-	ok "f asks how to forward" tui_wait a "forward as attachment? (y/n)"
+	ok "f asks how to forward" tui_wait a "forward as attachment?"
 	tui_keys a y
 	ok "y: the message is attached" tui_wait a "forwarded.eml" 30
-	tui_keys a q
-	tui_wait a "discard this message?" 10 >/dev/null && tui_keys a y
-	tui_wait a "sort:" 10 >/dev/null
+	ok "with the subject Fwd:" subject a "Fwd: group $u"
+	index a
 	rm -f "$T_TMP/seen"
+	find_msg a "group $u"
 	tui_keys a f
-	tui_wait a "forward as attachment? (y/n)" >/dev/null
+	tui_wait a "forward as attachment?" >/dev/null
 	tui_keys a n
-	ok "n: inline, the text in the editor" sh -c "for i in \$(seq 1 60); do [ -s '$T_TMP/seen' ] && break; sleep 0.5; done; grep -q 'Forwarded message' '$T_TMP/seen' && grep -q '^to all of you $u' '$T_TMP/seen'"
-	tui_keys a q
-	tui_wait a "discard this message?" 10 >/dev/null && tui_keys a y
-	tui_wait a "sort:" 10 >/dev/null
+	edited
+	ok "n: inline, the text in the editor" sh -c "grep -q 'Forwarded message' '$T_TMP/seen' && grep -q '^to all of you $u' '$T_TMP/seen'"
+	index a
 fi
 tui_keys a q
 tui_ended a 20 >/dev/null
@@ -231,7 +255,7 @@ if [ -n "$compose" ]; then
 	tui_keys d R
 	tui_wait d "hidden $u" 30 >/dev/null
 	tui_keys d Enter
-	ok "Enter recalls it into compose with its real Subject" tui_wait d "Subject: hidden $u" 30
+	ok "Enter recalls it into compose with its real Subject" subject d "hidden $u"
 	ok "and its attachment" tui_wait d "note $u.txt"
 	tui_keys d P
 	ok "P postpones it again" sh -c "for i in \$(seq 1 40); do [ ! -e '$d1' ] && ls '$ADRAFTS'/*.eml >/dev/null 2>&1 && exit 0; sleep 0.5; done; exit 1"
@@ -242,7 +266,7 @@ if [ -n "$compose" ]; then
 	tui_keys d y
 	tui_wait d "hidden $u" 30 >/dev/null
 	tui_keys d Enter
-	ok "m, y, Enter: recalled again, its Subject whole" tui_wait d "Subject: hidden $u" 30
+	ok "m, y, Enter: recalled again, its Subject whole" subject d "hidden $u"
 	nb=$(count bob INBOX)
 	tui_keys d y
 	ok "sent to bob" arrived bob INBOX $((nb + 1))
@@ -278,13 +302,17 @@ tui_stop x
 if [ -n "$compose" ]; then
 	rm -f "$T_TMP/seen"
 	run_alice mt C.UTF-8 "mailto:bob@steed.test?subject=hi%20$u&attach=/etc/passwd&bcc=x@y"
+	tui_wait mt "? help" 60 >/dev/null
+	if tui_capture mt | grep -q "cannot be read by this build"; then
+		skip "mailto: compose opens with To" "no mailto.c yet"
+	else
 	ok "mailto: compose opens with To" tui_wait mt "bob@steed.test" 60
-	ok "and the Subject" tui_wait mt "hi $u"
+	ok "and the Subject" subject mt "hi $u"
 	ok "and says what it ignored" tui_wait mt "ignored from the link: attach, bcc"
 	tui_capture mt >"$T_TMP/mt"
 	ok "nothing attached" sh -c "! grep -q passwd '$T_TMP/mt'"
-	tui_keys mt q
-	tui_wait mt "discard this message?" 10 >/dev/null && tui_keys mt y
+	fi
+	index mt
 	tui_keys mt q
 	tui_ended mt 20 >/dev/null
 	tui_stop mt
