@@ -108,19 +108,17 @@ newest alice INBOX "$T_TMP/secret.eml"
 grep -qi 'multipart/encrypted' "$T_TMP/secret.eml" || bail "bob's message is not encrypted"
 sid=$(grep -i -m1 '^Message-ID:' "$T_TMP/secret.eml" | sed 's/^[^:]*: *//; s/\r$//')
 
-# bob wraps that message (which alice can decrypt) in a new one: its
-# plaintext would be decrypted below the top.
+# bob wraps that message (which alice can decrypt) in a new one to her:
+# its plaintext would be decrypted below the top.
 as bob gpg --batch --trust-model always --armor --encrypt -r "$STEED_ALICE" -o "$T_TMP/wrap.asc" "$T_TMP/secret.eml" 2>/dev/null
 {
 	printf 'From: Bob Example <bob@steed.test>\r\nTo: alice@steed.test\r\nSubject: nested %s\r\n' "$u"
 	printf 'Date: Thu, 03 Dec 2026 10:00:00 +0000\r\nMessage-ID: <nested-%s@steed.test>\r\nMIME-Version: 1.0\r\n' "$u"
-	printf 'Content-Type: multipart/mixed; boundary="m"\r\n\r\n'
-	printf -- '--m\r\nContent-Type: text/plain\r\n\r\nplease quote this %s\r\n' "$u"
-	printf -- '--m\r\nContent-Type: multipart/encrypted; protocol="application/pgp-encrypted"; boundary="w"\r\n\r\n'
+	printf 'Content-Type: multipart/encrypted; protocol="application/pgp-encrypted"; boundary="w"\r\n\r\n'
 	printf -- '--w\r\nContent-Type: application/pgp-encrypted\r\n\r\nVersion: 1\r\n\r\n'
 	printf -- '--w\r\nContent-Type: application/octet-stream\r\n\r\n'
 	sed 's/$/\r/' "$T_TMP/wrap.asc"
-	printf -- '--w--\r\n--m--\r\n'
+	printf -- '--w--\r\n'
 } >"$T_TMP/nested.eml"
 save "$T_TMP/nested.eml"
 {
@@ -170,7 +168,7 @@ if [ -n "$compose" ]; then
 	find_msg a "nested $u"
 	tui_keys a r
 	ok "r on the nested message: the editor opens" edited
-	ok "the quote has the message's own text" grep -q "^> please quote this $u" "$T_TMP/seen"
+	ok "the attribution comes first" grep -q "^Bob Example <bob@steed.test> wrote:" "$T_TMP/seen"
 	ok "it names the encrypted part" grep -q "decrypted for reading only: not quoted" "$T_TMP/seen"
 	ok "and holds none of its plaintext" sh -c "! grep -q 'body line $u' '$T_TMP/seen'"
 	index a
@@ -249,6 +247,29 @@ for lang in C.UTF-8 C; do
 	tui_stop d
 done
 
+# copies: the undeleted messages of alice's Drafts mailbox (with the
+# Message-ID of file $1, when given).
+copies() {
+	if [ -n "${1:-}" ]; then
+		_id=$(grep -i -m1 '^Message-ID:' "$1" | sed 's/^[^:]*: *//; s/\r$//')
+		doveadm -c "$STEED_DOVECOT_CONF" search -u "$STEED_ALICE" mailbox Drafts undeleted header Message-ID "$_id" 2>/dev/null | wc -l
+	else
+		doveadm -c "$STEED_DOVECOT_CONF" search -u "$STEED_ALICE" mailbox Drafts undeleted 2>/dev/null | wc -l
+	fi
+}
+# copies_are N [FILE]: until copies says N.
+copies_are() {
+	for _ in $(seq 1 20); do [ "$(copies "${2:-}")" = "$1" ] && return 0; sleep 0.5; done
+	echo "copies in Drafts: $(copies "${2:-}"), not $1"; return 1
+}
+# draft_file: the one draft file (after the one before is gone).
+draft_file() {
+	for _ in $(seq 1 40); do
+		[ ! -e "$1" ] && ls "$ADRAFTS"/*.eml >/dev/null 2>&1 && { ls "$ADRAFTS"/*.eml | head -1; return 0; }
+		sleep 0.5
+	done
+	return 1
+}
 if [ -n "$compose" ]; then
 	run_alice d C.UTF-8
 	tui_wait d "? help" 60 >/dev/null
@@ -258,20 +279,33 @@ if [ -n "$compose" ]; then
 	ok "Enter recalls it into compose with its real Subject" subject d "hidden $u"
 	ok "and its attachment" tui_wait d "note $u.txt"
 	tui_keys d P
-	ok "P postpones it again" sh -c "for i in \$(seq 1 40); do [ ! -e '$d1' ] && ls '$ADRAFTS'/*.eml >/dev/null 2>&1 && exit 0; sleep 0.5; done; exit 1"
-	ok "the Drafts mailbox holds a copy, flagged \\Draft" sh -c "for i in \$(seq 1 20); do doveadm -c '$STEED_DOVECOT_CONF' search -u '$STEED_ALICE' mailbox Drafts draft undeleted | grep -q . && exit 0; sleep 0.5; done; exit 1"
-	tui_wait d "sort:" 20 >/dev/null
+	d2=$(draft_file "$d1")
+	ok "P postpones it again: a new file, the old one gone" test -n "$d2"
+	ok "kept encrypted" sh -c "grep -qi 'multipart/encrypted' '$d2' && ! grep -q 'hidden $u' '$d2'"
+	ok "the Drafts mailbox holds a copy of it" copies_are 1 "$d2"
+	ok "flagged \\Draft and \\Seen" sh -c "doveadm -c '$STEED_DOVECOT_CONF' search -u '$STEED_ALICE' mailbox Drafts draft seen undeleted | grep -q ."
+	ok "P puts the index back" tui_wait d "sort: " 20
 	tui_keys d m
-	tui_wait d "recall one? (y/n)" >/dev/null
+	tui_wait d "recall one?" >/dev/null
 	tui_keys d y
 	tui_wait d "hidden $u" 30 >/dev/null
 	tui_keys d Enter
 	ok "m, y, Enter: recalled again, its Subject whole" subject d "hidden $u"
+	tui_keys d P
+	d3=$(draft_file "$d2")
+	ok "postponed again: the new copy in Drafts" copies_are 1 "$d3"
+	ok "the old copy is gone from Drafts" copies_are 1
+	tui_wait d "sort: " 20 >/dev/null
+	tui_keys d R
+	tui_wait d "hidden $u" 30 >/dev/null
+	tui_keys d Enter
+	subject d "hidden $u" >/dev/null
 	nb=$(count bob INBOX)
 	tui_keys d y
-	ok "sent to bob" arrived bob INBOX $((nb + 1))
-	ok "the draft is gone" sh -c "! ls '$ADRAFTS'/*.eml >/dev/null 2>&1"
-	ok "and so is its copy in Drafts" sh -c "for i in \$(seq 1 20); do [ \$(doveadm -c '$STEED_DOVECOT_CONF' search -u '$STEED_ALICE' mailbox Drafts undeleted | wc -l) = 0 ] && exit 0; sleep 0.5; done; exit 1"
+	ok "a recalled draft sent reaches bob" arrived bob INBOX $((nb + 1))
+	ok "the draft is gone" sh -c "sleep 1; ! ls '$ADRAFTS'/*.eml >/dev/null 2>&1"
+	ok "and so is its copy in Drafts" copies_are 0
+	index d
 	tui_keys d q
 	tui_ended d 20 >/dev/null
 	tui_stop d
