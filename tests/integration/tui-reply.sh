@@ -84,7 +84,13 @@ index() {
 }
 # subject NAME TEXT: the compose screen shows Subject TEXT.
 subject() {
-	tui_wait "$1" "$2" 30 && tui_capture "$1" | grep -qE "^Subject: +$2"
+	for _ in $(seq 1 60); do
+		tui_capture "$1" | grep -qE "^Subject: +$2" && return 0
+		sleep 0.5
+	done
+	echo "# no Subject: $2 on the screen:" >&2
+	tui_capture "$1" | sed 's/^/#|/' >&2
+	return 1
 }
 # edited: the editor has run (the file it saw is kept).
 edited() {
@@ -220,6 +226,7 @@ tui_stop a
 
 # --- drafts: postponed encrypted, listed, recalled ----------------------------
 rm -rf "$ADRAFTS"
+doveadm -c "$STEED_DOVECOT_CONF" expunge -u "$STEED_ALICE" mailbox Drafts all >/dev/null 2>&1
 echo "attached $u" >"$T_TMP/note $u.txt"
 printf 'draft body %s\n' "$u" | as alice steedmail -s "hidden $u" -a "$T_TMP/note $u.txt" --postpone "$STEED_BOB" >"$T_TMP/p1" 2>"$T_TMP/e1"
 d1=$(cat "$T_TMP/p1")
