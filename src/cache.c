@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -414,6 +415,95 @@ cache_get_flags(struct cache *c, const struct cache_mailbox *mb, uint32_t uid,
 	if (rc != SQLITE_ROW)
 		return cache_fail(c, "flags", cause);
 	return 1;
+}
+
+/* prefix with LIKE's wildcards escaped by a backslash, then "%". */
+static char *
+cache_like(const char *before, const char *prefix)
+{
+	char	*p, *q;
+
+	p = q = xcalloc(strlen(before) + 2 * strlen(prefix) + 2, 1);
+	q = stpcpy(q, before);
+	for (; *prefix != '\0'; prefix++) {
+		if (*prefix == '%' || *prefix == '_' || *prefix == '\\')
+			*q++ = '\\';
+		*q++ = *prefix;
+	}
+	*q = '%';
+	return p;
+}
+
+/*
+ * No index can serve a match on any word of a name, so the newest
+ * CACHE_SENDERS_SCAN messages of each mailbox are scanned (a range of
+ * the primary key): whoever wrote before that is found in the trust
+ * store, or not at all, and a completion stays within a few
+ * milliseconds however big the mailboxes grow.
+ */
+#define CACHE_SENDERS_SCAN	10000
+int
+cache_senders(struct cache *c, const char *prefix, size_t max,
+    struct cache_sender **out, size_t *n, char **cause)
+{
+	sqlite3_stmt	*st;
+	const char	*a, *nm;
+	char		*start, *word;
+	int		 rc;
+
+	*out = NULL;
+	*n = 0;
+	/* The ranges first (MATERIALIZED), so that each is a key range. */
+	if (sqlite3_prepare_v2(c->db, "WITH r(id, lo) AS MATERIALIZED "
+	    "(SELECT id, (SELECT ifnull(max(x.uid), 0) FROM message x WHERE "
+	    "x.mailbox = mailbox.id) - ?4 FROM mailbox) SELECT m.from_addr, "
+	    "max(m.sender), count(*), max(m.internaldate) FROM r JOIN message "
+	    "m ON m.mailbox = r.id AND m.uid > r.lo WHERE m.from_addr IS NOT "
+	    "NULL AND (m.from_addr LIKE ?1 ESCAPE '\\' OR m.sender LIKE ?1 "
+	    "ESCAPE '\\' OR m.sender LIKE ?2 ESCAPE '\\') GROUP BY "
+	    "lower(m.from_addr) ORDER BY 3 DESC, 4 DESC LIMIT ?3", -1, &st,
+	    NULL) != SQLITE_OK)
+		return cache_fail(c, "senders", cause);
+	start = cache_like("", prefix);
+	word = cache_like("% ", prefix);
+	sqlite3_bind_text(st, 1, start, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, word, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, (sqlite3_int64)max);
+	sqlite3_bind_int64(st, 4, CACHE_SENDERS_SCAN);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if ((a = (const char *)sqlite3_column_text(st, 0)) == NULL)
+			continue;
+		nm = (const char *)sqlite3_column_text(st, 1);
+		*out = xreallocarray(*out, *n + 1, sizeof **out);
+		(*out)[*n].addr = xstrdup(a);
+		/* The sender column holds the address when there is no name. */
+		(*out)[*n].name = nm != NULL && *nm != '\0' &&
+		    strcasecmp(nm, a) != 0 ? xstrdup(nm) : NULL;
+		(*out)[*n].count = sqlite3_column_int64(st, 2);
+		(*out)[(*n)++].last = (time_t)sqlite3_column_int64(st, 3);
+	}
+	sqlite3_finalize(st);
+	free(start);
+	free(word);
+	if (rc != SQLITE_DONE) {
+		cache_senders_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return cache_fail(c, "senders", cause);
+	}
+	return 0;
+}
+
+void
+cache_senders_free(struct cache_sender *s, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		free(s[i].addr);
+		free(s[i].name);
+	}
+	free(s);
 }
 
 int

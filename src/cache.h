@@ -96,6 +96,21 @@ int	 cache_delete(struct cache *, const struct cache_mailbox *,
 /* The cached flags of uid in flags[8]: 1 if cached, 0 if not, -1. */
 int	 cache_get_flags(struct cache *, const struct cache_mailbox *,
 	    uint32_t uid, char flags[8], char **cause);
+/*
+ * For address completion (addrbook.h): at most max senders of the newest
+ * 10,000 cached messages of each mailbox, whose address or a word of whose display name
+ * starts with prefix (ASCII case ignored), the most frequent first, then
+ * the most recent. Read-only.
+ */
+struct cache_sender {
+	char		*addr;		/* as sent */
+	char		*name;		/* display name, decoded, or NULL */
+	long		 count;		/* messages from it */
+	time_t		 last;		/* the newest one's arrival */
+};
+int	 cache_senders(struct cache *, const char *prefix, size_t max,
+	    struct cache_sender **, size_t *n, char **cause);
+void	 cache_senders_free(struct cache_sender *, size_t n);
 /* Delete every cached UID <= upto that is not in the sorted list uids. */
 int	 cache_delete_missing(struct cache *, const struct cache_mailbox *,
 	    const uint32_t *uids, size_t n, uint32_t upto, char **cause);

@@ -41,6 +41,9 @@ const struct config_setting config_settings[] = {
 	  "plaintext|ask|refuse",
 	  "a recipient without a key: send in clear with a note (default), "
 	  "ask (batch: refuse), or refuse" },
+	{ "alias-file", CONFIG_GLOBAL, CONFIG_PATH, G(alias_file), 0, "FILE",
+	  "aliases for address completion, in mutt's form (default: "
+	  "$XDG_CONFIG_HOME/steedmail/aliases)" },
 	{ "sync-trust-limit", CONFIG_GLOBAL, CONFIG_STRING,
 	  G(sync_trust_limit), 0, "NUMBER",
 	  "newest new messages of a sync whose signatures and keys go into "

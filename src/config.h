@@ -59,6 +59,9 @@ struct config {
 	char		*encrypt;	/* opportunistic, always, never */
 	char		*fallback;	/* plaintext, ask, refuse */
 
+	/* the aliases for address completion (addrbook.h); NULL: default */
+	char		*alias_file;
+
 	/* new messages of a sync fed to the trust store (sync-trust.h) */
 	char		*sync_trust_limit; /* a number; NULL: the default */
 

@@ -183,7 +183,12 @@ draft_sign(const struct draft *d, const struct draft_opts *o,
 	}
 	memset(&co, 0, sizeof co);
 	co.proto = o->smime ? GPGME_PROTOCOL_CMS : GPGME_PROTOCOL_OpenPGP;
-	co.sign = 1;		/* the account has a key: sign (STEED) */
+	/*
+	 * The account has a key: sign (STEED), unless told not to. The
+	 * Autocrypt header goes out all the same. Encryption signs inside
+	 * whatever nosign says (crypto-out.h: encrypt implies sign).
+	 */
+	co.sign = !o->nosign || encrypt;
 	co.encrypt = encrypt;
 	co.signer = o->smime ? smime.fpr : pgp.fpr;
 	co.autocrypt = have ? pgp.fpr : NULL;
@@ -202,7 +207,7 @@ draft_sign(const struct draft *d, const struct draft_opts *o,
 	}
 	buf_free(msg);
 	*msg = out;
-	p->signed_ = 1;
+	p->signed_ = co.sign;
 	p->encrypted = encrypt;
 	rc = 0;
 out:

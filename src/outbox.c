@@ -404,6 +404,102 @@ outbox_fail(const char *dir, const struct outbox_entry *e, const char *reason,
 	return to;
 }
 
+static int
+outbox_failed_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct outbox_failed *)a)->id,
+	    ((const struct outbox_failed *)b)->id);
+}
+
+int
+outbox_list_failed(const char *dir, struct outbox_failed **out, size_t *n,
+    char **cause)
+{
+	DIR			*d;
+	struct dirent		*de;
+	struct outbox_failed	*v = NULL, *f;
+	struct buf		 b;
+	size_t			 count = 0, len;
+	char			*fdir, *p;
+
+	*out = NULL;
+	*n = 0;
+	fdir = xasprintf("%s/failed", dir);
+	if ((d = opendir(fdir)) == NULL) {
+		if (errno == ENOENT) {
+			free(fdir);
+			return 0;
+		}
+		*cause = xasprintf("cannot read %s: %s", fdir,
+		    strerror(errno));
+		free(fdir);
+		return -1;
+	}
+	while ((de = readdir(d)) != NULL) {
+		len = strlen(de->d_name);
+		if (de->d_name[0] == '.' || len < 5 ||
+		    strcmp(de->d_name + len - 4, ".eml") != 0)
+			continue;
+		v = xreallocarray(v, count + 1, sizeof *v);
+		f = &v[count++];
+		f->id = xstrndup(de->d_name, len - 4);
+		f->path = xasprintf("%s/%s", fdir, de->d_name);
+		/* the reason is one line from a server: a little is enough */
+		p = xasprintf("%s/%s.reason", fdir, f->id);
+		buf_init(&b);
+		if (buf_read_file(&b, p, 4096) == -1 || b.len == 0)
+			f->reason = xstrdup("refused (no reason kept)");
+		else
+			f->reason = xstrndup(b.data, strcspn(b.data, "\r\n"));
+		buf_free(&b);
+		free(p);
+	}
+	closedir(d);
+	free(fdir);
+	if (count > 0)
+		qsort(v, count, sizeof *v, outbox_failed_cmp);
+	*out = v;
+	*n = count;
+	return 0;
+}
+
+void
+outbox_free_failed(struct outbox_failed *v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].id);
+		free(v[i].reason);
+		free(v[i].path);
+	}
+	free(v);
+}
+
+int
+outbox_remove_failed(const char *dir, const char *id, char **cause)
+{
+	static const char	*exts[] = { "eml", "reason" };
+	char			*p;
+	size_t			 i;
+
+	if (strchr(id, '/') != NULL || *id == '.') {
+		*cause = xstrdup("not an outbox entry");
+		return -1;
+	}
+	for (i = 0; i < sizeof exts / sizeof exts[0]; i++) {
+		p = xasprintf("%s/failed/%s.%s", dir, id, exts[i]);
+		if (unlink(p) == -1 && errno != ENOENT) {
+			*cause = xasprintf("cannot remove %s: %s", p,
+			    strerror(errno));
+			free(p);
+			return -1;
+		}
+		free(p);
+	}
+	return 0;
+}
+
 int
 outbox_lock(const char *dir, char **cause)
 {

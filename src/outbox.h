@@ -45,6 +45,20 @@ int	 outbox_remove(const char *dir, const struct outbox_entry *,
 /* Refused for good: move to DIR/failed/ with the reason; return its path. */
 char	*outbox_fail(const char *dir, const struct outbox_entry *,
 	    const char *reason, char **cause);
+/*
+ * The messages refused for good (DIR/failed/), oldest first: an empty list
+ * when there is no such directory. Read by the outbox screen.
+ */
+struct outbox_failed {
+	char	*id;
+	char	*reason;	/* the server's words */
+	char	*path;		/* the message, as it was submitted */
+};
+int	 outbox_list_failed(const char *dir, struct outbox_failed **v,
+	    size_t *n, char **cause);
+void	 outbox_free_failed(struct outbox_failed *, size_t);
+/* Remove a failed message for good. */
+int	 outbox_remove_failed(const char *dir, const char *id, char **cause);
 /* Exclusive lock on the outbox for a flush; -1 if another holds it. */
 int	 outbox_lock(const char *dir, char **cause);
 void	 outbox_unlock(int fd);

@@ -52,6 +52,12 @@ paths_config_file(void)
 	return paths_xdg("XDG_CONFIG_HOME", ".config", "config");
 }
 
+char *
+paths_config_path(const char *name)
+{
+	return paths_xdg("XDG_CONFIG_HOME", ".config", name);
+}
+
 int
 paths_mkdirs(const char *path, int mode, char **cause)
 {

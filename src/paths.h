@@ -9,6 +9,8 @@
 
 /* The default configuration file (not created). */
 char	*paths_config_file(void);
+/* A file beside it ("aliases"), not created. */
+char	*paths_config_path(const char *name);
 /* The data and cache directories, created 0700 if missing; NULL + cause. */
 char	*paths_data_dir(char **cause);
 char	*paths_cache_dir(char **cause);

@@ -227,6 +227,65 @@ trust_store_list(struct trust_store *ts, char ***addrs, size_t *n,
 	return 0;
 }
 
+/* prefix with LIKE's wildcards escaped by a backslash, then "%". */
+static char *
+trust_like_prefix(const char *prefix)
+{
+	char	*p, *q;
+
+	p = q = xcalloc(2 * strlen(prefix) + 2, 1);
+	for (; *prefix != '\0'; prefix++) {
+		if (*prefix == '%' || *prefix == '_' || *prefix == '\\')
+			*q++ = '\\';
+		*q++ = *prefix;
+	}
+	*q = '%';
+	return p;
+}
+
+int
+trust_store_match(struct trust_store *ts, const char *prefix, size_t max,
+    struct trust_match **out, size_t *n, char **cause)
+{
+	sqlite3_stmt	*st;
+	char		*like;
+	int		 rc;
+
+	*out = NULL;
+	*n = 0;
+	like = trust_like_prefix(prefix);
+	st = trust_query(ts, cause, "SELECT addr, sum(messages), "
+	    "max(last_seen) FROM key WHERE addr LIKE ? ESCAPE '\\' "
+	    "GROUP BY addr ORDER BY 2 DESC, 3 DESC LIMIT ?", "si", like,
+	    (long long)max);
+	free(like);
+	if (st == NULL)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*out = xreallocarray(*out, *n + 1, sizeof **out);
+		(*out)[*n].addr = trust_col(st, 0);
+		(*out)[*n].messages = sqlite3_column_int64(st, 1);
+		(*out)[(*n)++].last_seen = sqlite3_column_int64(st, 2);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		trust_match_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return trust_fail(ts, "cannot read", cause);
+	}
+	return 0;
+}
+
+void
+trust_match_free(struct trust_match *m, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		free(m[i].addr);
+	free(m);
+}
 
 /*
  * One prepared SELECT, stepped once per key inside one read transaction

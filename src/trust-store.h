@@ -217,6 +217,20 @@ int		 trust_store_peer(struct trust_store *, const char *addr,
 int		 trust_store_list(struct trust_store *, char ***addrs,
 		     size_t *n, char **cause);
 /*
+ * For address completion (addrbook.h): at most max addresses the store
+ * has keys of that start with prefix (any case), the most signed
+ * messages first, then the most recently seen. Read-only.
+ */
+struct trust_match {
+	char		*addr;
+	long		 messages;	/* signed messages, all keys */
+	time_t		 last_seen;
+};
+int		 trust_store_match(struct trust_store *, const char *prefix,
+		     size_t max, struct trust_match **, size_t *n,
+		     char **cause);
+void		 trust_match_free(struct trust_match *, size_t n);
+/*
  * For the index: the stored state of each of n messages, read-only.
  * keys[i] is the message's trust_store_msgkey() (NULL for a row without
  * one); states[i] becomes the state it earned when first processed, or

@@ -29,6 +29,7 @@
 #include "strsafe.h"
 #include "tui.h"
 #include "tui-int.h"
+#include "tui-outbox.h"
 #include "xmalloc.h"
 
 static volatile sig_atomic_t	got_term;
@@ -58,7 +59,8 @@ draw_bars(void)
 	struct tui_account	*ta = tui_current();
 	struct buf		 b;
 	const char		*down = NULL, *prog = NULL;
-	char			*right = NULL;
+	char			*right = NULL, *ob = NULL;
+	size_t			 queued, failed;
 	int			 rw;
 
 	buf_init(&b);
@@ -82,6 +84,19 @@ draw_bars(void)
 		right = xasprintf("%s ", prog);
 	else
 		right = xstrdup("? help ");
+	/* mail that waits in the outbox is said until it is gone */
+	tui_outbox_count(&queued, &failed);
+	if (queued > 0 || failed > 0) {
+		if (failed == 0)
+			ob = xasprintf("outbox: %zu queued | %s", queued, right);
+		else if (queued == 0)
+			ob = xasprintf("outbox: %zu failed | %s", failed, right);
+		else
+			ob = xasprintf("outbox: %zu queued, %zu failed | %s",
+			    queued, failed, right);
+		free(right);
+		right = ob;
+	}
 	tui_bar(LINES - 2, b.data != NULL ? b.data : "", tui_attr(TC_STATUS));
 	rw = tui_width(right);
 	if (down != NULL && rw > COLS / 2)

@@ -1,12 +1,608 @@
 /*
- * tui-outbox.c: the outbox screen (placeholder until it lands).
+ * tui-outbox.c: the outbox screen: the messages queued to send (the
+ * outbox directory, outbox.h) and those the server refused for good
+ * (its failed/ directory), each with its date, recipients, Subject and
+ * what became of it; r sends the outbox now (tui_send_flush() on the
+ * worker), d deletes a message, Enter shows one in full. Also the count
+ * the status bar shows while mail waits (tui_outbox_count()).
+ *
+ * Called from the loop (O: tui_outbox_new(); the status bar). Reading the
+ * outbox is a few small local files, done on the interface thread;
+ * sending is the worker's, deleting a queued message waits for the
+ * outbox's lock on a thread of its own. Everything read from the messages
+ * (addresses, Subject, the server's words) is drawn through tui_put().
  */
+#include <curses.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "mime-header.h"
+#include "outbox.h"
+#include "rfc2047.h"
 #include "tui.h"
+#include "tui-outbox.h"
+#include "xmalloc.h"
+
+#define TUI_OUTBOX_RECOUNT_MS	5000	/* others may queue too */
+#define TUI_OUTBOX_HEAD		16384	/* the header is in the first */
+
+static atomic_uint	tui_outbox_gen = 1;
+
+void
+tui_outbox_changed(void)
+{
+	atomic_fetch_add(&tui_outbox_gen, 1);
+}
+
+/* Files named *ext in dir. */
+static size_t
+tui_outbox_files(const char *dir, const char *ext)
+{
+	DIR		*d;
+	struct dirent	*de;
+	size_t		 n = 0, len, elen = strlen(ext);
+
+	if ((d = opendir(dir)) == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		len = strlen(de->d_name);
+		if (de->d_name[0] != '.' && len > elen &&
+		    strcmp(de->d_name + len - elen, ext) == 0)
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+void
+tui_outbox_count(size_t *queued, size_t *failed)
+{
+	static unsigned	 gen;
+	static int64_t	 when;
+	static size_t	 q, f;
+	int64_t		 now = clock_ms();
+	char		*dir, *fdir, *cause = NULL;
+
+	if (gen != atomic_load(&tui_outbox_gen) ||
+	    now - when >= TUI_OUTBOX_RECOUNT_MS) {
+		gen = atomic_load(&tui_outbox_gen);
+		when = now;
+		q = f = 0;
+		if ((dir = outbox_dir(&cause)) != NULL) {
+			fdir = xasprintf("%s/failed", dir);
+			q = tui_outbox_files(dir, ".env");
+			f = tui_outbox_files(fdir, ".eml");
+			free(fdir);
+			free(dir);
+		}
+		free(cause);
+	}
+	*queued = q;
+	*failed = f;
+}
+
+/* ---- the screen ------------------------------------------------------- */
+
+/* One message of the outbox, as the screen shows it. */
+struct tui_outbox_row {
+	char	*id;
+	int	 failed;	/* in failed/: refused for good */
+	int	 accepted;	/* the server took it; not yet in Sent */
+	char	*date;
+	char	*to;		/* every recipient, Bcc included */
+	char	*subject;
+	char	*state;		/* "queued: why", "failed: the server's words" */
+	char	*path;		/* the message file */
+};
+
+struct tui_outbox {
+	struct tui_account	*acct;
+	struct tui_outbox_row	*rows;
+	size_t			 n;
+	size_t			 cursor, top;
+	unsigned		 gen;		/* tui_outbox_gen when read */
+	char			*error;		/* the outbox cannot be read */
+	uint64_t		 job;		/* a retry or a delete */
+	int			 detail;	/* Enter: one entry in full */
+};
+
+/* The entry's time from its id ("20261203T224950Z-..."), local. */
+static char *
+tui_outbox_date(const char *id)
+{
+	struct tm	tm;
+	time_t		t;
+	char		out[32];
+
+	memset(&tm, 0, sizeof tm);
+	if (strptime(id, "%Y%m%dT%H%M%SZ", &tm) == NULL)
+		return xstrdup("?");
+	t = timegm(&tm);
+	localtime_r(&t, &tm);
+	strftime(out, sizeof out, "%b %d %H:%M", &tm);
+	return xstrdup(out);
+}
+
+/*
+ * To and Subject from the message's own header. An encrypted message's
+ * real Subject is inside; the outside says "..." (RFC 9788) or nothing.
+ */
+static void
+tui_outbox_header(struct tui_outbox_row *r)
+{
+	struct mime_header	 h;
+	struct buf		 b;
+	char			*v, *type;
+	int			 encrypted = 0;
+	int			 fd;
+
+	buf_init(&b);
+	if ((fd = open(r->path, O_RDONLY | O_CLOEXEC)) != -1) {
+		char	chunk[TUI_OUTBOX_HEAD];
+		ssize_t	n = read(fd, chunk, sizeof chunk);
+
+		if (n > 0)
+			buf_add(&b, chunk, n);
+		close(fd);
+	}
+	memset(&h, 0, sizeof h);
+	mime_header_parse(&h, b.data != NULL ? b.data : "", b.len, 0);
+	if ((type = mime_header_get(&h, "Content-Type", NULL)) != NULL) {
+		encrypted = strcasestr(type, "multipart/encrypted") != NULL ||
+		    strcasestr(type, "pkcs7-mime") != NULL;
+		free(type);
+	}
+	if (r->to == NULL && (v = mime_header_get(&h, "To", NULL)) != NULL) {
+		r->to = rfc2047_decode_str(v);
+		free(v);
+	}
+	v = mime_header_get(&h, "Subject", NULL);
+	if (encrypted && (v == NULL || strcmp(v, "...") == 0))
+		r->subject = xstrdup("(encrypted)");
+	else if (v != NULL)
+		r->subject = rfc2047_decode_str(v);
+	else
+		r->subject = xstrdup("(no subject)");
+	free(v);
+	if (r->to == NULL)
+		r->to = xstrdup("?");
+	mime_header_free(&h);
+	buf_free(&b);
+}
+
+static void
+tui_outbox_clear(struct tui_outbox *o)
+{
+	size_t	i;
+
+	for (i = 0; i < o->n; i++) {
+		free(o->rows[i].id);
+		free(o->rows[i].date);
+		free(o->rows[i].to);
+		free(o->rows[i].subject);
+		free(o->rows[i].state);
+		free(o->rows[i].path);
+	}
+	free(o->rows);
+	o->rows = NULL;
+	o->n = 0;
+	free(o->error);
+	o->error = NULL;
+}
+
+static struct tui_outbox_row *
+tui_outbox_add(struct tui_outbox *o, const char *id)
+{
+	struct tui_outbox_row	*r;
+
+	o->rows = xreallocarray(o->rows, o->n + 1, sizeof *o->rows);
+	r = &o->rows[o->n++];
+	memset(r, 0, sizeof *r);
+	r->id = xstrdup(id);
+	r->date = tui_outbox_date(id);
+	return r;
+}
+
+/*
+ * Read the outbox again: a directory of a few small files, read on the
+ * interface thread (only the head of each message is read).
+ */
+static void
+tui_outbox_load(struct tui_outbox *o)
+{
+	struct outbox_entry	**v = NULL;
+	struct outbox_failed	 *fv = NULL;
+	struct tui_outbox_row	 *r;
+	struct buf		  b;
+	size_t			  n = 0, fn = 0, i, j;
+	char			 *dir, *cause = NULL, *why;
+	char			 *id = o->cursor < o->n ?
+				      xstrdup(o->rows[o->cursor].id) : NULL;
+
+	tui_outbox_clear(o);
+	o->gen = atomic_load(&tui_outbox_gen);
+	if ((dir = outbox_dir(&cause)) == NULL ||
+	    outbox_list(dir, &v, &n, &cause) == -1 ||
+	    outbox_list_failed(dir, &fv, &fn, &cause) == -1) {
+		o->error = cause != NULL ? cause : xstrdup("cannot be read");
+		outbox_free_entries(v, n);
+		free(dir);
+		free(id);
+		return;
+	}
+	buf_init(&b);
+	for (i = 0; i < n; i++) {
+		r = tui_outbox_add(o, v[i]->id);
+		r->accepted = v[i]->accepted;
+		r->path = xasprintf("%s/%s.msg", dir, v[i]->id);
+		buf_reset(&b);
+		for (j = 0; j < v[i]->nrcpts; j++)
+			buf_addf(&b, "%s%s", j > 0 ? ", " : "", v[i]->rcpts[j]);
+		r->to = buf_take(&b);
+		if (r->accepted)
+			r->state = xstrdup("accepted by the server, not yet "
+			    "saved in Sent");
+		else if ((why = tui_send_why_queued(r->id)) != NULL) {
+			r->state = xasprintf("queued: %s", why);
+			free(why);
+		} else
+			r->state = xstrdup("queued: not tried yet by this "
+			    "steedmail (r tries now)");
+		tui_outbox_header(r);
+	}
+	for (i = 0; i < fn; i++) {
+		r = tui_outbox_add(o, fv[i].id);
+		r->failed = 1;
+		r->path = xstrdup(fv[i].path);
+		r->state = xasprintf("failed: %s", fv[i].reason);
+		tui_outbox_header(r);
+	}
+	buf_free(&b);
+	outbox_free_entries(v, n);
+	outbox_free_failed(fv, fn);
+	free(dir);
+	/* the cursor stays on its message when it is still there */
+	o->cursor = 0;
+	for (i = 0; id != NULL && i < o->n; i++)
+		if (strcmp(o->rows[i].id, id) == 0)
+			o->cursor = i;
+	free(id);
+	if (o->n == 0)
+		o->detail = 0;
+	tui_dirty();
+}
+
+/* One message in full: Enter. */
+static void
+tui_outbox_draw_detail(struct tui_outbox *o)
+{
+	struct tui_outbox_row	*r = &o->rows[o->cursor];
+	int			 y = TUI_FIRST_ROW, rows = tui_rows(), last;
+	static const char	*names[] = { "Date", "To", "Subject", "State",
+				    "File" };
+	const char		*vals[5];
+	size_t			 i;
+
+	vals[0] = r->date;
+	vals[1] = r->to;
+	vals[2] = r->subject;
+	vals[3] = r->state;
+	vals[4] = r->path;
+	last = TUI_FIRST_ROW + rows;
+	for (i = 0; i < 5 && y < last; i++) {
+		const char	*p = vals[i];
+		int		 w = COLS - 10;
+		size_t		 len = strlen(p), take;
+
+		tui_putfill(y, 0, 10, names[i], tui_attr(TC_HEADER_NAME));
+		/* long values wrap, never inside a UTF-8 character */
+		do {
+			take = len > (size_t)w ? (size_t)w : len;
+			while (take < len && take > 1 &&
+			    ((unsigned char)p[take] & 0xc0) == 0x80)
+				take--;
+			{
+				char *chunk = xstrndup(p, take);
+				tui_putfill(y, 10, w, chunk, tui_attr(
+				    i == 3 && r->failed ? TC_ERROR :
+				    TC_HEADER));
+				free(chunk);
+			}
+			p += take;
+			len -= take;
+			y++;
+		} while (len > 0 && y < last);
+	}
+	if (y + 1 < last)
+		tui_putfill(y + 1, 0, COLS, r->failed ? "d deletes it; "
+		    "it cannot be sent again as it is.  q goes back." :
+		    "r sends the outbox now, d deletes it.  q goes back.",
+		    tui_attr(TC_NOTE));
+}
+
+static void
+tui_outbox_draw(struct tui_screen *s)
+{
+	struct tui_outbox	*o = s->data;
+	struct tui_outbox_row	*r;
+	int			 rows = tui_rows(), y, attr, per;
+	size_t			 i;
+	int			 tw;
+
+	if (o->gen != atomic_load(&tui_outbox_gen))
+		tui_outbox_load(o);
+	if (o->error != NULL) {
+		tui_putfill(TUI_FIRST_ROW, 0, COLS, o->error,
+		    tui_attr(TC_ERROR));
+		return;
+	}
+	if (o->n == 0) {
+		tui_putfill(TUI_FIRST_ROW, 0, COLS, "The outbox is empty: "
+		    "everything was sent.", tui_attr(TC_NOTE));
+		return;
+	}
+	if (o->detail) {
+		tui_outbox_draw_detail(o);
+		return;
+	}
+	/* two lines a message: what it is, then what became of it */
+	per = rows / 2 > 0 ? rows / 2 : 1;
+	if (o->cursor < o->top)
+		o->top = o->cursor;
+	if (o->cursor >= o->top + (size_t)per)
+		o->top = o->cursor - per + 1;
+	tw = COLS / 3;
+	for (y = 0; y < rows; y += 2) {
+		i = o->top + y / 2;
+		if (i >= o->n)
+			break;
+		r = &o->rows[i];
+		attr = tui_attr(i == o->cursor ? TC_SELECTED : TC_NORMAL);
+		tui_putfill(TUI_FIRST_ROW + y, 0, COLS, "", attr);
+		tui_put(TUI_FIRST_ROW + y, 1, 12, r->date, attr);
+		tui_put(TUI_FIRST_ROW + y, 14, tw, r->to, attr);
+		tui_put(TUI_FIRST_ROW + y, 15 + tw, COLS - 16 - tw,
+		    r->subject, attr);
+		if (y + 1 < rows)
+			tui_putfill(TUI_FIRST_ROW + y + 1, 4, COLS - 4,
+			    r->state, tui_attr(r->failed ? TC_ERROR :
+			    TC_NOTE));
+	}
+}
+
+/* d: a queued message leaves the outbox under its lock, off this thread. */
+struct tui_outbox_del {
+	char	*id;
+	int	 failed;
+};
+
+static void *
+tui_outbox_del_run(void *arg)
+{
+	struct tui_outbox_del	 *d = arg;
+	struct outbox_entry	**v = NULL;
+	size_t			  n = 0, i;
+	char			 *dir, *cause = NULL;
+	int			  lock = -1, found = 0;
+
+	if ((dir = outbox_dir(&cause)) == NULL)
+		goto out;
+	if (d->failed) {
+		found = 1;
+		outbox_remove_failed(dir, d->id, &cause);
+		goto out;
+	}
+	/* a flush that holds the lock may be sending it right now */
+	if ((lock = outbox_lock(dir, &cause)) == -1 ||
+	    outbox_list(dir, &v, &n, &cause) == -1)
+		goto out;
+	for (i = 0; i < n; i++) {
+		if (strcmp(v[i]->id, d->id) == 0) {
+			found = 1;
+			outbox_remove(dir, v[i], &cause);
+		}
+	}
+	outbox_free_entries(v, n);
+out:
+	outbox_unlock(lock);
+	free(dir);
+	free(d->id);
+	free(d);
+	if (cause == NULL && !found)
+		cause = xstrdup("it had left the outbox already (sent)");
+	tui_outbox_changed();
+	return cause;
+}
+
+static void
+tui_outbox_delete(struct tui_outbox *o)
+{
+	struct tui_outbox_row	*r = &o->rows[o->cursor];
+	struct tui_outbox_del	*d;
+
+	if (!tui_yesno("%s %s to %s? ", r->accepted ? "It was sent, only "
+	    "its copy to Sent waits: forget" : "Delete the message",
+	    r->subject, r->to))
+		return;
+	d = xcalloc(1, sizeof *d);
+	d->id = xstrdup(r->id);
+	d->failed = r->failed;
+	o->job = tui_background(tui_outbox_del_run, d, free);
+	tui_message("deleting...");
+}
+
+static void
+tui_outbox_move(struct tui_outbox *o, long by)
+{
+	long	c = (long)o->cursor + by;
+
+	if (o->n == 0)
+		return;
+	if (c < 0)
+		c = 0;
+	if (c >= (long)o->n)
+		c = (long)o->n - 1;
+	o->cursor = c;
+	tui_dirty();
+}
+
+static int
+tui_outbox_action(struct tui_screen *s, enum tui_action action, int key)
+{
+	struct tui_outbox	*o = s->data;
+	long			 page = tui_rows() / 2;
+
+	(void)key;
+	if (o->detail && (action == TA_QUIT || action == TA_BACK ||
+	    action == TA_SELECT)) {
+		o->detail = 0;
+		tui_dirty();
+		return 1;
+	}
+	switch (action) {
+	case TA_UP:
+		tui_outbox_move(o, -1);
+		return 1;
+	case TA_DOWN:
+		tui_outbox_move(o, 1);
+		return 1;
+	case TA_PAGE_UP:
+	case TA_HALF_UP:
+		tui_outbox_move(o, -page);
+		return 1;
+	case TA_PAGE_DOWN:
+	case TA_HALF_DOWN:
+		tui_outbox_move(o, page);
+		return 1;
+	case TA_TOP:
+		tui_outbox_move(o, -(long)o->n);
+		return 1;
+	case TA_BOTTOM:
+		tui_outbox_move(o, (long)o->n);
+		return 1;
+	case TA_SYNC:
+		/* another steedmail may have queued: the count too */
+		tui_outbox_changed();
+		tui_outbox_load(o);
+		return 1;
+	case TA_SELECT:
+		if (o->n > 0) {
+			o->detail = 1;
+			tui_dirty();
+		}
+		return 1;
+	case TA_RETRY:
+		if (o->job != 0) {
+			tui_message("busy: wait for the last one");
+			return 1;
+		}
+		/* the whole outbox: nobody wants one message to go and the
+		 * others to wait */
+		o->job = tui_send_flush(o->acct, NULL);
+		tui_message("sending the outbox...");
+		return 1;
+	case TA_DELETE:
+		if (o->n == 0)
+			return 1;
+		if (o->job != 0) {
+			tui_message("busy: wait for the last one");
+			return 1;
+		}
+		tui_outbox_delete(o);
+		return 1;
+	case TA_EDIT:
+		if (o->n == 0)
+			return 1;
+		/* draft_resume() reads what draft_postpone() wrote; the
+		 * outbox holds the message as it goes out, built and maybe
+		 * encrypted to others only */
+		tui_error("a queued message cannot be edited: it is built "
+		    "already. d deletes it; write it again with m");
+		return 1;
+	case TA_OUTBOX:
+		return 1;		/* already here */
+	default:
+		return 0;
+	}
+}
+
+static void
+tui_outbox_event(struct tui_screen *s, struct tui_event *ev)
+{
+	struct tui_outbox	*o = s->data;
+	struct tui_sent		*ts;
+
+	if (ev->kind != TE_DONE)
+		return;
+	if (o->job != 0 && ev->job == o->job) {
+		o->job = 0;
+		if (ev->acct == NULL) {		/* a delete */
+			if (ev->data != NULL)
+				tui_error("not deleted: %s",
+				    (char *)ev->data);
+			else
+				tui_message("deleted");
+		} else if ((ts = ev->data) != NULL) {
+			if (ts->state == TS_SENT)
+				tui_message("%s", ts->line);
+			else
+				tui_error("%s", ts->line);
+		} else if (ev->cause != NULL)
+			tui_error("not sent: %s", ev->cause);
+		tui_outbox_load(o);
+		return;
+	}
+	/* a send from compose changed the outbox too */
+	if (ev->discard == tui_sent_free)
+		tui_outbox_load(o);
+}
+
+static void
+tui_outbox_status(struct tui_screen *s, struct buf *b)
+{
+	struct tui_outbox	*o = s->data;
+	size_t			 i, failed = 0;
+
+	for (i = 0; i < o->n; i++)
+		failed += o->rows[i].failed;
+	buf_addf(b, "%zu queued, %zu failed  r send now  d delete  "
+	    "Enter show", o->n - failed, failed);
+}
+
+static void
+tui_outbox_free(struct tui_screen *s)
+{
+	struct tui_outbox	*o = s->data;
+
+	tui_outbox_clear(o);
+	free(o);
+	free(s);
+}
 
 struct tui_screen *
 tui_outbox_new(struct tui_account *ta)
 {
-	(void)ta;
-	tui_message("not yet: the outbox screen");
-	return NULL;
+	struct tui_screen	*s;
+	struct tui_outbox	*o;
+
+	o = xcalloc(1, sizeof *o);
+	o->acct = ta;
+	tui_outbox_load(o);
+
+	s = xcalloc(1, sizeof *s);
+	s->title = "Outbox";
+	s->map = TM_OUTBOX;
+	s->draw = tui_outbox_draw;
+	s->action = tui_outbox_action;
+	s->event = tui_outbox_event;
+	s->status = tui_outbox_status;
+	s->free = tui_outbox_free;
+	s->data = o;
+	return s;
 }

@@ -102,12 +102,53 @@ tui_resume_screen(void)
 	tui_dirty();
 }
 
+/*
+ * Wait for the program, its exit status or -1. Ctrl-C and Ctrl-\ on the
+ * terminal are the program's (an editor's), not ours, while it runs. A
+ * program that stops (Ctrl-Z in an editor, or SIGSTOP) would leave us
+ * waiting for ever: on Ctrl-Z the whole job stops as a shell expects (we
+ * stop too; where nobody can stop us, that is a no-op) and, on fg or at
+ * once, the program is continued.
+ */
+static int
+tui_wait_program(pid_t pid)
+{
+	struct sigaction	 ign, oint, oquit;
+	int			 status = 0, r;
+
+	memset(&ign, 0, sizeof ign);
+	ign.sa_handler = SIG_IGN;
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGINT, &ign, &oint);
+	sigaction(SIGQUIT, &ign, &oquit);
+	for (;;) {
+		r = waitpid(pid, &status, WUNTRACED);
+		if (r == -1 && errno == EINTR)
+			continue;
+		if (r == -1)
+			break;
+		if (!WIFSTOPPED(status))
+			break;
+		if (WSTOPSIG(status) != SIGSTOP) {
+			signal(SIGTSTP, SIG_DFL);
+			kill(getpid(), SIGTSTP);
+			signal(SIGTSTP, SIG_IGN);
+		}
+		kill(pid, SIGCONT);
+	}
+	sigaction(SIGINT, &oint, NULL);
+	sigaction(SIGQUIT, &oquit, NULL);
+	if (r == -1)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 int
 tui_run_program(const char *cmd, const char *input, size_t inlen,
     int wait_key)
 {
 	pid_t	 pid;
-	int	 status, p[2] = { -1, -1 }, rc = -1;
+	int	 p[2] = { -1, -1 }, rc = -1;
 
 	tui_suspend_screen();
 	if (input != NULL && pipe(p) == -1)
@@ -148,9 +189,7 @@ tui_run_program(const char *cmd, const char *input, size_t inlen,
 		}
 		close(p[1]);
 	}
-	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
-		;
-	rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	rc = tui_wait_program(pid);
 	if (wait_key) {
 		static const char	msg[] = "\r\nPress any key to go back "
 		    "to steedmail.";

@@ -1,0 +1,128 @@
+# tui-outbox.sh: the outbox screen in tmux at 80x24 (TERM=screen), against
+# the real Postfix and Dovecot. With the MTA stopped, alice's message waits
+# in the outbox: the status bar counts it, O lists it with its recipient
+# and Subject, r tries it and the screen says why it is still queued.
+# Postfix back, r sends it: the list empties, bob gets it once and alice's
+# Sent holds one copy. A message the server refuses for good is listed as
+# failed with the server's words; Enter shows it in full, d deletes it.
+# Both in LANG=C and LANG=C.UTF-8.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib-tui.sh"
+
+[ -n "${STEED_IMAPS_PORT:-}" ] || bail "no test environment (run under tests/env/run)"
+
+AD=$T_TMP/alice
+alice() { XDG_DATA_HOME="$AD" XDG_CACHE_HOME="$T_TMP/alice-c" sm -F "$STEED_ENV/alice.conf" "$@"; }
+bob() { XDG_DATA_HOME="$T_TMP/bob" XDG_CACHE_HOME="$T_TMP/bob-c" sm -F "$STEED_ENV/bob.conf" "$@"; }
+trap 'for h in "$AD" "$T_TMP/bob"; do gpgconf --homedir "$h/steedmail/gnupg" --kill all >/dev/null 2>&1; done; tui_cleanup' EXIT
+
+count() { "$1" --list "$2" 2>/dev/null | grep -cF -- "$3"; }
+# arrives WHO FOLDER TEXT N: exactly N such messages within 15 s.
+arrives() {
+	for _ in $(seq 1 30); do
+		[ "$(count "$1" "$2" "$3")" = "$4" ] && return 0
+		sleep 0.5
+	done
+	echo "expected $4 message(s) '$3' in $1's $2; found $(count "$1" "$2" "$3")"
+	return 1
+}
+# stays WHO FOLDER TEXT N: still exactly N after a few more seconds.
+stays() { sleep 3; [ "$(count "$1" "$2" "$3")" = "$4" ]; }
+queued() { ls "$AD/steedmail/outbox/" 2>/dev/null | grep -c '\.env$'; }
+failed() { ls "$AD/steedmail/outbox/failed/" 2>/dev/null | grep -c '\.eml$'; }
+port() {	# port up|down: wait for the submission port
+	for _ in $(seq 1 50); do
+		if (exec 3<>/dev/tcp/127.0.0.1/$STEED_SUBMISSION_PORT) 2>/dev/null; then
+			[ "$1" = up ] && return 0
+		else
+			[ "$1" = down ] && return 0
+		fi
+		sleep 0.1
+	done
+	return 1
+}
+mta() {
+	postfix -c "$STEED_ENV/postfix" "$1" >/dev/null 2>&1
+	port "$([ "$1" = stop ] && echo down || echo up)"
+}
+run_alice() {	# run_alice NAME LANG
+	tui_start "$1" env XDG_DATA_HOME="$AD" XDG_CACHE_HOME="$T_TMP/alice-c" \
+	    LANG="$2" TZ=UTC "$STEEDMAIL" -F "$STEED_ENV/alice.conf"
+}
+# row NAME TEXT: the screen's line holding TEXT, and the line below it.
+rows() { tui_capture "$1" | grep -A1 -F -- "$2"; }
+
+u=$$-$(date +%s)
+
+for lang in C C.UTF-8; do
+	n=t-$(echo "$lang" | tr -dc 'a-zA-Z0-9')
+	s="down $lang $u"
+
+	# --- queued while the MTA is down, sent with r once it is back ------
+	mta stop || bail "postfix did not stop"
+	echo "written while the MTA was away" | alice -s "$s" "$STEED_BOB" >"$T_TMP/o" 2>&1
+	[ "$(queued)" = 1 ] || bail "the message was not queued: $(cat "$T_TMP/o")"
+	run_alice "$n" "$lang"
+	ok "$lang: the status bar counts the queued message" tui_wait "$n" "outbox: 1 queued" 20
+	# O is the index's reverse sort: the outbox is O from the folders
+	tui_keys "$n" y
+	tui_wait "$n" "| Folders" >/dev/null
+	tui_keys "$n" O
+	ok "$lang: O opens the outbox screen" tui_wait "$n" "| Outbox"
+	rows "$n" "$s" >"$T_TMP/r"
+	ok "$lang: it lists the message with its recipient" has "$T_TMP/r" "$STEED_BOB"
+	ok "$lang: ... as queued" has "$T_TMP/r" "queued: not tried yet"
+	tui_keys "$n" r
+	ok "$lang: r tries it: still queued, the reason said" tui_wait "$n" "1 still queued (" 30
+	rows "$n" "$s" >"$T_TMP/r"
+	ok "$lang: the list says why it waits" sh -c "grep -q 'queued: ' '$T_TMP/r' && ! grep -q 'not tried yet' '$T_TMP/r'"
+	check "$lang: nothing left the outbox" [ "$(queued)" = 1 ]
+
+	mta start || bail "postfix did not start again"
+	tui_keys "$n" r
+	ok "$lang: r with the MTA back: sent" tui_wait "$n" "1 sent" 30
+	ok "$lang: the list empties" tui_wait "$n" "The outbox is empty"
+	ok "$lang: the status bar no longer counts it" tui_gone "$n" "outbox: 1 queued"
+	check "$lang: the outbox directory is empty" [ "$(queued)" = 0 ]
+	ok "$lang: bob receives it" arrives bob INBOX "$s" 1
+	ok "$lang: ... once, never twice" stays bob INBOX "$s" 1
+	ok "$lang: alice's Sent holds one copy" arrives alice Sent "$s" 1
+
+	# --- refused for good: failed, shown with the server's words ----------
+	echo "nobody reads this" | alice -s "refused $lang $u" "nobody@steed.test" >/dev/null 2>&1
+	[ "$(failed)" = 1 ] || bail "the refused message is not in outbox/failed"
+	tui_keys "$n" G		# read the outbox again
+	ok "$lang: the refused message is listed" tui_wait "$n" "refused $lang $u"
+	rows "$n" "refused $lang $u" >"$T_TMP/r"
+	ok "$lang: ... as failed, with the server's words" has "$T_TMP/r" "failed: "
+	ok "$lang: ... its 550" has "$T_TMP/r" "550 5.1.1"
+	ok "$lang: the status bar counts it as failed" tui_wait "$n" "outbox: 1 failed"
+	tui_keys "$n" Enter
+	ok "$lang: Enter shows it in full: the state" tui_wait "$n" "State"
+	tui_capture "$n" >"$T_TMP/d"
+	ok "$lang: ... the recipient" grep -q "^To *nobody@steed.test" "$T_TMP/d"
+	ok "$lang: ... the file it is kept in" has "$T_TMP/d" "outbox/failed/"
+	tui_keys "$n" q
+	ok "$lang: q goes back to the list" tui_wait "$n" "0 queued, 1 failed"
+	tui_keys "$n" e
+	ok "$lang: e says a queued message cannot be edited" tui_wait "$n" "cannot be edited"
+	tui_keys "$n" d
+	ok "$lang: d asks first" tui_wait "$n" "Delete the message refused $lang $u"
+	tui_keys "$n" n
+	check "$lang: n keeps it" [ "$(failed)" = 1 ]
+	tui_keys "$n" d
+	tui_wait "$n" "Delete the message" >/dev/null
+	tui_keys "$n" y
+	ok "$lang: y deletes it" tui_wait "$n" "The outbox is empty"
+	check "$lang: ... from the disk" [ "$(failed)" = 0 ]
+	tui_keys "$n" q
+	tui_wait "$n" "| Folders" >/dev/null
+	tui_keys "$n" q
+	tui_wait "$n" "| INBOX" >/dev/null
+	tui_keys "$n" q
+	st=$(tui_ended "$n" 10)
+	check "$lang: q back to the index, q quits with status 0" [ "$st" = 0 ]
+	ok "$lang: nothing on standard error (the sanitizers' reports included)" \
+	    sh -c "[ -z \"\$(cat '$T_TMP/tui-$n.err' 2>/dev/null)\" ] || { cat '$T_TMP/tui-$n.err'; exit 1; }"
+	tui_stop "$n"
+done
