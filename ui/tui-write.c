@@ -435,13 +435,6 @@ tui_write_new(struct tui_account *ta)
 		tui_push(s);
 }
 
-/*
- * mailto.c comes with the engine's part of this work; until it is linked
- * in, a link is refused with a plain word instead of a missing symbol.
- */
-#pragma weak mailto_parse
-#pragma weak mailto_free
-
 int
 tui_write_mailto(struct tui_account *ta, const char *url)
 {
@@ -454,10 +447,6 @@ tui_write_mailto(struct tui_account *ta, const char *url)
 
 	if (ta == NULL)
 		return -1;
-	if (mailto_parse == NULL) {
-		tui_error("mailto: links cannot be read by this build");
-		return -1;
-	}
 	memset(&m, 0, sizeof m);
 	if (mailto_parse(url, &m, &cause) == -1) {
 		tui_error("the mailto: link is refused: %s", cause != NULL ?
