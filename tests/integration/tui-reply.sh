@@ -166,7 +166,12 @@ else
 	as bob steedmail --view "$T_TMP/re.eml" >"$T_TMP/re.view" 2>&1
 	ok "bob decrypts it: the subject, the quote and alice's answer" sh -c "grep -q 'Re: secret $u' '$T_TMP/re.view' && grep -q '> body line $u' '$T_TMP/re.view' && grep -q 'answer-$u' '$T_TMP/re.view'"
 fi
-index a
+# a new session for what follows
+tui_keys a q q q
+tui_stop a
+run_alice a C.UTF-8
+tui_wait a "nested $u" 60 >/dev/null
+tui_wait a "? help" 60 >/dev/null
 
 if [ -n "$compose" ]; then
 	# --- r on a message with an encrypted part below its top ------------------
