@@ -293,7 +293,7 @@ write_wait_action(struct tui_screen *sc, enum tui_action a, int key)
 	case TA_QUIT:
 	case TA_BACK:
 	case TA_CANCEL:
-		tui_message("not replying");
+		tui_message("stopped: nothing was written");
 		tui_pop();
 		return 1;
 	case TA_REDRAW:
