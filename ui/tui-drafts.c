@@ -1,11 +1,8 @@
 /*
- * tui-drafts.c: the postponed drafts. It owns the drafts list screen (the
- * files of draft_dir(), newest first: date, To, Subject; Enter recalls
- * one into the compose screen, d deletes one) and the copies of drafts in
- * the account's Drafts mailbox: appended when compose postpones a draft
- * (tui_drafts_saved()), removed when the draft is sent, postponed again
- * or deleted. The local file is the draft; the server's copy is for other
- * programs. The list shows what the files' outer headers say at once; a
+ * tui-drafts.c: the list of postponed drafts (the files of draft_dir(),
+ * newest first: date, To, Subject; Enter recalls one into the compose
+ * screen, d deletes one). A recalled draft that was sent, postponed again
+ * or deleted loses its copy in the Drafts mailbox (tui-drafts-copy.c). The list shows what the files' outer headers say at once; a
  * draft stored encrypted reads "(encrypted)" until a pass on a thread of
  * its own (gpg, never on the interface thread) has read its real Subject.
  * A recall decrypts on the account's worker, where gpg may ask for a
@@ -25,13 +22,12 @@
 #include "addr-list.h"
 #include "crypto.h"
 #include "draft.h"
-#include "frontend.h"
 #include "imap-ops.h"
 #include "mime-header.h"
 #include "mime-parse.h"
 #include "rfc2047.h"
-#include "session.h"
 #include "tui.h"
+#include "tui-drafts.h"
 #include "xmalloc.h"
 
 #define DRAFTS_HEAD_MAX		(64u * 1024)	/* outer header read */
@@ -327,71 +323,6 @@ drafts_read_done(struct drafts *dl, struct drafts_read *r)
 	tui_dirty();
 }
 
-/* ---- the copies in the Drafts mailbox (on the account's worker) ---------- */
-
-static int
-drafts_append_call(struct session *s, void *arg, struct tui_event *ev)
-{
-	char		*path = arg;
-	struct buf	 b;
-	int		 rc;
-
-	buf_init(&b);
-	if (buf_read_file(&b, path, DRAFTS_FILE_MAX) == -1) {
-		ev->cause = xasprintf("%s cannot be read", path);
-		rc = IMAP_OPS_REFUSED;
-	} else
-		rc = session_draft_append(s, b.data, b.len, &ev->cause);
-	if (rc != IMAP_OPS_OK)
-		fe_notice(FE_WARNING, "the draft is kept here, but not copied "
-		    "to the Drafts mailbox: %s", ev->cause != NULL ?
-		    ev->cause : "no reason given");
-	buf_free(&b);
-	free(path);
-	return rc;
-}
-
-void
-tui_drafts_saved(struct tui_account *ta, const char *path)
-{
-	struct tui_job	j;
-
-	memset(&j, 0, sizeof j);
-	j.kind = TJ_CALL;
-	j.fn = drafts_append_call;
-	j.fn_arg = xstrdup(path);
-	tui_submit(ta, &j);
-}
-
-static int
-drafts_remove_call(struct session *s, void *arg, struct tui_event *ev)
-{
-	char	*msgid = arg;
-	size_t	 n;
-	int	 rc;
-
-	rc = session_draft_remove(s, msgid, &n, &ev->cause);
-	if (rc != IMAP_OPS_OK)
-		fe_notice(FE_WARNING, "the copy in the Drafts mailbox stays: "
-		    "%s", ev->cause != NULL ? ev->cause : "no reason given");
-	free(msgid);
-	return rc;
-}
-
-static void
-drafts_remove_copy(struct tui_account *ta, const char *msgid)
-{
-	struct tui_job	j;
-
-	if (ta == NULL || msgid == NULL)
-		return;
-	memset(&j, 0, sizeof j);
-	j.kind = TJ_CALL;
-	j.fn = drafts_remove_call;
-	j.fn_arg = xstrdup(msgid);
-	tui_submit(ta, &j);
-}
-
 /* ---- recall ---------------------------------------------------------------- */
 
 struct drafts_recall {
@@ -503,7 +434,7 @@ drafts_back(struct drafts *dl)
 {
 	if (dl->recalled == NULL || access(dl->recalled, F_OK) == 0)
 		return 0;
-	drafts_remove_copy(dl->recalled_acct, dl->recalled_msgid);
+	tui_drafts_copy_remove(dl->recalled_acct, dl->recalled_msgid);
 	free(dl->recalled);
 	dl->recalled = NULL;
 	tui_pop();
@@ -593,7 +524,7 @@ drafts_delete(struct drafts *dl)
 		free(cause);
 		return;
 	}
-	drafts_remove_copy(drafts_account(dl, e), e->msgid);
+	tui_drafts_copy_remove(drafts_account(dl, e), e->msgid);
 	tui_message("draft deleted");
 	drafts_load(dl);
 }

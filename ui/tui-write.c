@@ -293,7 +293,7 @@ write_wait_action(struct tui_screen *sc, enum tui_action a, int key)
 	case TA_QUIT:
 	case TA_BACK:
 	case TA_CANCEL:
-		tui_message("not replying");
+		tui_message("stopped: nothing was written");
 		tui_pop();
 		return 1;
 	case TA_REDRAW:
@@ -438,7 +438,43 @@ tui_write_new(struct tui_account *ta)
 int
 tui_write_mailto(struct tui_account *ta, const char *url)
 {
-	(void)ta; (void)url;
-	tui_message("not yet: mailto: links");
-	return -1;
+	struct tui_screen	*s;
+	struct mailto		 m;
+	struct draft		*d;
+	struct buf		 ign;
+	char			*cause = NULL;
+	size_t			 i;
+
+	if (ta == NULL)
+		return -1;
+	memset(&m, 0, sizeof m);
+	if (mailto_parse(url, &m, &cause) == -1) {
+		tui_error("the mailto: link is refused: %s", cause != NULL ?
+		    cause : "no reason given");
+		free(cause);
+		return -1;
+	}
+	d = draft_new(tui_account_config(ta));
+	for (i = 0; i < m.nto; i++)
+		draft_add(d, DRAFT_TO, m.to[i]);
+	for (i = 0; i < m.ncc; i++)
+		draft_add(d, DRAFT_CC, m.cc[i]);
+	draft_set_subject(d, m.subject);
+	if (m.body != NULL)
+		draft_set_body(d, xstrdup(m.body));
+	if (m.in_reply_to != NULL)
+		d->in_reply_to = xstrdup(m.in_reply_to);
+	if (m.references != NULL)
+		d->references = xstrdup(m.references);
+	buf_init(&ign);
+	for (i = 0; i < m.nignored; i++)
+		buf_addf(&ign, "%s%s", i > 0 ? ", " : "", m.ignored[i]);
+	mailto_free(&m);
+	/* the editor opens on the link's body, as in mutt */
+	if ((s = tui_compose_new(ta, d, NULL, 1)) != NULL)
+		tui_push(s);
+	if (ign.len > 0)
+		tui_message("ignored from the link: %s", ign.data);
+	buf_free(&ign);
+	return s != NULL ? 0 : -1;
 }

@@ -67,6 +67,36 @@ run_alice() {
 	_n=$1 _l=$2; shift 2
 	tui_start "$_n" env -u VISUAL LANG="$_l" EDITOR="$T_TMP/ed" "$STEED_ENV_BIN/as" alice steedmail "$@"
 }
+# index NAME: back to the index, a compose screen discarded on the way.
+index() {
+	for _ in 1 2 3 4 5 6; do
+		tui_capture "$1" >"$T_TMP/where"
+		if grep -q "discard this message?" "$T_TMP/where"; then
+			tui_keys "$1" y
+		elif grep -q "sort: " "$T_TMP/where"; then
+			return 0
+		else
+			tui_keys "$1" q
+		fi
+		sleep 0.5
+	done
+	return 1
+}
+# subject NAME TEXT: the compose screen shows Subject TEXT.
+subject() {
+	for _ in $(seq 1 60); do
+		tui_capture "$1" | grep -qE "^Subject: +$2" && return 0
+		sleep 0.5
+	done
+	echo "# no Subject: $2 on the screen:" >&2
+	tui_capture "$1" | sed 's/^/#|/' >&2
+	return 1
+}
+# edited: the editor has run (the file it saw is kept).
+edited() {
+	for _ in $(seq 1 60); do [ -s "$T_TMP/seen" ] && return 0; sleep 0.5; done
+	return 1
+}
 # find NAME TEXT: the index's cursor on the message whose line holds TEXT.
 find_msg() {
 	tui_keys "$1" /
@@ -84,19 +114,17 @@ newest alice INBOX "$T_TMP/secret.eml"
 grep -qi 'multipart/encrypted' "$T_TMP/secret.eml" || bail "bob's message is not encrypted"
 sid=$(grep -i -m1 '^Message-ID:' "$T_TMP/secret.eml" | sed 's/^[^:]*: *//; s/\r$//')
 
-# bob wraps that message (which alice can decrypt) in a new one: its
-# plaintext would be decrypted below the top.
+# bob wraps that message (which alice can decrypt) in a new one to her:
+# its plaintext would be decrypted below the top.
 as bob gpg --batch --trust-model always --armor --encrypt -r "$STEED_ALICE" -o "$T_TMP/wrap.asc" "$T_TMP/secret.eml" 2>/dev/null
 {
 	printf 'From: Bob Example <bob@steed.test>\r\nTo: alice@steed.test\r\nSubject: nested %s\r\n' "$u"
 	printf 'Date: Thu, 03 Dec 2026 10:00:00 +0000\r\nMessage-ID: <nested-%s@steed.test>\r\nMIME-Version: 1.0\r\n' "$u"
-	printf 'Content-Type: multipart/mixed; boundary="m"\r\n\r\n'
-	printf -- '--m\r\nContent-Type: text/plain\r\n\r\nplease quote this %s\r\n' "$u"
-	printf -- '--m\r\nContent-Type: multipart/encrypted; protocol="application/pgp-encrypted"; boundary="w"\r\n\r\n'
+	printf 'Content-Type: multipart/encrypted; protocol="application/pgp-encrypted"; boundary="w"\r\n\r\n'
 	printf -- '--w\r\nContent-Type: application/pgp-encrypted\r\n\r\nVersion: 1\r\n\r\n'
 	printf -- '--w\r\nContent-Type: application/octet-stream\r\n\r\n'
 	sed 's/$/\r/' "$T_TMP/wrap.asc"
-	printf -- '--w--\r\n--m--\r\n'
+	printf -- '--w--\r\n'
 } >"$T_TMP/nested.eml"
 save "$T_TMP/nested.eml"
 {
@@ -118,6 +146,7 @@ ok "alice's index is read" tui_wait a "? help" 60
 # bob's encrypted message is the newest: the cursor is on it
 tui_keys a Enter
 ok "it opens decrypted in the pager" tui_wait a "body line $u" 30
+rm -f "$T_TMP/seen"
 tui_keys a r
 sleep 1
 if tui_capture a | grep -q "not yet: the compose screen"; then
@@ -125,8 +154,9 @@ if tui_capture a | grep -q "not yet: the compose screen"; then
 	skip "r: the editor gets the attribution and the quote" "no compose screen yet"
 else
 	compose=1
-	ok "r: the editor gets the attribution and the quote" sh -c "sleep 2; grep -q 'wrote:' '$T_TMP/seen' && grep -q '^> body line $u' '$T_TMP/seen'"
-	tui_wait a "encrypt: yes" 30 >/dev/null
+	edited
+	ok "r: the editor gets the attribution and the quote" sh -c "grep -q '^Bob Example <bob@steed.test> wrote:' '$T_TMP/seen' && grep -q '^> body line $u' '$T_TMP/seen'"
+	ok "compose: the real Subject, with Re:" subject a "Re: secret $u"
 	nb=$(count bob INBOX)
 	tui_keys a y
 	ok "y sends it" arrived bob INBOX $((nb + 1))
@@ -136,61 +166,64 @@ else
 	as bob steedmail --view "$T_TMP/re.eml" >"$T_TMP/re.view" 2>&1
 	ok "bob decrypts it: the subject, the quote and alice's answer" sh -c "grep -q 'Re: secret $u' '$T_TMP/re.view' && grep -q '> body line $u' '$T_TMP/re.view' && grep -q 'answer-$u' '$T_TMP/re.view'"
 fi
-tui_keys a q
-tui_wait a "sort:" 10 >/dev/null
+# a new session for what follows
+tui_keys a q q q
+tui_stop a
+run_alice a C.UTF-8
+tui_wait a "nested $u" 60 >/dev/null
+tui_wait a "? help" 60 >/dev/null
 
 if [ -n "$compose" ]; then
 	# --- r on a message with an encrypted part below its top ------------------
 	rm -f "$T_TMP/seen"
 	find_msg a "nested $u"
 	tui_keys a r
-	ok "r on the nested message: the editor opens" sh -c "for i in \$(seq 1 60); do [ -s '$T_TMP/seen' ] && exit 0; sleep 0.5; done; exit 1"
-	ok "the quote has the message's own text" grep -q "^> please quote this $u" "$T_TMP/seen"
+	ok "r on the nested message: the editor opens" edited
+	ok "the attribution comes first" grep -q "^Bob Example <bob@steed.test> wrote:" "$T_TMP/seen"
 	ok "it names the encrypted part" grep -q "decrypted for reading only: not quoted" "$T_TMP/seen"
 	ok "and holds none of its plaintext" sh -c "! grep -q 'body line $u' '$T_TMP/seen'"
-	tui_keys a q
-	tui_wait a "discard this message?" 10 >/dev/null && tui_keys a y
-	tui_wait a "sort:" 10 >/dev/null
+	index a
 
 	# --- g: the Cc, not alice herself ------------------------------------------
 	find_msg a "group $u"
 	tui_keys a g
-	tui_wait a "Re: group $u" 30 >/dev/null
+	subject a "Re: group $u" >/dev/null
 	tui_capture a >"$T_TMP/g1"
-	ok "g: To bob, Cc carol and dave" sh -c "grep -q 'bob@steed.test' '$T_TMP/g1' && grep -q 'carol@steed.test' '$T_TMP/g1' && grep -q 'dave@steed.test' '$T_TMP/g1'"
-	ok "alice is not among the recipients" sh -c "! grep -E '^ *(To|Cc):' '$T_TMP/g1' | grep -q 'alice@steed.test'"
-	tui_keys a q
-	tui_wait a "discard this message?" 10 >/dev/null && tui_keys a y
-	tui_wait a "sort:" 10 >/dev/null
+	ok "g: To bob" grep -qE "^To: .*bob@steed.test" "$T_TMP/g1"
+	ok "g: Cc carol and dave" sh -c "grep -E '^Cc: ' '$T_TMP/g1' | grep -q 'carol@steed.test' && grep -E '^Cc: ' '$T_TMP/g1' | grep -q 'dave@steed.test'"
+	ok "alice is not among the recipients" sh -c "! grep -E '^(To|Cc): ' '$T_TMP/g1' | grep -q 'alice@steed.test'"
+	index a
 
 	# --- L: to the list ---------------------------------------------------------
 	find_msg a "list $u"
 	tui_keys a L
-	tui_wait a "Re: list $u" 30 >/dev/null
+	subject a "Re: list $u" >/dev/null
 	tui_capture a >"$T_TMP/l1"
-	ok "L: the reply goes to the List-Post address" sh -c "grep -E '^ *To:' '$T_TMP/l1' | grep -q 'steed-users@steed.test'"
-	ok "not to the sender" sh -c "! grep -E '^ *To:' '$T_TMP/l1' | grep -q 'bob@steed.test'"
-	tui_keys a q
-	tui_wait a "discard this message?" 10 >/dev/null && tui_keys a y
-	tui_wait a "sort:" 10 >/dev/null
+	ok "L: the reply goes to the List-Post address" grep -qE "^To: +steed-users@steed.test *$" "$T_TMP/l1"
+	index a
+	find_msg a "list $u"
+	tui_keys a g
+	subject a "Re: list $u" >/dev/null
+	tui_capture a >"$T_TMP/l2"
+	ok "g on list mail: the sender, and the list" sh -c "grep -qE '^To: +bob@steed.test' '$T_TMP/l2' && grep -qE '^(To|Cc): .*steed-users@steed.test' '$T_TMP/l2'"
+	index a
 
 	# --- f: as attachment, inline -----------------------------------------------
 	find_msg a "group $u"
 	tui_keys a f
-	ok "f asks how to forward" tui_wait a "forward as attachment? (y/n)"
+	ok "f asks how to forward" tui_wait a "forward as attachment?"
 	tui_keys a y
 	ok "y: the message is attached" tui_wait a "forwarded.eml" 30
-	tui_keys a q
-	tui_wait a "discard this message?" 10 >/dev/null && tui_keys a y
-	tui_wait a "sort:" 10 >/dev/null
+	ok "with the subject Fwd:" subject a "Fwd: group $u"
+	index a
 	rm -f "$T_TMP/seen"
+	find_msg a "group $u"
 	tui_keys a f
-	tui_wait a "forward as attachment? (y/n)" >/dev/null
+	tui_wait a "forward as attachment?" >/dev/null
 	tui_keys a n
-	ok "n: inline, the text in the editor" sh -c "for i in \$(seq 1 60); do [ -s '$T_TMP/seen' ] && break; sleep 0.5; done; grep -q 'Forwarded message' '$T_TMP/seen' && grep -q '^to all of you $u' '$T_TMP/seen'"
-	tui_keys a q
-	tui_wait a "discard this message?" 10 >/dev/null && tui_keys a y
-	tui_wait a "sort:" 10 >/dev/null
+	edited
+	ok "n: inline, the text in the editor" sh -c "grep -q 'Forwarded message' '$T_TMP/seen' && grep -q '^to all of you $u' '$T_TMP/seen'"
+	index a
 fi
 tui_keys a q
 tui_ended a 20 >/dev/null
@@ -198,6 +231,7 @@ tui_stop a
 
 # --- drafts: postponed encrypted, listed, recalled ----------------------------
 rm -rf "$ADRAFTS"
+doveadm -c "$STEED_DOVECOT_CONF" expunge -u "$STEED_ALICE" mailbox Drafts all >/dev/null 2>&1
 echo "attached $u" >"$T_TMP/note $u.txt"
 printf 'draft body %s\n' "$u" | as alice steedmail -s "hidden $u" -a "$T_TMP/note $u.txt" --postpone "$STEED_BOB" >"$T_TMP/p1" 2>"$T_TMP/e1"
 d1=$(cat "$T_TMP/p1")
@@ -225,29 +259,65 @@ for lang in C.UTF-8 C; do
 	tui_stop d
 done
 
+# copies: the undeleted messages of alice's Drafts mailbox (with the
+# Message-ID of file $1, when given).
+copies() {
+	if [ -n "${1:-}" ]; then
+		_id=$(grep -i -m1 '^Message-ID:' "$1" | sed 's/^[^:]*: *//; s/\r$//')
+		doveadm -c "$STEED_DOVECOT_CONF" search -u "$STEED_ALICE" mailbox Drafts undeleted header Message-ID "$_id" 2>/dev/null | wc -l
+	else
+		doveadm -c "$STEED_DOVECOT_CONF" search -u "$STEED_ALICE" mailbox Drafts undeleted 2>/dev/null | wc -l
+	fi
+}
+# copies_are N [FILE]: until copies says N.
+copies_are() {
+	for _ in $(seq 1 20); do [ "$(copies "${2:-}")" = "$1" ] && return 0; sleep 0.5; done
+	echo "copies in Drafts: $(copies "${2:-}"), not $1"; return 1
+}
+# draft_file: the one draft file (after the one before is gone).
+draft_file() {
+	for _ in $(seq 1 40); do
+		[ ! -e "$1" ] && ls "$ADRAFTS"/*.eml >/dev/null 2>&1 && { ls "$ADRAFTS"/*.eml | head -1; return 0; }
+		sleep 0.5
+	done
+	return 1
+}
 if [ -n "$compose" ]; then
 	run_alice d C.UTF-8
 	tui_wait d "? help" 60 >/dev/null
 	tui_keys d R
 	tui_wait d "hidden $u" 30 >/dev/null
 	tui_keys d Enter
-	ok "Enter recalls it into compose with its real Subject" tui_wait d "Subject: hidden $u" 30
+	ok "Enter recalls it into compose with its real Subject" subject d "hidden $u"
 	ok "and its attachment" tui_wait d "note $u.txt"
 	tui_keys d P
-	ok "P postpones it again" sh -c "for i in \$(seq 1 40); do [ ! -e '$d1' ] && ls '$ADRAFTS'/*.eml >/dev/null 2>&1 && exit 0; sleep 0.5; done; exit 1"
-	ok "the Drafts mailbox holds a copy, flagged \\Draft" sh -c "for i in \$(seq 1 20); do doveadm -c '$STEED_DOVECOT_CONF' search -u '$STEED_ALICE' mailbox Drafts draft undeleted | grep -q . && exit 0; sleep 0.5; done; exit 1"
-	tui_wait d "sort:" 20 >/dev/null
+	d2=$(draft_file "$d1")
+	ok "P postpones it again: a new file, the old one gone" test -n "$d2"
+	ok "kept encrypted" sh -c "grep -qi 'multipart/encrypted' '$d2' && ! grep -q 'hidden $u' '$d2'"
+	ok "the Drafts mailbox holds a copy of it" copies_are 1 "$d2"
+	ok "flagged \\Draft and \\Seen" sh -c "doveadm -c '$STEED_DOVECOT_CONF' search -u '$STEED_ALICE' mailbox Drafts draft seen undeleted | grep -q ."
+	ok "P puts the index back" tui_wait d "sort: " 20
 	tui_keys d m
-	tui_wait d "recall one? (y/n)" >/dev/null
+	tui_wait d "recall one?" >/dev/null
 	tui_keys d y
 	tui_wait d "hidden $u" 30 >/dev/null
 	tui_keys d Enter
-	ok "m, y, Enter: recalled again, its Subject whole" tui_wait d "Subject: hidden $u" 30
+	ok "m, y, Enter: recalled again, its Subject whole" subject d "hidden $u"
+	tui_keys d P
+	d3=$(draft_file "$d2")
+	ok "postponed again: the new copy in Drafts" copies_are 1 "$d3"
+	ok "the old copy is gone from Drafts" copies_are 1
+	tui_wait d "sort: " 20 >/dev/null
+	tui_keys d R
+	tui_wait d "hidden $u" 30 >/dev/null
+	tui_keys d Enter
+	subject d "hidden $u" >/dev/null
 	nb=$(count bob INBOX)
 	tui_keys d y
-	ok "sent to bob" arrived bob INBOX $((nb + 1))
-	ok "the draft is gone" sh -c "! ls '$ADRAFTS'/*.eml >/dev/null 2>&1"
-	ok "and so is its copy in Drafts" sh -c "for i in \$(seq 1 20); do [ \$(doveadm -c '$STEED_DOVECOT_CONF' search -u '$STEED_ALICE' mailbox Drafts undeleted | wc -l) = 0 ] && exit 0; sleep 0.5; done; exit 1"
+	ok "a recalled draft sent reaches bob" arrived bob INBOX $((nb + 1))
+	ok "the draft is gone" sh -c "sleep 1; ! ls '$ADRAFTS'/*.eml >/dev/null 2>&1"
+	ok "and so is its copy in Drafts" copies_are 0
+	index d
 	tui_keys d q
 	tui_ended d 20 >/dev/null
 	tui_stop d
@@ -278,13 +348,13 @@ tui_stop x
 if [ -n "$compose" ]; then
 	rm -f "$T_TMP/seen"
 	run_alice mt C.UTF-8 "mailto:bob@steed.test?subject=hi%20$u&attach=/etc/passwd&bcc=x@y"
+	tui_wait mt "? help" 60 >/dev/null
 	ok "mailto: compose opens with To" tui_wait mt "bob@steed.test" 60
-	ok "and the Subject" tui_wait mt "hi $u"
+	ok "and the Subject" subject mt "hi $u"
 	ok "and says what it ignored" tui_wait mt "ignored from the link: attach, bcc"
 	tui_capture mt >"$T_TMP/mt"
 	ok "nothing attached" sh -c "! grep -q passwd '$T_TMP/mt'"
-	tui_keys mt q
-	tui_wait mt "discard this message?" 10 >/dev/null && tui_keys mt y
+	index mt
 	tui_keys mt q
 	tui_ended mt 20 >/dev/null
 	tui_stop mt
