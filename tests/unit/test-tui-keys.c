@@ -240,7 +240,7 @@ main(int argc, char **argv)
 	bind_bad("index j", "expected MAP KEY ACTION");
 	bind_bad("index j next-entry extra", "expected MAP KEY ACTION");
 	bind_bad("", "expected MAP KEY ACTION");
-	bind_bad("compose j next-entry", "unknown map \"compose\"");
+	bind_bad("composer j next-entry", "unknown map \"composer\"");
 	bind_bad("index jj next-entry", "unknown key \"jj\"");
 	bind_bad("index <Nope> next-entry", "unknown key \"<Nope>\"");
 	bind_bad("index <F13> next-entry", "unknown key \"<F13>\"");
