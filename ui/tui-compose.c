@@ -87,6 +87,7 @@ cp_draw_security(struct compose *c, int y, int last)
 	size_t				 i, shown = 0, more = 0;
 	enum tui_color			 col = TC_IND_WARN;
 	const char			*word;
+	int				 second = 0;
 
 	buf_init(&b);
 	if (c->d->nto + c->d->ncc + c->d->nbcc == 0)
@@ -100,13 +101,12 @@ cp_draw_security(struct compose *c, int y, int last)
 		buf_addf(&b, "%s | sign: %s | %s", p->line != NULL ?
 		    p->line : "?", p->sign ? "yes" : "no",
 		    p->smime ? "S/MIME" : "OpenPGP");
-		/* too long: the toggles' state first, the rows below name
-		 * the recipients anyway */
+		/* too long: the decision on this row, signing and the
+		 * protocol on a row of their own below it */
 		if (tui_width(b.data) > COLS - CP_LABEL_W - 1) {
 			buf_reset(&b);
-			buf_addf(&b, "sign: %s | %s | %s", p->sign ? "yes" :
-			    "no", p->smime ? "S/MIME" : "OpenPGP", p->line !=
-			    NULL ? p->line : "?");
+			buf_adds(&b, p->line != NULL ? p->line : "?");
+			second = 1;
 		}
 		if (tui_compose_looking(c))
 			buf_adds(&b, " | looking up...");
@@ -128,6 +128,14 @@ cp_draw_security(struct compose *c, int y, int last)
 	y++;
 	if (p == NULL)
 		return y;
+	if (second && y < last) {
+		buf_init(&b);
+		buf_addf(&b, "sign: %s | %s", p->sign ? "yes" : "no",
+		    p->smime ? "S/MIME" : "OpenPGP");
+		tui_putfill(y++, CP_LABEL_W + 1, COLS - CP_LABEL_W - 1,
+		    b.data, tui_attr(TC_NORMAL));
+		buf_free(&b);
+	}
 	for (i = 0; i < p->n; i++) {
 		const struct draft_preview_rcpt	*r = &p->rcpts[i];
 

@@ -200,6 +200,7 @@ static const struct {
 	{ TM_GENERIC, 'G', TA_SYNC },
 	{ TM_GENERIC, CTRL('c'), TA_CANCEL },
 	{ TM_GENERIC, 'O', TA_OUTBOX },
+	{ TM_GENERIC, 'w', TA_OUTBOX },
 	{ TM_GENERIC, 'm', TA_COMPOSE },
 	{ TM_GENERIC, 'R', TA_RECALL },
 
