@@ -5,10 +5,10 @@
  *   previewbench [-r REPS] CONFIG ACCOUNT ADDRESS...
  *
  * Loads CONFIG, sets up the account's GnuPG home (crypto_init) and makes a
- * draft to every ADDRESS. Then it decides, as draft_preview() does (the
- * encryption policy, policy_decide(), on the input draft_policy_in() makes
- * for the draft: the trust store, the GnuPG home, DNS OPENPGPKEY records
- * through the answer cache), first once with DNS, then REPS (20) times
+ * draft to every ADDRESS. Then it asks draft_preview(), as the compose
+ * screen does for its security line (the encryption policy on the trust
+ * store, the GnuPG home, DNS OPENPGPKEY records through the answer cache,
+ * and the line made of it), first once with DNS, then REPS (20) times
  * with DNS (every answer from the cache once the first run filled it) and
  * REPS times from what is known here only (no DNS query at all: what the
  * screen shows first). Only the decisions are timed, not start-up,
@@ -67,27 +67,25 @@ action_name(enum policy_action a)
 	}
 }
 
-/* One decision: its time; *keys, the recipients with a key. */
+/* One preview: its time; *keys, the recipients with a key. */
 static double
-decide(struct policy_in *in, char **addrs, size_t n, int use_dns,
-    size_t *keys, struct policy_result *keep)
+decide(const struct draft *d, const struct config *cf,
+    const struct draft_opts *o, int use_dns, size_t *keys,
+    struct draft_preview *keep)
 {
-	struct policy_result	 res;
+	struct draft_preview	 p;
 	char			*cause = NULL;
 	double			 t0, t1;
-	size_t			 i;
 
-	in->use_dns = use_dns;
 	t0 = now_s();
-	if (policy_decide(in, addrs, n, &res, &cause) == -1)
-		die("policy_decide", cause);
+	if (draft_preview(d, cf, o, use_dns, &p, &cause) == -1)
+		die("draft_preview", cause);
 	t1 = now_s();
-	for (i = 0, *keys = 0; i < res.n; i++)
-		*keys += res.rcpts[i].fpr != NULL;
+	*keys = p.nkeys;
 	if (keep != NULL)
-		*keep = res;
+		*keep = p;
 	else
-		policy_result_free(&res);
+		draft_preview_free(&p);
 	return t1 - t0;
 }
 
@@ -98,8 +96,7 @@ main(int argc, char **argv)
 	struct account		*a;
 	struct draft		*d;
 	struct draft_opts	 o;
-	struct policy_in	 in;
-	struct policy_result	 first;
+	struct draft_preview	 first;
 	char			*cause = NULL, *end, **addrs;
 	unsigned long		 reps = 20, r;
 	size_t			 n, i, keys, k;
@@ -135,12 +132,11 @@ main(int argc, char **argv)
 	draft_set_subject(d, "the compose bench");
 	memset(&o, 0, sizeof o);
 	o.can_ask = 1;
-	draft_policy_in(d, cf, &o, &in);
 
-	t = decide(&in, addrs, n, 1, &keys, &first);
+	t = decide(d, cf, &o, 1, &keys, &first);
 	printf("first %.6f %zu %s\n", t, keys, action_name(first.action));
 	for (r = 0; r < reps; r++) {
-		t = decide(&in, addrs, n, 1, &k, NULL);
+		t = decide(d, cf, &o, 1, &k, NULL);
 		if (k != keys) {
 			fprintf(stderr, "previewbench: decision %lu found %zu "
 			    "keys, the first %zu\n", r + 2, k, keys);
@@ -149,11 +145,11 @@ main(int argc, char **argv)
 		printf("cached %.6f %zu\n", t, k);
 	}
 	for (r = 0; r < reps; r++) {
-		t = decide(&in, addrs, n, 0, &k, NULL);
+		t = decide(d, cf, &o, 0, &k, NULL);
 		printf("local %.6f %zu\n", t, k);
 	}
 	printf("line %s\n", first.line != NULL ? first.line : "");
-	policy_result_free(&first);
+	draft_preview_free(&first);
 	draft_free(d);
 	config_free(cf);
 	return fflush(stdout) == 0 ? 0 : 1;

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """typedrive: time each key's echo in a prompt of a full-screen program.
 
-    typedrive.py [-t LIMIT] [-g GAP-MS] READY BUSY KEY PROMPT TEXT -- CMD...
+    typedrive.py [-t LIMIT] [-g GAP-MS] [-q QUIT] READY BUSY KEY PROMPT TEXT
+        -- CMD...
 
 Starts CMD on an 80x24 pseudo-terminal (tests/bench/ptydrive.py's screen
 model and driver), waits until a row matches the regular expression READY
@@ -16,7 +17,7 @@ until the last row ends with everything typed so far. One line per key:
 
 in the system's monotonic clock (the same in every process, so the times
 can be laid over another program's log), then Escape closes the prompt
-and q quits; the program must exit 0. A step that takes more than LIMIT
+and QUIT (q; with \\e, \\n escapes) quits; the program must exit 0. A step that takes more than LIMIT
 (60) seconds ends the run with status 1 and the screen on standard error.
 For tests/bench/compose.sh.
 """
@@ -38,11 +39,13 @@ def load_ptydrive():
 
 def main():
     args = sys.argv[1:]
-    limit, gap = 60, 30
-    while args and args[0] in ("-t", "-g"):
+    limit, gap, quit = 60, 30, "q"
+    while args and args[0] in ("-t", "-g", "-q"):
         opt = args.pop(0)
         if opt == "-t":
             limit = int(args.pop(0))
+        elif opt == "-q":
+            quit = args.pop(0)
         else:
             gap = int(args.pop(0))
     if len(args) < 7 or args[5] != "--":
@@ -80,7 +83,7 @@ def main():
             time.sleep(rest)
     d.send(b"\x1b")
     d.quiet()
-    d.quit(b"q")
+    d.quit(pd.key_bytes(quit))
     return 0
 
 
