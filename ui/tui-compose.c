@@ -639,8 +639,8 @@ cp_action(struct tui_screen *s, enum tui_action a, int key)
 		return 1;
 	case TA_TOGGLE_SIGN:
 		c->nosign = !c->nosign;
-		tui_message("sign: %s", c->nosign ? "no" : "when a key is "
-		    "there");
+		tui_message("sign: %s", c->nosign ? "no (encrypted mail is "
+		    "still signed inside)" : "when a key is there");
 		tui_compose_preview(c);
 		return 1;
 	case TA_TOGGLE_SMIME:
