@@ -129,7 +129,7 @@ static const struct {
 	[TA_EDIT_SUBJECT] = { "edit-subject", "edit the subject" },
 	[TA_ATTACH_FILE] = { "attach-file", "attach a file" },
 	[TA_DETACH] = { "detach", "remove the attachment" },
-	[TA_ATTACH_RENAME] = { "rename-attachment",
+	[TA_ATTACH_RENAME] = { "attachment-name",
 	    "change the attachment's shown name" },
 	[TA_ATTACH_TYPE] = { "attachment-type",
 	    "change the attachment's type" },
