@@ -344,7 +344,9 @@ outbox_mark_saved(const char *dir, struct outbox_entry *e, char **cause)
  * The .env file goes first: once it is gone the entry no longer counts as
  * queued, whatever else a crash leaves behind.
  */
-static const char *outbox_exts[] = { "env", "msg", "accepted", "saved" };
+/* .draft: the compose screen's copy of the draft, to edit it again */
+static const char *outbox_exts[] = { "env", "msg", "accepted", "saved",
+    "draft" };
 
 int
 outbox_remove(const char *dir, const struct outbox_entry *e, char **cause)
@@ -395,6 +397,15 @@ outbox_fail(const char *dir, const struct outbox_entry *e, const char *reason,
 		return NULL;
 	}
 	free(from);
+	/* the draft's copy, when there is one, goes along: e edits it */
+	from = xasprintf("%s/%s.draft", dir, e->id);
+	free(to);
+	to = xasprintf("%s/%s.draft", fdir, e->id);
+	if (rename(from, to) == -1 && errno != ENOENT)
+		unlink(from);
+	free(from);
+	free(to);
+	to = xasprintf("%s/%s.eml", fdir, e->id);
 	outbox_sync_dir(fdir);
 	free(fdir);
 	if (outbox_remove(dir, e, cause) == -1) {
@@ -479,7 +490,7 @@ outbox_free_failed(struct outbox_failed *v, size_t n)
 int
 outbox_remove_failed(const char *dir, const char *id, char **cause)
 {
-	static const char	*exts[] = { "eml", "reason" };
+	static const char	*exts[] = { "eml", "reason", "draft" };
 	char			*p;
 	size_t			 i;
 

@@ -3,7 +3,8 @@
  * outbox directory, outbox.h) and those the server refused for good
  * (its failed/ directory), each with its date, recipients, Subject and
  * what became of it; r sends the outbox now (tui_send_flush() on the
- * worker), d deletes a message, Enter shows one in full. Also the count
+ * worker), d deletes a message, e takes one back into compose (its
+ * draft, kept beside the entry by tui-send.c), Enter shows one in full. Also the count
  * the status bar shows while mail waits (tui_outbox_count()).
  *
  * Called from the loop (O: tui_outbox_new(); the status bar). Reading the
@@ -14,6 +15,7 @@
  */
 #include <curses.h>
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -22,6 +24,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "draft.h"
 #include "mime-header.h"
 #include "outbox.h"
 #include "rfc2047.h"
@@ -104,6 +107,7 @@ struct tui_outbox {
 	uint64_t		 job;		/* a retry or a delete */
 	struct tui_account	*job_acct;	/* the retry's; NULL: a delete */
 	int			 detail;	/* Enter: one entry in full */
+	int			 editing;	/* the job is an e */
 };
 
 /* The entry's time from its id ("20261203T224950Z-..."), local. */
@@ -436,6 +440,174 @@ tui_outbox_delete(struct tui_outbox *o)
 	tui_message("deleting...");
 }
 
+/*
+ * e: a queued or failed message goes back into compose. Its draft, kept
+ * beside the entry when compose queued it (ID.draft, tui-send.c), moves to
+ * the drafts directory and the entry leaves the outbox, under its lock;
+ * then the draft is read (gpg: off the interface thread). Compose removes
+ * that file once the message is queued or postponed again; left alone,
+ * it is a postponed draft like any other.
+ */
+struct tui_outbox_edit {
+	struct account	*a;
+	char		*id;
+	int		 failed;
+	char		*path;		/* the draft, in the drafts directory */
+	struct draft	*d;
+	char		*cause;		/* why not */
+};
+
+static void
+tui_outbox_edit_free(void *p)
+{
+	struct tui_outbox_edit	*e = p;
+
+	if (e == NULL)
+		return;
+	free(e->id);
+	free(e->path);
+	if (e->d != NULL)
+		draft_free(e->d);
+	free(e->cause);
+	free(e);
+}
+
+/* Take the entry out with its draft; -1 with e->cause. Under the lock. */
+static int
+tui_outbox_edit_take(struct tui_outbox_edit *e, const char *dir)
+{
+	struct outbox_entry	**v = NULL;
+	size_t			  n = 0, i = 0;
+	char			 *from, *ddir, *cause = NULL;
+	int			  rc = -1;
+
+	if (!e->failed) {
+		if (outbox_list(dir, &v, &n, &e->cause) == -1)
+			return -1;
+		for (i = 0; i < n; i++)
+			if (strcmp(v[i]->id, e->id) == 0)
+				break;
+		if (i == n) {
+			e->cause = xstrdup("it had left the outbox already "
+			    "(sent)");
+			goto out;
+		}
+		if (v[i]->accepted) {
+			e->cause = xstrdup("it was sent already (only its "
+			    "copy to Sent waits): it cannot be edited");
+			goto out;
+		}
+		from = xasprintf("%s/%s.draft", dir, e->id);
+	} else
+		from = xasprintf("%s/failed/%s.draft", dir, e->id);
+	if (access(from, F_OK) == -1) {
+		e->cause = xstrdup("queued from the command line: it cannot "
+		    "be edited here; d deletes it, r sends it");
+		free(from);
+		goto out;
+	}
+	if ((ddir = draft_dir(&e->cause)) == NULL) {
+		free(from);
+		goto out;
+	}
+	e->path = xasprintf("%s/outbox-%s.eml", ddir, e->id);
+	free(ddir);
+	if (rename(from, e->path) == -1) {
+		e->cause = xasprintf("cannot move %s: %s", from,
+		    strerror(errno));
+		free(from);
+		goto out;
+	}
+	free(from);
+	if (e->failed)
+		rc = outbox_remove_failed(dir, e->id, &cause);
+	else
+		rc = outbox_remove(dir, v[i], &cause);
+	if (rc == -1) {
+		/* the message stays queued: its draft too, or sent twice */
+		from = xasprintf("%s%s/%s.draft", dir, e->failed ?
+		    "/failed" : "", e->id);
+		if (rename(e->path, from) == -1)
+			unlink(e->path);
+		free(from);
+		e->cause = cause;
+		cause = NULL;
+	}
+out:
+	free(cause);
+	outbox_free_entries(v, n);
+	return rc;
+}
+
+static void *
+tui_outbox_edit_run(void *arg)
+{
+	struct tui_outbox_edit	*e = arg;
+	char			*dir;
+	int			 lock = -1, rc = -1;
+
+	if ((dir = outbox_dir(&e->cause)) == NULL)
+		return e;
+	/* a flush that holds the lock may be sending it right now */
+	if ((lock = outbox_lock(dir, &e->cause)) != -1)
+		rc = tui_outbox_edit_take(e, dir);
+	outbox_unlock(lock);
+	free(dir);
+	if (rc == -1)
+		return e;
+	tui_send_outbox_changed();
+	e->d = draft_resume(e->a, e->path, &e->cause);
+	return e;
+}
+
+static void
+tui_outbox_edit(struct tui_outbox *o)
+{
+	struct tui_outbox_row	*r = &o->rows[o->cursor];
+	struct tui_outbox_edit	*e;
+
+	if (r->accepted) {
+		tui_error("it was sent already (only its copy to Sent "
+		    "waits): it cannot be edited");
+		return;
+	}
+	e = xcalloc(1, sizeof *e);
+	e->a = tui_account_config(o->acct);
+	e->id = xstrdup(r->id);
+	e->failed = r->failed;
+	o->job = tui_background(tui_outbox_edit_run, e,
+	    tui_outbox_edit_free);
+	o->job_acct = NULL;
+	o->editing = 1;
+	tui_message("taking the message back...");
+}
+
+/* The edit's end, on the interface thread: compose opens on the draft. */
+static void
+tui_outbox_edit_done(struct tui_outbox *o, struct tui_outbox_edit *e)
+{
+	struct tui_screen	*s;
+
+	o->editing = 0;
+	if (e == NULL)
+		return;
+	if (e->d == NULL) {
+		if (e->path != NULL)
+			tui_error("the message left the outbox; its draft "
+			    "cannot be read (%s): it waits in the drafts "
+			    "(D)", e->cause != NULL ? e->cause : "?");
+		else
+			tui_error("not edited: %s", e->cause != NULL ?
+			    e->cause : "no reason given");
+		return;
+	}
+	if ((s = tui_compose_new(o->acct, e->d, e->path, 0)) == NULL)
+		return;
+	e->d = NULL;
+	tui_message_clear_if("taking the message back...");
+	tui_push(s);
+}
+
 static void
 tui_outbox_move(struct tui_outbox *o, long by)
 {
@@ -519,11 +691,11 @@ tui_outbox_action(struct tui_screen *s, enum tui_action action, int key)
 	case TA_EDIT:
 		if (o->n == 0)
 			return 1;
-		/* draft_resume() reads what draft_postpone() wrote; the
-		 * outbox holds the message as it goes out, built and maybe
-		 * encrypted to others only */
-		tui_error("a queued message cannot be edited: it is built "
-		    "already. d deletes it; write it again with m");
+		if (o->job != 0) {
+			tui_message("busy: wait for the last one");
+			return 1;
+		}
+		tui_outbox_edit(o);
 		return 1;
 	case TA_OUTBOX:
 		return 1;		/* already here */
@@ -543,6 +715,11 @@ tui_outbox_event(struct tui_screen *s, struct tui_event *ev)
 	/* job ids are per worker, and the background's apart from them */
 	if (o->job != 0 && ev->job == o->job && ev->acct == o->job_acct) {
 		o->job = 0;
+		if (o->editing) {
+			tui_outbox_edit_done(o, ev->data);
+			tui_outbox_load(o);
+			return;
+		}
 		if (ev->acct == NULL) {		/* a delete */
 			if (ev->data != NULL)
 				tui_error("not deleted: %s",
@@ -573,7 +750,7 @@ tui_outbox_status(struct tui_screen *s, struct buf *b)
 	if (o->detail)
 		buf_addf(b, "message %zu/%zu  q back", o->cursor + 1, o->n);
 	else if (o->n > 0)
-		buf_addf(b, "message %zu/%zu  r send now  d delete  "
+		buf_addf(b, "message %zu/%zu  r send now  e edit  d delete  "
 		    "<Enter> details", o->cursor + 1, o->n);
 	else
 		buf_addf(b, "nothing waits");

@@ -16,6 +16,9 @@
  * its own (SMTP, and IMAP for the copy to Sent): the worker's session is
  * left alone while the job runs, and IDLE has been stopped to run it.
  *
+ * Each queued draft is also kept, postponed, beside its outbox entry
+ * (ID.draft) for e on the outbox screen.
+ *
  * Nothing is sent behind anybody's back: queued mail goes with the next
  * send (every send flushes the whole outbox), with r on the outbox screen,
  * or with steedmail --flush.
@@ -24,9 +27,11 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "crypto.h"
 #include "draft.h"
+#include "outbox.h"
 #include "send.h"
 #include "session.h"
 #include "tui.h"
@@ -304,6 +309,35 @@ tui_send_flush_now(struct config *cf, const char *id, int flush,
 	return ts;
 }
 
+/*
+ * Keep d, postponed (encrypted to self whenever the message would be),
+ * beside outbox entry id as ID.draft: e on the outbox screen edits it
+ * again. It leaves with the entry (outbox_remove()). Without it the
+ * message still goes; only e cannot take it back.
+ */
+static void
+tui_send_keep_draft(struct tui_send_job *j, const char *id)
+{
+	char	*path = NULL, *dir, *to, *cause = NULL;
+	int	 encrypted;
+
+	if (draft_postpone(j->d, j->cf, &j->o, &path, &encrypted,
+	    &cause) == -1) {
+		free(cause);
+		return;
+	}
+	if ((dir = outbox_dir(&cause)) != NULL) {
+		to = xasprintf("%s/%s.draft", dir, id);
+		if (rename(path, to) == -1)
+			unlink(path);
+		free(to);
+		free(dir);
+	} else
+		unlink(path);
+	free(cause);
+	free(path);
+}
+
 /* Protect, queue, flush: the worker's side of tui_send_draft(). */
 static struct tui_sent *
 tui_send_run_draft(struct tui_send_job *j)
@@ -344,6 +378,7 @@ tui_send_run_draft(struct tui_send_job *j)
 		    "cannot be queued: %s", cause));
 		goto out;
 	}
+	tui_send_keep_draft(j, id);
 	tui_send_outbox_changed();
 	ts = tui_send_flush_now(j->cf, id, 0, p.line);
 out:
