@@ -5,7 +5,11 @@
 # queued by `steedmail -s` meanwhile. O lists both with recipient and
 # Subject and why they wait, r tries them and says they are still queued.
 # Postfix back, r sends them: the list empties, bob gets each once and
-# alice's Sent holds one copy of each. A message the server refuses for good is listed as
+# alice's Sent holds one copy of each. Before that, e takes the message
+# written in compose back into compose (To, Subject, text as they were);
+# its Subject changed, y queues it again: one entry, not two, and bob
+# gets only the edited one; e on the command line's message says why not.
+# A message the server refuses for good is listed as
 # failed with the server's words; Enter shows it in full, d deletes it.
 # Both in LANG=C and LANG=C.UTF-8.
 . "$(dirname "$0")/../lib.sh"
@@ -32,6 +36,7 @@ arrives() {
 # stays WHO FOLDER TEXT N: still exactly N after a few more seconds.
 stays() { sleep 3; [ "$(count "$1" "$2" "$3")" = "$4" ]; }
 queued() { ls "$AD/steedmail/outbox/" 2>/dev/null | grep -c '\.env$'; }
+drafts() { ls "$AD/steedmail/outbox/" 2>/dev/null | grep -c '\.draft$'; }
 failed() { ls "$AD/steedmail/outbox/failed/" 2>/dev/null | grep -c '\.eml$'; }
 port() {	# port up|down: wait for the submission port
 	for _ in $(seq 1 50); do
@@ -56,6 +61,13 @@ run_alice() {	# run_alice NAME LANG
 	    LANG="$2" TZ=UTC VISUAL= EDITOR="$T_TMP/editor" TMPDIR="$T_TMP" \
 	    "$STEEDMAIL" -F "$STEED_ENV/alice.conf"
 }
+# pick NAME TEXT [BUT]: the cursor on the outbox's entry holding TEXT
+# (and not BUT); entries queued in the same second come in either order.
+pick() {
+	_i=$(tui_capture "$1" | grep -E '^ ?[A-Z][a-z]{2} [0-9]{2} ' | grep -n -F -- "$2" | grep -v -F -- "${3:-\n}" | head -1 | cut -d: -f1)
+	tui_keys "$1" =
+	for _ in $(seq 2 "${_i:-1}"); do tui_keys "$1" j; done
+}
 # row NAME TEXT: the screen's line holding TEXT, and the line below it.
 rows() { tui_capture "$1" | grep -A1 -F -- "$2"; }
 
@@ -73,7 +85,7 @@ for lang in C C.UTF-8; do
 	ok "$lang: m: compose, the editor wrote the text" tui_wait "$n" "written while the MTA was away"
 	tui_keys "$n" t; tui_type "$n" "$STEED_BOB"; tui_keys "$n" Enter
 	tui_keys "$n" s; tui_type "$n" "$s"; tui_keys "$n" Enter
-	tui_wait "$n" "Subject:  $s" >/dev/null
+	tui_wait "$n" "Subject: $s" >/dev/null
 	tui_keys "$n" y
 	ok "$lang: y with the MTA down: queued, and why, and what next" tui_wait "$n" "queued, not sent yet (" 30
 	tui_capture "$n" >"$T_TMP/q"
@@ -93,6 +105,26 @@ for lang in C C.UTF-8; do
 	ok "$lang: ... as queued, with the reason of its try" has "$T_TMP/r" "queued: cannot connect"
 	rows "$n" "cli $s" >"$T_TMP/r"
 	ok "$lang: and the one the command line queued, not tried here yet" has "$T_TMP/r" "queued: not tried yet"
+
+	# --- e: the message from compose goes back into compose ---------------
+	check "$lang: compose kept its draft beside the entry" [ "$(drafts)" = 1 ]
+	pick "$n" "$s" "cli $s"; tui_keys "$n" e
+	ok "$lang: e opens compose on the queued message: its Subject" tui_wait "$n" "Subject: $s" 30
+	tui_capture "$n" >"$T_TMP/e"
+	ok "$lang: ... its recipient" has "$T_TMP/e" "$STEED_BOB"
+	ok "$lang: ... its text" has "$T_TMP/e" "written while the MTA was away"
+	check "$lang: it left the outbox meanwhile" [ "$(queued)" = 1 ]
+	tui_keys "$n" s; tui_type "$n" " edited"; tui_keys "$n" Enter
+	tui_wait "$n" "Subject: $s edited" >/dev/null
+	tui_keys "$n" y
+	ok "$lang: y queues the edited message" tui_wait "$n" "queued, not sent yet (" 30
+	tui_wait "$n" "| Outbox" >/dev/null
+	ok "$lang: the outbox lists it once, edited" tui_wait "$n" "$s edited"
+	check "$lang: queued once: two entries, not three" [ "$(queued)" = 2 ]
+	ok "$lang: ... with one kept draft, the resumed one gone" eval '[ "$(drafts)" = 1 ] && ! ls "$AD/steedmail/drafts/" 2>/dev/null | grep -q "^outbox-"'
+	pick "$n" "cli $s"; tui_keys "$n" e
+	ok "$lang: e on the command line's message says why not" tui_wait "$n" "queued from the command line: it cannot be edited here"
+	check "$lang: ... and it stays queued" [ "$(queued)" = 2 ]
 	tui_keys "$n" r
 	ok "$lang: r tries them: still queued, the reason said" tui_wait "$n" "2 still queued (" 30
 	rows "$n" "cli $s" >"$T_TMP/r"
@@ -107,6 +139,8 @@ for lang in C C.UTF-8; do
 	check "$lang: the outbox directory is empty" [ "$(queued)" = 0 ]
 	ok "$lang: bob receives both" eval 'arrives bob INBOX "$s" 2'
 	ok "$lang: ... each once, never twice" eval 'stays bob INBOX "$s" 2 && [ "$(count bob INBOX "cli $s")" = 1 ]'
+	ok "$lang: ... the edited one, the first version never" eval '[ "$(count bob INBOX "$s edited")" = 1 ]'
+	check "$lang: its kept draft left with it" [ "$(drafts)" = 0 ]
 	ok "$lang: alice's Sent holds one copy of each" eval 'arrives alice Sent "$s" 2 && [ "$(count alice Sent "cli $s")" = 1 ]'
 
 	# --- refused for good: failed, shown with the server's words ----------
