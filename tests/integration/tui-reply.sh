@@ -22,13 +22,22 @@ ADRAFTS=$STEED_ENV/home/alice/data/steedmail/drafts
 u=$$-$(date +%s)
 skip() { t_n=$((t_n + 1)); echo "ok $t_n - $1 # SKIP $2"; }
 
-# publish: a person's OPENPGPKEY records into the signed zone.
+# publish: a person's OPENPGPKEY records into the signed zone; they leave
+# with the test (the next file in the same environment expects none).
 publish() {
 	as "$1" steedmail --dns-records 2>/dev/null | while read -r _o _t _in _ty _rd; do
 		[ "$_ty" = TYPE61 ] || continue
 		"$STEED_ENV_BIN/zone-set" steed.test "$_o" TYPE61 "$_rd" >/dev/null
+		echo "$_o" >>"$T_TMP/published"
 	done
 }
+unpublish() {
+	[ -s "$T_TMP/published" ] && while read -r _o; do
+		"$STEED_ENV_BIN/zone-set" --delete steed.test "$_o" TYPE61 >/dev/null 2>&1
+	done <"$T_TMP/published"
+	tui_cleanup
+}
+trap unpublish EXIT
 for p in alice bob; do
 	as "$p" steedmail --genkey >/dev/null 2>&1
 	publish "$p"
