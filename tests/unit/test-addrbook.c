@@ -271,15 +271,15 @@ main(void)
 
 	/* --- an alias file that cannot be read ------------------------------ */
 	chmod(path, 0);
-	if (access(path, R_OK) != 0) {
-		n = addrbook_complete(&cf, ts, c, "b", 10, &v, &cause);
-		TAP_OK(n == -1 && cause != NULL &&
-		    strstr(cause, "alias file") != NULL,
-		    "an alias file that cannot be read: an error");
-		free(cause);
-		cause = NULL;
-	} else
-		TAP_OK(1, "# SKIP running as root: the file is readable");
+	/* root reads any file: a directory is what cannot be read then */
+	if (access(path, R_OK) == 0)
+		cf.alias_file = dir;
+	n = addrbook_complete(&cf, ts, c, "b", 10, &v, &cause);
+	TAP_OK(n == -1 && cause != NULL && strstr(cause, "alias file") != NULL,
+	    "an alias file that cannot be read: an error");
+	free(cause);
+	cause = NULL;
+	cf.alias_file = path;
 	chmod(path, 0600);
 	cache_close(c);
 	trust_store_close(ts);
