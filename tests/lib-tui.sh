@@ -78,6 +78,23 @@ tui_wait() {
 	done
 }
 
+# tui_wait_re NAME ERE [SECONDS]: like tui_wait, for a line matching ERE.
+tui_wait_re() {
+	_n=$1 _t=$2 _s=${3:-10}
+	_end=$(($(date +%s) + _s))
+	while :; do
+		if tui_capture "$_n" | grep -qE -- "$_t"; then
+			return 0
+		fi
+		if [ "$(date +%s)" -ge "$_end" ]; then
+			echo "# no line on the screen matched: $_t" >&2
+			tui_capture "$_n" | sed 's/^/#|/' >&2
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
 tui_gone() {
 	_n=$1 _t=$2 _s=${3:-10}
 	_end=$(($(date +%s) + _s))

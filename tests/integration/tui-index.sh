@@ -128,7 +128,7 @@ ok "... and back" sh -c "sleep 0.5; tmux -S '$TUI_SOCK' capture-pane -p -t u | s
 tui_keys u End
 tui_wait u "41/41" >/dev/null
 tui_keys u F
-ok "F flags the message, at once" sh -c "for i in \$(seq 30); do tmux -S '$TUI_SOCK' capture-pane -p -t u | grep 'the newest one' | grep -q '^ N!' && exit 0; sleep 0.1; done; exit 1"
+ok "F shows the message flagged" tui_wait_re u '^ N!.*the newest one' 
 ok "... and on the server" sh -c "for i in \$(seq 50); do $DOVE fetch -u '$USER_ADDR' flags mailbox INBOX subject newest 2>/dev/null | grep -q Flagged && exit 0; sleep 0.1; done; exit 1"
 
 # The server goes away while the index is open, then comes back.
