@@ -58,7 +58,18 @@ enum {
 	OPT_QUOTE,
 	OPT_FORWARD,
 	OPT_FORWARD_INLINE,
-	CMD_RESUME
+	CMD_RESUME,
+	CMD_SETUP,
+	OPT_NAME,
+	OPT_ADDRESS,
+	OPT_IMAP,
+	OPT_SMTP,
+	OPT_PASSWORD_COMMAND,
+	OPT_YES,
+	CMD_PUBLISH,
+	CMD_EXPORT_SETUP,
+	CMD_IMPORT_SETUP,
+	CMD_EXPORT_SECRET_KEY
 };
 
 #define MAIN_TIMEOUT_MAX	86400	/* seconds --idle may wait at most */
@@ -100,6 +111,17 @@ static const struct option main_options[] = {
 	{ "trust",		no_argument,	NULL, CMD_TRUST },
 	{ "lookup",		no_argument,	NULL, CMD_LOOKUP },
 	{ "dns-records",	no_argument,	NULL, CMD_DNS_RECORDS },
+	{ "setup",		no_argument,	NULL, CMD_SETUP },
+	{ "name",		required_argument, NULL, OPT_NAME },
+	{ "address",		required_argument, NULL, OPT_ADDRESS },
+	{ "imap",		required_argument, NULL, OPT_IMAP },
+	{ "smtp",		required_argument, NULL, OPT_SMTP },
+	{ "password-command",	required_argument, NULL, OPT_PASSWORD_COMMAND },
+	{ "yes",		no_argument,	NULL, OPT_YES },
+	{ "publish",		no_argument,	NULL, CMD_PUBLISH },
+	{ "export-setup",	no_argument,	NULL, CMD_EXPORT_SETUP },
+	{ "import-setup",	no_argument,	NULL, CMD_IMPORT_SETUP },
+	{ "export-secret-key",	no_argument,	NULL, CMD_EXPORT_SECRET_KEY },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -342,6 +364,11 @@ main_run(int command, struct cmd_ctx *ctx)
 	case CMD_TRUST:		return cmd_trust(ctx);
 	case CMD_LOOKUP:	return cmd_lookup(ctx);
 	case CMD_DNS_RECORDS:	return cmd_dns_records(ctx);
+	case CMD_SETUP:		return cmd_setup(ctx);
+	case CMD_PUBLISH:	return cmd_publish(ctx);
+	case CMD_EXPORT_SETUP:	return cmd_export_setup(ctx);
+	case CMD_IMPORT_SETUP:	return cmd_import_setup(ctx);
+	case CMD_EXPORT_SECRET_KEY: return cmd_export_secret_key(ctx);
 	default:		return cmd_check_config(ctx);
 	}
 }
@@ -440,6 +467,11 @@ main(int argc, char **argv)
 		case CMD_LOOKUP:
 		case CMD_DNS_RECORDS:
 		case CMD_TRUST:
+		case CMD_SETUP:
+		case CMD_PUBLISH:
+		case CMD_EXPORT_SETUP:
+		case CMD_IMPORT_SETUP:
+		case CMD_EXPORT_SECRET_KEY:
 			if (command != CMD_NONE && command != ch) {
 				cmd_error("give one command at a time");
 				return EX_USAGE;
@@ -477,6 +509,24 @@ main(int argc, char **argv)
 			break;
 		case OPT_PART:
 			ctx.part = optarg;
+			break;
+		case OPT_NAME:
+			ctx.setup_name = optarg;
+			break;
+		case OPT_ADDRESS:
+			ctx.setup_address = optarg;
+			break;
+		case OPT_IMAP:
+			ctx.setup_imap = optarg;
+			break;
+		case OPT_SMTP:
+			ctx.setup_smtp = optarg;
+			break;
+		case OPT_PASSWORD_COMMAND:
+			ctx.setup_password_command = optarg;
+			break;
+		case OPT_YES:
+			ctx.yes = 1;
 			break;
 		case OPT_SORT:
 			ctx.sort = optarg;
@@ -561,6 +611,13 @@ main(int argc, char **argv)
 		cmd_error("--part goes with --fetch");
 		return EX_USAGE;
 	}
+	if (command != CMD_SETUP && (ctx.setup_name != NULL ||
+	    ctx.setup_address != NULL || ctx.setup_imap != NULL ||
+	    ctx.setup_smtp != NULL || ctx.setup_password_command != NULL)) {
+		cmd_error("--name, --address, --imap, --smtp and "
+		    "--password-command go with --setup");
+		return EX_USAGE;
+	}
 	if (command != CMD_IDLE && ctx.timeout != 0) {
 		cmd_error("--timeout goes with --idle");
 		return EX_USAGE;
@@ -610,6 +667,7 @@ main(int argc, char **argv)
 	}
 	for (i = 0; ctx.cf != NULL && i < ctx.cf->nwarnings; i++)
 		cmd_error("warning: %s", ctx.cf->warnings[i]);
+	ctx.config_path = config_path;
 	cmd_hooks_install();
 	rc = main_run(command, &ctx);
 	cmd_hooks_remove();

@@ -43,6 +43,13 @@ struct cmd_ctx {
 	int		  forward_inline;
 	int		  postpone;	/* --postpone (with -s) */
 	const char	 *resume;	/* --resume FILE, or NULL */
+
+	const char	 *config_path;	/* -F, or NULL: the default file */
+	/* --setup's answers given on the command line */
+	const char	 *setup_name, *setup_address;
+	const char	 *setup_imap, *setup_smtp;	/* URLs */
+	const char	 *setup_password_command;
+	int		  yes;		/* --yes: accept what was found */
 };
 
 int	cmd_check_config(struct cmd_ctx *);
@@ -65,6 +72,11 @@ int	cmd_import_key(struct cmd_ctx *);
 int	cmd_trust(struct cmd_ctx *);
 int	cmd_lookup(struct cmd_ctx *);
 int	cmd_dns_records(struct cmd_ctx *);
+int	cmd_setup(struct cmd_ctx *);		/* cli-setup.c */
+int	cmd_publish(struct cmd_ctx *);		/* cli-publish.c */
+int	cmd_export_setup(struct cmd_ctx *);	/* cli-device.c */
+int	cmd_import_setup(struct cmd_ctx *);
+int	cmd_export_secret_key(struct cmd_ctx *);
 /* crypto_init() on the configured home; -1 after saying why. */
 int	cmd_key_init(struct cmd_ctx *);
 

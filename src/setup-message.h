@@ -1,0 +1,60 @@
+/*
+ * setup-message.h: the Autocrypt Setup Message (Autocrypt Level 1), which
+ * carries an account's secret OpenPGP key to a second device: the key,
+ * ASCII-armored, encrypted symmetrically with a setup code of nine groups
+ * of four digits that is shown once and never stored; the message goes to
+ * the user's own INBOX.
+ *
+ * Callers: steedmail --export-setup / --import-setup (ui/cli-device.c) and
+ * the setup wizard, which looks for such a message once it can log in.
+ * Nothing here prints; what goes wrong comes back as -1 with a cause.
+ */
+#ifndef STEED_SETUP_MESSAGE_H
+#define STEED_SETUP_MESSAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "config.h"
+
+struct session;
+
+/* "1234-5678-...-9012": 9 groups of 4 digits, 8 dashes, NUL. */
+#define SETUP_CODE_SIZE	45
+
+/*
+ * The setup message for a's OpenPGP key (it must exist), encrypted with a
+ * new random setup code written to code. The raw message (From and To the
+ * account's address) is in *msg. Returns 0, or -1 with *cause.
+ */
+int	 setup_message_make(const struct account *a, char code[SETUP_CODE_SIZE],
+	    struct buf *msg, char **cause);
+
+/*
+ * The newest setup message in the session's INBOX sent from the account's
+ * own address, its raw bytes into *raw. Returns 0, 1 when there is none,
+ * or -1 with *cause.
+ */
+int	 setup_message_find(struct session *, struct buf *raw, char **cause);
+
+/*
+ * The first two digits of the setup code, as the message shows them
+ * (Passphrase-Begin), into begin[3]; checks the message's form only.
+ * Returns 0, or -1 with *cause when the message is malformed or not from
+ * a's address.
+ */
+int	 setup_message_check(const struct account *a, const void *raw,
+	    size_t len, char begin[3], char **cause);
+
+/*
+ * Import the secret key of a setup message for account a with the code
+ * (dashes and blanks optional): only from a's own address, only what the
+ * code decrypted with its integrity check intact, only a secret key with
+ * a user ID holding a's address. *fpr is the key imported. Returns 0, or
+ * -1 with *cause and nothing imported.
+ */
+int	 setup_message_import(const struct account *a, const void *raw,
+	    size_t len, const char *code, char **fpr, char **cause);
+
+#endif
