@@ -212,6 +212,11 @@ stub-zone:
 stub-zone:
 	name: "broken.test"
 	stub-addr: 127.0.0.1@$SE_DNS_PORT
+# Served by Knot (knot.sh), which signs it; its key joins trust-anchors
+# once Knot has made it.
+stub-zone:
+	name: "$SE_DYN_ZONE"
+	stub-addr: 127.0.0.1@$SE_KNOT_PORT
 EOF
 	chmod 0644 "$_d/unbound.conf" "$_d/trust-anchors"
 }
