@@ -83,6 +83,19 @@ const struct config_setting config_settings[] = {
 	  "(default: no)" },
 	{ "smime-key", CONFIG_ACCOUNT, CONFIG_KEY_ID, A(smime_key), 0, "FPR",
 	  "use this existing S/MIME certificate instead of creating one" },
+	{ "dns-update-server", CONFIG_ACCOUNT, CONFIG_STRING,
+	  A(dns_update_server), 0, "HOST[:PORT]",
+	  "DNS server that takes dynamic updates (RFC 2136) for the "
+	  "address's zone: steedmail --publish sends the key records there "
+	  "(port 53 unless given)" },
+	{ "dns-update-key", CONFIG_ACCOUNT, CONFIG_SECRET,
+	  A(dns_update_key), 0, "ALGORITHM:NAME:SECRET",
+	  "the TSIG key that signs the updates, as nsupdate -y takes it: "
+	  "hmac-sha256 (or hmac-sha1, hmac-sha384, hmac-sha512), the key's "
+	  "name and its base64 secret" },
+	{ "dns-update-zone", CONFIG_ACCOUNT, CONFIG_STRING,
+	  A(dns_update_zone), 0, "ZONE",
+	  "the zone to update (default: the address's domain)" },
 };
 
 /* config.c stores a CONFIG_LIST's count right after its array. */

@@ -16,10 +16,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "addr.h"
 #include "buf.h"
 #include "config.h"
+#include "dns-update.h"
 #include "log.h"
 #include "paths.h"
 #include "strsafe.h"
@@ -260,6 +262,28 @@ config_list_add(char ***list, const char *v)
 	return 0;
 }
 
+/* The settings of text whose form one module knows (dns-update.h). */
+static int
+config_check_form(struct config_parser *p, const struct config_setting *s,
+    const char *v)
+{
+	int	(*check)(const char *, char **) = NULL;
+	char	*why;
+	int	 rc;
+
+	if (strcmp(s->name, "dns-update-server") == 0)
+		check = dns_update_check_server;
+	else if (strcmp(s->name, "dns-update-key") == 0)
+		check = dns_update_check_key;
+	else if (strcmp(s->name, "dns-update-zone") == 0)
+		check = dns_update_check_zone;
+	if (check == NULL || check(v, &why) == 0)
+		return 0;
+	rc = config_error(p, "%s: %s", s->name, why);
+	free(why);
+	return rc;
+}
+
 /* Validate value v for setting s and store it. */
 static int
 config_set(struct config_parser *p, const struct config_setting *s,
@@ -324,6 +348,8 @@ config_set(struct config_parser *p, const struct config_setting *s,
 	case CONFIG_STRING:
 	case CONFIG_SECRET:
 	case CONFIG_COMMAND:
+		if (config_check_form(p, s, v) == -1)
+			return -1;
 		break;
 	}
 	*field = xstrdup(v);
@@ -369,6 +395,23 @@ config_trim(char *s)
 	return s;
 }
 
+/* Is the domain of address zone or under it? */
+static int
+config_in_zone(const char *address, const char *zone)
+{
+	const char	*d = strrchr(address, '@');
+	size_t		 dl, zl = strlen(zone);
+
+	if (zl > 0 && zone[zl - 1] == '.')
+		zl--;
+	if (d == NULL)
+		return 0;
+	dl = strlen(++d);
+	if (dl < zl || strncasecmp(d + dl - zl, zone, zl) != 0)
+		return 0;
+	return dl == zl || d[dl - zl - 1] == '.';
+}
+
 /* Check the account that just ended, and give it its defaults. */
 static int
 config_end_account(struct config_parser *p)
@@ -389,6 +432,17 @@ config_end_account(struct config_parser *p)
 	if (a->password != NULL && a->password_command != NULL)
 		return config_error(p, "account %s has both \"password\" "
 		    "and \"password-command\"; keep one", a->id);
+	if ((a->dns_update_server == NULL) != (a->dns_update_key == NULL))
+		return config_error(p, "account %s has \"%s\" but no \"%s\"; "
+		    "--publish needs both", a->id, a->dns_update_server ?
+		    "dns-update-server" : "dns-update-key",
+		    a->dns_update_server ? "dns-update-key" :
+		    "dns-update-server");
+	if (a->dns_update_zone != NULL &&
+	    !config_in_zone(a->address, a->dns_update_zone))
+		return config_error(p, "account %s: dns-update-zone %s does "
+		    "not hold the address's domain", a->id,
+		    a->dns_update_zone);
 	if (a->user == NULL)
 		a->user = xstrdup(a->address);
 	p->line = line;
@@ -628,6 +682,9 @@ config_free_account(struct account *a)
 	free(a->cert_fingerprint);
 	free(a->key);
 	free(a->smime_key);
+	free(a->dns_update_server);
+	freezero_str(a->dns_update_key);
+	free(a->dns_update_zone);
 	free(a);
 }
 

@@ -39,6 +39,11 @@ struct account {
 	int		 smime;		/* also an S/MIME certificate */
 	char		*smime_key;	/* its fingerprint, upper-case hex */
 
+	/* publishing the keys by DNS UPDATE (dns-update.h); NULL: unset */
+	char		*dns_update_server;	/* HOST[:PORT] */
+	char		*dns_update_key;	/* ALGORITHM:NAME:SECRET */
+	char		*dns_update_zone;	/* NULL: the address's domain */
+
 	struct account	*next;
 };
 
