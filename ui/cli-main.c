@@ -156,6 +156,8 @@ main_usage(FILE *f)
 "  --lookup ADDR...   look up correspondents' keys in DNS (OPENPGPKEY,\n"
 "                     SMIMEA) with DNSSEC; one line per address and type\n"
 "  --dns-records [ACCOUNT]  the DNS records that publish the account's keys\n"
+"  --publish [--yes]  send them to the account's DNS server (dns-update-*\n"
+"                     settings) as a signed update; say if they are secure\n"
 "  --flush            send what the outbox holds\n"
 "  --sync [FOLDER]    bring the header cache up to date; print the count\n"
 "  --list [FOLDER]    one line per message: UID, flags, date, from, subject\n"
