@@ -91,7 +91,7 @@ const struct config_setting config_settings[] = {
 	{ "dns-update-key", CONFIG_ACCOUNT, CONFIG_SECRET,
 	  A(dns_update_key), 0, "ALGORITHM:NAME:SECRET",
 	  "the TSIG key that signs the updates, as nsupdate -y takes it: "
-	  "hmac-sha256 (or hmac-sha1, hmac-sha384, hmac-sha512), the key's "
+	  "hmac-sha256 (or hmac-sha512, hmac-sha1), the key's "
 	  "name and its base64 secret" },
 	{ "dns-update-zone", CONFIG_ACCOUNT, CONFIG_STRING,
 	  A(dns_update_zone), 0, "ZONE",
