@@ -86,6 +86,9 @@ cmd_genkey(struct cmd_ctx *ctx)
 		return EX_UNAVAILABLE;
 	}
 	cmd_key_show("OpenPGP key", &k);
+	if ((k.created || k.renewed) && a->dns_update_server != NULL)
+		printf("DNS still has the key as it was: run steedmail "
+		    "--publish\n");
 	ownkey_free(&k);
 	if (!a->smime && !ctx->smime)
 		return EX_OK;

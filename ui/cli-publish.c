@@ -155,6 +155,16 @@ cli_publish_compare(struct cmd_ctx *ctx, struct account *a,
 		if (checks[i].nserved == 0)
 			continue;
 		other = cli_publish_served(&p->rrs[i], &checks[i]);
+		if (strcasecmp(other, p->rec_of[i]->fpr) == 0) {
+			/* The same key, renewed: no question to ask. */
+			cmd_print(stdout, "", "DNS has an older copy of key "
+			    "%s (renewed since): the records will be updated",
+			    other);
+			free(other);
+			while (i + 1 < p->n && p->rec_of[i + 1] == p->rec_of[i])
+				i++;
+			continue;
+		}
 		cmd_print(stdout, "", "DNS has %s %s, the account's %s is "
 		    "%s: the records will be replaced",
 		    p->rrs[i].type == DNS_SMIMEA ? "certificate data" :

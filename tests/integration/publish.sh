@@ -52,6 +52,9 @@ ok "no key yet: refused, says to run --genkey" sh -c "[ $rc != 0 ] && grep -q 'n
 carol --genkey >"$T_TMP/gen" 2>&1 || bail "carol --genkey failed: $(cat "$T_TMP/gen")"
 fpr1=$(awk '/^OpenPGP key/ { print $3; exit }' "$T_TMP/gen")
 [ -n "$fpr1" ] || bail "no fingerprint in: $(cat "$T_TMP/gen")"
+ok "--genkey made the key: one line suggests --publish" sh -c "[ \$(grep -c 'run steedmail --publish' '$T_TMP/gen') = 1 ]"
+carol --genkey >"$T_TMP/gen2" 2>&1
+ok "--genkey with the key unchanged: no suggestion" sh -c "! grep -q 'publish' '$T_TMP/gen2'"
 
 # A wrong TSIG secret: refused, nothing in the zone.
 good_key=$STEED_TSIG_KEY
