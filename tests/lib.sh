@@ -53,3 +53,16 @@ sm() { "$STEEDMAIL" "$@"; }
 
 # has FILE TEXT: FILE contains TEXT (fixed string).
 has() { grep -qF -- "$2" "$1"; }
+
+# with_test_hosts CMD...: run CMD with tests/tools/testhosts.so preloaded,
+# so that the names in STEED_TEST_HOSTS (default: the test zones' mail
+# hosts) resolve to 127.0.0.1 through getaddrinfo(). Sanitizer builds
+# want their runtime first among the libraries: verify_asan_link_order=0
+# is added to whatever ASAN_OPTIONS already holds.
+T_TESTHOSTS=$PWD/tests/tools/testhosts.so
+with_test_hosts() {
+	LD_PRELOAD="$T_TESTHOSTS${LD_PRELOAD:+ $LD_PRELOAD}" \
+	STEED_TEST_HOSTS="${STEED_TEST_HOSTS:-imap.steed.test smtp.steed.test mail.steed.test mail.plain.test}" \
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+	    "$@"
+}
