@@ -18,14 +18,15 @@ ca-file = $STEED_CA_FILE
 [account alice]
 name = Alice Example
 address = $STEED_ALICE
-imap = imaps://$2:$STEED_IMAPS_PORT
+imap = imaps://$2
 smtp = smtps://smtp.steed.test:$STEED_SUBMISSIONS_PORT
 password = $STEED_ALICE_PASS
 EOC
 	chmod 600 "$1"
 }
-conf "$T_TMP/good.conf" imap.steed.test
-conf "$T_TMP/wrong.conf" imap.plain.test
+conf "$T_TMP/good.conf" imap.steed.test:$STEED_IMAPS_PORT
+conf "$T_TMP/usual.conf" imap.steed.test
+conf "$T_TMP/wrong.conf" imap.plain.test:$STEED_IMAPS_PORT
 
 # getent ahostsv4 asks getaddrinfo(), as steedmail does.
 resolves_local() {
@@ -48,6 +49,13 @@ folders_inbox() {
 }
 ok "steedmail lists the folders at imap.steed.test, certificate verified" \
 	folders_inbox
+
+# The usual port 993 of a listed name goes to the test Dovecot.
+usual_port() {
+	with_test_hosts sm -F "$T_TMP/usual.conf" --folders >"$T_TMP/usual" &&
+		grep '^INBOX' "$T_TMP/usual"
+}
+ok "imaps://imap.steed.test (port 993) reaches the test server" usual_port
 
 # A listed name that the certificate does not cover is still refused.
 refused_cert() {

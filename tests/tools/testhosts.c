@@ -5,7 +5,10 @@
  * getaddrinfo() of a name listed in $STEED_TEST_HOSTS (names separated by
  * blanks, compared without regard to case, a trailing dot ignored) answers
  * 127.0.0.1, as if the machine's resolver had found an A record; any other
- * name goes to the real getaddrinfo() (dlsym RTLD_NEXT). freeaddrinfo()
+ * name goes to the real getaddrinfo() (dlsym RTLD_NEXT). For those names
+ * only, $STEED_TEST_PORTS ("993:40001 465:40002 ...") moves the usual
+ * ports to where the test servers listen, so that probing imap.NAME:993
+ * reaches the test Dovecot. freeaddrinfo()
  * tells our answers from the real ones by where their address lies.
  *
  * Loaded through tests/lib.sh's with_test_hosts only. Production code
@@ -73,6 +76,33 @@ testhosts_listed(const char *name)
 	return (0);
 }
 
+/* The port $STEED_TEST_PORTS puts in place of port n, or n. */
+static unsigned long
+testhosts_moved(unsigned long n)
+{
+	const char	*p;
+	char		*end;
+	unsigned long	 from, to;
+
+	if ((p = getenv("STEED_TEST_PORTS")) == NULL)
+		return (n);
+	while (*p != '\0') {
+		from = strtoul(p, &end, 10);
+		if (end == p || *end != ':')
+			break;
+		p = end + 1;
+		to = strtoul(p, &end, 10);
+		if (end == p)
+			break;
+		if (from == n && to > 0 && to <= 65535)
+			return (to);
+		p = end;
+		while (*p != '\0' && isspace((unsigned char)*p))
+			p++;
+	}
+	return (n);
+}
+
 /* The port of service: a number only (the tests never give names). */
 static int
 testhosts_port(const char *service, const struct addrinfo *hints,
@@ -90,7 +120,7 @@ testhosts_port(const char *service, const struct addrinfo *hints,
 			return (EAI_NONAME);
 		return (EAI_SERVICE);
 	}
-	*port = htons((unsigned short)n);
+	*port = htons((unsigned short)testhosts_moved(n));
 	return (0);
 }
 
