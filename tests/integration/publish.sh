@@ -86,8 +86,19 @@ carol --publish >"$T_TMP/o3" 2>&1
 rc=$?
 ok "the same key again: says so, sends nothing, exit 0" sh -c "[ $rc = 0 ] && grep -q 'DNS already serves carol@$zone.s key $fpr1 (secure): nothing to send' '$T_TMP/o3' && ! grep -q 'sending' '$T_TMP/o3' && [ '$(serial)' = '$s1' ]"
 
-# A new key, made in carol's home and named in the configuration.
 G="gpg --homedir $home/data/steedmail/gnupg --batch --yes --pinentry-mode loopback --passphrase ''"
+
+# The same key renewed (a later expiry): updated without a question.
+sh -c "$G --quick-set-expire $fpr1 3y" >"$T_TMP/g" 2>&1 ||
+	bail "gpg --quick-set-expire failed: $(cat "$T_TMP/g")"
+old_rr=$(served)
+carol --publish >"$T_TMP/o3b" 2>&1
+rc=$?
+ok "a renewed key: an older copy in DNS, updated without asking" sh -c "[ $rc = 0 ] && grep -q 'DNS has an older copy of key $fpr1 (renewed since): the records will be updated' '$T_TMP/o3b' && grep -qx 'published: secure' '$T_TMP/o3b'"
+ok "Knot serves the renewed copy" test -n "$(served)" -a "$(served)" != "$old_rr"
+s1=$(serial)
+
+# A new key, made in carol's home and named in the configuration.
 sh -c "$G --quick-gen-key 'Carol Example <carol@$zone>' ed25519 sign,cert 1y" >"$T_TMP/g" 2>&1 ||
 	bail "gpg --quick-gen-key failed: $(cat "$T_TMP/g")"
 fpr2=$(sh -c "$G --with-colons --list-secret-keys carol@$zone" |
