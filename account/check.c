@@ -14,15 +14,12 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "imap-session.h"
 #include "net-tls.h"
 #include "setup-int.h"
 #include "smtp-session.h"
 #include "xmalloc.h"
-
-#define CHECK_CONNECT_SECONDS	10
 
 char *
 setup_fingerprint_in(const char *text)
@@ -58,6 +55,7 @@ check_class(int connect_stage, int tls_stage, int no_tls, int login,
 	if (connect_stage || tls_stage) {
 		if ((*fpr = setup_fingerprint_in(cause)) != NULL)
 			return SETUP_CERT;
+		/* net_connect()'s words (net-tls.h): no connection. */
 		if (connect_stage && strncmp(cause, "cannot connect", 14) == 0)
 			return SETUP_UNREACHABLE;
 	}
@@ -75,7 +73,6 @@ setup_check(const struct config *cf, const struct account *a,
 	mailimap		*imap;
 	mailsmtp		*smtp;
 	char			*cause = NULL;
-	int			 fd;
 
 	memset(r, 0, sizeof *r);
 	if (u->host == NULL) {
@@ -84,15 +81,6 @@ setup_check(const struct config *cf, const struct account *a,
 		    "no submission server");
 		return -1;
 	}
-	/* Out of reach is told apart from the rest by a plain connection. */
-	if ((fd = net_connect(u->host, u->port, CHECK_CONNECT_SECONDS,
-	    &cause)) == -1) {
-		r->result = SETUP_UNREACHABLE;
-		r->message = cause;
-		return -1;
-	}
-	close(fd);
-
 	acct = *a;
 	if (acct.user == NULL)
 		acct.user = acct.address;

@@ -320,9 +320,8 @@ discover_pick(struct discover *d, enum setup_which which,
 	out->origin = best->origin;
 	out->verified = best->verified;
 	if (best->verified)
-		out->how = xasprintf("%s, %s on port %u, certificate verified",
-		    best->from, best->url.tls == CONFIG_TLS_IMPLICIT ?
-		    "TLS" : "STARTTLS", out->url.port);
+		out->how = xasprintf("%s, %scertificate verified", best->from,
+		    best->url.tls == CONFIG_TLS_STARTTLS ? "STARTTLS, " : "");
 	else
 		out->how = xasprintf("%s, not verified: %s", best->from,
 		    best->cause != NULL ? best->cause : "no answer");
