@@ -246,7 +246,7 @@ setup "$H" --name W --address w@plain.test --password-command 'echo x' --yes
 ok "plain.test: the SRV target is only a suggestion, and said so" out_has \
 	"IMAP: imaps://mail.plain.test:$STEED_IMAPS_PORT (DNS SRV _imaps._tcp.plain.test (not DNSSEC-signed: only a suggestion)"
 ok "plain.test: its certificate does not verify, nothing saved" sh -c "[ $rc != 0 ] &&
-	grep -q 'not verified: TLS certificate of mail.plain.test is for' '$T_TMP/out'" 
+	grep -q 'not verified: TLS certificate of mail.plain.test is for' '$T_TMP/out'"
 setup "$H" --name W --address w@broken.test --password-command 'echo x' --yes
 ok "broken.test: the bogus SRV answers are refused with a note" sh -c "[ $rc = 69 ] &&
 	grep -q '^note: DNS SRV _imaps._tcp.broken.test is bogus (DNSSEC validation failed' '$T_TMP/out' &&
@@ -269,3 +269,29 @@ ok "no SRV, an MX host: the usual names of its domain, probed and verified" sh -
 	grep -qF 'SMTP: smtps://smtp.steed.test (the domain of mail.steed.test, the MX host of mx.plain.test, certificate verified)' '$T_TMP/out'"
 "$STEED_ENV_BIN/zone-set" --delete plain.test mx MX >/dev/null ||
 	bail "zone-set --delete of mx.plain.test MX"
+
+# No SRV and no MX elsewhere: the usual names of the domain itself. The
+# steed.test SRV records are taken away for this, then put back as
+# tests/env/dns.sh made them (also if the script dies on the way).
+srv_restore() {
+	local z=$STEED_ENV_BIN/zone-set
+	"$z" steed.test _imaps._tcp SRV "0 1 $STEED_IMAPS_PORT imap.steed.test." &&
+	"$z" steed.test _imap._tcp SRV "0 1 $STEED_IMAP_PORT imap.steed.test." &&
+	"$z" steed.test _submissions._tcp SRV "0 1 $STEED_SUBMISSIONS_PORT smtp.steed.test." &&
+	"$z" steed.test _submission._tcp SRV "0 1 $STEED_SUBMISSION_PORT smtp.steed.test."
+}
+trap 'srv_restore >/dev/null; cleanup' EXIT
+for s in _imaps._tcp _imap._tcp _submissions._tcp _submission._tcp; do
+	"$STEED_ENV_BIN/zone-set" --delete steed.test "$s" SRV >/dev/null ||
+		bail "zone-set --delete steed.test $s SRV"
+done
+setup "$H" --name W --address carol@steed.test --password-command 'echo carol-pw' --yes
+ok "no SRV: the usual names imap. and smtp. of the domain, probed and verified" sh -c "
+	grep -qF 'IMAP: imaps://imap.steed.test (the usual name for steed.test, certificate verified)' '$T_TMP/out' &&
+	grep -qF 'SMTP: smtps://smtp.steed.test (the usual name for steed.test, certificate verified)' '$T_TMP/out'"
+srv_restore >/dev/null || bail "putting the steed.test SRV records back"
+trap cleanup EXIT
+srv_back() {
+	tests/tools/dnsq -c "$STEED_DNS_CONF" _imaps._tcp.steed.test SRV | grep -q '^status=secure .*count=1'
+}
+ok "the steed.test SRV records are back, secure" srv_back
