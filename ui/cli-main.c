@@ -669,7 +669,12 @@ main(int argc, char **argv)
 
 	/* --view and --inspect want only the GnuPG home: a broken or
 	 * missing configuration does not stop them. */
-	if ((ctx.cf = config_load(config_path, &cause)) == NULL &&
+	/* --setup -F FILE makes FILE: until then it is an empty one. */
+	if (command == CMD_SETUP && config_path != NULL &&
+	    access(config_path, F_OK) == -1) {
+		ctx.cf = xcalloc(1, sizeof *ctx.cf);
+		ctx.cf->path = xstrdup(config_path);
+	} else if ((ctx.cf = config_load(config_path, &cause)) == NULL &&
 	    (command == CMD_VIEW || command == CMD_INSPECT)) {
 		cmd_error("warning: %s; the default GnuPG home is used", cause);
 		free(cause);

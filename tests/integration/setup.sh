@@ -217,6 +217,27 @@ ok "servers found but not confirmed, no terminal: refused, exit 64" sh -c "[ $rc
 	grep -q 'run again with --yes' '$T_TMP/out'"
 ok "not confirmed: no account saved" no_account "$H"
 
+# The certificate refused above, pinned: a home without the test CA, and
+# -F naming a file that does not exist yet (made by --setup).
+home pin
+rm "$H/config/steedmail/config"
+P=$H/new.conf
+setup "$H" -F "$P" --name W --address carol@steed.test --password-command 'echo carol-pw' \
+	--imap "$IMAPS" --smtp "smtp://smtp.steed.test:$STEED_SUBMISSION_PORT"
+server=$(openssl x509 -in "$STEED_SERVER_CERT" -noout -fingerprint -sha256 | sed 's/.*=//')
+ok "without the CA: the server's certificate is refused with its fingerprint" sh -c "
+	[ $rc = 69 ] && grep -qF 'not trusted (SHA-256 $server)' '$T_TMP/out' && [ ! -e '$P' ]"
+setup "$H" -F "$P" --name W --address carol@steed.test --password-command 'echo carol-pw' \
+	--imap "$IMAPS" --smtp "smtp://smtp.steed.test:$STEED_SUBMISSION_PORT" --pin "$server"
+pinned() {
+	[ "$rc" = 0 ] && [ "$(stat -c %a "$P")" = 600 ] &&
+	grep -qx "cert-fingerprint = $(echo "$server" | tr -d : | tr A-F a-f)" "$P" &&
+	as_home "$H" "$STEEDMAIL" -F "$P" --folders | grep -q '^INBOX'
+}
+ok "run again with --pin: the account is saved with the pin, in the new file, and works" pinned
+setup "$H" --name W --address carol@steed.test --imap "$IMAPS" --smtp "$SMTPS" --pin 12:34
+ok "--pin with something that is not a fingerprint: exit 64" test "$rc" = 64
+
 # --- a second account beside the first ----------------------------------
 
 "$STEED_ENV_BIN/add-user" dave@steed.test dave-pw >/dev/null ||
