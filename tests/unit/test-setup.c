@@ -355,6 +355,64 @@ test_save(void)
 	free(sa.smtp.host);
 }
 
+/* gpg in the test's GnuPG home; 0 when it succeeded. */
+static int
+gpg(const char *gdir, const char *args)
+{
+	char	*cmd;
+	int	 rc;
+
+	cmd = xasprintf("gpg --homedir %s --batch --quiet --pinentry-mode "
+	    "loopback --passphrase '' %s >/dev/null 2>&1", gdir, args);
+	rc = system(cmd);
+	free(cmd);
+	return rc;
+}
+
+static void
+test_keys(void)
+{
+	struct setup_key	*k = NULL;
+	struct config		 cf;
+	char			 gdir[600], *cause = NULL, *cmd;
+	size_t			 n = 0;
+	int			 made;
+
+	snprintf(gdir, sizeof gdir, "%s/gnupg", dir);
+	made = mkdir(gdir, 0700) == 0 &&
+	    gpg(gdir, "--quick-gen-key 'Other <other@example.org>' ed25519 "
+	    "sign never") == 0 &&
+	    gpg(gdir, "--quick-gen-key 'Carol <carol@example.org>' ed25519 "
+	    "sign never") == 0 &&
+	    gpg(gdir, "--faked-system-time 20200101T000000 --quick-gen-key "
+	    "'Old <carol@example.org>' ed25519 sign 1y") == 0 &&
+	    gpg(gdir, "--quick-gen-key 'Cert only <carol@example.org>' "
+	    "ed25519 cert never") == 0;
+	TAP_OK(made, "gpg makes four keys: two usable, one expired, one that "
+	    "cannot sign");
+	memset(&cf, 0, sizeof cf);
+	cf.gnupg_home = gdir;
+	TAP_OK(setup_keys(&cf, "Carol@Example.org", &k, &n, &cause) == 0,
+	    "setup_keys lists the secret keys%s%s", cause ? ": " : "",
+	    cause ? cause : "");
+	TAP_OK(n == 2, "only the two usable keys (%zu)", n);
+	if (n == 2) {
+		TAP_OK(k[0].has_address && strstr(k[0].uid, "<carol@example.org>")
+		    != NULL && !k[1].has_address &&
+		    strstr(k[1].uid, "<other@example.org>") != NULL,
+		    "the key with the address comes first");
+		TAP_OK(strlen(k[0].fpr) == 40 &&
+		    strspn(k[0].fpr, "0123456789ABCDEF") == 40,
+		    "fingerprints are 40 upper-case hex digits");
+		TAP_OK(!k[0].card && !k[1].card, "no key is on a card");
+	}
+	setup_keys_free(k, n);
+	free(cause);
+	cmd = xasprintf("gpgconf --homedir %s --kill all", gdir);
+	(void)system(cmd);
+	free(cmd);
+}
+
 int
 main(void)
 {
@@ -368,6 +426,7 @@ main(void)
 	test_url();
 	test_fingerprint();
 	test_save();
+	test_keys();
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	(void)system(cmd);
 	return TAP_DONE();
