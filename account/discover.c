@@ -31,7 +31,7 @@
 #include "setup-int.h"
 #include "xmalloc.h"
 
-#define DISCOVER_DNS_MS		4000	/* at most, for all DNS questions */
+#define DISCOVER_DNS_MS		3000	/* at most, for all DNS questions */
 #define DISCOVER_PROBE_SECONDS	3	/* per connection and exchange */
 
 /* The services, in the order they are preferred for each protocol. */
