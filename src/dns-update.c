@@ -6,38 +6,27 @@
  * new record), signs it with TSIG (ldns_pkt_tsig_sign) and sends it over
  * TCP; the answer is parsed and its TSIG verified against the request's
  * MAC before its rcode is believed to say NOERROR. doc/dns.md
- * ("Publishing keys") says why libldns and not unbound's own code.
- *
- * Checking: a libunbound context made for each round of questions, set up
- * from the same dns-* settings as dns-lookup.c's, so that no cache (that
- * context's, or dns-cache.c's SQLite one) answers with what was there
- * before the update. Rounds repeat until every record is served with the
- * data sent, or the time is up.
+ * ("Publishing keys") says why libldns and not unbound's own code. Also
+ * the checks of the settings' forms. The check that follows an update is
+ * dns-update-check.c's.
  *
  * Never prints; the TSIG secret is only ever handed to libldns.
  */
 #include <sys/types.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 
 #include <ctype.h>
 #include <netdb.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include <ldns/ldns.h>
-#include <unbound.h>
 
-#include "clock.h"
 #include "dns-update.h"
 #include "xmalloc.h"
 
 #define DNS_UPDATE_FUDGE	300	/* seconds of clock skew allowed */
-#define DNS_UPDATE_ROOT_KEY	"/usr/share/dns/root.key"
-#define DNS_UPDATE_ROUND_MS	250	/* between rounds of the check */
 
 /*
  * TSIG algorithms by the names nsupdate takes, and ldns's names: those
@@ -481,213 +470,3 @@ out:
 	return rc;
 }
 
-/* A resolver of its own, set up as dns-lookup.c sets up the shared one. */
-static struct ub_ctx *
-dns_update_resolver(const struct config *cf, char **cause)
-{
-	struct ub_ctx	*ub;
-	struct stat	 sb;
-	int		 err, anchor = 0;
-
-	if ((ub = ub_ctx_create()) == NULL) {
-		*cause = xstrdup("cannot create a DNS resolver");
-		return NULL;
-	}
-	if ((err = ub_ctx_async(ub, 1)) != 0)
-		goto fail;
-	if (cf->dns_config != NULL &&
-	    (err = ub_ctx_config(ub, cf->dns_config)) != 0)
-		goto fail;
-	if (cf->dns_forwarder != NULL) {
-		if ((err = ub_ctx_set_fwd(ub, cf->dns_forwarder)) != 0)
-			goto fail;
-	} else if (!cf->dns_recursion && cf->dns_config == NULL &&
-	    (err = ub_ctx_resolvconf(ub, NULL)) != 0)
-		goto fail;
-	if (!cf->dns_recursion && cf->dns_config == NULL &&
-	    (err = ub_ctx_set_option(ub, "do-not-query-localhost:", "no")) != 0)
-		goto fail;
-	if (cf->dns_config == NULL && stat(DNS_UPDATE_ROOT_KEY, &sb) == 0) {
-		if ((err = ub_ctx_add_ta_file(ub, DNS_UPDATE_ROOT_KEY)) != 0)
-			goto fail;
-		anchor = 1;
-	}
-	if (cf->dns_trust_anchor != NULL) {
-		if ((err = ub_ctx_add_ta_file(ub, cf->dns_trust_anchor)) != 0)
-			goto fail;
-		anchor = 1;
-	}
-	if (!anchor && cf->dns_config == NULL) {
-		*cause = xasprintf("no DNSSEC trust anchor: %s is missing "
-		    "(install dns-root-data, or set dns-trust-anchor)",
-		    DNS_UPDATE_ROOT_KEY);
-		ub_ctx_delete(ub);
-		return NULL;
-	}
-	return ub;
-
-fail:
-	*cause = xasprintf("DNS resolver: %s", ub_strerror(err));
-	ub_ctx_delete(ub);
-	return NULL;
-}
-
-struct dns_update_q {
-	const struct dns_update_rr	*rr;
-	struct dns_update_check		*check;
-	int				 done;
-};
-
-/* Classify one answer into q->check. */
-static void
-dns_update_cb(void *arg, int err, struct ub_result *res)
-{
-	struct dns_update_q	*q = arg;
-	struct dns_update_check	*c = q->check;
-	struct dns_record	 r;
-	char			*why;
-	int			 i;
-
-	q->done = 1;
-	if (err != 0) {
-		c->status = DNS_ERROR;
-		c->why = xstrdup(ub_strerror(err));
-		return;
-	}
-	if (res->bogus) {
-		c->status = DNS_BOGUS;
-		c->why = xstrdup(res->why_bogus != NULL ? res->why_bogus :
-		    "DNSSEC validation failed");
-	} else if (res->rcode == LDNS_RCODE_SERVFAIL) {
-		c->status = DNS_SERVFAIL;
-		c->why = xstrdup("the resolver could not get an answer");
-	} else if (res->havedata) {
-		c->status = res->secure ? DNS_SECURE : DNS_INSECURE;
-		if (!res->secure)
-			c->why = xstrdup("the zone is not signed (or its "
-			    "chain of trust is broken)");
-		for (i = 0; res->data[i] != NULL; i++) {
-			if ((size_t)res->len[i] == q->rr->len &&
-			    memcmp(res->data[i], q->rr->rdata, q->rr->len) == 0)
-				c->matches = 1;
-			if (dns_parse_rdata(q->rr->type,
-			    (unsigned char *)res->data[i], res->len[i], &r,
-			    &why) == -1) {
-				free(why);
-				continue;
-			}
-			c->served = xreallocarray(c->served, c->nserved + 1,
-			    sizeof *c->served);
-			c->served[c->nserved++] = r;
-		}
-		if (!c->matches && c->why == NULL)
-			c->why = xstrdup("served, but with other data");
-	} else {
-		c->status = DNS_NONE;
-		c->why = xstrdup("not served (yet)");
-	}
-	ub_resolve_free(res);
-}
-
-static void
-dns_update_check_clear(struct dns_update_check *c)
-{
-	size_t	 i;
-
-	for (i = 0; i < c->nserved; i++)
-		free(c->served[i].data);
-	free(c->served);
-	free(c->why);
-	memset(c, 0, sizeof *c);
-}
-
-void
-dns_update_checks_free(struct dns_update_check *checks, size_t n)
-{
-	size_t	 i;
-
-	for (i = 0; i < n; i++)
-		dns_update_check_clear(&checks[i]);
-}
-
-/* One round: ask everything with a fresh resolver until deadline. */
-static int
-dns_update_round(const struct config *cf, const struct dns_update_rr *rrs,
-    size_t n, struct dns_update_check *checks, int64_t deadline,
-    char **cause)
-{
-	struct ub_ctx		*ub;
-	struct dns_update_q	*qs;
-	struct pollfd		 pfd;
-	int64_t		 now;
-	size_t			 i, left;
-	char			*name;
-	int			 err;
-
-	if ((ub = dns_update_resolver(cf, cause)) == NULL)
-		return -1;
-	qs = xcalloc(n, sizeof *qs);
-	left = 0;
-	for (i = 0; i < n; i++) {
-		dns_update_check_clear(&checks[i]);
-		qs[i].rr = &rrs[i];
-		qs[i].check = &checks[i];
-		name = xasprintf("%s.", rrs[i].owner);
-		err = ub_resolve_async(ub, name, rrs[i].type, 1, &qs[i],
-		    dns_update_cb, NULL);
-		free(name);
-		if (err != 0) {
-			checks[i].status = DNS_ERROR;
-			checks[i].why = xstrdup(ub_strerror(err));
-			qs[i].done = 1;
-		} else
-			left++;
-	}
-	while (left > 0 && (now = clock_ms()) < deadline) {
-		pfd.fd = ub_fd(ub);
-		pfd.events = POLLIN;
-		if (poll(&pfd, 1, (int)(deadline - now)) > 0)
-			ub_process(ub);
-		for (left = 0, i = 0; i < n; i++)
-			if (!qs[i].done)
-				left++;
-	}
-	for (i = 0; i < n; i++)
-		if (!qs[i].done) {
-			checks[i].status = DNS_TIMEOUT;
-			checks[i].why = xstrdup("no answer in time");
-		}
-	/* Deleting the context cancels what is still out. */
-	ub_ctx_delete(ub);
-	free(qs);
-	return 0;
-}
-
-int
-dns_update_verify(const struct config *cf, const struct dns_update_rr *rrs,
-    size_t n, int wait_ms, struct dns_update_check *checks, char **cause)
-{
-	struct timespec	 ts;
-	int64_t	 end, deadline;
-	size_t		 i;
-	int		 all;
-
-	memset(checks, 0, n * sizeof *checks);
-	end = clock_ms() + (wait_ms > 0 ? (int64_t)wait_ms : 0);
-	for (;;) {
-		deadline = clock_ms() + (int64_t)dns_timeout_ms(cf);
-		if (wait_ms > 0 && deadline > end)
-			deadline = end;
-		if (dns_update_round(cf, rrs, n, checks, deadline, cause) == -1)
-			return -1;
-		for (all = 1, i = 0; i < n; i++)
-			if (!checks[i].matches)
-				all = 0;
-		if (all || wait_ms <= 0 ||
-		    clock_ms() + DNS_UPDATE_ROUND_MS >= end)
-			return 0;
-		ts.tv_sec = 0;
-		ts.tv_nsec = DNS_UPDATE_ROUND_MS * 1000000L;
-		nanosleep(&ts, NULL);
-	}
-}

@@ -5,10 +5,10 @@
  * signs and sends the update and checks the answer's signature; a
  * libunbound context of its own (never the shared one of dns-lookup.c,
  * whose cache would answer with what was there before) validates the
- * answers. Settings: dns-update-server, dns-update-key, dns-update-zone
- * (config.h). Callers: the --publish command (ui/cli-publish.c), config.c
- * for checking the settings. Never prints; the key's secret is never put
- * into a cause or a log line.
+ * answers (dns-update-check.c). Settings: dns-update-server,
+ * dns-update-key, dns-update-zone (config.h). Callers: the --publish
+ * command (ui/cli-publish.c), config.c for checking the settings. Never
+ * prints; the key's secret is never put into a cause or a log line.
  */
 #ifndef STEED_DNS_UPDATE_H
 #define STEED_DNS_UPDATE_H
