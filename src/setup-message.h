@@ -57,4 +57,30 @@ int	 setup_message_check(const struct account *a, const void *raw,
 int	 setup_message_import(const struct account *a, const void *raw,
 	    size_t len, const char *code, char **fpr, char **cause);
 
+/*
+ * The pieces, for the commands and the tests. A new setup code from the
+ * system's random source (getrandom), each digit uniform: returns 0, or -1
+ * with *cause when there is no randomness to be had.
+ */
+int	 setup_message_code(char code[SETUP_CODE_SIZE], char **cause);
+/*
+ * A code as typed (dashes and blanks anywhere, or none) in the form above:
+ * 0, or -1 unless it is 36 digits.
+ */
+int	 setup_message_code_norm(const char *in, char code[SETUP_CODE_SIZE]);
+/*
+ * The ASCII-armored OpenPGP message in text (the attachment, HTML around
+ * it), checked: Passphrase-Format: numeric9x4, Passphrase-Begin: two
+ * digits (into begin[3]), base64 lines, an END line. The armor without
+ * those two headers (as gpg reads it) is appended to out. Returns 0, or -1
+ * with *cause naming what is wrong.
+ */
+int	 setup_message_armor(const char *text, size_t len, struct buf *out,
+	    char begin[3], char **cause);
+/*
+ * The secret key fpr, ASCII-armored with the Autocrypt-Prefer-Encrypt:
+ * mutual header, appended to out (--export-secret-key shows the same).
+ */
+int	 setup_message_secret(const char *fpr, struct buf *out, char **cause);
+
 #endif
