@@ -271,6 +271,12 @@ setup_message_decrypt(const char *armor, size_t len, const char *code,
 		    gpg_err_code(err) == GPG_ERR_BAD_KEY)
 			*cause = xstrdup("the setup code does not open this "
 			    "message (or it was changed on the way)");
+		else if (gpg_err_code(err) == GPG_ERR_NO_DATA ||
+		    gpg_err_code(err) == GPG_ERR_BAD_DATA ||
+		    gpg_err_code(err) == GPG_ERR_CHECKSUM ||
+		    gpg_err_code(err) == GPG_ERR_INV_PACKET)
+			*cause = crypto_error("the setup message is damaged "
+			    "(changed on the way?)", err);
 		else
 			*cause = crypto_error("cannot decrypt the setup "
 			    "message", err);
