@@ -189,7 +189,7 @@ $as alice steedmail --export-secret-key >"$T_TMP/sec.asc" 2>"$T_TMP/sec.err"
 ok "--export-secret-key: armored, with Autocrypt-Prefer-Encrypt, no warning when not on a terminal" sh -c "grep -qx -- '-----BEGIN PGP PRIVATE KEY BLOCK-----' '$T_TMP/sec.asc' && grep -qx 'Autocrypt-Prefer-Encrypt: mutual' '$T_TMP/sec.asc' && [ ! -s '$T_TMP/sec.err' ]"
 newhome four
 on four steedmail --import-key "$T_TMP/sec.asc" >"$T_TMP/ik" 2>&1
-ok "--import-key takes it and says it is a secret key" sh -c "grep -q '^$afpr .*: secret key' '$T_TMP/ik' || { cat '$T_TMP/ik'; false; }"
+ok "--import-key takes it and says it is a secret key" sh -c "grep -q '^$afpr .*: secret key\$' '$T_TMP/ik' && grep -q '^  a secret key: mail encrypted to it can be read here' '$T_TMP/ik' || { cat '$T_TMP/ik'; false; }"
 ok "the fourth home has alice's secret key" has_secret four "$afpr"
 
 echo "1..$t_n"
