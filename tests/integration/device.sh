@@ -192,4 +192,80 @@ on four steedmail --import-key "$T_TMP/sec.asc" >"$T_TMP/ik" 2>&1
 ok "--import-key takes it and says it is a secret key" sh -c "grep -q '^$afpr .*: secret key\$' '$T_TMP/ik' && grep -q '^  a secret key: mail encrypted to it can be read here' '$T_TMP/ik' || { cat '$T_TMP/ik'; false; }"
 ok "the fourth home has alice's secret key" has_secret four "$afpr"
 
+# The trust store moves too. Keys made for the occasion: bob's, a second
+# key with bob's address, and carol's.
+mkkey() {
+	mkdir -p -m 700 "$T_TMP/k-$1"
+	gpg --homedir "$T_TMP/k-$1" --batch --pinentry-mode loopback --passphrase '' \
+	    --quick-gen-key "$2" ed25519 sign never >/dev/null 2>&1
+	gpg --homedir "$T_TMP/k-$1" --armor --export >"$T_TMP/$1.pub" 2>/dev/null
+	gpg --homedir "$T_TMP/k-$1" --with-colons -k 2>/dev/null | awk -F: '/^fpr/ { print $10; exit }'
+	gpgconf --homedir "$T_TMP/k-$1" --kill all >/dev/null 2>&1
+}
+bfpr=$(mkkey bob "Bob <$STEED_BOB>")
+b2fpr=$(mkkey bob2 "Bob <$STEED_BOB>")
+cfpr=$(mkkey carol "Carol <carol@steed.test>")
+[ -n "$bfpr" ] && [ -n "$b2fpr" ] && [ -n "$cfpr" ] || bail "gpg made no keys"
+newhome five
+on five steedmail --import-key "$T_TMP/bob.pub" >/dev/null 2>&1
+on five steedmail --import-key "$T_TMP/carol.pub" >/dev/null 2>&1
+on five steedmail --trust verify "$STEED_BOB" "$bfpr" >/dev/null 2>&1
+on five steedmail --trust export "$T_TMP/five.trust" >"$T_TMP/x1" 2>&1
+rc=$?
+ok "--trust export: exit 0, says how many addresses and keys" sh -c "[ $rc = 0 ] && grep -qx '2 addresses, 2 keys written to $T_TMP/five.trust' '$T_TMP/x1' || { cat '$T_TMP/x1'; false; }"
+ok "the file: versioned, mode 0600" sh -c "[ \"\$(head -1 '$T_TMP/five.trust')\" = 'steedmail-trust-export 1' ] && [ \"\$(stat -c %a '$T_TMP/five.trust')\" = 600 ]"
+ok "bob's key in it: verified, its source, its pin" sh -c "grep -q '^key $bfpr proto=openpgp sources=manual .* decision=verified ' '$T_TMP/five.trust' && grep -q '^pin openpgp pinned=$bfpr ' '$T_TMP/five.trust' && grep -q '^event [0-9]* .*verified' '$T_TMP/five.trust' || { cat '$T_TMP/five.trust'; false; }"
+
+newhome six
+on six steedmail --trust import "$T_TMP/five.trust" >"$T_TMP/i1" 2>&1
+rc=$?
+ok "--trust import into an empty store: 2 keys added, 1 verified" sh -c "[ $rc = 0 ] && grep -q ': 2 addresses; 2 keys added, 0 already known, 1 verified, [0-9]* history lines added' '$T_TMP/i1' || { cat '$T_TMP/i1'; false; }"
+on six steedmail --trust show "$STEED_BOB" >"$T_TMP/s6b" 2>&1
+on six steedmail --trust show carol@steed.test >"$T_TMP/s6c" 2>&1
+ok "there: bob verified and pinned, carol known and pinned" sh -c "grep -qx 'state: verified' '$T_TMP/s6b' && grep -qx 'pinned: $bfpr' '$T_TMP/s6b' && grep -qx 'state: known' '$T_TMP/s6c' && grep -qx 'pinned: $cfpr' '$T_TMP/s6c'"
+ok "and bob's history came along" sh -c "[ \"\$(grep -c '^history: .*verified' '$T_TMP/s6b')\" -ge 1 ]"
+on six steedmail --trust import "$T_TMP/five.trust" >"$T_TMP/i2" 2>&1
+ok "importing it again adds nothing" grep -q ': 2 addresses; 0 keys added, 2 already known, 0 verified, 0 history lines added' "$T_TMP/i2"
+
+# A store where bob's other key is verified: an import that says the first
+# one is verified, or that a third key is pinned from an Autocrypt header,
+# downgrades nothing.
+newhome seven
+on seven steedmail --import-key "$T_TMP/bob2.pub" >/dev/null 2>&1
+on seven steedmail --trust verify "$STEED_BOB" "$b2fpr" >/dev/null 2>&1
+on seven steedmail --trust import "$T_TMP/five.trust" >"$T_TMP/i3" 2>&1
+rc=$?
+ok "importing a file where another key of bob's is verified: kept, says so" sh -c "[ $rc = 0 ] && grep -q 'kept: $STEED_BOB: $b2fpr stays verified and used for encryption; the file.s verified key $bfpr is not taken' '$T_TMP/i3' || { cat '$T_TMP/i3'; false; }"
+on seven steedmail --trust show "$STEED_BOB" >"$T_TMP/s7" 2>&1
+ok "bob's verified key stays pinned and verified there" sh -c "grep -qx 'state: verified' '$T_TMP/s7' && grep -qx 'pinned: $b2fpr' '$T_TMP/s7' || { cat '$T_TMP/s7'; false; }"
+ok "the file's key of bob is there too, not pinned" grep -q "^key: $bfpr openpgp " "$T_TMP/s7"
+claim=0123456789ABCDEF0123456789ABCDEF01234567
+cat >"$T_TMP/claim.trust" <<EOT
+steedmail-trust-export 1
+peer $STEED_BOB
+pin openpgp pinned=$claim changed=- changed-by=- conflict=-
+key $claim proto=openpgp sources=autocrypt first-seen=1 last-seen=2 last-sig=0 dns-confirmed=0 messages=0 decision=accepted revoked=0 expired=0
+end
+EOT
+on seven steedmail --trust import "$T_TMP/claim.trust" >"$T_TMP/i4" 2>&1
+on seven steedmail --trust show "$STEED_BOB" >"$T_TMP/s7b" 2>&1
+ok "a file pinning a key only an Autocrypt header named: bob's verified key stays" sh -c "grep -q 'kept: $STEED_BOB: $b2fpr stays the key used for encryption' '$T_TMP/i4' && grep -qx 'state: verified' '$T_TMP/s7b' && grep -qx 'pinned: $b2fpr' '$T_TMP/s7b' || { cat '$T_TMP/i4' '$T_TMP/s7b'; false; }"
+
+# Malformed files: refused with file:line, nothing imported.
+newhome eight
+sed '5s/decision=verified/decision=trusted/' "$T_TMP/five.trust" >"$T_TMP/bad1.trust"
+grep -q 'decision=trusted' "$T_TMP/bad1.trust" || sed 's/decision=verified/decision=trusted/' "$T_TMP/five.trust" >"$T_TMP/bad1.trust"
+badline=$(grep -n 'decision=trusted' "$T_TMP/bad1.trust" | cut -d: -f1)
+on eight steedmail --trust import "$T_TMP/bad1.trust" >"$T_TMP/b1" 2>&1
+rc=$?
+ok "an unknown decision: exit 65, FILE:LINE named, nothing imported" sh -c "[ $rc = 65 ] && grep -qx 'steedmail: $T_TMP/bad1.trust:$badline: unknown decision \"trusted\"; nothing imported' '$T_TMP/b1' || { cat '$T_TMP/b1'; false; }"
+ok "the store is still empty" sh -c "[ -z \"\$(on eight steedmail --trust list 2>/dev/null)\" ]"
+{ cat "$T_TMP/five.trust"; printf 'peer dave@steed.test\nkey %s proto=openpgp\nend\n' "$cfpr"; } >"$T_TMP/bad2.trust"
+on eight steedmail --trust import "$T_TMP/bad2.trust" >"$T_TMP/b2" 2>&1
+rc=$?
+ok "good peers then a bad one at the end: refused, none of them imported" sh -c "[ $rc = 65 ] && grep -q 'bad2.trust:[0-9]*: no sources; nothing imported' '$T_TMP/b2' && [ -z \"\$(on eight steedmail --trust list 2>/dev/null)\" ] || { cat '$T_TMP/b2'; false; }"
+sed '1s/ 1$/ 2/' "$T_TMP/five.trust" >"$T_TMP/v2.trust"
+on eight steedmail --trust import "$T_TMP/v2.trust" >"$T_TMP/b3" 2>&1
+ok "a newer version of the format: refused at line 1" grep -q 'v2.trust:1: version "2" (this steedmail reads 1); nothing imported' "$T_TMP/b3"
+
 echo "1..$t_n"
