@@ -5,6 +5,8 @@
  * of four digits that is shown once and never stored; the message goes to
  * the user's own INBOX.
  *
+ * setup-message-form.c makes codes and checks a message's form;
+ * setup-message.c encrypts, decrypts, imports and finds (gpg, IMAP).
  * Callers: steedmail --export-setup / --import-setup (ui/cli-device.c) and
  * the setup wizard, which looks for such a message once it can log in.
  * Nothing here prints; what goes wrong comes back as -1 with a cause.
@@ -19,6 +21,11 @@
 #include "config.h"
 
 struct session;
+
+/* The names Autocrypt Level 1 gives. */
+#define SETUP_MESSAGE_HEADER	"Autocrypt-Setup-Message"
+#define SETUP_MESSAGE_TYPE	"application/autocrypt-setup"
+#define SETUP_MESSAGE_BEGIN	"-----BEGIN PGP MESSAGE-----"
 
 /* "1234-5678-...-9012": 9 groups of 4 digits, 8 dashes, NUL. */
 #define SETUP_CODE_SIZE	45
@@ -77,6 +84,12 @@ int	 setup_message_code_norm(const char *in, char code[SETUP_CODE_SIZE]);
  */
 int	 setup_message_armor(const char *text, size_t len, struct buf *out,
 	    char begin[3], char **cause);
+/*
+ * setup_message_check(), and the armor for gpg (setup_message_armor())
+ * appended to out.
+ */
+int	 setup_message_parse(const struct account *a, const void *raw,
+	    size_t len, struct buf *out, char begin[3], char **cause);
 /*
  * The secret key fpr, ASCII-armored with the Autocrypt-Prefer-Encrypt:
  * mutual header, appended to out (--export-secret-key shows the same).
