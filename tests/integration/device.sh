@@ -187,10 +187,31 @@ ok "the untouched message from a file imports the key there" has_secret three "$
 # By hand: the secret key exported and imported.
 $as alice steedmail --export-secret-key >"$T_TMP/sec.asc" 2>"$T_TMP/sec.err"
 ok "--export-secret-key: armored, with Autocrypt-Prefer-Encrypt, no warning when not on a terminal" sh -c "grep -qx -- '-----BEGIN PGP PRIVATE KEY BLOCK-----' '$T_TMP/sec.asc' && grep -qx 'Autocrypt-Prefer-Encrypt: mutual' '$T_TMP/sec.asc' && [ ! -s '$T_TMP/sec.err' ]"
+python3 -c '
+import os, subprocess, sys
+m, s = os.openpty()
+p = subprocess.run(sys.argv[1:], stdout=s, stderr=subprocess.PIPE)
+os.close(s)
+sys.stderr.buffer.write(p.stderr)
+sys.exit(p.returncode)
+' "$as" alice steedmail --export-secret-key 2>"$T_TMP/sec.tty"
+ok "on a terminal, a warning on standard error" grep -q '^steedmail: warning: this is the secret key of alice@steed.test' "$T_TMP/sec.tty"
 newhome four
 on four steedmail --import-key "$T_TMP/sec.asc" >"$T_TMP/ik" 2>&1
 ok "--import-key takes it and says it is a secret key" sh -c "grep -q '^$afpr .*: secret key\$' '$T_TMP/ik' && grep -q '^  a secret key: mail encrypted to it can be read here' '$T_TMP/ik' || { cat '$T_TMP/ik'; false; }"
 ok "the fourth home has alice's secret key" has_secret four "$afpr"
+
+# A home that made a key of its own for the account first: after the
+# import, key = names alice's key, and that is the one used.
+newhome nine
+on nine steedmail --genkey >/dev/null 2>&1
+nfpr=$(secret_fprs nine)
+echo "$code" | on nine steedmail --import-setup "$T_TMP/asm.eml" >"$T_TMP/n1" 2>&1
+ok "a home with its own key: the account now uses the imported one, key = written" sh -c "grep -q 'now uses the imported key (key = $afpr in ' '$T_TMP/n1' && grep -qx 'key = $afpr' '$T_TMP/nine/config/steedmail/config' && [ -n '$nfpr' ] && [ '$nfpr' != '$afpr' ] || { cat '$T_TMP/n1'; false; }"
+on nine steedmail --genkey >"$T_TMP/n2" 2>&1
+ok "--genkey there shows alice's key" grep -q "^OpenPGP key $afpr exists" "$T_TMP/n2"
+on nine steedmail --check-config >"$T_TMP/n3" 2>&1
+ok "the configuration still reads, its comments kept" sh -c "grep -q '1 account' '$T_TMP/n3' && [ \"\$(grep -c '^#' '$T_TMP/nine/config/steedmail/config')\" = \"\$(grep -c '^#' '$STEED_ENV/home/alice/config/steedmail/config')\" ]"
 
 # The trust store moves too. Keys made for the occasion: bob's, a second
 # key with bob's address, and carol's.
