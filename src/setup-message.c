@@ -5,10 +5,11 @@
  * imported into steedmail's GnuPG home with the code the user typed.
  *
  * The code is the passphrase of a symmetric OpenPGP encryption (AES-128,
- * gpg's default for it) handed to gpg through the loopback pinentry and a
- * passphrase callback, with gpg-agent's passphrase cache for symmetric
- * keys off ("no-symkey-cache"): a code typed once is never remembered, so
- * a wrong code later fails however recently the right one was used. What
+ * as Level 1 asks). Decrypting, gpg gets it through the loopback pinentry
+ * and a passphrase callback, with gpg-agent's passphrase cache for
+ * symmetric keys off ("no-symkey-cache"): a code typed once is never
+ * remembered, so a wrong code later fails however recently the right one
+ * was used. What
  * is imported is only what that code decrypted, integrity-protected (an
  * MDC or AEAD), without any public-key encrypted session key beside it,
  * and only a secret key with a user ID of the account's address.
@@ -181,6 +182,7 @@ setup_message_decrypt(const char *armor, size_t len, const char *code,
 	gpgme_ctx_t			 g;
 	gpgme_data_t			 in, plain;
 	gpgme_error_t			 err;
+	struct buf			 got;
 	int				 rc = -1;
 
 	if ((g = setup_message_ctx(&p, cause)) == NULL)
@@ -232,13 +234,13 @@ setup_message_decrypt(const char *armor, size_t len, const char *code,
 	}
 	crypto_release(g);
 	gpgme_data_release(in);
-	if (rc == 0)
-		setup_message_take(plain, out);
-	else {
-		setup_message_take(plain, out);
-		setup_message_wipe(out);
-		buf_reset(out);
-	}
+	/* What a refused decryption gave is wiped, not returned. */
+	buf_init(&got);
+	setup_message_take(plain, &got);
+	if (rc == 0 && got.len > 0)
+		buf_add(out, got.data, got.len);
+	setup_message_wipe(&got);
+	buf_free(&got);
 	return rc;
 }
 
