@@ -511,8 +511,10 @@ trust_move_parse(const char *text, size_t len, const char *name,
 			rc = trust_file_line(&in, m, line, &peer);
 		free(line);
 	}
-	if (rc == 0 && !version)
+	if (rc == 0 && !version) {
+		in.line = 1;
 		rc = trust_file_bad(&in, "empty");
+	}
 	else if (rc == 0 && peer) {
 		in.line++;
 		rc = trust_file_bad(&in, "the file ends inside a peer (no "

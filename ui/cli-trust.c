@@ -11,6 +11,8 @@
  * it has nothing for OpenPGP); show adds a "pin:" line per protocol when
  * both have one.
  */
+#include <sys/stat.h>
+
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -179,8 +181,11 @@ cmd_trust_export(struct trust_store *ts, const char *path)
 	if (strcmp(path, "-") == 0)
 		fd = STDOUT_FILENO;
 	else if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-	    0600)) == -1) {
+	    0600)) == -1 || fchmod(fd, 0600) == -1) {
 		cmd_error("cannot write %s: %s", path, strerror(errno));
+		if (fd != -1)
+			close(fd);
+		fd = -1;
 		rc = EX_CANTCREAT;
 	}
 	if (fd != -1 && (write(fd, b.data, b.len) != (ssize_t)b.len ||

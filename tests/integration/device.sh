@@ -231,10 +231,11 @@ newhome five
 on five steedmail --import-key "$T_TMP/bob.pub" >/dev/null 2>&1
 on five steedmail --import-key "$T_TMP/carol.pub" >/dev/null 2>&1
 on five steedmail --trust verify "$STEED_BOB" "$bfpr" >/dev/null 2>&1
+: >"$T_TMP/five.trust"; chmod 644 "$T_TMP/five.trust"
 on five steedmail --trust export "$T_TMP/five.trust" >"$T_TMP/x1" 2>&1
 rc=$?
 ok "--trust export: exit 0, says how many addresses and keys" sh -c "[ $rc = 0 ] && grep -qx '2 addresses, 2 keys written to $T_TMP/five.trust' '$T_TMP/x1' || { cat '$T_TMP/x1'; false; }"
-ok "the file: versioned, mode 0600" sh -c "[ \"\$(head -1 '$T_TMP/five.trust')\" = 'steedmail-trust-export 1' ] && [ \"\$(stat -c %a '$T_TMP/five.trust')\" = 600 ]"
+ok "the file (there before, mode 644): versioned, now mode 0600" sh -c "[ \"\$(head -1 '$T_TMP/five.trust')\" = 'steedmail-trust-export 1' ] && [ \"\$(stat -c %a '$T_TMP/five.trust')\" = 600 ]"
 ok "bob's key in it: verified, its source, its pin" sh -c "grep -q '^key $bfpr proto=openpgp sources=manual .* decision=verified ' '$T_TMP/five.trust' && grep -q '^pin openpgp pinned=$bfpr ' '$T_TMP/five.trust' && grep -q '^event [0-9]* .*verified' '$T_TMP/five.trust' || { cat '$T_TMP/five.trust'; false; }"
 
 newhome six

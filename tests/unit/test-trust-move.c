@@ -185,11 +185,30 @@ test_bad(void)
 	    "f:6: two spaces in a row", "two spaces");
 }
 
+static void
+test_empty(void)
+{
+	struct trust_move	 m;
+	char			*cause = NULL;
+
+	TAP_OK(trust_move_parse("", 0, "e", &m, &cause) == -1 &&
+	    cause != NULL && strcmp(cause, "e:1: empty") == 0,
+	    "an empty file: \"%s\"", cause != NULL ? cause : "accepted");
+	free(cause);
+	cause = NULL;
+	TAP_OK(trust_move_parse("steedmail-trust-export 1\n", 25, "v", &m,
+	    &cause) == 0 && m.npeers == 0, "the version line alone: no "
+	    "addresses");
+	trust_move_free(&m);
+	free(cause);
+}
+
 int
 main(void)
 {
 	test_roundtrip();
 	test_bad();
+	test_empty();
 	printf("1..%d\n", tap_n);
 	return TAP_DONE();
 }
