@@ -270,6 +270,14 @@ session_retry(struct session *s)
 	imap_conn_retry(s->conn);
 }
 
+static int
+session_uid_cmp(const void *a, const void *b)
+{
+	uint32_t	x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 int
 session_search(struct session *s, const char *folder, const char *words,
     uint32_t **uids, size_t *n, char **cause)
@@ -281,6 +289,62 @@ int
 session_expunge(struct session *s, const char *folder, char **cause)
 {
 	return imap_conn_expunge(s->conn, folder, cause);
+}
+
+int
+session_search_header(struct session *s, const char *folder,
+    const char *name, const char *value, uint32_t **uids, size_t *n,
+    char **cause)
+{
+	struct mailimap_search_key	*key;
+	mailimap			*imap;
+	clist				*res = NULL;
+	clistiter			*it;
+	int				 err, rc;
+
+	*uids = NULL;
+	*n = 0;
+	if ((rc = imap_conn_select(s->conn, folder, cause)) != IMAP_OPS_OK)
+		return rc;
+	if ((imap = imap_conn_session(s->conn)) == NULL) {
+		*cause = xstrdup("the server cannot be reached");
+		return IMAP_OPS_LOST;
+	}
+	key = mailimap_search_key_new_header(xstrdup(name), xstrdup(value));
+	err = mailimap_uid_search(imap, NULL, key, &res);
+	mailimap_search_key_free(key);
+	if (err != MAILIMAP_NO_ERROR)
+		return imap_ops_error(imap, err, "UID SEARCH", cause);
+	for (it = clist_begin(res); it != NULL; it = clist_next(it)) {
+		*uids = xreallocarray(*uids, *n + 1, sizeof **uids);
+		(*uids)[(*n)++] = *(uint32_t *)clist_content(it);
+	}
+	mailimap_search_result_free(res);
+	/* Servers need not answer in order. */
+	qsort(*uids, *n, sizeof **uids, session_uid_cmp);
+	return IMAP_OPS_OK;
+}
+
+int
+session_append(struct session *s, const char *folder, const char *msg,
+    size_t len, const char *flags, char **cause)
+{
+	struct mailimap_flag_list	*fl;
+	mailimap			*imap;
+	int				 err, rc;
+
+	if ((rc = imap_conn_select(s->conn, NULL, cause)) != IMAP_OPS_OK)
+		return rc;
+	if ((imap = imap_conn_session(s->conn)) == NULL) {
+		*cause = xstrdup("the server cannot be reached");
+		return IMAP_OPS_LOST;
+	}
+	fl = imap_ops_flag_list(flags);
+	err = mailimap_append(imap, folder, fl, NULL, msg, len);
+	mailimap_flag_list_free(fl);
+	if (err != MAILIMAP_NO_ERROR)
+		return imap_ops_error(imap, err, "APPEND", cause);
+	return IMAP_OPS_OK;
 }
 
 int

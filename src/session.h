@@ -124,6 +124,16 @@ void	 session_retry(struct session *);
 int	 session_search(struct session *, const char *folder,
 	    const char *words, uint32_t **uids, size_t *n, char **cause);
 int	 session_expunge(struct session *, const char *folder, char **cause);
+/*
+ * The UIDs (ascending, *uids allocated) of the messages in folder with a
+ * header field name holding value (SEARCH HEADER; "" matches any value).
+ */
+int	 session_search_header(struct session *, const char *folder,
+	    const char *name, const char *value, uint32_t **uids, size_t *n,
+	    char **cause);
+/* APPEND msg to folder with the flags of these maildir letters ("S"). */
+int	 session_append(struct session *, const char *folder, const char *msg,
+	    size_t len, const char *flags, char **cause);
 
 /*
  * The account's Drafts mailbox: the one flagged \Drafts (RFC 6154), else

@@ -1,9 +1,9 @@
 /*
  * cli-key.c: "steedmail --genkey", "--export-key [--smime]" and
- * "--import-key FILE|-": the account's own keys and the public keys of
- * others in steedmail's GnuPG home. Finding, making, exporting and
- * importing keys is the engine's (src/ownkey.h); this file only asks for
- * it and says what happened.
+ * "--import-key FILE|-": the account's own keys (a secret key too, moved
+ * by hand) and the public keys of others in steedmail's GnuPG home.
+ * Finding, making, exporting and importing keys is the engine's
+ * (src/ownkey.h); this file only asks for it and says what happened.
  *
  * Exit codes: 0 done; 64 a bad command line; 66 a file that cannot be
  * read; 65 input that holds no key; 69 gpg or gpgsm failed.
@@ -204,6 +204,10 @@ cmd_import_key(struct cmd_ctx *ctx)
 		printf("%s %s: %s\n", k->fpr, uid != NULL ? uid : "",
 		    ownkey_import_word(k->status));
 		free(uid);
+		/* The user's own key moved by hand (--export-secret-key). */
+		if (k->status == OWNKEY_IMPORT_SECRET)
+			printf("  a secret key: mail encrypted to it can be "
+			    "read here, and mail signed with it\n");
 		if (k->warning != NULL)
 			cmd_error("%s", k->warning);
 	}

@@ -1,6 +1,7 @@
 /*
  * cli-trust.c: "steedmail --trust list | show ADDR | verify ADDR FPR |
- * accept ADDR [FPR] | reject ADDR FPR | forget ADDR": the trust store
+ * accept ADDR [FPR] | reject ADDR FPR | forget ADDR | export FILE |
+ * import FILE": the trust store
  * (trust-store.h) for the user, and the trust state of a message for
  * --inspect and --view. Everything shown goes
  * through strsafe(): addresses and evidence may come from messages.
@@ -10,17 +11,24 @@
  * it has nothing for OpenPGP); show adds a "pin:" line per protocol when
  * both have one.
  */
+#include <sys/stat.h>
+
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sysexits.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "buf.h"
 #include "cli.h"
 #include "crypto-in.h"
 #include "strsafe.h"
+#include "trust-move.h"
 #include "trust-msg.h"
 #include "trust-store.h"
 #include "xmalloc.h"
@@ -146,8 +154,92 @@ static int
 cmd_trust_usage(void)
 {
 	cmd_error("usage: steedmail --trust list | show ADDR | verify ADDR "
-	    "FPR | accept ADDR [FPR] | reject ADDR FPR | forget ADDR");
+	    "FPR | accept ADDR [FPR] | reject ADDR FPR | forget ADDR | "
+	    "export FILE | import FILE");
 	return EX_USAGE;
+}
+
+/* --trust export FILE (- standard output): the file is mode 0600. */
+static int
+cmd_trust_export(struct trust_store *ts, const char *path)
+{
+	struct trust_move	 m;
+	struct buf		 b;
+	char			*cause = NULL;
+	size_t			 i, keys = 0;
+	int			 fd, rc = EX_OK;
+
+	if (trust_move_export(ts, &m, &cause) == -1) {
+		cmd_error("%s", cause);
+		free(cause);
+		return EX_UNAVAILABLE;
+	}
+	buf_init(&b);
+	trust_move_write(&m, time(NULL), &b);
+	for (i = 0; i < m.npeers; i++)
+		keys += m.peers[i].nkeys;
+	if (strcmp(path, "-") == 0)
+		fd = STDOUT_FILENO;
+	else if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+	    0600)) == -1 || fchmod(fd, 0600) == -1) {
+		cmd_error("cannot write %s: %s", path, strerror(errno));
+		if (fd != -1)
+			close(fd);
+		fd = -1;
+		rc = EX_CANTCREAT;
+	}
+	if (fd != -1 && (write(fd, b.data, b.len) != (ssize_t)b.len ||
+	    (fd != STDOUT_FILENO && close(fd) != 0))) {
+		cmd_error("cannot write %s: %s", path, strerror(errno));
+		rc = EX_IOERR;
+	}
+	if (rc == EX_OK && fd != STDOUT_FILENO)
+		printf("%zu address%s, %zu key%s written to %s\n", m.npeers,
+		    m.npeers == 1 ? "" : "es", keys, keys == 1 ? "" : "s",
+		    path);
+	buf_free(&b);
+	trust_move_free(&m);
+	return rc;
+}
+
+/* --trust import FILE (- standard input): merged, or nothing at all. */
+static int
+cmd_trust_import(struct trust_store *ts, const char *path)
+{
+	struct trust_move		 m;
+	struct trust_move_result	 r;
+	struct buf			 b;
+	char				*cause = NULL;
+	size_t				 i;
+	int				 rc;
+
+	buf_init(&b);
+	if ((rc = cmd_view_read(path, &b)) != EX_OK) {
+		buf_free(&b);
+		return rc;
+	}
+	rc = trust_move_parse(b.data, b.len, path, &m, &cause);
+	buf_free(&b);
+	if (rc == -1) {
+		cmd_error("%s; nothing imported", cause);
+		free(cause);
+		return EX_DATAERR;
+	}
+	if (trust_move_import(ts, &m, time(NULL), &r, &cause) == -1) {
+		cmd_error("%s", cause);
+		free(cause);
+		trust_move_free(&m);
+		return EX_TEMPFAIL;
+	}
+	cmd_print(stdout, "", "%s: %zu address%s; %zu key%s added, %zu "
+	    "already known, %zu verified, %zu history line%s added", path,
+	    r.peers, r.peers == 1 ? "" : "es", r.added, r.added == 1 ? "" :
+	    "s", r.known, r.verified, r.events, r.events == 1 ? "" : "s");
+	for (i = 0; i < r.nkept; i++)
+		cmd_print(stdout, "", "kept: %s", r.kept[i]);
+	trust_move_result_free(&r);
+	trust_move_free(&m);
+	return EX_OK;
 }
 
 int
@@ -164,6 +256,8 @@ cmd_trust(struct cmd_ctx *ctx)
 	verb = ctx->argv[0];
 	addr = argc > 1 ? ctx->argv[1] : NULL;
 	if (strcmp(verb, "list") == 0 ? argc != 1 :
+	    (strcmp(verb, "export") == 0 || strcmp(verb, "import") == 0) ?
+	    argc != 2 :
 	    (strcmp(verb, "show") == 0 || strcmp(verb, "forget") == 0) ?
 	    argc != 2 : strcmp(verb, "accept") == 0 ? argc < 2 || argc > 3 :
 	    (strcmp(verb, "verify") == 0 || strcmp(verb, "reject") == 0) ?
@@ -179,6 +273,12 @@ cmd_trust(struct cmd_ctx *ctx)
 		free(cause);
 		free(fpr);
 		return EX_CANTCREAT;
+	}
+	if (strcmp(verb, "export") == 0 || strcmp(verb, "import") == 0) {
+		rc = strcmp(verb, "export") == 0 ? cmd_trust_export(ts, addr) :
+		    cmd_trust_import(ts, addr);
+		trust_store_close(ts);
+		return fflush(stdout) != 0 ? EX_IOERR : rc;
 	}
 	if (strcmp(verb, "list") == 0)
 		rc = cmd_trust_list(ts);
