@@ -618,10 +618,14 @@ ts_leave(struct ts *t)
 /* A key from the set keys (Enter is '\n', Escape 27, the arrows), or 0
  * when the screen must be drawn again first. */
 static int
-ts_key(const char *keys)
+ts_key(const char *keys, const char *hint)
 {
 	int	c;
 
+	if (hint != NULL) {
+		tui_putfill(LINES - 1, 0, COLS, hint, tui_attr(TC_NORMAL));
+		refresh();
+	}
 	nodelay(stdscr, FALSE);
 	for (;;) {
 		c = getch();
@@ -695,7 +699,7 @@ ts_ask_you(struct ts *t)
 		t->step = WZ_HOW;
 		break;
 	case WZ_HOW:
-		if ((c = ts_key("pc")) == 0)
+		if ((c = ts_key("pc", "p or c? ")) == 0)
 			return;
 		if (c == 27)
 			t->step = WZ_ADDRESS;
@@ -784,7 +788,7 @@ ts_ask_found(struct ts *t)
 {
 	int	c;
 
-	if ((c = ts_key("is")) == 0)
+	if ((c = ts_key("is", NULL)) == 0)
 		return;
 	switch (c) {
 	case 27:
@@ -815,7 +819,8 @@ ts_ask_failed(struct ts *t)
 {
 	int	c;
 
-	if ((c = ts_key(t->check.result == SETUP_CERT ? "per" : "er")) == 0)
+	c = ts_key(t->check.result == SETUP_CERT ? "per" : "er", NULL);
+	if (c == 0)
 		return;
 	switch (c) {
 	case 'p':
@@ -842,7 +847,7 @@ ts_ask_key(struct ts *t)
 	char	*cause = NULL;
 	int	 c;
 
-	if ((c = ts_key("kmp")) == 0)
+	if ((c = ts_key("kmp", NULL)) == 0)
 		return;
 	switch (c) {
 	case '\n':
@@ -886,7 +891,7 @@ ts_ask_keys(struct ts *t)
 
 	if (t->job != 0)
 		return;
-	if ((c = ts_key("jk")) == 0)
+	if ((c = ts_key("jk", NULL)) == 0)
 		return;
 	if ((c == KEY_UP || c == 'k') && t->cursor > 0)
 		t->cursor--;
@@ -935,7 +940,7 @@ ts_ready(struct tui_screen *s)
 		ts_ask_keys(t);
 		break;
 	case WZ_RECORDS:
-		if (ts_key("q") == 0)
+		if (ts_key("q", NULL) == 0)
 			return 1;
 		ts_leave(t);	/* t may be gone */
 		return 1;
@@ -998,11 +1003,12 @@ ts_checked(struct ts *t, struct tui_setup_out *out)
 	}
 	what = out->which == SETUP_IMAP ? "IMAP" : "SMTP";
 	if (out->check.result == SETUP_PASSWORD) {
-		ts_error(t, "The %s server %s refused the %s%s%s", what,
+		ts_error(t, "The %s server %s refused the %s (%s). %s", what,
 		    ts_host(t, out->which), t->use_command ?
 		    "password your command printed" : "password",
-		    out->check.message != NULL ? ": " : ".",
-		    out->check.message != NULL ? out->check.message : "");
+		    out->check.message != NULL ? out->check.message :
+		    "no reason given", t->use_command ? "Correct the command." :
+		    "Type it again.");
 		t->step = t->use_command ? WZ_COMMAND : WZ_PASSWORD;
 		return;
 	}
@@ -1020,12 +1026,14 @@ ts_keyed(struct ts *t, struct tui_setup_out *out)
 	if (out->cause != NULL)
 		ts_error(t, "%s", out->cause);
 	if (out->fpr != NULL) {
+		/* the same key found again (m): it was still made here */
+		if (t->fpr == NULL || strcmp(t->fpr, out->fpr) != 0) {
+			t->created = out->created;
+			t->seconds = out->seconds;
+		}
 		ts_set(&t->fpr, out->fpr);
 		ts_set(&t->uid, out->uid);
 		out->fpr = out->uid = NULL;
-		if (!t->chosen || out->created)
-			t->created = out->created;
-		t->seconds = out->seconds;
 	}
 	if (out->smime_fpr != NULL) {
 		ts_set(&t->smime_fpr, out->smime_fpr);
