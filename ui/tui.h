@@ -159,6 +159,8 @@ enum tui_action {
 	TA_TOGGLE_SMIME,
 	/* outbox */
 	TA_RETRY,
+	/* folders: the setup wizard for another account */
+	TA_ADD_ACCOUNT,
 	TA_COUNT
 };
 
