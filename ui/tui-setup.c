@@ -222,6 +222,26 @@ ts_draw_you(struct ts *t, int y)
 	return y;
 }
 
+/* Where a server came from, in words (setup_origin_name() is a token). */
+static const char *
+ts_origin(enum setup_origin o)
+{
+	switch (o) {
+	case SETUP_SRV_SECURE:
+		return "secure SRV record (DNSSEC)";
+	case SETUP_SRV_INSECURE:
+		return "insecure SRV record, only a suggestion";
+	case SETUP_GUESS:
+		return "probed name";
+	case SETUP_MX:
+		return "the mail (MX) host's domain, probed";
+	case SETUP_GIVEN:
+		return "typed by you";
+	default:
+		return "found";
+	}
+}
+
 static int
 ts_draw_server(struct ts *t, int y, int imap)
 {
@@ -240,7 +260,7 @@ ts_draw_server(struct ts *t, int y, int imap)
 	if (o == SETUP_GIVEN)
 		from = xstrdup("typed by you");
 	else {
-		from = xasprintf("%s%s%s", setup_origin_name(o),
+		from = xasprintf("%s%s%s", ts_origin(o),
 		    sv->how != NULL ? ": " : "", sv->how != NULL ? sv->how : "");
 	}
 	y = ts_para(y, 19, from, tui_attr(o == SETUP_SRV_SECURE ?
