@@ -9,7 +9,8 @@
 # self-signed test certificate, typed as the IMAP URL) shows its SHA-256
 # fingerprint; a closed port says the server could not be reached and
 # offers a way back; and, with a second account added from the folders
-# screen (A), Tab shows the other account's inbox.
+# screen (A), Tab shows the other account's inbox. Last, contrib/demo --new
+# opens the wizard for a new person, whose printed password works.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../lib-tui.sh"
 
@@ -57,15 +58,19 @@ start() {
 	    "STEEDMAIL=$STEEDMAIL" "$STEED_ENV_BIN/as" "$1" steedmail
 }
 
-# you NAME ADDRESS PASSWORD: the first screen's three answers.
+# you NAME ADDRESS PASSWORD: the first screen's three answers (in the
+# pane $P, w unless set).
 you() {
-	tui_wait w "Your name:" && tui_type w "$1" && tui_keys w Enter &&
-	tui_wait w "Your address:" && tui_type w "$2" && tui_keys w Enter &&
-	tui_wait w "p or c?" && tui_keys w p &&
-	tui_wait w "Password:" && tui_type w "$3" && tui_keys w Enter
+	tui_wait ${P:-w} "Your name:" && tui_type ${P:-w} "$1" &&
+	tui_keys ${P:-w} Enter &&
+	tui_wait ${P:-w} "Your address:" && tui_type ${P:-w} "$2" &&
+	tui_keys ${P:-w} Enter &&
+	tui_wait ${P:-w} "p or c?" && tui_keys ${P:-w} p &&
+	tui_wait ${P:-w} "Password:" && tui_type ${P:-w} "$3" &&
+	tui_keys ${P:-w} Enter
 }
 
-fails_grep() { ! grep -q -- "$1" "$2"; }
+fails_grep() { ! grep -qE -- "$1" "$2"; }
 
 # --- a new person, from an empty home to the inbox ------------------------
 newhome tuisetup
@@ -207,4 +212,26 @@ tui_keys w Escape
 ok "Escape on the first step leaves steedmail" tui_ended w 10
 ok "... with no account saved" fails_grep '^\[account' \
     "$STEED_ENV/home/tuisetup3/config/steedmail/config"
-ok "no sanitizer report" sh -c "! grep -qE 'Sanitizer|runtime error' '$T_TMP'/tui-w.err"
+ok "no sanitizer report" fails_grep 'Sanitizer|runtime error' "$T_TMP/tui-w.err"
+tui_stop w
+
+# --- contrib/demo --new -------------------------------------------------------
+# a demo of its own (its own servers); its run file kept out of the user's
+export STEED_DEMO_RUNFILE=$T_TMP/demo.run
+P=d
+tui_start d contrib/demo --new
+ok "contrib/demo --new opens the setup wizard" \
+    tui_wait d "Welcome to steedmail." 180
+pw=$(sed -n 's/^demo: a new person: address zoe@steed.test, password //p' \
+    "$T_TMP/tui-d.err")
+ok "... and says which address and password to type" test -n "$pw"
+you "Zoe Example" zoe@steed.test "$pw"
+ok "... which find the servers" tui_wait d "Your mail servers" 30
+tui_keys d Enter
+ok "... and log in" tui_wait d "OpenPGP:  " 60
+tui_keys d Enter
+tui_wait d "Your account is saved in" 20
+tui_keys d Enter
+ok "... to zoe's inbox" tui_wait d "| zoe@steed.test | INBOX" 20
+tui_keys d q
+ok "q ends the demo" tui_ended d 60
