@@ -237,8 +237,10 @@ charset_to_utf8(const char *charset, const char *in, size_t len,
 	char		*c;
 	const char	*name;
 	iconv_t		 cd;
+	struct buf	 conv;
 	size_t		 bad;
 
+	buf_init(&conv);
 	if ((c = charset_canon(charset)) == NULL) {
 		*cause = xasprintf("unknown charset %.*s", CHARSET_NAME_MAX,
 		    charset);
@@ -255,8 +257,13 @@ charset_to_utf8(const char *charset, const char *in, size_t len,
 			free(c);
 			return -1;
 		}
-		bad = charset_from_iconv(cd, in, len, out);
+		bad = charset_from_iconv(cd, in, len, &conv);
 		iconv_close(cd);
+		/* iconv may be asked for UTF-8 or UCS-4 under a name of
+		 * its own ("utf(8", "ucs-4"), and hands those bytes back
+		 * unchecked: what it returns is checked as input is */
+		bad += charset_from_utf8(conv.data, conv.len, out);
+		buf_free(&conv);
 	}
 	free(c);
 	if (nbad != NULL)

@@ -66,6 +66,19 @@ test_charset(void)
 	TAP_OK(r == 0 && bad == 1 && strncmp(b.data, "\xe3\x81\x82", 3) == 0,
 	    "iconv charset, invalid byte replaced");
 	buf_reset(&b);
+	r = charset_to_utf8("utf(8", "a\xf4\x90\x80\x80z\xf8\x88\x80\x80"
+	    "\x80y", 12, &b, &bad, &cause);
+	TAP_OK(r == 0 && charset_utf8_valid(b.data, b.len) && bad > 0 &&
+	    b.data[0] == 'a' && b.data[b.len - 1] == 'y',
+	    "a UTF-8 alias only iconv knows: above U+10FFFF and 5-byte "
+	    "forms replaced, counted");
+	buf_reset(&b);
+	r = charset_to_utf8("ucs-4", "\0\0\0a\x7f\xff\xff\xff\0\x20\0\0"
+	    "\0\0\0b", 16, &b, &bad, &cause);
+	TAP_OK(r == 0 && charset_utf8_valid(b.data, b.len) && bad > 0 &&
+	    b.data[0] == 'a' && b.data[b.len - 1] == 'b',
+	    "UCS-4 beyond Unicode comes out valid UTF-8, counted");
+	buf_reset(&b);
 	r = charset_to_utf8("x-klingon", "a", 1, &b, NULL, &cause);
 	TAP_OK(r == -1 && b.len == 0 && strstr(cause, "x-klingon") != NULL,
 	    "unknown charset refused, named");
