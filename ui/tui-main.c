@@ -72,6 +72,9 @@ draw_bars(void)
 	tui_bar(0, b.data, tui_attr(TC_TITLE));
 	buf_reset(&b);
 
+	/* with several accounts, the status bar names the one shown */
+	if (ta != NULL && tui.naccounts > 1)
+		buf_addf(&b, " [%s]", tui_account_config(ta)->id);
 	if (tui.top != NULL && tui.top->status != NULL)
 		tui.top->status(tui.top, &b);
 	if (ta != NULL) {

@@ -127,6 +127,7 @@ ok "... which is not the first one's" tui_gone w "Welcome aboard" 5
 tui_keys w Tab
 ok "Tab shows the other account's inbox" tui_wait w "| $A | INBOX" 10
 ok "... with its mail" tui_wait w "Welcome aboard" 20
+ok "... the status bar names the account" tui_wait_re w "^ \[[^]]+\] INBOX  1/1"
 ok "both accounts are in the file" sh -c "grep -c '^address = ' '$cf' | grep -qx 2"
 tui_keys w q
 ok "q leaves" tui_ended w 10 >/dev/null
