@@ -48,14 +48,14 @@ EOF
 	chmod 0600 "$h/config/steedmail/config"
 }
 
-# start NAME: steedmail in NAME's home, with the test zones' host names
+# start NAME [OPTION]: steedmail in NAME's home, with the test zones' host names
 # (with_test_hosts, spelled out: the pane runs a command, not a function).
 start() {
 	tui_start w env "LD_PRELOAD=$T_TESTHOSTS" \
 	    "STEED_TEST_HOSTS=imap.steed.test smtp.steed.test mail.steed.test mail.plain.test" \
 	    "STEED_TEST_PORTS=993:$STEED_IMAPS_PORT 465:$STEED_SUBMISSIONS_PORT 143:$STEED_IMAP_PORT 587:$STEED_SUBMISSION_PORT" \
 	    "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-	    "STEEDMAIL=$STEEDMAIL" "$STEED_ENV_BIN/as" "$1" steedmail
+	    "STEEDMAIL=$STEEDMAIL" "$STEED_ENV_BIN/as" "$1" steedmail ${2:+"$2"}
 }
 
 # you NAME ADDRESS PASSWORD: the first screen's three answers (in the
@@ -131,6 +131,17 @@ ok "... the status bar names the account" tui_wait_re w "^ \[[^]]+\] INBOX  1/1"
 ok "both accounts are in the file" sh -c "grep -c '^address = ' '$cf' | grep -qx 2"
 tui_keys w q
 ok "q leaves" tui_ended w 10 >/dev/null
+tui_stop w
+
+# --- steedmail --setup on a terminal: the wizard, over the inbox ------------
+start tuisetup --setup
+ok "steedmail --setup on a terminal opens the wizard" \
+    tui_wait w "Welcome to steedmail."
+tui_keys w Escape
+ok "... and Escape leaves it for the default account's inbox" \
+    tui_wait w "| $A | INBOX"
+tui_keys w q
+tui_ended w 10 >/dev/null
 tui_stop w
 
 # --- an untrusted certificate, an unreachable server ------------------------
