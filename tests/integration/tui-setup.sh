@@ -209,6 +209,21 @@ tui_type w "imaps://imap.steed.test"
 tui_keys w Enter
 tui_keys w Enter
 ok "corrected, the check goes on to the key" tui_wait w "OpenPGP:  " 60
+# p: gpg's pinentry gets the terminal; it asks for each of the key's
+# (sub)keys' new passphrase and to repeat it
+passphrase() {
+	for _ in 1 2 3 4 5 6; do
+		tui_capture w | grep -q "It has a passphrase." && return 0
+		tui_wait w "Passphrase:" 10 || return 1
+		tui_type w "a passphrase 4 this key"
+		tui_keys w Enter
+		tui_gone w "Passphrase:" 2 2>/dev/null
+	done
+	tui_wait w "It has a passphrase." 10
+}
+tui_keys w p
+ok "p: pinentry asks for a passphrase" tui_wait w "Please enter the new passphrase" 20
+ok "... and the key has one" passphrase
 # Escape back to the first step, and out: nothing was saved
 tui_keys w Escape
 tui_wait w "Your mail servers"
