@@ -519,8 +519,10 @@ ts_status(struct tui_screen *s, struct buf *b)
 	case WZ_DISCOVER:
 	case WZ_CHECK:
 	case WZ_KEY_MAKE:
-	case WZ_SAVE:
 		buf_adds(b, " Escape: stop and go back");
+		break;
+	case WZ_SAVE:
+		buf_adds(b, " saving");
 		break;
 	case WZ_RECORDS:
 		buf_adds(b, " Enter: your inbox");
@@ -935,7 +937,6 @@ static int
 ts_ready(struct tui_screen *s)
 {
 	struct ts	*t = s->data;
-	enum ts_step	 was = t->step;
 
 	switch (t->step) {
 	case WZ_NAME:
@@ -967,10 +968,8 @@ ts_ready(struct tui_screen *s)
 	default:
 		return 0;	/* waiting for a job: the loop waits */
 	}
-	if (tui.top == s) {
-		(void)was;
+	if (tui.top == s)	/* else the wizard is gone */
 		ts_title(s, t);
-	}
 	return 1;
 }
 
@@ -1153,10 +1152,11 @@ ts_action(struct tui_screen *s, enum tui_action a, int key)
 		t->step = WZ_FOUND;
 		break;
 	case WZ_KEYS:
-	case WZ_SAVE:
 		t->step = WZ_KEY;
 		break;
 	default:
+		/* saving is not stopped half-way: the file would hold an
+		 * account the interface does not know */
 		return 1;
 	}
 	t->job = 0;
