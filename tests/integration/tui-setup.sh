@@ -213,8 +213,8 @@ ok "corrected, the check goes on to the key" tui_wait w "OpenPGP:  " 60
 # (sub)keys' new passphrase and to repeat it
 passphrase() {
 	for _ in 1 2 3 4 5 6; do
+		tui_wait_re w "Passphrase:|It has a passphrase\." 10 || return 1
 		tui_capture w | grep -q "It has a passphrase." && return 0
-		tui_wait w "Passphrase:" 10 || return 1
 		tui_type w "a passphrase 4 this key"
 		tui_keys w Enter
 		tui_gone w "Passphrase:" 2 2>/dev/null
