@@ -13,6 +13,7 @@
  *   tui-worker.c   an account's worker: jobs in, events out
  *   tui-folders.c, tui-index.c, tui-pager.c, tui-trust.c, tui-help.c:
  *                  the screens
+ *   tui-setup*.c   the setup wizard (its own header: tui-setup.h)
  *
  * Screens draw only through tui-draw.c and hold no protocol, crypto or
  * trust logic: they ask the worker (jobs) and the engine's read-only APIs
