@@ -48,6 +48,10 @@ tui_setup_in_copy(const struct tui_setup_in *in)
 	c->pin = dup_or_null(in->pin);
 	c->key = dup_or_null(in->key);
 	c->smime = in->smime;
+	buf_init(&c->raw);
+	if (in->raw.len > 0)
+		buf_add(&c->raw, in->raw.data, in->raw.len);
+	c->code = dup_or_null(in->code);
 	return c;
 }
 
@@ -67,6 +71,9 @@ tui_setup_in_free(void *arg)
 	free(in->smtp.host);
 	free(in->pin);
 	free(in->key);
+	buf_free(&in->raw);
+	if (in->code != NULL)
+		freezero_str(in->code);
 	free(in);
 }
 
@@ -91,6 +98,7 @@ tui_setup_out_free(void *arg)
 	free(out->records_file);
 	free(out->advice);
 	free(out->records_cause);
+	buf_free(&out->raw);
 	free(out);
 }
 

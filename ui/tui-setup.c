@@ -16,6 +16,7 @@
  */
 #include <curses.h>
 #include <ctype.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,9 @@ enum ts_step {
 	WZ_FOUND,		/* the servers, to accept or edit */
 	WZ_CHECK,		/* waits: logging in */
 	WZ_FAILED,		/* the login failed: what to do */
+	WZ_DEVICE_LOOK,		/* waits: a setup message in the INBOX? */
+	WZ_DEVICE,		/* there is one: use its key? */
+	WZ_DEVICE_IMPORT,	/* waits: importing it with the code */
 	WZ_KEY_MAKE,		/* waits: finding or making the key */
 	WZ_KEY,			/* the key, and its options */
 	WZ_KEYS,		/* the keys the user has, to pick one */
@@ -60,6 +64,9 @@ struct ts {
 
 	char			*fpr, *uid, *smime_fpr;
 	int			 created, chosen, passphrase;
+	int			 from_device;	/* the key came from the
+						   other device's message */
+	char			 begin[3];	/* its code's first digits */
 	double			 seconds;
 
 	struct setup_key	*keys;
@@ -353,7 +360,9 @@ ts_draw_key(struct ts *t, int y)
 		free(g);
 		if (t->uid != NULL)
 			y = ts_field(y, "          ", t->uid, tui_attr(TC_NORMAL));
-		if (t->chosen)
+		if (t->from_device)
+			how = xstrdup("from your other device");
+		else if (t->chosen)
 			how = xstrdup("chosen from the keys you have");
 		else if (t->created)
 			how = xasprintf("made now, in %.1f seconds", t->seconds);
@@ -381,6 +390,27 @@ ts_draw_key(struct ts *t, int y)
 	if (t->fpr != NULL && !t->passphrase)
 		y = ts_field(y, "p      ", "set a passphrase (optional)",
 		    tui_attr(TC_NORMAL));
+	y = ts_field(y, "Escape ", "back", tui_attr(TC_NORMAL));
+	return y;
+}
+
+static int
+ts_draw_device(struct ts *t, int y)
+{
+	char	*m;
+
+	y = ts_para(y, 2, "A key from your other device", tui_attr(TC_TITLE));
+	m = xasprintf("Your INBOX holds an Autocrypt Setup Message from %s: "
+	    "the key of your other device, locked with the setup code that "
+	    "device showed you (nine groups of four digits; the first "
+	    "begins with %s). With it, both devices use the same key.",
+	    t->in.address, t->begin);
+	y = ts_para(y + 1, 2, m, tui_attr(TC_NORMAL));
+	free(m);
+	y++;
+	y = ts_field(y, "u      ", "use the key from your other device: type "
+	    "the setup code", tui_attr(TC_NORMAL));
+	y = ts_field(y, "n      ", "make a new key instead", tui_attr(TC_NORMAL));
 	y = ts_field(y, "Escape ", "back", tui_attr(TC_NORMAL));
 	return y;
 }
@@ -486,6 +516,17 @@ ts_draw(struct tui_screen *s)
 	case WZ_FAILED:
 		y = ts_draw_failed(t, y);
 		break;
+	case WZ_DEVICE_LOOK:
+		y = ts_para(y, 2, "Looking in your INBOX for a key from "
+		    "another device...", tui_attr(TC_TITLE));
+		break;
+	case WZ_DEVICE:
+		y = ts_draw_device(t, y);
+		break;
+	case WZ_DEVICE_IMPORT:
+		y = ts_para(y, 2, "Importing the key from your other device...",
+		    tui_attr(TC_TITLE));
+		break;
 	case WZ_KEY_MAKE:
 		y = ts_para(y, 2, "Making your key...", tui_attr(TC_TITLE));
 		m = xasprintf("An OpenPGP key for %s, so that mail to you "
@@ -518,6 +559,8 @@ ts_status(struct tui_screen *s, struct buf *b)
 	switch (t->step) {
 	case WZ_DISCOVER:
 	case WZ_CHECK:
+	case WZ_DEVICE_LOOK:
+	case WZ_DEVICE_IMPORT:
 	case WZ_KEY_MAKE:
 		buf_adds(b, " Escape: stop and go back");
 		break;
@@ -563,6 +606,9 @@ ts_title(struct tui_screen *s, struct ts *t)
 		[WZ_COMMAND] = "Setup: you",
 		[WZ_DISCOVER] = "Setup: servers", [WZ_FOUND] = "Setup: servers",
 		[WZ_CHECK] = "Setup: checking", [WZ_FAILED] = "Setup: checking",
+		[WZ_DEVICE_LOOK] = "Setup: your key",
+		[WZ_DEVICE] = "Setup: your key",
+		[WZ_DEVICE_IMPORT] = "Setup: your key",
 		[WZ_KEY_MAKE] = "Setup: your key", [WZ_KEY] = "Setup: your key",
 		[WZ_KEYS] = "Setup: your key", [WZ_SAVE] = "Setup: saving",
 		[WZ_RECORDS] = "Setup: saved"
@@ -590,6 +636,12 @@ ts_start(struct ts *t, enum ts_step step)
 		break;
 	case WZ_CHECK:
 		t->job = ts_job(t, tui_setup_check_run);
+		break;
+	case WZ_DEVICE_LOOK:
+		t->job = ts_job(t, tui_setup_device_find_run);
+		break;
+	case WZ_DEVICE_IMPORT:
+		t->job = ts_job(t, tui_setup_device_import_run);
 		break;
 	case WZ_KEY_MAKE:
 		t->job = ts_job(t, tui_setup_key_run);
@@ -637,6 +689,19 @@ ts_leave(struct ts *t)
 	tui_push(tui_index_new(ta, "INBOX"));
 }
 
+/* getch() failed: has the terminal gone? */
+static int
+ts_gone(void)
+{
+	struct pollfd	pfd;
+
+	pfd.fd = 0;
+	pfd.events = POLLIN;
+	pfd.revents = 0;
+	return poll(&pfd, 1, 0) == 1 &&
+	    (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0;
+}
+
 /* A key from the set keys (Enter is '\n', Escape 27, the arrows), or 0
  * when the screen must be drawn again first. */
 static int
@@ -651,6 +716,13 @@ ts_key(const char *keys, const char *hint)
 	nodelay(stdscr, FALSE);
 	for (;;) {
 		c = getch();
+		if (c == ERR && ts_gone()) {
+			/* the terminal is gone (a dropped SSH session):
+			 * leave, rather than ask it for ever */
+			tui.quit = 1;
+			c = 27;
+			break;
+		}
 		if (c == KEY_RESIZE) {
 			c = 0;
 			tui_dirty();
@@ -864,6 +936,39 @@ ts_ask_failed(struct ts *t)
 }
 
 static void
+ts_ask_device(struct ts *t)
+{
+	char	*v;
+	int	 c;
+
+	if ((c = ts_key("un", NULL)) == 0)
+		return;
+	switch (c) {
+	case 'u':
+		v = tui_prompt("Setup code: ", NULL, 0, NULL, NULL);
+		if (v == NULL || *v == '\0') {
+			free(v);
+			break;
+		}
+		if (t->in.code != NULL)
+			freezero_str(t->in.code);
+		t->in.code = v;
+		ts_error(t, NULL);
+		ts_start(t, WZ_DEVICE_IMPORT);
+		break;
+	case 'n':
+		ts_error(t, NULL);
+		ts_start(t, WZ_KEY_MAKE);
+		break;
+	case 27:
+		ts_error(t, NULL);
+		t->step = WZ_FOUND;
+		break;
+	}
+	tui_dirty();
+}
+
+static void
 ts_ask_key(struct ts *t)
 {
 	char	*cause = NULL;
@@ -925,6 +1030,7 @@ ts_ask_keys(struct ts *t)
 		ts_set(&t->uid, t->keys[t->cursor].uid != NULL ?
 		    xstrdup(t->keys[t->cursor].uid) : NULL);
 		t->chosen = 1;
+		t->from_device = 0;
 		t->created = 0;
 		t->step = WZ_KEY;
 	} else if (c == 27)
@@ -954,6 +1060,9 @@ ts_ready(struct tui_screen *s)
 		break;
 	case WZ_KEY:
 		ts_ask_key(t);
+		break;
+	case WZ_DEVICE:
+		ts_ask_device(t);
 		break;
 	case WZ_KEYS:
 		if (t->job != 0)
@@ -1017,7 +1126,8 @@ ts_checked(struct ts *t, struct tui_setup_out *out)
 	}
 	if (out->check.result == SETUP_OK) {
 		ts_error(t, NULL);
-		ts_start(t, WZ_KEY_MAKE);
+		/* a key chosen or brought over is not looked for again */
+		ts_start(t, t->in.key != NULL ? WZ_KEY_MAKE : WZ_DEVICE_LOOK);
 		return;
 	}
 	what = out->which == SETUP_IMAP ? "IMAP" : "SMTP";
@@ -1037,6 +1147,40 @@ ts_checked(struct ts *t, struct tui_setup_out *out)
 	t->which = out->which;
 	ts_error(t, NULL);
 	t->step = WZ_FAILED;
+}
+
+static void
+ts_device_found(struct ts *t, struct tui_setup_out *out)
+{
+	if (!out->message) {
+		if (out->cause != NULL)
+			ts_error(t, "%s", out->cause);
+		ts_start(t, WZ_KEY_MAKE);
+		return;
+	}
+	buf_free(&t->in.raw);
+	t->in.raw = out->raw;
+	buf_init(&out->raw);
+	memcpy(t->begin, out->begin, sizeof t->begin);
+	t->step = WZ_DEVICE;
+}
+
+static void
+ts_device_imported(struct ts *t, struct tui_setup_out *out)
+{
+	if (!out->message) {
+		ts_error(t, "Nothing was imported: %s", out->cause != NULL ?
+		    out->cause : "the code did not open it");
+		t->step = WZ_DEVICE;
+		return;
+	}
+	ts_set(&t->in.key, out->fpr);
+	out->fpr = NULL;
+	t->from_device = t->chosen = 1;
+	t->created = 0;
+	ts_error(t, NULL);
+	/* the key as the account will find it: its user ID, usable */
+	ts_start(t, WZ_KEY_MAKE);
 }
 
 static void
@@ -1108,6 +1252,12 @@ ts_event(struct tui_screen *s, struct tui_event *ev)
 	case WZ_CHECK:
 		ts_checked(t, out);
 		break;
+	case WZ_DEVICE_LOOK:
+		ts_device_found(t, out);
+		break;
+	case WZ_DEVICE_IMPORT:
+		ts_device_imported(t, out);
+		break;
 	case WZ_KEY_MAKE:
 		ts_keyed(t, out);
 		break;
@@ -1148,8 +1298,12 @@ ts_action(struct tui_screen *s, enum tui_action a, int key)
 		t->step = t->use_command ? WZ_COMMAND : WZ_PASSWORD;
 		break;
 	case WZ_CHECK:
+	case WZ_DEVICE_LOOK:
 	case WZ_KEY_MAKE:
 		t->step = WZ_FOUND;
+		break;
+	case WZ_DEVICE_IMPORT:
+		t->step = WZ_DEVICE;
 		break;
 	case WZ_KEYS:
 		t->step = WZ_KEY;
@@ -1179,6 +1333,9 @@ ts_free(struct tui_screen *s)
 	free(t->in.smtp.host);
 	free(t->in.pin);
 	free(t->in.key);
+	buf_free(&t->in.raw);
+	if (t->in.code != NULL)
+		freezero_str(t->in.code);
 	free(t->error);
 	setup_found_free(&t->found);
 	setup_check_free(&t->check);

@@ -8,10 +8,13 @@
  *                      the servers, logging in, the key, saving
  *   tui-setup-add.c    the saved account into the running interface
  *   tui-setup-pass.c   a passphrase for the new key, through pinentry
+ *   tui-setup-device.c the key of the user's other device: an Autocrypt
+ *                      Setup Message in the INBOX, imported with its code
  */
 #ifndef STEED_TUI_SETUP_H
 #define STEED_TUI_SETUP_H
 
+#include "buf.h"
 #include "config.h"
 #include "account/setup.h"
 
@@ -26,6 +29,8 @@ struct tui_setup_in {
 	char			*pin;		/* a certificate pinned, or NULL */
 	char			*key;		/* a key chosen, or NULL */
 	int			 smime;
+	struct buf		 raw;		/* a setup message */
+	char			*code;		/* its setup code */
 };
 
 /* What they hand back (one struct for every job; each fills its part). */
@@ -52,6 +57,10 @@ struct tui_setup_out {
 	char			*records_file;
 	char			*advice;
 	char			*records_cause;
+	/* the other device's setup message: found, or imported (fpr) */
+	int			 message;
+	struct buf		 raw;
+	char			 begin[3];
 };
 
 struct tui_setup_in *tui_setup_in_copy(const struct tui_setup_in *);
@@ -65,6 +74,8 @@ void	*tui_setup_check_run(void *);
 void	*tui_setup_key_run(void *);
 void	*tui_setup_keys_run(void *);
 void	*tui_setup_save_run(void *);
+void	*tui_setup_device_find_run(void *);
+void	*tui_setup_device_import_run(void *);
 
 /* "imaps://host:port" and back; NULL and *cause when it is not one. */
 int	 tui_setup_url_parse(const char *, int imap, struct config_url *,
