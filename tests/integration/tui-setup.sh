@@ -5,11 +5,14 @@
 # zone's SRV records, said to be secure; a wrong password is refused in
 # plain words and typed again; the key is made and its fingerprint shown,
 # the one gpg in that home then lists; the account is saved (0600) and the
-# inbox opens. Then an untrusted certificate (fakesrv.py with the
-# self-signed test certificate, typed as the IMAP URL) shows its SHA-256
-# fingerprint; a closed port says the server could not be reached and
-# offers a way back; and, with a second account added from the folders
-# screen (A), Tab shows the other account's inbox. Last, contrib/demo --new
+# inbox opens. A second account added from the folders screen (A) appears
+# without a restart, and Tab shows the other account's inbox; --setup on a
+# terminal opens the wizard. In a third home: an untrusted certificate
+# (fakesrv.py with the self-signed test certificate, typed as the IMAP URL)
+# shows its SHA-256 fingerprint; a closed port says the server could not
+# be reached and offers a way back; the setup message the first home
+# exported is found, a wrong code imports nothing, the right one gives the
+# same key; p sets a passphrase through pinentry. Last, contrib/demo --new
 # opens the wizard for a new person, whose printed password works.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../lib-tui.sh"
@@ -164,6 +167,12 @@ fake tls-cert "$STEED_UNTRUSTED_CERT" "$STEED_UNTRUSTED_KEY"
 half=$(openssl x509 -in "$STEED_UNTRUSTED_CERT" -noout -fingerprint -sha256 |
     sed 's/.*=//' | cut -c1-47)
 
+# the first home leaves a setup message for another device in the INBOX
+with_test_hosts "$STEED_ENV_BIN/as" tuisetup "$STEEDMAIL" --export-setup \
+    >"$T_TMP/export" 2>&1
+code=$(sed -n 's/^Setup code: \([0-9]\{4\}\(-[0-9]\{4\}\)\{8\}\)$/\1/p' "$T_TMP/export")
+ok "the first home exports a setup message (--export-setup)" test -n "$code"
+
 newhome tuisetup3
 start tuisetup3
 you "Erin Example" "$A" right-pw
@@ -208,7 +217,24 @@ tui_keys w C-u
 tui_type w "imaps://imap.steed.test"
 tui_keys w Enter
 tui_keys w Enter
-ok "corrected, the check goes on to the key" tui_wait w "OpenPGP:  " 60
+ok "corrected, the check goes on" \
+    tui_wait w "A key from your other device" 60
+ok "... and finds the other device's setup message, with its code's start" \
+    tui_wait w "the first begins with $(echo "$code" | cut -c1-2))"
+tui_keys w u
+tui_wait w "Setup code:"
+tui_type w "1111-2222-3333-4444-5555-6666-7777-8888-9999"
+tui_keys w Enter
+ok "a wrong setup code imports nothing, and says so" \
+    tui_wait w "Nothing was imported" 30
+tui_keys w u
+tui_wait w "Setup code:"
+tui_type w "$code"
+tui_keys w Enter
+ok "the right one: the key from the other device" \
+    tui_wait w "from your other device" 60
+fpr3=$(tui_capture w | sed -n 's/^  OpenPGP:  //p' | tr -d ' ')
+ok "... the first home's key" test "$fpr3" = "$fpr"
 # p: gpg's pinentry gets the terminal; it asks for each of the key's
 # (sub)keys' new passphrase and to repeat it
 passphrase() {
