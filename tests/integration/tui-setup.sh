@@ -232,9 +232,12 @@ tui_wait w "Setup code:"
 tui_type w "$code"
 tui_keys w Enter
 ok "the right one: the key from the other device" \
-    tui_wait w "from your other device" 60
+    tui_wait_re w "^ +from your other device$" 60
 fpr3=$(tui_capture w | sed -n 's/^  OpenPGP:  //p' | tr -d ' ')
-ok "... the first home's key" test "$fpr3" = "$fpr"
+same_key() {
+	[ "$fpr3" = "$fpr" ] || { echo "# shown $fpr3, the first home's $fpr"; false; }
+}
+ok "... the first home's key" same_key
 # p: gpg's pinentry gets the terminal; it asks for each of the key's
 # (sub)keys' new passphrase and to repeat it
 passphrase() {
