@@ -8,7 +8,6 @@
  * nothing here draws or touches the interface's state: a job reads its
  * own copy of what was typed and hands back a struct tui_setup_out.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -261,68 +260,19 @@ out:
 	return out;
 }
 
-/* scheme://host[:port]: what steedmail.conf(5) takes for imap and smtp. */
+/* The URLs as setup.h reads and writes them, for the edit step. */
 int
 tui_setup_url_parse(const char *s, int imap, struct config_url *u,
     char **cause)
 {
-	const char	*tls = imap ? "imaps://" : "smtps://";
-	const char	*plain = imap ? "imap://" : "smtp://";
-	const char	*rest, *colon;
-	unsigned long	 port;
-	char		*ep;
-
-	memset(u, 0, sizeof *u);
 	s += strspn(s, " \t");
-	if (strncmp(s, tls, strlen(tls)) == 0) {
-		u->tls = CONFIG_TLS_IMPLICIT;
-		u->port = imap ? 993 : 465;
-		rest = s + strlen(tls);
-	} else if (strncmp(s, plain, strlen(plain)) == 0) {
-		u->tls = CONFIG_TLS_STARTTLS;
-		u->port = imap ? 143 : 587;
-		rest = s + strlen(plain);
-	} else {
-		*cause = xasprintf("it must start with %s or %s", tls, plain);
-		return -1;
-	}
-	colon = strchr(rest, ':');
-	u->host = colon != NULL ? xstrndup(rest, (size_t)(colon - rest)) :
-	    xstrdup(rest);
-	if (*u->host == '\0' || strspn(u->host, "abcdefghijklmnopqrstuvwxyz"
-	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-") != strlen(u->host)) {
-		*cause = xstrdup("that is not a host name: only letters, "
-		    "digits, dots and dashes");
-		goto fail;
-	}
-	if (colon != NULL) {
-		errno = 0;
-		port = strtoul(colon + 1, &ep, 10);
-		if (colon[1] == '\0' || *ep != '\0' || port == 0 ||
-		    port > 65535 || errno != 0) {
-			*cause = xstrdup("the port must be a number from 1 "
-			    "to 65535");
-			goto fail;
-		}
-		u->port = (unsigned)port;
-	}
-	return 0;
-fail:
-	free(u->host);
-	u->host = NULL;
-	return -1;
+	return setup_url_parse(imap ? SETUP_IMAP : SETUP_SMTP, s, u, cause);
 }
 
 char *
 tui_setup_url_string(const struct config_url *u, int imap)
 {
-	const char	*scheme;
-
 	if (u->host == NULL)
 		return xstrdup("");
-	if (imap)
-		scheme = u->tls == CONFIG_TLS_IMPLICIT ? "imaps" : "imap";
-	else
-		scheme = u->tls == CONFIG_TLS_IMPLICIT ? "smtps" : "smtp";
-	return xasprintf("%s://%s:%u", scheme, u->host, u->port);
+	return setup_url_text(imap ? SETUP_IMAP : SETUP_SMTP, u);
 }

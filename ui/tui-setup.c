@@ -860,7 +860,7 @@ ts_edit_url(struct ts *t, int imap)
 	if (v == NULL)
 		return;
 	if (tui_setup_url_parse(v, imap, &u, &cause) == -1) {
-		ts_error(t, "%s: %s", v, cause);
+		ts_error(t, "%s", cause);
 		free(cause);
 		free(v);
 		return;

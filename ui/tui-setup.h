@@ -77,7 +77,8 @@ void	*tui_setup_save_run(void *);
 void	*tui_setup_device_find_run(void *);
 void	*tui_setup_device_import_run(void *);
 
-/* "imaps://host:port" and back; NULL and *cause when it is not one. */
+/* "imaps://host:port" and back (setup_url_parse(), setup_url_text());
+ * -1 and *cause when it is not one. */
 int	 tui_setup_url_parse(const char *, int imap, struct config_url *,
 	    char **cause);
 char	*tui_setup_url_string(const struct config_url *, int imap);
