@@ -24,6 +24,7 @@
 #include "net-tls.h"
 #include "ownkey.h"
 #include "password.h"
+#include "tui.h"
 #include "account/setup.h"
 #include "xmalloc.h"
 
@@ -360,11 +361,9 @@ cmd_setup(struct cmd_ctx *ctx)
 	s.tty = isatty(STDIN_FILENO);
 	if (ctx->setup_name == NULL && ctx->setup_address == NULL &&
 	    s.tty) {
-		/*
-		 * On a terminal with neither --name nor --address: the
-		 * wizard's screens (ui/tui-setup*.c) go here, as
-		 * return tui_setup_main(...).
-		 */
+		/* on a terminal with neither: the wizard's screens */
+		if (isatty(STDOUT_FILENO))
+			return tui_setup_main(ctx->cf);
 	}
 	if (ctx->setup_name == NULL || ctx->setup_address == NULL) {
 		cmd_error("--setup needs --name NAME and --address ADDRESS");

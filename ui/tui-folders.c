@@ -489,6 +489,9 @@ tui_folders_action(struct tui_screen *s, enum tui_action action, int key)
 		if (f->cursor < f->nrows)
 			tui_folders_open(f);
 		return 1;
+	case TA_ADD_ACCOUNT:
+		tui_push(tui_setup_new());
+		return 1;
 	case TA_SYNC:
 		for (i = 0; i < f->naccts; i++)
 			tui_folders_list(&f->accts[i]);

@@ -75,6 +75,7 @@ static const struct {
 	[TA_FOLDERS] = { "folders", "the folders of every account" },
 	[TA_CHANGE_FOLDER] = { "change-folder", "open a folder by name" },
 	[TA_NEXT_ACCOUNT] = { "next-account", "show the next account" },
+	[TA_ADD_ACCOUNT] = { "add-account", "set up another account" },
 	[TA_SYNC] = { "sync", "fetch new mail now" },
 	[TA_CANCEL] = { "cancel", "stop the operation in progress" },
 	[TA_OUTBOX] = { "outbox", "mail waiting to be sent" },
@@ -253,6 +254,8 @@ static const struct {
 	{ TM_ATTACH, 'm', TA_OPEN },
 	{ TM_ATTACH, 's', TA_SAVE },
 	{ TM_ATTACH, '|', TA_PIPE },
+
+	{ TM_FOLDERS, 'A', TA_ADD_ACCOUNT },
 
 	{ TM_TRUST, 'v', TA_VERIFY },
 	{ TM_TRUST, 'a', TA_ACCEPT },

@@ -72,6 +72,9 @@ draw_bars(void)
 	tui_bar(0, b.data, tui_attr(TC_TITLE));
 	buf_reset(&b);
 
+	/* with several accounts, the status bar names the one shown */
+	if (ta != NULL && tui.naccounts > 1)
+		buf_addf(&b, " [%s]", tui_account_config(ta)->id);
 	if (tui.top != NULL && tui.top->status != NULL)
 		tui.top->status(tui.top, &b);
 	if (ta != NULL) {
@@ -324,6 +327,9 @@ loop(void)
 				tui_account_run(tui.accounts[i]);
 			started = 1;
 		}
+		/* a screen that asks now (the setup wizard) */
+		if (tui.top->ready != NULL && tui.top->ready(tui.top))
+			continue;
 		/* a second's tick keeps progress and state current */
 		n = poll(pfd, 2, 1000);
 		if (n == -1 && errno != EINTR)
@@ -348,8 +354,9 @@ loop(void)
 	}
 }
 
-int
-tui_main(struct config *cf, const char *account, const char *mailto)
+static int
+tui_run(struct config *cf, const char *account, const char *mailto,
+    int setup)
 {
 	struct account	*a;
 	const char	*cs;
@@ -360,10 +367,9 @@ tui_main(struct config *cf, const char *account, const char *mailto)
 	cs = nl_langinfo(CODESET);
 	tui_utf8 = cs != NULL && (strcmp(cs, "UTF-8") == 0 ||
 	    strcmp(cs, "utf8") == 0);
-	if (cf->naccounts == 0) {
-		tui_fatal_early("no account is configured: see steedmail.conf(5)");
-		return 78;
-	}
+	/* no account: the setup wizard makes one */
+	if (cf->naccounts == 0)
+		setup = 1;
 	/* the engines are asked on the workers (crypto_init()), so that
 	 * the first screen does not wait for gpg */
 	if (crypto_library_init(&cause) == -1) {
@@ -373,7 +379,7 @@ tui_main(struct config *cf, const char *account, const char *mailto)
 	}
 	memset(&tui, 0, sizeof tui);
 	tui.cf = cf;
-	tui.accounts = xcalloc(cf->naccounts, sizeof *tui.accounts);
+	tui.accounts = xcalloc(cf->naccounts + 1, sizeof *tui.accounts);
 	for (a = cf->accounts, i = 0; a != NULL; a = a->next, i++) {
 		if (account != NULL ? strcmp(a->id, account) == 0 :
 		    (cf->default_account != NULL ?
@@ -381,8 +387,8 @@ tui_main(struct config *cf, const char *account, const char *mailto)
 			tui.current = i;
 		tui.accounts[tui.naccounts++] = tui_account_start(cf, a);
 	}
-	if (account != NULL && strcmp(tui_account_config(tui_current())->id,
-	    account) != 0) {
+	if (account != NULL && (tui.naccounts == 0 ||
+	    strcmp(tui_account_config(tui_current())->id, account) != 0)) {
 		for (i = 0; i < tui.naccounts; i++)
 			if (tui_account_stop(tui.accounts[i], 2000) == -1)
 				_exit(78);
@@ -416,10 +422,13 @@ tui_main(struct config *cf, const char *account, const char *mailto)
 	tui_draw_init();
 	tui_keys_load(cf);
 
-	tui_push(tui_index_new(tui_current(), "INBOX"));
+	if (tui.naccounts > 0)
+		tui_push(tui_index_new(tui_current(), "INBOX"));
 	/* a refused URL is said on the index (tui_write_mailto()) */
-	if (mailto != NULL)
+	if (mailto != NULL && tui.naccounts > 0)
 		(void)tui_write_mailto(tui_current(), mailto);
+	if (setup)
+		tui_push(tui_setup_new());
 	tui_dirty();
 	loop();
 
@@ -437,4 +446,16 @@ tui_main(struct config *cf, const char *account, const char *mailto)
 	free(tui.accounts);
 	memset(&tui, 0, sizeof tui);
 	return got_term ? 1 : 0;
+}
+
+int
+tui_main(struct config *cf, const char *account, const char *mailto)
+{
+	return tui_run(cf, account, mailto, 0);
+}
+
+int
+tui_setup_main(struct config *cf)
+{
+	return tui_run(cf, NULL, NULL, 1);
 }

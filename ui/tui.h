@@ -13,6 +13,7 @@
  *   tui-worker.c   an account's worker: jobs in, events out
  *   tui-folders.c, tui-index.c, tui-pager.c, tui-trust.c, tui-help.c:
  *                  the screens
+ *   tui-setup*.c   the setup wizard (its own header: tui-setup.h)
  *
  * Screens draw only through tui-draw.c and hold no protocol, crypto or
  * trust logic: they ask the worker (jobs) and the engine's read-only APIs
@@ -159,6 +160,8 @@ enum tui_action {
 	TA_TOGGLE_SMIME,
 	/* outbox */
 	TA_RETRY,
+	/* folders: the setup wizard for another account */
+	TA_ADD_ACCOUNT,
 	TA_COUNT
 };
 
@@ -336,6 +339,10 @@ struct tui_screen {
 			    uint32_t *uid);
 	/* The index: the UID after or before uid (tui_index_step()). */
 	uint32_t	(*step)(struct tui_screen *, uint32_t uid, int dir);
+	/* Called by the loop once the screen is drawn, before it waits: a
+	 * screen that asks for input now (the setup wizard) asks it here.
+	 * 1 when it did something (the loop draws again), 0 when not. */
+	int		(*ready)(struct tui_screen *);
 	void		*data;
 	struct tui_screen *below;
 };
@@ -455,9 +462,20 @@ struct tui_screen *tui_drafts_new(struct tui_account *);
 void		 tui_drafts_saved(struct tui_account *, const char *path);
 size_t		 tui_drafts_count(struct tui_account *);
 
+/*
+ * tui-setup*.c: the setup wizard's screen (name, address, password; the
+ * servers found; the login check; the key; saving; the DNS records), which
+ * ends in the new account's inbox, added to the running interface.
+ */
+struct tui_screen *tui_setup_new(void);
+
 /* Entry point from main(): the interface on cf; returns the exit code.
- * mailto: a mailto: URL to open compose with, or NULL. */
+ * mailto: a mailto: URL to open compose with, or NULL. With no account in
+ * cf, the setup wizard (config file: cf->path). */
 int		 tui_main(struct config *, const char *account,
 		     const char *mailto);
+/* steedmail --setup on a terminal: the interface, with the wizard first
+ * (it adds an account to cf->path). */
+int		 tui_setup_main(struct config *);
 
 #endif

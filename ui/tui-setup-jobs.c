@@ -1,0 +1,278 @@
+/*
+ * tui-setup-jobs.c: the setup wizard's slow steps, each run on a thread of
+ * its own (tui_background()) so that the interface thread never waits on
+ * DNS, a server or gpg: finding the servers (setup_discover), logging in
+ * to IMAP then SMTP (setup_check), finding or making the key (ownkey.h),
+ * listing the keys the user has (setup_keys), and saving the account with
+ * its DNS records (setup_save, setup_records). Called by tui-setup.c only;
+ * nothing here draws or touches the interface's state: a job reads its
+ * own copy of what was typed and hands back a struct tui_setup_out.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "crypto.h"
+#include "ownkey.h"
+#include "password.h"
+#include "account/setup.h"
+#include "tui-setup.h"
+#include "xmalloc.h"
+
+static char *
+dup_or_null(const char *s)
+{
+	return s != NULL ? xstrdup(s) : NULL;
+}
+
+static void
+url_copy(struct config_url *to, const struct config_url *from)
+{
+	to->tls = from->tls;
+	to->port = from->port;
+	to->host = dup_or_null(from->host);
+}
+
+struct tui_setup_in *
+tui_setup_in_copy(const struct tui_setup_in *in)
+{
+	struct tui_setup_in	*c = xcalloc(1, sizeof *c);
+
+	c->cf = in->cf;
+	c->name = dup_or_null(in->name);
+	c->address = dup_or_null(in->address);
+	c->password = dup_or_null(in->password);
+	c->command = dup_or_null(in->command);
+	url_copy(&c->imap, &in->imap);
+	url_copy(&c->smtp, &in->smtp);
+	c->pin = dup_or_null(in->pin);
+	c->key = dup_or_null(in->key);
+	c->smime = in->smime;
+	buf_init(&c->raw);
+	if (in->raw.len > 0)
+		buf_add(&c->raw, in->raw.data, in->raw.len);
+	c->code = dup_or_null(in->code);
+	return c;
+}
+
+void
+tui_setup_in_free(void *arg)
+{
+	struct tui_setup_in	*in = arg;
+
+	if (in == NULL)
+		return;
+	free(in->name);
+	free(in->address);
+	if (in->password != NULL)
+		freezero_str(in->password);
+	free(in->command);
+	free(in->imap.host);
+	free(in->smtp.host);
+	free(in->pin);
+	free(in->key);
+	buf_free(&in->raw);
+	if (in->code != NULL)
+		freezero_str(in->code);
+	free(in);
+}
+
+void
+tui_setup_out_free(void *arg)
+{
+	struct tui_setup_out	*out = arg;
+
+	if (out == NULL)
+		return;
+	free(out->cause);
+	setup_found_free(&out->found);
+	setup_check_free(&out->check);
+	free(out->fpr);
+	free(out->uid);
+	free(out->smime_fpr);
+	setup_keys_free(out->keys, out->nkeys);
+	if (out->saved != NULL)
+		config_free(out->saved);
+	free(out->id);
+	free(out->records);
+	free(out->records_file);
+	free(out->advice);
+	free(out->records_cause);
+	buf_free(&out->raw);
+	free(out);
+}
+
+/* The account as it would be saved, for the engine's steps; its strings
+ * are in's (not to be freed). */
+static void
+fake_account(const struct tui_setup_in *in, struct account *a)
+{
+	memset(a, 0, sizeof *a);
+	a->id = (char *)"setup";
+	a->name = in->name;
+	a->address = in->address;
+	a->imap = in->imap;
+	a->smtp = in->smtp;
+	a->password = in->password;
+	a->password_command = in->command;
+	a->cert_fingerprint = in->pin;
+	a->key = in->key;
+	a->smime = in->smime;
+}
+
+void *
+tui_setup_discover_run(void *arg)
+{
+	struct tui_setup_in	*in = arg;
+	struct tui_setup_out	*out = xcalloc(1, sizeof *out);
+
+	if (setup_discover(in->cf, in->address, &out->found,
+	    &out->cause) == -1 && out->cause == NULL)
+		out->cause = xstrdup("the servers could not be looked for");
+	tui_setup_in_free(in);
+	return out;
+}
+
+void *
+tui_setup_check_run(void *arg)
+{
+	struct tui_setup_in	*in = arg;
+	struct tui_setup_out	*out = xcalloc(1, sizeof *out);
+	struct account		 a;
+	char			*pw = NULL;
+
+	fake_account(in, &a);
+	if (in->command != NULL) {
+		pw = password_run("setup", in->command,
+		    PASSWORD_COMMAND_TIMEOUT, &out->cause);
+		if (pw == NULL) {
+			if (out->cause == NULL)
+				out->cause = xstrdup("the password command "
+				    "printed nothing");
+			goto out;
+		}
+	}
+	out->which = SETUP_IMAP;
+	if (setup_check(in->cf, &a, pw != NULL ? pw : in->password,
+	    SETUP_IMAP, &out->check) == 0) {
+		setup_check_free(&out->check);
+		memset(&out->check, 0, sizeof out->check);
+		out->which = SETUP_SMTP;
+		(void)setup_check(in->cf, &a, pw != NULL ? pw : in->password,
+		    SETUP_SMTP, &out->check);
+	}
+out:
+	if (pw != NULL)
+		freezero_str(pw);
+	tui_setup_in_free(in);
+	return out;
+}
+
+void *
+tui_setup_key_run(void *arg)
+{
+	struct tui_setup_in	*in = arg;
+	struct tui_setup_out	*out = xcalloc(1, sizeof *out);
+	struct account		 a;
+	struct ownkey		 k;
+
+	fake_account(in, &a);
+	if (crypto_init(in->cf->gnupg_home, &out->cause) == -1)
+		goto out;
+	memset(&k, 0, sizeof k);
+	if (ownkey_openpgp(&a, 1, &k, &out->cause) != 0) {
+		if (out->cause == NULL)
+			out->cause = xstrdup("no key could be made");
+		goto out;
+	}
+	out->fpr = k.fpr;
+	out->uid = k.uid;
+	k.fpr = k.uid = NULL;
+	out->created = k.created;
+	out->seconds = k.seconds;
+	ownkey_free(&k);
+	if (in->smime) {
+		memset(&k, 0, sizeof k);
+		if (ownkey_smime(&a, 1, &k, &out->cause) != 0) {
+			if (out->cause == NULL)
+				out->cause = xstrdup("no certificate could "
+				    "be made");
+			goto out;
+		}
+		out->smime_fpr = k.fpr;
+		k.fpr = NULL;
+		ownkey_free(&k);
+	}
+out:
+	tui_setup_in_free(in);
+	return out;
+}
+
+void *
+tui_setup_keys_run(void *arg)
+{
+	struct tui_setup_in	*in = arg;
+	struct tui_setup_out	*out = xcalloc(1, sizeof *out);
+
+	if (crypto_init(in->cf->gnupg_home, &out->cause) == 0)
+		(void)setup_keys(in->cf, in->address, &out->keys,
+		    &out->nkeys, &out->cause);
+	tui_setup_in_free(in);
+	return out;
+}
+
+void *
+tui_setup_save_run(void *arg)
+{
+	struct tui_setup_in	*in = arg;
+	struct tui_setup_out	*out = xcalloc(1, sizeof *out);
+	struct setup_account	 sa;
+	struct account		*a;
+
+	memset(&sa, 0, sizeof sa);
+	out->id = setup_account_id(in->cf, in->address);
+	sa.id = out->id;
+	sa.name = in->name;
+	sa.address = in->address;
+	sa.imap = in->imap;
+	sa.smtp = in->smtp;
+	sa.password = in->command == NULL ? in->password : NULL;
+	sa.password_command = in->command;
+	sa.cert_fingerprint = in->pin;
+	sa.key = in->key;
+	sa.smime = in->smime;
+	if (setup_save(in->cf->path, &sa, &out->cause) == -1)
+		goto out;
+	if ((out->saved = config_load(in->cf->path, &out->cause)) == NULL)
+		goto out;
+	for (a = out->saved->accounts; a != NULL; a = a->next)
+		if (strcmp(a->id, out->id) == 0)
+			break;
+	if (a == NULL) {
+		out->cause = xstrdup("the account is not in the file it "
+		    "was saved to");
+		goto out;
+	}
+	/* records are advice: the account works without them */
+	(void)setup_records(a, &out->records, &out->records_file,
+	    &out->advice, &out->records_cause);
+out:
+	tui_setup_in_free(in);
+	return out;
+}
+
+/* The URLs as setup.h reads and writes them, for the edit step. */
+int
+tui_setup_url_parse(const char *s, int imap, struct config_url *u,
+    char **cause)
+{
+	s += strspn(s, " \t");
+	return setup_url_parse(imap ? SETUP_IMAP : SETUP_SMTP, s, u, cause);
+}
+
+char *
+tui_setup_url_string(const struct config_url *u, int imap)
+{
+	if (u->host == NULL)
+		return xstrdup("");
+	return setup_url_text(imap ? SETUP_IMAP : SETUP_SMTP, u);
+}
