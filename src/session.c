@@ -320,8 +320,9 @@ session_search_header(struct session *s, const char *folder,
 		(*uids)[(*n)++] = *(uint32_t *)clist_content(it);
 	}
 	mailimap_search_result_free(res);
-	/* Servers need not answer in order. */
-	qsort(*uids, *n, sizeof **uids, session_uid_cmp);
+	/* Servers need not answer in order (qsort wants an array) */
+	if (*n > 1)
+		qsort(*uids, *n, sizeof **uids, session_uid_cmp);
 	return IMAP_OPS_OK;
 }
 
