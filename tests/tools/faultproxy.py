@@ -21,6 +21,12 @@ its next connections before it makes them:
   cutafter up|down TEXT    drop the connection as soon as TEXT (Python
                            escapes: \\r\\n.\\r\\n) has gone through that way,
                            before anything else passes either way
+  cutreply up N            once N bytes went up, nothing more comes down;
+                           when the client has then sent nothing for a
+                           second (it waits for a reply), the connection
+                           is dropped: the server got all the client sent
+                           (over TLS too, where TEXT cannot be seen), the
+                           client never hears the answer
 
 up is client to server, down server to client. Every connection's plan and
 the bytes it moved each way are appended to LOGFILE, one line per
@@ -110,10 +116,15 @@ def serve(client, target, plan, logfile):
     up, down = Way(plan, "up"), Way(plan, "down")
     socks = {client: (server, up), server: (client, down)}
     why = "closed"
+    hold = plan[0] == "cutreply" and len(plan) >= 3 and plan[1] == "up"
+    held = False
     try:
         while True:
-            r, _, _ = select.select(list(socks), [], [], 60)
+            r, _, _ = select.select(list(socks), [], [], 1 if held else 60)
             if not r:
+                if held:
+                    why = "dropped"
+                    break
                 continue
             drop = False
             for s in r:
@@ -121,6 +132,14 @@ def serve(client, target, plan, logfile):
                 data = s.recv(65536)
                 if not data:
                     raise EOFError
+                if hold and s is client:
+                    up.moved += len(data)
+                    other.sendall(data)
+                    held = up.moved >= int(plan[2])
+                    continue
+                if held and s is server:
+                    down.moved += 0     # the reply goes nowhere
+                    continue
                 data, drop = way.filter(data)
                 if data:
                     other.sendall(data)
