@@ -161,4 +161,14 @@ int	 setup_records(const struct account *a, char **text, char **file,
 
 const char	*setup_origin_name(enum setup_origin);
 
+/*
+ * A server URL as people type it (imaps://host[:port], imap://host[:port]
+ * for STARTTLS, which is then required; smtps://, smtp:// likewise) into
+ * *url (host allocated, the usual port when none is given); -1 with
+ * *cause. setup_url_text() writes it back as the configuration holds it.
+ */
+int	 setup_url_parse(enum setup_which, const char *text,
+	    struct config_url *url, char **cause);
+char	*setup_url_text(enum setup_which, const struct config_url *);
+
 #endif

@@ -304,6 +304,23 @@ dns_close(struct dns_ctx *ctx)
 	free(ctx);
 }
 
+struct ub_ctx *
+dns_ub_lock(void)
+{
+	pthread_mutex_lock(&dns_lock);
+	if (dns_ub == NULL) {
+		pthread_mutex_unlock(&dns_lock);
+		return NULL;
+	}
+	return dns_ub;
+}
+
+void
+dns_ub_unlock(void)
+{
+	pthread_mutex_unlock(&dns_lock);
+}
+
 const char *
 dns_problem(struct dns_ctx *ctx)
 {

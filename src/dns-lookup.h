@@ -102,6 +102,15 @@ int		 dns_parse_rdata(enum dns_type, const unsigned char *, size_t,
  */
 const char	*dns_problem(struct dns_ctx *);
 
+/*
+ * The process's one validating context, locked, for dns-query.c's other
+ * questions (SRV, MX): NULL, and nothing locked, before dns_open().
+ * dns_ub_unlock() must follow.
+ */
+struct ub_ctx;
+struct ub_ctx	*dns_ub_lock(void);
+void		 dns_ub_unlock(void);
+
 /* The dns-timeout setting in milliseconds (default 5 s). */
 int		 dns_timeout_ms(const struct config *);
 

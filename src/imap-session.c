@@ -182,13 +182,14 @@ imap_session_capability(mailimap *imap, const char *host, char **cause)
 
 static int
 imap_session_starttls(mailimap *imap, const struct net_tls_policy *p,
-    char **cause)
+    enum imap_session_stage *stage, char **cause)
 {
 	int	r;
 
 	if (imap_session_capability(imap, p->host, cause) == -1)
 		return -1;
 	if (!imap_session_has(imap_session_caps(imap), "STARTTLS")) {
+		*stage = IMAP_SESSION_NO_TLS;
 		*cause = xasprintf("server %s does not offer STARTTLS; "
 		    "refusing to send the password in clear", p->host);
 		return -1;
@@ -274,7 +275,7 @@ imap_session_auth_plain(mailimap *imap, const char *user, const char *pass)
 
 static int
 imap_session_login(mailimap *imap, const char *host, const char *user,
-    const char *password, char **cause)
+    const char *password, enum imap_session_stage *stage, char **cause)
 {
 	struct mailimap_capability_data	*caps;
 	char				*words;
@@ -309,6 +310,7 @@ imap_session_login(mailimap *imap, const char *host, const char *user,
 	mailimap_capability_data_free(caps);
 
 	if (r == MAILIMAP_ERROR_LOGIN) {
+		*stage = IMAP_SESSION_LOGIN;
 		words = imap_session_words(imap);
 		*cause = xasprintf("IMAP login as %s refused: %s", user, words);
 		free(words);
@@ -323,23 +325,22 @@ imap_session_login(mailimap *imap, const char *host, const char *user,
 }
 
 mailimap *
-imap_session_open(const struct account *a, const char *ca_file,
-    const char *password, char **cause)
+imap_session_connect(const struct config_url *u,
+    const struct net_tls_policy *p, enum imap_session_stage *stage,
+    char **cause)
 {
-	const struct config_url	*u = &a->imap;
-	struct net_tls_policy	 p;
-	mailstream		*s;
-	mailimap		*imap;
-	int			 r;
+	mailstream	*s;
+	mailimap	*imap;
+	int		 r;
 
-	net_tls_policy_account(&p, a, u, ca_file);
-	if ((s = net_open(u, &p, cause)) == NULL)
+	*stage = IMAP_SESSION_CONNECT;
+	if ((s = net_open(u, p, cause)) == NULL)
 		return NULL;
 	if ((imap = mailimap_new(0, NULL)) == NULL)
 		fatal("out of memory");
-	mailimap_set_timeout(imap, p.timeout);
+	mailimap_set_timeout(imap, p->timeout);
 
-	log_secret_add(password);
+	*stage = IMAP_SESSION_OTHER;
 	r = mailimap_connect(imap, s);
 	if (r != MAILIMAP_NO_ERROR_AUTHENTICATED &&
 	    r != MAILIMAP_NO_ERROR_NON_AUTHENTICATED) {
@@ -354,24 +355,55 @@ imap_session_open(const struct account *a, const char *ca_file,
 			    "before TLS; refusing", u->host);
 			goto fail;
 		}
-		if (imap_session_starttls(imap, &p, cause) == -1)
+		*stage = IMAP_SESSION_TLS;
+		if (imap_session_starttls(imap, p, stage, cause) == -1)
 			goto fail;
+		*stage = IMAP_SESSION_OTHER;
 	}
-	if (r == MAILIMAP_NO_ERROR_AUTHENTICATED) {
+	return imap;
+
+fail:
+	imap_session_drop(imap);
+	return NULL;
+}
+
+mailimap *
+imap_session_open_stage(const struct account *a, const char *ca_file,
+    const char *password, enum imap_session_stage *stage, char **cause)
+{
+	const struct config_url	*u = &a->imap;
+	struct net_tls_policy	 p;
+	mailimap		*imap;
+
+	net_tls_policy_account(&p, a, u, ca_file);
+	log_secret_add(password);
+	if ((imap = imap_session_connect(u, &p, stage, cause)) == NULL)
+		goto out;
+	if (imap->imap_state == MAILIMAP_STATE_AUTHENTICATED) {
 		log_msg(LOG_INFO, "IMAP: %s says we are logged in already",
 		    u->host);
 		if (imap_session_capability(imap, u->host, cause) == -1)
 			goto fail;
 	} else if (imap_session_login(imap, u->host, a->user, password,
-	    cause) == -1)
+	    stage, cause) == -1)
 		goto fail;
+out:
 	log_secret_remove(password);
 	return imap;
 
 fail:
-	log_secret_remove(password);
 	imap_session_drop(imap);
-	return NULL;
+	imap = NULL;
+	goto out;
+}
+
+mailimap *
+imap_session_open(const struct account *a, const char *ca_file,
+    const char *password, char **cause)
+{
+	enum imap_session_stage	stage;
+
+	return imap_session_open_stage(a, ca_file, password, &stage, cause);
 }
 
 void

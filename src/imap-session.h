@@ -21,6 +21,32 @@
 mailimap	*imap_session_open(const struct account *a, const char *ca_file,
 		     const char *password, char **cause);
 
+/*
+ * Where imap_session_open_stage() stopped, so that the setup wizard can
+ * say what to correct.
+ */
+enum imap_session_stage {
+	IMAP_SESSION_CONNECT,	/* no connection, or implicit TLS failed */
+	IMAP_SESSION_NO_TLS,	/* imap:// and the server offers no STARTTLS */
+	IMAP_SESSION_TLS,	/* STARTTLS refused, or its TLS failed */
+	IMAP_SESSION_LOGIN,	/* the server refused the user and password */
+	IMAP_SESSION_OTHER	/* anything else (or no failure) */
+};
+mailimap	*imap_session_open_stage(const struct account *a,
+		     const char *ca_file, const char *password,
+		     enum imap_session_stage *, char **cause);
+
+/*
+ * Connect to the server of u and start TLS as the URL says, checking the
+ * certificate as p says, without logging in (the setup wizard's probe).
+ * The session is not authenticated unless the server greeted with
+ * PREAUTH (imap_state says).
+ */
+struct net_tls_policy;
+mailimap	*imap_session_connect(const struct config_url *u,
+		     const struct net_tls_policy *p,
+		     enum imap_session_stage *, char **cause);
+
 /* Log out (briefly waiting for the server), close and free. NULL is fine. */
 void		 imap_session_close(mailimap *);
 

@@ -111,11 +111,12 @@ smtp_session_ehlo(mailsmtp *smtp, const char *host, char **cause)
 
 static int
 smtp_session_starttls(mailsmtp *smtp, const struct net_tls_policy *p,
-    char **cause)
+    enum smtp_session_stage *stage, char **cause)
 {
 	int	r;
 
 	if (!(smtp->esmtp & MAILSMTP_ESMTP_STARTTLS)) {
+		*stage = SMTP_SESSION_NO_TLS;
 		*cause = xasprintf("server %s does not offer STARTTLS; "
 		    "refusing to send the password in clear", p->host);
 		return -1;
@@ -196,7 +197,7 @@ smtp_session_secret(mailsmtp *smtp, const char *line, struct buf *words)
 
 static int
 smtp_session_auth(mailsmtp *smtp, const char *host, const char *user,
-    const char *password, char **cause)
+    const char *password, enum smtp_session_stage *stage, char **cause)
 {
 	struct buf	 words;
 	char		*b64, *line, *said;
@@ -248,6 +249,8 @@ smtp_session_auth(mailsmtp *smtp, const char *host, const char *user,
 		*cause = xasprintf("connection to %s lost during AUTH (closed, "
 		    "or no answer in time)", host);
 	else {
+		if (code >= 500 && code <= 599)
+			*stage = SMTP_SESSION_LOGIN;
 		said = smtp_session_words_of(code, words.data);
 		*cause = xasprintf("SMTP login as %s refused: %s", user, said);
 		free(said);
@@ -257,23 +260,22 @@ smtp_session_auth(mailsmtp *smtp, const char *host, const char *user,
 }
 
 mailsmtp *
-smtp_session_open(const struct account *a, const char *ca_file,
-    const char *password, char **cause)
+smtp_session_connect(const struct config_url *u,
+    const struct net_tls_policy *p, enum smtp_session_stage *stage,
+    char **cause)
 {
-	const struct config_url	*u = &a->smtp;
-	struct net_tls_policy	 p;
-	mailstream		*s;
-	mailsmtp		*smtp;
-	int			 r;
+	mailstream	*s;
+	mailsmtp	*smtp;
+	int		 r;
 
-	net_tls_policy_account(&p, a, u, ca_file);
-	if ((s = net_open(u, &p, cause)) == NULL)
+	*stage = SMTP_SESSION_CONNECT;
+	if ((s = net_open(u, p, cause)) == NULL)
 		return NULL;
 	if ((smtp = mailsmtp_new(0, NULL)) == NULL)
 		fatal("out of memory");
-	mailsmtp_set_timeout(smtp, p.timeout);
+	mailsmtp_set_timeout(smtp, p->timeout);
 
-	log_secret_add(password);
+	*stage = SMTP_SESSION_OTHER;
 	/* On failure, mailsmtp_connect() closes the stream itself. */
 	if ((r = mailsmtp_connect(smtp, s)) != MAILSMTP_NO_ERROR) {
 		*cause = smtp_session_error(smtp, r, u->host, "the connection");
@@ -281,18 +283,46 @@ smtp_session_open(const struct account *a, const char *ca_file,
 	}
 	if (smtp_session_ehlo(smtp, u->host, cause) == -1)
 		goto fail;
-	if (u->tls == CONFIG_TLS_STARTTLS &&
-	    smtp_session_starttls(smtp, &p, cause) == -1)
-		goto fail;
-	if (smtp_session_auth(smtp, u->host, a->user, password, cause) == -1)
-		goto fail;
-	log_secret_remove(password);
+	if (u->tls == CONFIG_TLS_STARTTLS) {
+		*stage = SMTP_SESSION_TLS;
+		if (smtp_session_starttls(smtp, p, stage, cause) == -1)
+			goto fail;
+		*stage = SMTP_SESSION_OTHER;
+	}
 	return smtp;
 
 fail:
-	log_secret_remove(password);
 	smtp_session_abort(smtp);
 	return NULL;
+}
+
+mailsmtp *
+smtp_session_open_stage(const struct account *a, const char *ca_file,
+    const char *password, enum smtp_session_stage *stage, char **cause)
+{
+	const struct config_url	*u = &a->smtp;
+	struct net_tls_policy	 p;
+	mailsmtp		*smtp;
+
+	net_tls_policy_account(&p, a, u, ca_file);
+	log_secret_add(password);
+	if ((smtp = smtp_session_connect(u, &p, stage, cause)) != NULL &&
+	    smtp_session_auth(smtp, u->host, a->user, password, stage,
+	    cause) == -1) {
+		smtp_session_abort(smtp);
+		smtp = NULL;
+	}
+	log_secret_remove(password);
+	return smtp;
+}
+
+mailsmtp *
+smtp_session_open(const struct account *a, const char *ca_file,
+    const char *password, char **cause)
+{
+	enum smtp_session_stage	stage;
+
+	return smtp_session_open_stage(a, ca_file, password, &stage, cause);
 }
 
 void

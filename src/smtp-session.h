@@ -20,6 +20,31 @@
 mailsmtp	*smtp_session_open(const struct account *a, const char *ca_file,
 		     const char *password, char **cause);
 
+/*
+ * Where smtp_session_open_stage() stopped, so that the setup wizard can
+ * say what to correct.
+ */
+enum smtp_session_stage {
+	SMTP_SESSION_CONNECT,	/* no connection, or implicit TLS failed */
+	SMTP_SESSION_NO_TLS,	/* smtp:// and the server offers no STARTTLS */
+	SMTP_SESSION_TLS,	/* STARTTLS refused, or its TLS failed */
+	SMTP_SESSION_LOGIN,	/* the server refused the user and password */
+	SMTP_SESSION_OTHER	/* anything else (or no failure) */
+};
+mailsmtp	*smtp_session_open_stage(const struct account *a,
+		     const char *ca_file, const char *password,
+		     enum smtp_session_stage *, char **cause);
+
+/*
+ * Connect to the server of u, say EHLO and start TLS as the URL says,
+ * checking the certificate as p says, without logging in (the setup
+ * wizard's probe).
+ */
+struct net_tls_policy;
+mailsmtp	*smtp_session_connect(const struct config_url *u,
+		     const struct net_tls_policy *p,
+		     enum smtp_session_stage *, char **cause);
+
 /* Say QUIT (briefly waiting for the server), close and free. NULL is fine. */
 void		 smtp_session_close(mailsmtp *);
 

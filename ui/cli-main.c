@@ -66,6 +66,7 @@ enum {
 	OPT_SMTP,
 	OPT_PASSWORD_COMMAND,
 	OPT_YES,
+	OPT_PIN,
 	CMD_PUBLISH,
 	CMD_EXPORT_SETUP,
 	CMD_IMPORT_SETUP,
@@ -118,6 +119,7 @@ static const struct option main_options[] = {
 	{ "smtp",		required_argument, NULL, OPT_SMTP },
 	{ "password-command",	required_argument, NULL, OPT_PASSWORD_COMMAND },
 	{ "yes",		no_argument,	NULL, OPT_YES },
+	{ "pin",		required_argument, NULL, OPT_PIN },
 	{ "publish",		no_argument,	NULL, CMD_PUBLISH },
 	{ "export-setup",	no_argument,	NULL, CMD_EXPORT_SETUP },
 	{ "import-setup",	no_argument,	NULL, CMD_IMPORT_SETUP },
@@ -149,13 +151,21 @@ main_usage(FILE *f)
 "  --postpone         with -s: keep the draft instead of sending it; its\n"
 "                     file name on stdout (encrypted to you if it would be)\n"
 "  --resume FILE      send a postponed draft (the flags of -s apply)\n"
-"  --smime            with -s, --genkey, --export-key: S/MIME instead\n"
+"  --smime            with -s, --genkey, --export-key: S/MIME instead;\n"
+"                     with --setup: an S/MIME certificate too\n"
 "  --genkey           make the account's key if it has none; show it\n"
 "  --export-key       the account's public key, ASCII-armored, on stdout\n"
 "  --import-key FILE|-  add public keys or certificates to steedmail's home\n"
 "  --lookup ADDR...   look up correspondents' keys in DNS (OPENPGPKEY,\n"
 "                     SMIMEA) with DNSSEC; one line per address and type\n"
 "  --dns-records [ACCOUNT]  the DNS records that publish the account's keys\n"
+"  --setup --name NAME --address ADDR  add an account: find its servers, log\n"
+"                     in, make its key, save it, print its DNS records\n"
+"  --imap URL, --smtp URL  with --setup: these servers (checked, not sought)\n"
+"  --password-command CMD  with --setup: the password is CMD's first line\n"
+"  --pin SHA256       with --setup: accept exactly the server certificate\n"
+"                     with this fingerprint\n"
+"  --yes              with --setup: use the servers found without asking\n"
 "  --flush            send what the outbox holds\n"
 "  --sync [FOLDER]    bring the header cache up to date; print the count\n"
 "  --list [FOLDER]    one line per message: UID, flags, date, from, subject\n"
@@ -528,6 +538,9 @@ main(int argc, char **argv)
 		case OPT_YES:
 			ctx.yes = 1;
 			break;
+		case OPT_PIN:
+			ctx.setup_pin = optarg;
+			break;
 		case OPT_SORT:
 			ctx.sort = optarg;
 			break;
@@ -599,8 +612,10 @@ main(int argc, char **argv)
 		return EX_USAGE;
 	}
 	if (ctx.smime && command != CMD_SEND && command != CMD_RESUME &&
-	    command != CMD_GENKEY && command != CMD_EXPORT_KEY) {
-		cmd_error("--smime goes with -s, --genkey or --export-key");
+	    command != CMD_GENKEY && command != CMD_EXPORT_KEY &&
+	    command != CMD_SETUP) {
+		cmd_error("--smime goes with -s, --genkey, --export-key or "
+		    "--setup");
 		return EX_USAGE;
 	}
 	if (command != CMD_LIST && (ctx.sort != NULL || ctx.limit != NULL)) {
@@ -613,9 +628,10 @@ main(int argc, char **argv)
 	}
 	if (command != CMD_SETUP && (ctx.setup_name != NULL ||
 	    ctx.setup_address != NULL || ctx.setup_imap != NULL ||
-	    ctx.setup_smtp != NULL || ctx.setup_password_command != NULL)) {
-		cmd_error("--name, --address, --imap, --smtp and "
-		    "--password-command go with --setup");
+	    ctx.setup_smtp != NULL || ctx.setup_password_command != NULL ||
+	    ctx.setup_pin != NULL)) {
+		cmd_error("--name, --address, --imap, --smtp, "
+		    "--password-command and --pin go with --setup");
 		return EX_USAGE;
 	}
 	if (command != CMD_IDLE && ctx.timeout != 0) {
@@ -653,7 +669,12 @@ main(int argc, char **argv)
 
 	/* --view and --inspect want only the GnuPG home: a broken or
 	 * missing configuration does not stop them. */
-	if ((ctx.cf = config_load(config_path, &cause)) == NULL &&
+	/* --setup -F FILE makes FILE: until then it is an empty one. */
+	if (command == CMD_SETUP && config_path != NULL &&
+	    access(config_path, F_OK) == -1) {
+		ctx.cf = xcalloc(1, sizeof *ctx.cf);
+		ctx.cf->path = xstrdup(config_path);
+	} else if ((ctx.cf = config_load(config_path, &cause)) == NULL &&
 	    (command == CMD_VIEW || command == CMD_INSPECT)) {
 		cmd_error("warning: %s; the default GnuPG home is used", cause);
 		free(cause);

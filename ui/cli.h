@@ -49,6 +49,7 @@ struct cmd_ctx {
 	const char	 *setup_name, *setup_address;
 	const char	 *setup_imap, *setup_smtp;	/* URLs */
 	const char	 *setup_password_command;
+	const char	 *setup_pin;	/* --pin: the certificate to accept */
 	int		  yes;		/* --yes: accept what was found */
 };
 
