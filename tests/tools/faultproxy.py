@@ -21,6 +21,8 @@ its next connections before it makes them:
   cutafter up|down TEXT    drop the connection as soon as TEXT (Python
                            escapes: \\r\\n.\\r\\n) has gone through that way,
                            before anything else passes either way
+  cuttime SECONDS          drop the connection that long after it came
+                           (say, in the middle of an IDLE)
   cutreply up N            once N bytes went up, nothing more comes down;
                            when the client has then sent nothing for a
                            second (it waits for a reply), the connection
@@ -39,6 +41,7 @@ import signal
 import socket
 import sys
 import threading
+import time
 
 lock = threading.Lock()
 
@@ -118,9 +121,17 @@ def serve(client, target, plan, logfile):
     why = "closed"
     hold = plan[0] == "cutreply" and len(plan) >= 3 and plan[1] == "up"
     held = False
+    deadline = time.monotonic() + float(plan[1]) \
+        if plan[0] == "cuttime" and len(plan) >= 2 else None
     try:
         while True:
-            r, _, _ = select.select(list(socks), [], [], 1 if held else 60)
+            wait = 1 if held else 60
+            if deadline is not None:
+                wait = max(0, min(wait, deadline - time.monotonic()))
+            r, _, _ = select.select(list(socks), [], [], wait)
+            if deadline is not None and time.monotonic() >= deadline:
+                why = "dropped"
+                break
             if not r:
                 if held:
                     why = "dropped"
