@@ -119,7 +119,7 @@ quiet() {	# until the resident size stays the same for 2 s
 # senders the trust store knows (read straight from its file)
 known() {
 	sqlite3 -batch "file:$TRUSTDB?mode=ro" \
-	    "SELECT count(DISTINCT addr) FROM peer WHERE addr LIKE 'load%@example.net'" 2>/dev/null || echo 0
+	    "SELECT count(DISTINCT addr) FROM key WHERE addr LIKE 'load%@example.net'" 2>/dev/null || echo 0
 }
 
 say "starting steedmail in tmux; the cold sync of $N messages"
