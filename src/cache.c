@@ -115,8 +115,8 @@ cache_open_path(const char *path, char **cause)
 	    " message_id, from_addr, rcpt, in_reply_to, refs, sent, hints,"
 	    " stale) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &c->put,
 	    NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(c->db, "UPDATE message SET flags = ? "
-	    "WHERE mailbox = ? AND uid = ?", -1, &c->flags, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(c->db, "UPDATE message SET flags = ?1 "
+	    "WHERE mailbox = ?2 AND uid = ?3 AND flags != ?1", -1, &c->flags, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(c->db, "DELETE FROM message "
 	    "WHERE mailbox = ? AND uid = ?", -1, &c->del, NULL) != SQLITE_OK) {
 		cache_fail(c, "cannot prepare", cause);
@@ -377,7 +377,9 @@ cache_set_flags(struct cache *c, const struct cache_mailbox *mb, uint32_t uid,
 	sqlite3_bind_text(c->flags, 1, flags, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(c->flags, 2, mb->id);
 	sqlite3_bind_int64(c->flags, 3, uid);
-	return cache_step(c, c->flags, "flags", cause);
+	if (cache_step(c, c->flags, "flags", cause) == -1)
+		return -1;
+	return sqlite3_changes(c->db) > 0;
 }
 
 int

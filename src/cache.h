@@ -89,6 +89,8 @@ void	 cache_rollback(struct cache *);
 
 int	 cache_put(struct cache *, const struct cache_mailbox *,
 	    const struct cache_msg *, char **cause);
+/* 1 if the cached flags of uid changed, 0 if they were so already (or
+ * uid is not cached), -1 on a database error. */
 int	 cache_set_flags(struct cache *, const struct cache_mailbox *,
 	    uint32_t uid, const char *flags, char **cause);
 int	 cache_delete(struct cache *, const struct cache_mailbox *,

@@ -4,12 +4,29 @@
  */
 #include <sys/stat.h>
 
+#include <errno.h>
+
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "db.h"
 #include "log.h"
 #include "xmalloc.h"
+
+const char *
+db_errmsg(sqlite3 *db)
+{
+	int	code = sqlite3_extended_errcode(db) & 0xff;
+	int	err = sqlite3_system_errno(db);
+
+	/* a full disk reaches SQLite as FULL, or as an I/O error whose
+	 * errno says so (growing the WAL index, say) */
+	if (code == SQLITE_FULL ||
+	    (code == SQLITE_IOERR && (err == ENOSPC || err == EDQUOT)))
+		return err == EDQUOT ? "the disk quota is used up" :
+		    "the disk is full";
+	return sqlite3_errmsg(db);
+}
 
 /* *cause for what went wrong with db, naming the store. */
 static void
@@ -18,7 +35,7 @@ db_cause(sqlite3 *db, const char *path, const struct db_schema *s,
 {
 	if (db != NULL)
 		*cause = xasprintf("%s %s: %s: %s", s->what, path, what,
-		    sqlite3_errmsg(db));
+		    db_errmsg(db));
 	else
 		*cause = xasprintf("%s %s: %s", s->what, path, what);
 }
@@ -143,7 +160,7 @@ db_fail(sqlite3 *db, const char *what, const char *path, const char *doing,
 	if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
 		*broken = 1;
 	*cause = xasprintf("%s %s: %s: %s%s", what, path, doing,
-	    sqlite3_errmsg(db), *broken ? " (it will be rebuilt)" : "");
+	    db_errmsg(db), *broken ? " (it will be rebuilt)" : "");
 	return -1;
 }
 

@@ -48,6 +48,8 @@ int	db_fail(sqlite3 *, const char *what, const char *path,
 
 /* The first column of the first row of sql, or 0 when there is none. */
 int	db_int(sqlite3 *, const char *sql, int *value);
+/* What went wrong last on db, in plain words ("the disk is full"). */
+const char *db_errmsg(sqlite3 *);
 /* Remove path, path-wal and path-shm. */
 void	db_unlink(const char *path);
 

@@ -108,9 +108,13 @@ draft_decide(const struct draft *d, const struct config *cf,
 		addrs[n++] = d->bcc[i];
 	rc = policy_decide(&in, addrs, n, res, &why);
 	free(addrs);
+	/*
+	 * No keys can be known (there is no trust store, and none can be
+	 * made): what a missing key means, for all. A store that exists but
+	 * cannot be read (a full disk, a lock) may hold keys: nothing goes.
+	 */
 	if (rc == -1 && !must && in.mode == POLICY_OPPORTUNISTIC &&
-	    in.fallback == POLICY_PLAINTEXT) {
-		/* No keys can be known: what a missing key means, for all. */
+	    in.fallback == POLICY_PLAINTEXT && !trust_store_exists()) {
 		memset(res, 0, sizeof *res);
 		res->action = POLICY_CLEAR;
 		res->line = xasprintf("sent in clear: %s", why);

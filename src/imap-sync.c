@@ -182,6 +182,13 @@ struct imap_sync_store {
 	uint32_t		*fetched;
 	struct buf		 from, subject;	/* reused for every message */
 	struct buf		 rcpt;
+
+	/* The batch being read: its UIDs (ascending), how many of them
+	 * came first and in order, and whether anything else came. */
+	const uint32_t		*want;
+	size_t			 nwant, inorder;
+	int			 scattered;
+	uint32_t		 batch_fetched;
 };
 
 /* Decoded header text (subject, a display name) in b, as a C string. */
@@ -232,7 +239,11 @@ imap_sync_store_msg(const struct imap_fetch_msg *fm, void *arg, char **cause)
 	m.message_id = fm->message_id;
 	if (cache_put(st->c, st->mb, &m, cause) == -1)
 		return -1;
-	(*st->fetched)++;
+	if (st->inorder < st->nwant && st->want[st->inorder] == m.uid)
+		st->inorder++;
+	else
+		st->scattered = 1;
+	st->batch_fetched++;
 	return 0;
 }
 
@@ -343,10 +354,40 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 			rc = IMAP_FETCH_LOCAL;
 			break;
 		}
+		off = done == 0 ? 0 : first + (done - 1) * batch;
+		len = done == 0 ? first : batch;
+		st.want = uids + off;
+		st.nwant = n - off < len ? n - off : len;
+		st.inorder = 0;
+		st.scattered = 0;
+		st.batch_fetched = 0;
 		rc = imap_fetch_response(r, tag[done % 2], imap_sync_store_msg,
 		    &st, cause);
 		if (rc == IMAP_FETCH_OK && cache_commit(c, cause) == -1)
 			rc = IMAP_FETCH_LOCAL;
+		else if (rc == IMAP_FETCH_OK)
+			*fetched += st.batch_fetched;
+		/*
+		 * The connection broke in the middle of the answer: what came
+		 * before, if it is the batch's first UIDs in order, is kept,
+		 * and the next sync asks for the rest (it asks for UIDs above
+		 * the highest cached, so nothing kept may lie beyond a gap).
+		 */
+		if (rc == IMAP_FETCH_BROKEN && !st.scattered &&
+		    st.inorder > 0) {
+			if (cache_commit(c, &why) == 0) {
+				*fetched += st.batch_fetched;
+				log_msg(LOG_INFO, "sync: the connection broke; "
+				    "%zu headers of the batch kept",
+				    st.inorder);
+			} else {
+				free(why);
+				cache_rollback(c);
+			}
+			why = NULL;
+			done++;
+			break;
+		}
 		if (rc != IMAP_FETCH_OK) {
 			cache_rollback(c);
 			done++;		/* its answer was read */
@@ -455,7 +496,10 @@ imap_sync_flags_update(mailimap *imap, struct cache *c,
 		imap_sync_flags(a.dyn, flags);
 		if ((rc = cache_set_flags(c, mb, a.uid, flags, cause)) == -1)
 			break;
-		(*changed)++;
+		/* without CONDSTORE every message comes: count changes only */
+		if (rc == 1)
+			(*changed)++;
+		rc = 0;
 	}
 	mailimap_fetch_list_free(res);
 	if (rc == -1 || cache_commit(c, cause) == -1) {

@@ -179,10 +179,14 @@ policy_dns_each(const struct policy_in *in, struct policy_dns_run *run,
 			addrs[n++] = (char *)res->rcpts[i].addr;
 		}
 	}
-	if (n == 0 || (dc = dns_open(in->cf, &cause)) == NULL)
+	if (n == 0)
 		goto out;
-	if (dns_lookup(dc, addrs, n, want, dns_timeout_ms(in->cf), &r, &nr,
+	if ((dc = dns_open(in->cf, &cause)) == NULL ||
+	    dns_lookup(dc, addrs, n, want, dns_timeout_ms(in->cf), &r, &nr,
 	    &cause) == -1) {
+		/* nothing could be asked: every lookup failed */
+		for (j = 0; j < n; j++)
+			res->rcpts[map[j]].dns_failed = "error";
 		dns_close(dc);
 		goto out;
 	}
@@ -199,6 +203,8 @@ policy_dns_each(const struct policy_in *in, struct policy_dns_run *run,
 		}
 		if (r[j].status == DNS_SECURE || r[j].status == DNS_INSECURE)
 			cb(run, p, &r[j]);
+		else if (r[j].status != DNS_NONE)
+			p->dns_failed = dns_status_name(r[j].status);
 	}
 	dns_results_free(r, nr);
 	dns_close(dc);
@@ -631,6 +637,8 @@ policy_rcpt_reason(const struct policy_rcpt *p)
 		return p->why;
 	if (p->dns_bogus)
 		return "no key; the DNS answer for it is bogus and was refused";
+	if (p->dns_failed != NULL)
+		return "no key known; its DNS lookup failed";
 	return "no key known";
 }
 
@@ -651,7 +659,10 @@ policy_line(const struct policy_result *res, const char *intro,
 			continue;
 		if (k++ > 0)
 			buf_adds(&b, ", ");
-		if (p->why == NULL && !p->dns_bogus)
+		if (p->why == NULL && !p->dns_bogus && p->dns_failed != NULL)
+			buf_addf(&b, "no key for %s (its DNS lookup failed: %s)",
+			    p->addr, p->dns_failed);
+		else if (p->why == NULL && !p->dns_bogus)
 			buf_addf(&b, "no key for %s", p->addr);
 		else
 			buf_addf(&b, "%s: %s", p->addr, policy_rcpt_reason(p));

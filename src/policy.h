@@ -64,6 +64,9 @@ struct policy_rcpt {
 	char			*why;		/* no key: why */
 	char			*warning;	/* e.g. a bogus DNS answer */
 	int			 dns_bogus;	/* its DNS answer was refused */
+	const char		*dns_failed;	/* its DNS lookup got no answer:
+						   "servfail", "timeout",
+						   "error"; or NULL */
 };
 
 enum policy_action {

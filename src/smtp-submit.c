@@ -49,7 +49,16 @@ smtp_submit_fail(mailsmtp *s, int err, const char *step, const char *rcpt,
 	res->reply = smtp_submit_reply(s);
 	if (rcpt != NULL)
 		res->rcpt = strsafe(rcpt, 0);
-	if (err == MAILSMTP_ERROR_STREAM || res->code == 0) {
+	if ((err == MAILSMTP_ERROR_STREAM || res->code == 0) &&
+	    strcmp(step, "the end of DATA") == 0) {
+		/* the server may have it: sent again, a copy may come twice
+		 * (doc/sending.md) */
+		res->status = SMTP_SUBMIT_TEMPFAIL;
+		res->what = xstrdup("the connection to the submission server "
+		    "was lost after the whole message was sent, before the "
+		    "server answered (it may have arrived, and a second copy "
+		    "may follow)");
+	} else if (err == MAILSMTP_ERROR_STREAM || res->code == 0) {
 		res->status = SMTP_SUBMIT_TEMPFAIL;
 		res->what = xasprintf("connection to the submission server "
 		    "lost during %s", step);

@@ -12,6 +12,7 @@
 #include <sqlite3.h>
 
 #include "log.h"
+#include "db.h"
 #include "trust-db.h"
 #include "xmalloc.h"
 
@@ -21,7 +22,7 @@ int
 trust_fail(struct trust_store *ts, const char *what, char **cause)
 {
 	*cause = xasprintf("trust store %s: %s: %s", ts->path, what,
-	    sqlite3_errmsg(ts->db));
+	    db_errmsg(ts->db));
 	return -1;
 }
 

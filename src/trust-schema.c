@@ -181,6 +181,24 @@ fail:
 	return NULL;
 }
 
+int
+trust_store_exists(void)
+{
+	struct stat	 sb;
+	char		*dir, *path, *cause = NULL;
+	int		 yes;
+
+	if ((dir = paths_data_dir(&cause)) == NULL) {
+		free(cause);
+		return 0;
+	}
+	path = xasprintf("%s/trust.sqlite", dir);
+	yes = stat(path, &sb) == 0 && sb.st_size > 0;
+	free(path);
+	free(dir);
+	return yes;
+}
+
 void
 trust_store_close(struct trust_store *ts)
 {

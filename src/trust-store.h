@@ -149,6 +149,9 @@ struct trust_peer {
 /* Open (creating or migrating) the store at path; NULL: the data dir's. */
 struct trust_store *trust_store_open(const char *path, char **cause);
 void		 trust_store_close(struct trust_store *);
+/* Is there a store in the data dir, whether or not it can be read (an
+ * empty file, left by a first open that failed, holds nothing)? */
+int		 trust_store_exists(void);
 
 /* The address as the store keys it (domain lower case); NULL if bad. */
 char		*trust_store_addr(const char *);

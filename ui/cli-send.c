@@ -328,17 +328,18 @@ cmd_send_draft(struct cmd_ctx *ctx, const struct draft *d, int *queued)
 		draft_protection_free(&p);
 		return EX_UNAVAILABLE;
 	}
-	if (p.line != NULL)
-		cmd_error("%s", p.line);
-	draft_protection_free(&p);
-
+	/* how it goes is said once it is queued: before, it may not go */
 	if (draft_queue(d, &msg, &id, &cause) == -1) {
 		cmd_error("cannot queue the message, nothing was sent: %s",
 		    cause);
 		free(cause);
 		buf_free(&msg);
+		draft_protection_free(&p);
 		return EX_TEMPFAIL;
 	}
+	if (p.line != NULL)
+		cmd_error("%s", p.line);
+	draft_protection_free(&p);
 	buf_free(&msg);
 	*queued = 1;
 	send_crash_point("queued");

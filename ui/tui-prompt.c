@@ -6,6 +6,8 @@
  */
 #include <sys/stat.h>
 
+#include <poll.h>
+
 #include <curses.h>
 #include <dirent.h>
 #include <stdarg.h>
@@ -122,6 +124,21 @@ chop_last(struct buf *b)
 	b->data[b->len] = '\0';
 }
 
+/*
+ * A key read that waits came back with nothing: is the terminal gone (the
+ * SSH connection dropped)? Then the prompt gives up as if cancelled, and
+ * the main loop, which sees the hang-up too, ends the program; waiting on
+ * would spin for ever.
+ */
+static int
+tty_gone(void)
+{
+	struct pollfd	pfd = { .fd = 0, .events = POLLIN };
+
+	return poll(&pfd, 1, 0) == 1 &&
+	    (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0;
+}
+
 char *
 tui_prompt(const char *question, const char *init, int secret,
     char *(*complete)(const char *, void *), void *arg)
@@ -139,7 +156,9 @@ tui_prompt(const char *question, const char *init, int secret,
 	for (;;) {
 		draw_prompt(question, PSTR(&b), secret);
 		r = get_wch(&wc);
-		if (r == ERR)
+		if (r == ERR && tty_gone())
+			wc = 27;		/* as Escape */
+		else if (r == ERR)
 			continue;
 		if (r == KEY_CODE_YES) {
 			if (wc == KEY_BACKSPACE)
@@ -225,6 +244,8 @@ tui_yesno(const char *fmt, ...)
 		tui_put(LINES - 1, 0, COLS - 1, full, tui_attr(TC_NORMAL));
 		refresh();
 		c = getch();
+		if (c == ERR && tty_gone())
+			c = 27;			/* as Escape: no */
 		if (c == 'y' || c == 'Y') {
 			r = 1;
 			break;

@@ -1,0 +1,86 @@
+/*
+ * fuzz-imap-fetch.c: the streaming reader of a server's FETCH answers
+ * (imap_fetch_response), fed the input in chunks whose size the first
+ * byte chooses, as a lying or broken server would send it. For every
+ * message it hands out, the promises of imap-fetch.h are checked: flags
+ * are maildir letters, strings are C strings within the field limit.
+ */
+#include "fuzz.h"
+
+#include "imap-fetch.h"
+
+struct feed {
+	const uint8_t	*data;
+	size_t		 len, pos, chunk;
+};
+
+static ssize_t
+feed_read(void *arg, char *dst, size_t max, int bol)
+{
+	struct feed	*f = arg;
+	size_t		 n = f->len - f->pos;
+
+	(void)bol;
+	if (n > f->chunk)
+		n = f->chunk;
+	if (n > max)
+		n = max;
+	memcpy(dst, f->data + f->pos, n);
+	f->pos += n;
+	return (ssize_t)n;
+}
+
+static void
+check_str(const char *s)
+{
+	if (s != NULL)
+		FUZZ_ASSERT(strlen(s) <= IMAP_FETCH_FIELD_MAX);
+}
+
+static int
+each(const struct imap_fetch_msg *m, void *arg, char **cause)
+{
+	(void)arg;
+	(void)cause;
+	FUZZ_ASSERT(strspn(m->flags, "DFRST") == strlen(m->flags));
+	check_str(m->date);
+	check_str(m->subject);
+	check_str(m->from_name);
+	check_str(m->from_mailbox);
+	check_str(m->from_host);
+	check_str(m->message_id);
+	check_str(m->rcpt);
+	check_str(m->in_reply_to);
+	check_str(m->references);
+	return 0;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
+{
+	struct feed		 f;
+	struct imap_fetch	*r;
+	char			*cause = NULL;
+	uint32_t		 exists = 0;
+	int			 i, rc;
+
+	if (len < 1)
+		return 0;
+	f.data = data + 1;
+	f.len = len - 1;
+	f.pos = 0;
+	f.chunk = 1 + data[0] % 64;
+	if (data[0] >= 192)
+		f.chunk = 4096;
+	r = imap_fetch_new(feed_read, &f);
+	imap_fetch_track_exists(r, &exists);
+	for (i = 0; i < 4; i++) {
+		rc = imap_fetch_response(r, "A1", each, NULL, &cause);
+		free(cause);
+		cause = NULL;
+		if (rc == IMAP_FETCH_BROKEN || f.pos == f.len)
+			break;
+	}
+	imap_fetch_free(r);
+	return 0;
+}

@@ -1,0 +1,117 @@
+# faults-kill.sh: steedmail killed with SIGKILL at random moments, 50
+# times, while a sync writes the header cache and its trust step writes
+# the trust store (an INBOX of 3000 plain messages and 240 with Autocrypt
+# headers from 24 senders, each with a key of their own). After every
+# kill both databases open, PRAGMA integrity_check says ok, and the next
+# run goes on; in the end a sync completes with every message cached once
+# and every sender known to the trust store.
+. "$(dirname "$0")/../lib.sh"
+
+[ -n "${STEED_IMAPS_PORT:-}" ] || bail "no test environment (run under tests/env/run)"
+PLAIN=3000
+SENDERS=24
+PER=10
+KILLS=${STEED_KILLS:-50}
+USER_ADDR=kill-$$@steed.test
+DOVE="doveadm -c $STEED_DOVECOT_CONF"
+
+"$STEED_ENV_BIN/add-user" "$USER_ADDR" kill-pw || bail "add-user failed"
+home=$($DOVE user -f home "$USER_ADDR") && [ -n "$home" ] || bail "no home"
+mkdir -p "$home" || bail "cannot create $home"
+python3 tests/bench/genmaildir.py "$home/Maildir" "$PLAIN" >/dev/null ||
+	bail "the generator failed"
+
+# The senders' keys and their Autocrypt mail, written into the Maildir.
+G=$T_TMP/senders
+mkdir -p "$G" && chmod 700 "$G"
+g() { gpg --homedir "$G" --batch --quiet --no-tty --pinentry-mode loopback \
+    --passphrase '' "$@"; }
+i=1
+while [ "$i" -le "$SENDERS" ]; do
+	g --quick-gen-key "Sender $i <s$i@example.net>" ed25519 default never ||
+		bail "gpg could not make a key"
+	g --export --export-options export-minimal "s$i@example.net" |
+	    base64 -w 0 >"$T_TMP/kd.$i"
+	i=$((i + 1))
+done
+gpgconf --homedir "$G" --kill all
+python3 - "$home/Maildir/cur" "$T_TMP" "$SENDERS" "$PER" <<'PY' ||
+import os, sys, time
+cur, tmp, senders, per = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+t0 = int(time.time()) - 86400
+for s in range(1, senders + 1):
+    kd = open(os.path.join(tmp, "kd.%d" % s)).read().strip()
+    folded = "\r\n ".join(kd[i:i + 72] for i in range(0, len(kd), 72))
+    for k in range(per):
+        n = s * 1000 + k
+        msg = ("From: Sender %d <s%d@example.net>\r\n"
+               "To: kill@steed.test\r\n"
+               "Subject: autocrypt %d/%d\r\n"
+               "Date: %s\r\n"
+               "Message-ID: <ac-%d@example.net>\r\n"
+               "Autocrypt: addr=s%d@example.net; prefer-encrypt=mutual; "
+               "keydata=\r\n %s\r\n"
+               "\r\nhello %d\r\n") % (
+            s, s, s, k, time.strftime("%a, %d %b %Y %H:%M:%S +0000",
+                                      time.gmtime(t0 + n)), n, s, folded, n)
+        data = msg.encode()
+        name = "%d.ac%d.steed:2," % (t0 + n, n)
+        with open(os.path.join(cur, name), "wb") as f:
+            f.write(data)
+PY
+	bail "the Autocrypt messages could not be written"
+chown -R "$STEED_MAIL_UID:$STEED_MAIL_GID" "$(dirname "$home")" ||
+	bail "chown failed"
+N=$((PLAIN + SENDERS * PER))
+
+cat >"$T_TMP/k.conf" <<EOF2
+ca-file = $STEED_CA_FILE
+sync-trust-limit = 1000
+
+[account kill]
+name = Kill
+address = $USER_ADDR
+imap = imaps://localhost:$STEED_IMAPS_PORT
+smtp = smtp://localhost:$STEED_SUBMISSION_PORT
+password = kill-pw
+EOF2
+chmod 600 "$T_TMP/k.conf"
+HCACHE=$XDG_CACHE_HOME/steedmail/kill.hcache
+TRUST=$XDG_DATA_HOME/steedmail/trust.sqlite
+s() { sm -F "$T_TMP/k.conf" "$@"; }
+
+integrity() { [ ! -e "$1" ] || [ "$(sqlite3 -batch "$1" 'PRAGMA integrity_check' 2>&1)" = ok ]; }
+diag "$(date +%T) the mailbox is ready"
+bad=0 killed=0 done_runs=0
+for i in $(seq "$KILLS"); do
+	# a cold cache now and then, so that the cache is written again
+	if [ $((i % 6)) = 1 ]; then
+		rm -f "$HCACHE" "$HCACHE-wal" "$HCACHE-shm"
+	fi
+	# steedmail itself in the background (a shell function would be a
+	# subshell, and the kill would miss it)
+	"$STEEDMAIL" -F "$T_TMP/k.conf" --sync >"$T_TMP/run.$i" 2>&1 &
+	pid=$!
+	sleep "$(awk -v r="$RANDOM" 'BEGIN { printf "%.2f", 0.05 + (r % 150) / 100 }')"
+	if kill -KILL "$pid" 2>/dev/null; then
+		killed=$((killed + 1))
+	else
+		done_runs=$((done_runs + 1))
+	fi
+	wait "$pid" 2>/dev/null
+	if ! integrity "$HCACHE" || ! integrity "$TRUST"; then
+		bad=$((bad + 1))
+		diag "run $i: a database is damaged"
+	fi
+done
+diag "$KILLS runs: $killed killed in the middle, $done_runs ended first"
+ok "steedmail was killed at least 35 times in the middle of its work" [ "$killed" -ge 35 ]
+ok "after every kill both databases pass integrity_check" [ "$bad" = 0 ]
+diag "$(date +%T) the kills are over"
+ok "the next run completes" s --sync
+ok "... and a sync after it completes too" s --sync
+ok "the header cache holds each of the $N messages once" \
+    sh -c "[ \"\$(sqlite3 -batch '$HCACHE' 'SELECT count(*) || \" \" || count(DISTINCT uid) FROM message')\" = '$N $N' ]"
+ok "the trust store opens for --trust list and knows every sender" \
+    sh -c "s() { '$STEEDMAIL' -F '$T_TMP/k.conf' \"\$@\"; }; [ \$(s --trust list | grep -c '^s[0-9]*@example.net') = $SENDERS ]"
+ok "the trust store is whole" integrity "$TRUST"

@@ -1,0 +1,20 @@
+# fuzz.sh: the smoke run of every fuzzer of tests/fuzz (make check): each
+# reads its seed corpus, the regressions included, then mutates for a few
+# seconds, with a fixed random seed so that a failure here is repeatable.
+# A crash, a leak, a time-out or a broken promise fails the check;
+# tests/fuzz/README says how to run a long campaign.
+. "$(dirname "$0")/../lib.sh"
+
+secs=${STEED_FUZZ_SMOKE_SECONDS:-3}
+names=$(sed -n 's|^[[:space:]]*tests/fuzz/fuzz-\([a-z0-9-]*\).*|\1|p' Makefile.in)
+[ -n "$names" ] || bail "no fuzzer listed in Makefile.in"
+for n in $names; do
+	if [ ! -x "tests/fuzz/fuzz-$n" ]; then
+		echo "ok $((t_n += 1)) - fuzz-$n # SKIP not built: ./configure" \
+		    "found no clang with libFuzzer (contrib/install-deps installs it)"
+		continue
+	fi
+	ok "fuzz-$n: its seeds and ${secs} s of mutation, nothing found" \
+	    env STEED_FUZZ_WORK="$T_TMP/fuzz" tests/fuzz/run "$n" "$secs" -seed=1
+done
+exit 0
