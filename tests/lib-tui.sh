@@ -114,7 +114,8 @@ tui_ended() {
 	_end=$(($(date +%s) + _s))
 	while [ ! -s "$T_TMP/tui-$_n.status" ]; do
 		if [ "$(date +%s)" -ge "$_end" ]; then
-			echo "# still running" >&2
+			echo "# still running; the screen:" >&2
+			tui_capture "$_n" | sed 's/^/#|/' >&2
 			return 1
 		fi
 		sleep 0.1

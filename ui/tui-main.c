@@ -443,6 +443,16 @@ tui_run(struct config *cf, const char *account, const char *mailto,
 			_exit(got_term ? 1 : 0);
 		}
 	}
+	/* a security line's lookup or a draft being read uses the
+	 * configuration and the engines this return tears down: end
+	 * without them when one is still at work (what such a task writes,
+	 * a draft or the outbox, it writes to a temporary name and renames
+	 * into place, so a half-done task loses nothing) */
+	if (tui_background_wait(1500) == -1) {
+		log_msg(LOG_INFO, "a background task still busy at exit; leaving");
+		log_close();
+		_exit(got_term ? 1 : 0);
+	}
 	free(tui.accounts);
 	memset(&tui, 0, sizeof tui);
 	return got_term ? 1 : 0;

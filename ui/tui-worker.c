@@ -165,6 +165,11 @@ tui_event_free(struct tui_event *ev)
 	free(ev);
 }
 
+/* the tui_background() threads still running, for tui_background_wait() */
+static pthread_mutex_t	 bg_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t	 bg_cv = PTHREAD_COND_INITIALIZER;
+static int		 bg_running;
+
 struct background {
 	void		*(*fn)(void *);
 	void		*arg;
@@ -184,7 +189,32 @@ background_run(void *arg)
 	ev->data = bg->fn(bg->arg);
 	free(bg);
 	post(ev);
+	pthread_mutex_lock(&bg_mu);
+	bg_running--;
+	pthread_cond_broadcast(&bg_cv);
+	pthread_mutex_unlock(&bg_mu);
 	return NULL;
+}
+
+int
+tui_background_wait(int wait_ms)
+{
+	struct timespec	 ts;
+	int		 r = 0;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += wait_ms / 1000;
+	ts.tv_nsec += (long)(wait_ms % 1000) * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&bg_mu);
+	while (bg_running > 0 && r == 0)
+		r = pthread_cond_timedwait(&bg_cv, &bg_mu, &ts);
+	r = bg_running > 0 ? -1 : 0;
+	pthread_mutex_unlock(&bg_mu);
+	return r;
 }
 
 uint64_t
@@ -204,6 +234,9 @@ tui_background(void *(*fn)(void *), void *arg, void (*discard)(void *))
 	tui_events_fd();
 	pthread_attr_init(&at);
 	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+	pthread_mutex_lock(&bg_mu);
+	bg_running++;
+	pthread_mutex_unlock(&bg_mu);
 	if (pthread_create(&th, &at, background_run, bg) != 0) {
 		/* no thread: do it here, late rather than never */
 		pthread_attr_destroy(&at);

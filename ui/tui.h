@@ -315,6 +315,10 @@ void		 tui_event_free(struct tui_event *);
  */
 uint64_t	 tui_background(void *(*fn)(void *), void *arg,
 		     void (*discard)(void *));
+/* Wait at most wait_ms for every tui_background() thread to end: 0 when
+ * none runs, -1 when some still does (the process must then end without
+ * tearing down what they use: the configuration, the engines). */
+int		 tui_background_wait(int wait_ms);
 
 /* ---- screens and the loop (tui-main.c) ------------------------------- */
 

@@ -5,8 +5,10 @@
 # unsigned zone. Each is classified as doc/dns.md says; and when a lookup
 # fails, mail to that recipient goes in clear only where the policy allows
 # it, and then says why; with encrypt = always or fallback = refuse
-# nothing is sent.
+# nothing is sent. A lookup that hangs does not hold the interface: q
+# leaves at once.
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib-tui.sh"
 
 [ -n "${STEED_DNS_PORT:-}" ] || bail "no test environment (run under tests/env/run)"
 conf() {
@@ -25,7 +27,7 @@ bob --dns-records >"$T_TMP/rec" 2>&1 || bail "bob --dns-records failed"
 owner=$(awk '!/^;/ { print $1; exit }' "$T_TMP/rec")
 zs steed.test "$owner" TYPE61 "$(awk '!/^;/ { print $5, $6, $7; exit }' "$T_TMP/rec")" ||
 	bail "zone-set failed"
-trap 'zs --delete steed.test "$owner" TYPE61; kill $relay 2>/dev/null' EXIT
+trap 'zs --delete steed.test "$owner" TYPE61; kill $relay 2>/dev/null; tui_cleanup' EXIT
 
 MODE=$T_TMP/mode
 RLOG=$T_TMP/relay.log
@@ -107,3 +109,30 @@ for m in servfail drop nodata; do
 	ok "$m, the defaults: in clear only with the reason said" \
 	    sh -c "[ \$(cat '$T_TMP/rc') != 0 ] || grep -qiE 'sent in clear.*(DNS lookup failed|bogus)' '$T_TMP/s'"
 done
+
+# The interface: the security line's lookup hangs (no answer, a long
+# time-out); q, y (discard) and q leave at once, status 0, without
+# waiting for it.
+conf "$T_TMP/slow.conf" "$STEED_ENV/alice.conf" \
+    "dns-config = $T_TMP/fault.unbound.conf" "dns-timeout = 30"
+printf '#!/bin/sh\necho "a line" >>"$1"\n' >"$T_TMP/editor"
+chmod +x "$T_TMP/editor"
+echo drop >"$MODE"
+tui_start q env LANG=C.UTF-8 VISUAL= EDITOR="$T_TMP/editor" TMPDIR="$T_TMP" \
+    XDG_DATA_HOME="$T_TMP/tq" XDG_CACHE_HOME="$T_TMP/tq-c" \
+    "$STEEDMAIL" -F "$T_TMP/slow.conf"
+tui_wait q "sort: date" 30 >/dev/null || bail "the index did not open"
+tui_keys q m
+tui_wait q "| compose" >/dev/null
+tui_keys q t; tui_type q "bob@steed.test"; tui_keys q Enter
+ok "a lookup with no answer: the security line says it is looking" tui_wait q "looking up..."
+tui_keys q q; tui_wait q "discard this message?" >/dev/null; tui_keys q y
+tui_wait q "sort: date" >/dev/null
+t0=$(date +%s)
+tui_keys q q
+st=$(tui_ended q 15)
+t1=$(date +%s)
+diag "q took $((t1 - t0)) s, status ${st:-none}"
+ok "q leaves while the lookup still waits, with status 0" [ "${st:-}" = 0 ]
+ok "... at once, not after the lookup's time-out" [ $((t1 - t0)) -le 8 ]
+ok "... with nothing on standard error" sh -c "! grep -v 'can be read by others' '$T_TMP/tui-q.err' | grep -q ."
