@@ -12,6 +12,11 @@
  * AUTH PLAIN and AUTH LOGIN are spoken here: libetpan 1.9.4 sends them
  * through Cyrus SASL, whose PLAIN and LOGIN plugins may not be installed.
  */
+#include <sys/socket.h>
+
+#include <netinet/in.h>
+#include <arpa/inet.h>
+
 #include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -31,9 +36,8 @@
 #define SMTP_SESSION_BYE_WAIT	5	/* seconds to wait for QUIT */
 #define SMTP_SESSION_MAX_LINES	100	/* lines in one reply */
 
-/* "CODE text", terminal-safe and bounded, from a reply's code and text. */
-static char *
-smtp_session_words_of(int code, const char *text)
+char *
+smtp_session_words(int code, const char *text)
 {
 	struct buf	 b, safe;
 	size_t		 n;
@@ -73,7 +77,7 @@ smtp_session_error(mailsmtp *smtp, int r, const char *host, const char *what)
 	case MAILSMTP_ERROR_MEMORY:
 		fatal("out of memory");
 	}
-	words = smtp_session_words_of(smtp->response_code, smtp->response);
+	words = smtp_session_words(smtp->response_code, smtp->response);
 	cause = xasprintf("%s refused %s: %s", host, what, words);
 	free(words);
 	return cause;
@@ -88,25 +92,6 @@ smtp_session_abort(mailsmtp *smtp)
 		smtp->stream = NULL;
 	}
 	mailsmtp_free(smtp);
-}
-
-/*
- * EHLO with our address as an address literal rather than our host name,
- * which is nobody's business; the name only if the address is unknown.
- */
-static int
-smtp_session_ehlo(mailsmtp *smtp, const char *host, char **cause)
-{
-	int	r;
-
-	r = mailesmtp_ehlo_with_ip(smtp, 1);
-	if (r == MAILSMTP_ERROR_HOSTNAME)
-		r = mailesmtp_ehlo(smtp);
-	if (r != MAILSMTP_NO_ERROR) {
-		*cause = smtp_session_error(smtp, r, host, "EHLO");
-		return -1;
-	}
-	return 0;
 }
 
 static int
@@ -137,13 +122,9 @@ smtp_session_starttls(mailsmtp *smtp, const struct net_tls_policy *p,
 }
 
 
-/*
- * Send one line (CRLF added) and read the reply: returns its code, 0 when
- * the connection broke, -1 when the reply was not SMTP; its text goes to
- * words.
- */
 static int
-smtp_session_command(mailsmtp *smtp, const char *line, struct buf *words)
+smtp_session_reply(mailsmtp *smtp, const char *line, struct buf *words,
+    char sep)
 {
 	MMAPString	*in;
 	char		*l;
@@ -172,13 +153,153 @@ smtp_session_command(mailsmtp *smtp, const char *line, struct buf *words)
 		}
 		code = (l[0] - '0') * 100 + (l[1] - '0') * 10 + (l[2] - '0');
 		if (words->len != 0)
-			buf_addc(words, ' ');
+			buf_addc(words, sep);
 		buf_adds(words, l[3] == '\0' ? l + 3 : l + 4);
 		if (l[3] != '-')
 			break;
 	}
 	mmap_string_free(in);
 	return code;
+}
+
+int
+smtp_session_command(mailsmtp *smtp, const char *line, struct buf *words)
+{
+	return smtp_session_reply(smtp, line, words, ' ');
+}
+
+/*
+ * What EHLO says we are: our address as an address literal rather than our
+ * host name, which is nobody's business; the name only if the address is
+ * unknown.
+ */
+static char *
+smtp_session_helo_name(mailsmtp *smtp)
+{
+	struct sockaddr_storage	 ss;
+	socklen_t		 sl = sizeof ss;
+	char			 a[INET6_ADDRSTRLEN], h[256];
+	int			 fd;
+
+	fd = mailstream_low_get_fd(mailstream_get_low(smtp->stream));
+	if (fd != -1 && getsockname(fd, (struct sockaddr *)&ss, &sl) == 0) {
+		if (ss.ss_family == AF_INET && inet_ntop(AF_INET,
+		    &((struct sockaddr_in *)&ss)->sin_addr, a, sizeof a))
+			return xasprintf("[%s]", a);
+		if (ss.ss_family == AF_INET6 && inet_ntop(AF_INET6,
+		    &((struct sockaddr_in6 *)&ss)->sin6_addr, a, sizeof a))
+			return xasprintf("[IPv6:%s]", a);
+	}
+	if (gethostname(h, sizeof h) == 0 && h[0] != '\0' &&
+	    h[strcspn(h, " \t\r\n")] == '\0') {
+		h[sizeof h - 1] = '\0';
+		return xstrdup(h);
+	}
+	return xstrdup("localhost");
+}
+
+/* word is the keyword at the start of s, followed by the end or a blank. */
+static int
+smtp_session_keyword(const char *s, const char *word)
+{
+	size_t	n = strlen(word);
+
+	return strncasecmp(s, word, n) == 0 &&
+	    (s[n] == '\0' || s[n] == '\n' || s[n] == ' ' || s[n] == '\t' ||
+	    s[n] == '=');
+}
+
+void
+smtp_session_extensions(mailsmtp *smtp, const char *reply)
+{
+	static const struct { const char *name; int flag; } ext[] = {
+		{ "STARTTLS", MAILSMTP_ESMTP_STARTTLS },
+		{ "8BITMIME", MAILSMTP_ESMTP_8BITMIME },
+		{ "PIPELINING", MAILSMTP_ESMTP_PIPELINING },
+		{ "DSN", MAILSMTP_ESMTP_DSN },
+		{ "EXPN", MAILSMTP_ESMTP_EXPN },
+		{ "ETRN", MAILSMTP_ESMTP_ETRN },
+		{ "CLIENTID", MAILSMTP_ESMTP_CLIENTID },
+	};
+	static const struct { const char *name; int flag; } mech[] = {
+		{ "PLAIN", MAILSMTP_AUTH_PLAIN },
+		{ "LOGIN", MAILSMTP_AUTH_LOGIN },
+		{ "CRAM-MD5", MAILSMTP_AUTH_CRAM_MD5 },
+		{ "DIGEST-MD5", MAILSMTP_AUTH_DIGEST_MD5 },
+		{ "GSSAPI", MAILSMTP_AUTH_GSSAPI },
+		{ "NTLM", MAILSMTP_AUTH_NTLM },
+	};
+	const char	*l, *end, *w;
+	size_t		 i, n;
+	unsigned long	 size;
+
+	smtp->esmtp = MAILSMTP_ESMTP;
+	smtp->auth = MAILSMTP_AUTH_CHECKED;
+	smtp->smtp_max_msg_size = 0;
+	/* the first line greets; each other line names one extension */
+	if ((l = strchr(reply, '\n')) == NULL)
+		return;
+	for (l++; *l != '\0'; l = *end == '\0' ? end : end + 1) {
+		end = l + strcspn(l, "\n");
+		for (i = 0; i < sizeof ext / sizeof ext[0]; i++)
+			if (smtp_session_keyword(l, ext[i].name))
+				smtp->esmtp |= ext[i].flag;
+		if (smtp_session_keyword(l, "SIZE")) {
+			smtp->esmtp |= MAILSMTP_ESMTP_SIZE;
+			size = strtoul(l + 4, NULL, 10);
+			smtp->smtp_max_msg_size = size;
+		}
+		/* "AUTH=" is what some old servers say */
+		if (!smtp_session_keyword(l, "AUTH"))
+			continue;
+		for (w = l + 5; w < end; w += n) {
+			w += strspn(w, " \t");
+			n = strcspn(w, " \t\n");
+			if (n == 0)
+				break;
+			for (i = 0; i < sizeof mech / sizeof mech[0]; i++)
+				if (n == strlen(mech[i].name) &&
+				    strncasecmp(w, mech[i].name, n) == 0)
+					smtp->auth |= mech[i].flag;
+		}
+	}
+}
+
+/*
+ * EHLO, said and read here rather than by libetpan's mailesmtp_ehlo(),
+ * whose reading of the reply never ends on a tab after an unknown AUTH
+ * mechanism: a server, or anyone on the path before STARTTLS, could hang
+ * the sending for ever with one byte.
+ */
+int
+smtp_session_ehlo(mailsmtp *smtp, const char *host, char **cause)
+{
+	struct buf	 words;
+	char		*line, *name, *said;
+	int		 code;
+
+	name = smtp_session_helo_name(smtp);
+	line = xasprintf("EHLO %s", name);
+	free(name);
+	buf_init(&words);
+	code = smtp_session_reply(smtp, line, &words, '\n');
+	free(line);
+	if (code == 250) {
+		smtp_session_extensions(smtp, words.len != 0 ? words.data : "");
+		buf_free(&words);
+		return 0;
+	}
+	if (code == 0)
+		*cause = xasprintf("connection to %s lost during EHLO (closed, "
+		    "or no answer in time)", host);
+	else {
+		said = smtp_session_words(code > 0 ? code : 0,
+		    words.len != 0 ? words.data : "");
+		*cause = xasprintf("%s refused EHLO: %s", host, said);
+		free(said);
+	}
+	buf_free(&words);
+	return -1;
 }
 
 /* Send a secret line: registered for the log, and marked private. */
@@ -251,7 +372,7 @@ smtp_session_auth(mailsmtp *smtp, const char *host, const char *user,
 	else {
 		if (code >= 500 && code <= 599)
 			*stage = SMTP_SESSION_LOGIN;
-		said = smtp_session_words_of(code, words.data);
+		said = smtp_session_words(code, words.data);
 		*cause = xasprintf("SMTP login as %s refused: %s", user, said);
 		free(said);
 	}

@@ -45,6 +45,35 @@ mailsmtp	*smtp_session_connect(const struct config_url *u,
 		     const struct net_tls_policy *p,
 		     enum smtp_session_stage *, char **cause);
 
+/*
+ * Send one line (CRLF added) and read the whole reply, at most 100 lines,
+ * for the commands libetpan does not speak (AUTH): returns its code, 0 when
+ * the connection broke, -1 when the reply was not SMTP; its text, the lines
+ * joined by spaces, goes to words (as the server sent it: unsafe).
+ */
+struct buf;
+int		 smtp_session_command(mailsmtp *, const char *line,
+		     struct buf *words);
+
+/*
+ * Say EHLO (our address as an address literal) and take the extensions of
+ * the reply with smtp_session_extensions(): -1 and a cause when the server
+ * refused it or the connection broke.
+ */
+int		 smtp_session_ehlo(mailsmtp *, const char *host, char **cause);
+
+/*
+ * The extensions an EHLO reply names (its lines joined by newlines, the
+ * first the greeting) into smtp's esmtp, auth and smtp_max_msg_size, as
+ * libetpan's own commands read them; everything named before is
+ * forgotten.
+ */
+void		 smtp_session_extensions(mailsmtp *, const char *reply);
+
+/* "CODE text" from a reply's code and text: terminal-safe, the text cut
+ * at 200 bytes, "(no reason given)" for none. */
+char		*smtp_session_words(int code, const char *text);
+
 /* Say QUIT (briefly waiting for the server), close and free. NULL is fine. */
 void		 smtp_session_close(mailsmtp *);
 

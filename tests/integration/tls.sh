@@ -216,6 +216,21 @@ ok "SMTP server without STARTTLS refused" refuses smtp "$c" \
 fake_done
 ok "SMTP without STARTTLS: no password sent" nopw "$FLOG"
 
+# an EHLO reply with a tab after an unknown AUTH mechanism: read to its
+# end (libetpan's own reader spins there for ever), so the missing
+# STARTTLS is said at once
+fake smtp-ehlo-tab
+c=$(conf smtp-ehlo-tab plain "$FPORT" "$FPORT" "$FAKE_PW" "$CA")
+ehlo_tab() {
+	timeout 20 "$NT" smtp "$c" >"$T_TMP/run.out" 2>&1
+	[ $? -ne 124 ] || { echo "nettest still running after 20 s"; return 1; }
+	cat "$T_TMP/run.out"
+	sane && has "$T_TMP/run.out" "does not offer STARTTLS"
+}
+ok "SMTP: a tab in EHLO's AUTH line is read through, STARTTLS missing said" ehlo_tab
+fake_done
+ok "... and no password sent" nopw "$FLOG"
+
 fake imap-inject "$STEED_SERVER_CERT" "$STEED_SERVER_KEY"
 c=$(conf inject plain "$FPORT" "$FPORT" "$FAKE_PW" "$CA")
 ok "IMAP bytes injected after STARTTLS refused" refuses imap "$c" \

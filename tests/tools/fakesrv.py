@@ -19,6 +19,8 @@ Modes:
   smtp-inject      answers STARTTLS with 220 plus injected bytes; with CERT
                    KEY it then starts TLS as asked
   smtp-login       (CERT KEY) SMTPS offering only AUTH LOGIN
+  smtp-ehlo-tab    EHLO naming an unknown AUTH mechanism before a tab (a
+                   reader that never ends there hangs), without STARTTLS
   tls-cert         (CERT KEY) IMAPS presenting that certificate
 
 In every mode the server accepts whatever credentials it is sent: a client
@@ -211,6 +213,8 @@ def serve(mode, conn, ctx):
         smtp(conn, ["STARTTLS", "AUTH PLAIN LOGIN"], inject)
     elif mode == "smtp-login":
         smtp(conn, ["AUTH LOGIN"])
+    elif mode == "smtp-ehlo-tab":
+        smtp(conn, ["AUTH X-UNKNOWN\tLOGIN", "8BITMIME"])
     else:
         sys.exit("fakesrv: unknown mode %s" % mode)
 
