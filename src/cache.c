@@ -419,6 +419,30 @@ cache_get_flags(struct cache *c, const struct cache_mailbox *mb, uint32_t uid,
 	return 1;
 }
 
+int
+cache_get_message_id(struct cache *c, const struct cache_mailbox *mb,
+    uint32_t uid, char **msgid, char **cause)
+{
+	sqlite3_stmt	*st;
+	const char	*m;
+	int		 rc;
+
+	*msgid = NULL;
+	if (sqlite3_prepare_v2(c->db, "SELECT message_id FROM message WHERE "
+	    "mailbox = ? AND uid = ?", -1, &st, NULL) != SQLITE_OK)
+		return cache_fail(c, "message id", cause);
+	sqlite3_bind_int64(st, 1, mb->id);
+	sqlite3_bind_int64(st, 2, uid);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && (m = (const char *)sqlite3_column_text(st,
+	    0)) != NULL && *m != '\0')
+		*msgid = xstrdup(m);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return cache_fail(c, "message id", cause);
+	return *msgid != NULL;
+}
+
 /* prefix with LIKE's wildcards escaped by a backslash, then "%". */
 static char *
 cache_like(const char *before, const char *prefix)

@@ -95,6 +95,10 @@ int	 cache_set_flags(struct cache *, const struct cache_mailbox *,
 	    uint32_t uid, const char *flags, char **cause);
 int	 cache_delete(struct cache *, const struct cache_mailbox *,
 	    uint32_t uid, char **cause);
+/* The cached Message-ID of uid in *msgid (to free): 1 if cached with one,
+ * 0 if not, -1. */
+int	 cache_get_message_id(struct cache *, const struct cache_mailbox *,
+	    uint32_t uid, char **msgid, char **cause);
 /* The cached flags of uid in flags[8]: 1 if cached, 0 if not, -1. */
 int	 cache_get_flags(struct cache *, const struct cache_mailbox *,
 	    uint32_t uid, char flags[8], char **cause);

@@ -701,6 +701,51 @@ struct imap_conn_move_arg {
 	int			 tries;
 };
 
+/*
+ * Tried again after the connection broke, and the message is no longer in
+ * its mailbox: the first try's MOVE may have been done with its answer
+ * lost. Done, if the destination has a message of its Message-ID (the
+ * cache knows it); else *cause says both.
+ */
+static int
+imap_conn_moved_before(struct imap_conn *c, struct imap_conn_move_arg *m,
+    char **cause)
+{
+	struct cache_mailbox	 mb;
+	const char		*to = m->to != NULL ? m->to : m->trash;
+	char			*msgid = NULL, *why = NULL;
+	int			 found;
+
+	if (to == NULL || imap_conn_same(m->mailbox, to) ||
+	    cache_mailbox(c->cache, m->mailbox, c->uidvalidity, &mb,
+	    &why) == -1 || cache_get_message_id(c->cache, &mb, m->uid, &msgid,
+	    &why) != 1) {
+		free(why);
+		return IMAP_OPS_REFUSED;
+	}
+	/* the destination is examined: nothing is selected for sure now */
+	free(c->mailbox);
+	c->mailbox = NULL;
+	found = imap_mailbox_has_msgid(c->imap, to, msgid, &why);
+	free(msgid);
+	if (found == 1) {
+		log_msg(LOG_INFO, "IMAP: UID %u is in %s: the move was done "
+		    "before the connection broke", m->uid, to);
+		free(*cause);
+		*cause = NULL;
+		m->how = IMAP_OPS_MOVED;
+		return IMAP_OPS_OK;
+	}
+	if (found == 0) {
+		free(*cause);
+		*cause = xasprintf("the message (UID %u) is no longer in %s, "
+		    "nor in %s: it went elsewhere just before the connection "
+		    "broke", m->uid, m->mailbox, to);
+	}
+	free(why);
+	return IMAP_OPS_REFUSED;
+}
+
 static int
 imap_conn_move_one(struct imap_conn *c, void *arg, char **cause)
 {
@@ -713,8 +758,11 @@ imap_conn_move_one(struct imap_conn *c, void *arg, char **cause)
 	    cause)) == NULL)
 		return imap_conn_classify(c);
 	if ((rc = imap_conn_exists(c, m->uid, m->tries++ > 0, cause)) !=
-	    IMAP_OPS_OK)
+	    IMAP_OPS_OK) {
+		if (rc == IMAP_OPS_REFUSED && m->tries > 1)
+			rc = imap_conn_moved_before(c, m, cause);
 		return rc;
+	}
 	if (m->to != NULL)
 		return imap_ops_move(c->imap, m->uid, m->to, &m->how, cause);
 	if (!imap_conn_same(m->mailbox, m->trash))
