@@ -4,8 +4,8 @@
 # messages; BENCH_IDLE_NEW (1000) new ones are delivered into the Maildir
 # in bursts while it waits, the last 50 of each round from 10 senders with
 # Autocrypt headers (keys of their own), so that the trust step has work;
-# in two rounds, so that what the first one leaves and what the second
-# adds can be told apart.
+# in BENCH_IDLE_ROUNDS (4) rounds, so that what the first one leaves and
+# what each later one adds can be told apart.
 # Measured from outside (tmux at 80x24): the time until the index shows
 # them all, the resident and peak memory (VmRSS, VmHWM of /proc) before
 # and after the delivery; checked: the header cache holds every new
@@ -13,7 +13,7 @@
 # Prints a markdown table. Missed expectations are reported, not failed:
 # the exit status is non-zero only when something could not be measured.
 #
-# Environment: BENCH_IDLE_N, BENCH_IDLE_NEW, BENCH_LIMIT (seconds per
+# Environment: BENCH_IDLE_N, BENCH_IDLE_NEW, BENCH_IDLE_ROUNDS, BENCH_LIMIT (seconds per
 # step, 300), BENCH_OUT (the report is appended to this file),
 # BENCH_KEEP=1 (keep the temporary directory and the environment).
 
@@ -24,6 +24,7 @@ STEEDMAIL=$ROOT/steedmail
 GEN=$ROOT/tests/bench/genmaildir.py
 N=${BENCH_IDLE_N:-100000}
 NEW=${BENCH_IDLE_NEW:-1000}
+ROUNDS=${BENCH_IDLE_ROUNDS:-4}
 LIMIT=${BENCH_LIMIT:-300}
 USER_ADDR=idle@steed.test
 USER_PASS=idle-pw
@@ -32,10 +33,10 @@ SOCK=steedidle.$$
 
 say() { printf 'bench: %s\n' "$*" >&2; }
 die() { say "$*"; exit 1; }
-for v in "$N" "$NEW" "$LIMIT"; do
+for v in "$N" "$NEW" "$ROUNDS" "$LIMIT"; do
 	case $v in ''|*[!0-9]*|0) die "BENCH_IDLE_* and BENCH_LIMIT must be positive numbers, not '$v'" ;; esac
 done
-[ "$NEW" -ge 100 ] || die "BENCH_IDLE_NEW must be at least 100"
+[ $((NEW / ROUNDS)) -ge 50 ] || die "BENCH_IDLE_NEW / BENCH_IDLE_ROUNDS must be at least 50"
 for p in python3 doveadm tmux gpg sqlite3; do
 	command -v "$p" >/dev/null 2>&1 || die "$p is missing (contrib/install-deps)"
 done
@@ -140,7 +141,7 @@ quiet
 rss0=$(mem VmRSS) hwm0=$(mem VmHWM)
 say "in IDLE: RSS $rss0 kB, peak $hwm0 kB; delivering $NEW messages"
 
-# the new messages, in two rounds of NEW/2, in bursts of 25 every 0.1 s,
+# the new messages, in ROUNDS rounds of NEW/ROUNDS, in bursts of 25 every 0.1 s,
 # straight into new/; after each round: until the index shows them all
 # and the trust step is over, then RSS and peak
 deliver() {	# deliver FIRST COUNT
@@ -179,9 +180,9 @@ for k in range(first, first + count):
         time.sleep(0.1)
 PY
 }
-half=$((NEW / 2))
-shown=
-for round in 1 2; do
+half=$((NEW / ROUNDS))
+shown= rss=" $((rss0 / 1024)) MB" hwm=" $((hwm0 / 1024)) MB"
+for round in $(seq "$ROUNDS"); do
 	deliver $(( (round - 1) * half + 1 )) "$half"
 	start=$(date +%s%N)
 	total=$((N + round * half))
@@ -196,9 +197,10 @@ for round in 1 2; do
 		sleep 1
 	done
 	quiet
-	eval "rss$round=\$(mem VmRSS) hwm$round=\$(mem VmHWM)"
+	rss="$rss, $(( $(mem VmRSS) / 1024 )) MB"
+	hwm="$hwm, $(( $(mem VmHWM) / 1024 )) MB"
 done
-total=$((N + 2 * half))
+total=$((N + ROUNDS * half))
 rows=$(sqlite3 -batch "$HCACHE" "SELECT count(*) || ' ' || count(DISTINCT uid) FROM message")
 # each new message once, every one after the old ones (the server gives
 # the UIDs, in the order it finds the files: not the order written)
@@ -213,10 +215,10 @@ report() {
 	echo "|---|---|"
 	echo "| rounds of $half shown in the index, after the last of each was delivered |$shown |"
 	echo "| header cache rows, distinct UIDs | $rows (expected $total $total) |"
-	echo "| new messages cached once each, all after the old ones | $news of $((2 * half)), $( [ "$after" = 1 ] && echo yes || echo no) |"
+	echo "| new messages cached once each, all after the old ones | $news of $((ROUNDS * half)), $( [ "$after" = 1 ] && echo yes || echo no) |"
 	echo "| senders of Autocrypt mail in the trust store | $(known) of $SENDERS |"
-	echo "| RSS in IDLE: before, after round 1, after round 2 | $((rss0 / 1024)) MB, $((rss1 / 1024)) MB, $((rss2 / 1024)) MB |"
-	echo "| peak RSS (VmHWM): before, after round 1, after round 2 | $((hwm0 / 1024)) MB, $((hwm1 / 1024)) MB, $((hwm2 / 1024)) MB |"
+	echo "| RSS in IDLE: before, after each round |$rss |"
+	echo "| peak RSS (VmHWM): before, after each round |$hwm |"
 	echo
 	echo "The top of the screen afterwards:"
 	echo

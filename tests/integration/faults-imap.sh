@@ -4,9 +4,9 @@
 # withheld (the server did it, steedmail cannot know), a flag change whose
 # answer never comes, and an IDLE cut while it waits. Nothing is lost or
 # doubled: an APPEND that may have happened is looked for by Message-ID
-# before it is repeated, and a MOVE tried again whose message has left its
-# mailbox is found done by the Message-ID in the destination; IDLE connects again by itself and sees the mail
-# that came meanwhile.
+# before it is repeated, a MOVE tried again whose message has left its
+# mailbox is found done by its Message-ID in the destination; IDLE
+# connects again by itself and sees the mail that came meanwhile.
 . "$(dirname "$0")/../lib.sh"
 
 [ -n "${STEED_IMAPS_PORT:-}" ] || bail "no test environment (run under tests/env/run)"
