@@ -3,7 +3,8 @@
  * rest of the interface knows only tui_setup_new() and tui_setup_main()
  * (tui.h).
  *
- *   tui-setup.c        the screen: its steps, what each draws, the keys
+ *   tui-setup.c        the screen: its steps, the keys, the jobs' answers
+ *   tui-setup-draw.c   what each step shows
  *   tui-setup-jobs.c   the steps' work off the interface thread: finding
  *                      the servers, logging in, the key, saving
  *   tui-setup-add.c    the saved account into the running interface
@@ -17,6 +18,9 @@
 #include "buf.h"
 #include "config.h"
 #include "account/setup.h"
+
+struct tui_account;
+struct tui_screen;
 
 /* What the jobs need, copied so that the screen may go while they run. */
 struct tui_setup_in {
@@ -66,6 +70,61 @@ struct tui_setup_out {
 struct tui_setup_in *tui_setup_in_copy(const struct tui_setup_in *);
 void	 tui_setup_in_free(void *);
 void	 tui_setup_out_free(void *);
+
+/* The wizard's state: the screen's (tui-setup.c), drawn by tui-setup-draw.c. */
+enum ts_step {
+	WZ_NAME,
+	WZ_ADDRESS,
+	WZ_HOW,			/* password or password command */
+	WZ_PASSWORD,
+	WZ_COMMAND,
+	WZ_DISCOVER,		/* waits: looking for the servers */
+	WZ_FOUND,		/* the servers, to accept or edit */
+	WZ_CHECK,		/* waits: logging in */
+	WZ_FAILED,		/* the login failed: what to do */
+	WZ_DEVICE_LOOK,		/* waits: a setup message in the INBOX? */
+	WZ_DEVICE,		/* there is one: use its key? */
+	WZ_DEVICE_IMPORT,	/* waits: importing it with the code */
+	WZ_KEY_MAKE,		/* waits: finding or making the key */
+	WZ_KEY,			/* the key, and its options */
+	WZ_KEYS,		/* the keys the user has, to pick one */
+	WZ_SAVE,		/* waits: saving */
+	WZ_RECORDS		/* saved: the DNS records */
+};
+
+struct ts {
+	enum ts_step		 step;
+	struct tui_setup_in	 in;
+	int			 use_command;
+	uint64_t		 job;		/* the job waited for, or 0 */
+	char			*error;		/* said on the current step */
+
+	struct setup_found	 found;
+	int			 looked;	/* the servers were looked for */
+	enum setup_origin	 imap_origin, smtp_origin;
+
+	enum setup_which	 which;		/* WZ_FAILED */
+	struct setup_check	 check;
+
+	char			*fpr, *uid, *smime_fpr;
+	int			 created, chosen, passphrase;
+	int			 from_device;	/* the key came from the
+						   other device's message */
+	char			 begin[3];	/* its code's first digits */
+	double			 seconds;
+
+	struct setup_key	*keys;
+	size_t			 nkeys, cursor;
+
+	struct tui_account	*ta;		/* the account saved */
+	char			*records, *records_file, *advice;
+	char			*records_cause;
+};
+
+void		 tui_setup_draw(struct tui_screen *);
+void		 tui_setup_status(struct tui_screen *, struct buf *);
+/* The host of the IMAP or SMTP server, or "the server". */
+const char	*tui_setup_host(struct ts *, enum setup_which);
 
 /* Each runs on a thread of its own (tui_background()): a struct
  * tui_setup_in in, a struct tui_setup_out out. */

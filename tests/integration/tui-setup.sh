@@ -84,7 +84,7 @@ ok "name, address, password" you "Dora Example" "$A" wrong-pw
 ok "the servers are found" tui_wait w "Your mail servers" 20
 imap_secure() {
 	tui_capture w | grep -A1 'IMAP (reading):  imaps://imap.steed.test' |
-	    grep -q 'secure SRV record (DNSSEC)'
+	    grep -q 'DNS SRV _imaps._tcp.steed.test (DNSSEC-secure)'
 }
 ok "... IMAP from the signed zone's SRV record, said to be secure" imap_secure
 ok "... and the SMTP server" tui_wait_re w "SMTP \(sending\):  smtps?://smtp.steed.test"

@@ -1,0 +1,515 @@
+/*
+ * tui-setup-draw.c: what the setup wizard's screen shows at each step: what
+ * was typed, the servers found and where from, why a login failed, the key
+ * and its fingerprint, the DNS records; and the status bar's keys. Reads
+ * the wizard's state (struct ts), changes nothing; everything drawn goes
+ * through tui_put().
+ */
+#include <ctype.h>
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "account/setup.h"
+#include "tui.h"
+#include "tui-setup.h"
+#include "xmalloc.h"
+
+/* ---- drawing ------------------------------------------------------------ */
+
+/* Text wrapped at word boundaries from row y, column x; the next row. */
+static int
+ts_para(int y, int x, const char *text, int attr)
+{
+	int		 width = COLS - x - 2, last = TUI_FIRST_ROW + tui_rows();
+	const char	*p = text, *sp;
+	struct buf	 line, word;
+
+	if (width < 10)
+		width = 10;
+	buf_init(&line);
+	buf_init(&word);
+	while (*p != '\0' && y < last) {
+		sp = p + strcspn(p, " ");
+		buf_reset(&word);
+		buf_add(&word, p, (size_t)(sp - p));
+		buf_add(&word, "", 0);
+		if (line.len > 0 && tui_width(line.data) + 1 +
+		    tui_width(word.data) > width) {
+			tui_put(y++, x, width, line.data, attr);
+			buf_reset(&line);
+		}
+		if (line.len > 0)
+			buf_adds(&line, " ");
+		buf_adds(&line, word.data);
+		p = *sp == ' ' ? sp + 1 : sp;
+	}
+	if (line.len > 0 && y < last)
+		tui_put(y++, x, width, line.data, attr);
+	buf_free(&line);
+	buf_free(&word);
+	return y;
+}
+
+/* A line "  label  value" with the value made safe. */
+static int
+ts_field(int y, const char *label, const char *value, int attr)
+{
+	int	w;
+
+	if (y >= TUI_FIRST_ROW + tui_rows())
+		return y;
+	w = tui_put(y, 2, COLS - 4, label, tui_attr(TC_HEADER_NAME));
+	tui_put(y, 2 + w, COLS - 4 - w, value != NULL ? value : "", attr);
+	return y + 1;
+}
+
+/* 64 hex digits as AB:CD:...; two lines of 16 bytes each. */
+static void
+ts_pretty_fpr(const char *hex, char *l1, char *l2)
+{
+	size_t	 i, n = strlen(hex);
+	char	*o = l1;
+
+	*l1 = *l2 = '\0';
+	for (i = 0; i + 1 < n && i < 64; i += 2) {
+		if (i == 32)
+			o = l2;
+		else if (i > 0)
+			*o++ = ':';
+		*o++ = (char)toupper((unsigned char)hex[i]);
+		*o++ = (char)toupper((unsigned char)hex[i + 1]);
+		*o = '\0';
+	}
+}
+
+/* An OpenPGP fingerprint in groups of four. */
+static char *
+ts_groups(const char *fpr)
+{
+	struct buf	b;
+	size_t		i;
+
+	buf_init(&b);
+	for (i = 0; fpr[i] != '\0'; i++) {
+		if (i > 0 && i % 4 == 0)
+			buf_adds(&b, i == 20 ? "  " : " ");
+		buf_add(&b, &fpr[i], 1);
+	}
+	buf_add(&b, "", 0);
+	return b.data != NULL ? b.data : xstrdup("");
+}
+
+const char *
+tui_setup_host(struct ts *t, enum setup_which w)
+{
+	const char *h = w == SETUP_IMAP ? t->in.imap.host : t->in.smtp.host;
+
+	return h != NULL ? h : "the server";
+}
+
+static int
+ts_draw_you(struct ts *t, int y)
+{
+	const char	*pw;
+
+	y = ts_para(y, 2, "Welcome to steedmail.", tui_attr(TC_TITLE));
+	y = ts_para(y + 1, 2, "Your name, your address and your password: "
+	    "steedmail then finds your mail servers, makes your key and "
+	    "opens your inbox. Escape goes back a step.", tui_attr(TC_NORMAL));
+	y++;
+	y = ts_field(y, "Name:      ", t->in.name, tui_attr(TC_HEADER));
+	if (t->step > WZ_NAME)
+		y = ts_field(y, "Address:   ", t->in.address,
+		    tui_attr(TC_HEADER));
+	if (t->step == WZ_PASSWORD || (t->step > WZ_HOW && !t->use_command))
+		pw = t->in.password != NULL ? "(typed, hidden)" : "";
+	else if (t->step > WZ_HOW)
+		pw = t->in.command != NULL ? t->in.command : "";
+	else
+		pw = NULL;
+	if (pw != NULL)
+		y = ts_field(y, t->use_command ? "Command:   " : "Password:  ",
+		    pw, tui_attr(TC_HEADER));
+	y++;
+	switch (t->step) {
+	case WZ_NAME:
+		y = ts_para(y, 2, "Your name, as the people you write to "
+		    "will see it.", tui_attr(TC_NORMAL));
+		break;
+	case WZ_ADDRESS:
+		y = ts_para(y, 2, "Your mail address, such as "
+		    "someone@example.org.", tui_attr(TC_NORMAL));
+		break;
+	case WZ_HOW:
+		y = ts_para(y, 2, "How should steedmail get your password?",
+		    tui_attr(TC_NORMAL));
+		y = ts_field(y, "  p  ", "type it now (kept in the "
+		    "configuration file, which only you can read)",
+		    tui_attr(TC_NORMAL));
+		y = ts_field(y, "  c  ", "a command that prints it, such as "
+		    "pass show mail or secret-tool lookup ...",
+		    tui_attr(TC_NORMAL));
+		break;
+	case WZ_PASSWORD:
+		y = ts_para(y, 2, "Your password: what you type is not shown.",
+		    tui_attr(TC_NORMAL));
+		break;
+	case WZ_COMMAND:
+		y = ts_para(y, 2, "A command that prints your password on its "
+		    "first line, such as: pass show mail", tui_attr(TC_NORMAL));
+		break;
+	default:
+		break;
+	}
+	return y;
+}
+
+/* Where a server came from, in words (setup_origin_name() is a token). */
+static const char *
+ts_origin(enum setup_origin o)
+{
+	switch (o) {
+	case SETUP_SRV_SECURE:
+		return "secure SRV record (DNSSEC)";
+	case SETUP_SRV_INSECURE:
+		return "insecure SRV record, only a suggestion";
+	case SETUP_GUESS:
+		return "probed name";
+	case SETUP_MX:
+		return "the mail (MX) host's domain, probed";
+	case SETUP_GIVEN:
+		return "typed by you";
+	default:
+		return "found";
+	}
+}
+
+static int
+ts_draw_server(struct ts *t, int y, int imap)
+{
+	const struct setup_server *sv = imap ? &t->found.imap : &t->found.smtp;
+	const struct config_url	 *u = imap ? &t->in.imap : &t->in.smtp;
+	enum setup_origin	  o = imap ? t->imap_origin : t->smtp_origin;
+	char			 *s, *from;
+
+	s = tui_setup_url_string(u, imap);
+	y = ts_field(y, imap ? "IMAP (reading):  " : "SMTP (sending):  ",
+	    u->host != NULL ? s : "none found: type one", tui_attr(u->host !=
+	    NULL ? TC_HEADER : TC_ERROR));
+	free(s);
+	if (u->host == NULL)
+		return y;
+	if (o == SETUP_GIVEN)
+		from = xstrdup("typed by you");
+	else if (sv->how != NULL)	/* it names where it came from */
+		from = xstrdup(sv->how);
+	else
+		from = xstrdup(ts_origin(o));
+	y = ts_para(y, 19, from, tui_attr(o == SETUP_SRV_SECURE ?
+	    TC_IND_GOOD : o == SETUP_SRV_INSECURE ? TC_IND_WARN : TC_NOTE));
+	free(from);
+	return y;
+}
+
+static int
+ts_draw_found(struct ts *t, int y)
+{
+	size_t	i;
+
+	y = ts_para(y, 2, "Your mail servers", tui_attr(TC_TITLE));
+	y++;
+	y = ts_draw_server(t, y, 1);
+	y = ts_draw_server(t, y, 0);
+	if (t->found.nnotes > 0) {
+		y++;
+		y = ts_para(y, 2, "On the way:", tui_attr(TC_NORMAL));
+		for (i = 0; i < t->found.nnotes; i++)
+			y = ts_para(y, 4, t->found.notes[i],
+			    tui_attr(TC_IND_WARN));
+	}
+	y++;
+	y = ts_field(y, "Enter  ", "use these", tui_attr(TC_NORMAL));
+	y = ts_field(y, "i      ", "change the IMAP server", tui_attr(TC_NORMAL));
+	y = ts_field(y, "s      ", "change the SMTP server", tui_attr(TC_NORMAL));
+	y = ts_field(y, "Escape ", "back", tui_attr(TC_NORMAL));
+	return y;
+}
+
+static int
+ts_draw_failed(struct ts *t, int y)
+{
+	const char	*host = tui_setup_host(t, t->which);
+	char		*h, l1[64], l2[64];
+
+	switch (t->check.result) {
+	case SETUP_CERT:
+		h = xasprintf("The certificate of %s could not be verified.",
+		    host);
+		break;
+	case SETUP_UNREACHABLE:
+		h = xasprintf("%s could not be reached.", host);
+		break;
+	case SETUP_NO_TLS:
+		h = xasprintf("%s offers no TLS: steedmail never sends your "
+		    "password in clear text. Choose another server.", host);
+		break;
+	default:
+		h = xasprintf("Logging in to %s failed.", host);
+		break;
+	}
+	y = ts_para(y, 2, h, tui_attr(TC_BANNER_BAD));
+	free(h);
+	if (t->check.message != NULL)
+		y = ts_para(y + 1, 2, t->check.message, tui_attr(TC_NORMAL));
+	y++;
+	if (t->check.result == SETUP_CERT && t->check.fingerprint != NULL) {
+		ts_pretty_fpr(t->check.fingerprint, l1, l2);
+		y = ts_para(y, 2, "Its SHA-256 fingerprint:", tui_attr(TC_NORMAL));
+		y = ts_field(y, "  ", l1, tui_attr(TC_HEADER));
+		y = ts_field(y, "  ", l2, tui_attr(TC_HEADER));
+		y = ts_para(y + 1, 2, "If this is your server's certificate "
+		    "(its administrator can tell you the fingerprint), "
+		    "steedmail can trust exactly this certificate and no "
+		    "other.", tui_attr(TC_NORMAL));
+		y++;
+		y = ts_field(y, "p      ", "pin this certificate",
+		    tui_attr(TC_NORMAL));
+	}
+	y = ts_field(y, "e      ", "change the servers", tui_attr(TC_NORMAL));
+	if (t->check.result != SETUP_NO_TLS)
+		y = ts_field(y, "r      ", "try again", tui_attr(TC_NORMAL));
+	y = ts_field(y, "Escape ", "back", tui_attr(TC_NORMAL));
+	return y;
+}
+
+static int
+ts_draw_key(struct ts *t, int y)
+{
+	char	*g, *how;
+
+	y = ts_para(y, 2, "Your key", tui_attr(TC_TITLE));
+	y++;
+	if (t->fpr != NULL) {
+		g = ts_groups(t->fpr);
+		y = ts_field(y, "OpenPGP:  ", g, tui_attr(TC_HEADER));
+		free(g);
+		if (t->uid != NULL)
+			y = ts_field(y, "          ", t->uid, tui_attr(TC_NORMAL));
+		if (t->from_device)
+			how = xstrdup("from your other device");
+		else if (t->chosen)
+			how = xstrdup("chosen from the keys you have");
+		else if (t->created)
+			how = xasprintf("made now, in %.1f seconds", t->seconds);
+		else
+			how = xstrdup("already in your keyring");
+		y = ts_field(y, "          ", how, tui_attr(TC_NOTE));
+		free(how);
+	}
+	if (t->smime_fpr != NULL) {
+		g = ts_groups(t->smime_fpr);
+		y = ts_field(y, "S/MIME:   ", g, tui_attr(TC_HEADER));
+		free(g);
+	}
+	if (t->fpr != NULL)
+		y = ts_para(y + 1, 2, t->passphrase ? "It has a passphrase." :
+		    "It has no passphrase: anyone who can read your files can "
+		    "use it. A passphrase is optional.", tui_attr(TC_NORMAL));
+	y++;
+	y = ts_field(y, "Enter  ", "save the account", tui_attr(TC_NORMAL));
+	y = ts_field(y, "k      ", "use another key you have",
+	    tui_attr(TC_NORMAL));
+	if (t->smime_fpr == NULL)
+		y = ts_field(y, "m      ", "also make an S/MIME certificate",
+		    tui_attr(TC_NORMAL));
+	if (t->fpr != NULL && !t->passphrase)
+		y = ts_field(y, "p      ", "set a passphrase (optional)",
+		    tui_attr(TC_NORMAL));
+	y = ts_field(y, "Escape ", "back", tui_attr(TC_NORMAL));
+	return y;
+}
+
+static int
+ts_draw_device(struct ts *t, int y)
+{
+	char	*m;
+
+	y = ts_para(y, 2, "A key from your other device", tui_attr(TC_TITLE));
+	m = xasprintf("Your INBOX holds an Autocrypt Setup Message from %s: "
+	    "the key of your other device, locked with the setup code that "
+	    "device showed you (nine groups of four digits; the first "
+	    "begins with %s). With it, both devices use the same key.",
+	    t->in.address, t->begin);
+	y = ts_para(y + 1, 2, m, tui_attr(TC_NORMAL));
+	free(m);
+	y++;
+	y = ts_field(y, "u      ", "use the key from your other device: type "
+	    "the setup code", tui_attr(TC_NORMAL));
+	y = ts_field(y, "n      ", "make a new key instead", tui_attr(TC_NORMAL));
+	y = ts_field(y, "Escape ", "back", tui_attr(TC_NORMAL));
+	return y;
+}
+
+static int
+ts_draw_keys(struct ts *t, int y)
+{
+	size_t	 i;
+	char	*line;
+
+	y = ts_para(y, 2, "The keys you have", tui_attr(TC_TITLE));
+	y++;
+	if (t->job != 0)
+		return ts_para(y, 2, "Looking in your keyring...",
+		    tui_attr(TC_NORMAL));
+	if (t->nkeys == 0)
+		y = ts_para(y, 2, "You have no other key that can sign.",
+		    tui_attr(TC_NORMAL));
+	for (i = 0; i < t->nkeys && y < TUI_FIRST_ROW + tui_rows() - 2; i++) {
+		line = xasprintf("%s  %s%s", t->keys[i].fpr,
+		    t->keys[i].uid != NULL ? t->keys[i].uid : "",
+		    t->keys[i].card ? "  [smartcard]" : "");
+		tui_putfill(y++, 2, COLS - 4, line, tui_attr(i == t->cursor ?
+		    TC_SELECTED : TC_NORMAL));
+		free(line);
+	}
+	y++;
+	y = ts_field(y, "Enter  ", "use this key; Escape: back",
+	    tui_attr(TC_NORMAL));
+	return y;
+}
+
+static int
+ts_draw_records(struct ts *t, int y)
+{
+	char	*s;
+
+	s = xasprintf("Your account is saved in %s.", tui.cf->path);
+	y = ts_para(y, 2, s, tui_attr(TC_TITLE));
+	free(s);
+	y++;
+	if (t->records != NULL) {
+		y = ts_para(y, 2, "To let others find your key, these DNS "
+		    "records go in your domain's zone:", tui_attr(TC_NORMAL));
+		{
+			char	*copy = xstrdup(t->records), *line, *p = copy;
+
+			while ((line = strsep(&p, "\n")) != NULL)
+				if (*line != '\0')
+					y = ts_field(y, "  ", line,
+					    tui_attr(TC_HEADER));
+			free(copy);
+		}
+		if (t->records_file != NULL) {
+			s = xasprintf("They are also in %s.", t->records_file);
+			y = ts_para(y, 2, s, tui_attr(TC_NORMAL));
+			free(s);
+		}
+		if (t->advice != NULL)
+			y = ts_para(y + 1, 2, t->advice, tui_attr(TC_NORMAL));
+	} else if (t->records_cause != NULL)
+		y = ts_para(y, 2, t->records_cause, tui_attr(TC_IND_WARN));
+	y++;
+	y = ts_field(y, "Enter  ", "open your inbox", tui_attr(TC_NORMAL));
+	return y;
+}
+
+void
+tui_setup_draw(struct tui_screen *s)
+{
+	struct ts	*t = s->data;
+	int		 y = TUI_FIRST_ROW + 1;
+	char		*m;
+
+	switch (t->step) {
+	case WZ_NAME:
+	case WZ_ADDRESS:
+	case WZ_HOW:
+	case WZ_PASSWORD:
+	case WZ_COMMAND:
+		y = ts_draw_you(t, y);
+		break;
+	case WZ_DISCOVER:
+		y = ts_para(y, 2, "Looking for your mail servers...",
+		    tui_attr(TC_TITLE));
+		m = xasprintf("steedmail asks DNS for the servers of %s "
+		    "(SRV records, checked with DNSSEC), then tries the "
+		    "usual names over TLS.", strchr(t->in.address, '@') + 1);
+		y = ts_para(y + 1, 2, m, tui_attr(TC_NORMAL));
+		free(m);
+		break;
+	case WZ_FOUND:
+		y = ts_draw_found(t, y);
+		break;
+	case WZ_CHECK:
+		y = ts_para(y, 2, "Checking: logging in...", tui_attr(TC_TITLE));
+		m = xasprintf("To %s (reading) and %s (sending), before "
+		    "anything is saved.", tui_setup_host(t, SETUP_IMAP),
+		    tui_setup_host(t, SETUP_SMTP));
+		y = ts_para(y + 1, 2, m, tui_attr(TC_NORMAL));
+		free(m);
+		break;
+	case WZ_FAILED:
+		y = ts_draw_failed(t, y);
+		break;
+	case WZ_DEVICE_LOOK:
+		y = ts_para(y, 2, "Looking in your INBOX for a key from "
+		    "another device...", tui_attr(TC_TITLE));
+		break;
+	case WZ_DEVICE:
+		y = ts_draw_device(t, y);
+		break;
+	case WZ_DEVICE_IMPORT:
+		y = ts_para(y, 2, "Importing the key from your other device...",
+		    tui_attr(TC_TITLE));
+		break;
+	case WZ_KEY_MAKE:
+		y = ts_para(y, 2, "Making your key...", tui_attr(TC_TITLE));
+		m = xasprintf("An OpenPGP key for %s, so that mail to you "
+		    "can be encrypted and yours signed.", t->in.address);
+		y = ts_para(y + 1, 2, m, tui_attr(TC_NORMAL));
+		free(m);
+		break;
+	case WZ_KEY:
+		y = ts_draw_key(t, y);
+		break;
+	case WZ_KEYS:
+		y = ts_draw_keys(t, y);
+		break;
+	case WZ_SAVE:
+		y = ts_para(y, 2, "Saving your account...", tui_attr(TC_TITLE));
+		break;
+	case WZ_RECORDS:
+		y = ts_draw_records(t, y);
+		break;
+	}
+	if (t->error != NULL)
+		ts_para(y + 1, 2, t->error, tui_attr(TC_ERROR));
+}
+
+void
+tui_setup_status(struct tui_screen *s, struct buf *b)
+{
+	struct ts	*t = s->data;
+
+	switch (t->step) {
+	case WZ_DISCOVER:
+	case WZ_CHECK:
+	case WZ_DEVICE_LOOK:
+	case WZ_DEVICE_IMPORT:
+	case WZ_KEY_MAKE:
+		buf_adds(b, " Escape: stop and go back");
+		break;
+	case WZ_SAVE:
+		buf_adds(b, " saving");
+		break;
+	case WZ_RECORDS:
+		buf_adds(b, " Enter: your inbox");
+		break;
+	default:
+		buf_adds(b, " Escape: back a step");
+		break;
+	}
+}
