@@ -196,11 +196,12 @@ dns_results_free(struct dns_result *rs, size_t n)
 
 /* Set the resolver up from cf; -1 with *cause. Called under dns_lock. */
 static int
-dns_setup(struct ub_ctx *ub, const struct config *cf, char **cause)
+dns_setup(struct ub_ctx *ub, const struct config *cf, int *root, char **cause)
 {
 	struct stat	 sb;
 	int		 err;
 
+	*root = 0;
 	if ((err = ub_ctx_async(ub, 1)) != 0)
 		goto ub_fail;
 	if (cf->dns_config != NULL &&
@@ -234,7 +235,7 @@ dns_setup(struct ub_ctx *ub, const struct config *cf, char **cause)
 				    ub_strerror(err));
 				return -1;
 			}
-			dns_root_anchor = 1;
+			*root = 1;
 		} else if (cf->dns_trust_anchor == NULL) {
 			*cause = xasprintf("no DNSSEC root trust anchor: %s "
 			    "is missing (install dns-root-data, or set "
@@ -248,7 +249,7 @@ dns_setup(struct ub_ctx *ub, const struct config *cf, char **cause)
 			    cf->dns_trust_anchor, ub_strerror(err));
 			return -1;
 		}
-		dns_root_anchor = 1;
+		*root = 1;
 	}
 	return 0;
 
@@ -270,7 +271,7 @@ dns_open(const struct config *cf, char **cause)
 			*cause = xstrdup("cannot create a DNS resolver");
 			return NULL;
 		}
-		if (dns_setup(dns_ub, cf, cause) == -1) {
+		if (dns_setup(dns_ub, cf, &dns_root_anchor, cause) == -1) {
 			ub_ctx_delete(dns_ub);
 			dns_ub = NULL;
 			dns_root_anchor = 0;
@@ -293,6 +294,23 @@ dns_open(const struct config *cf, char **cause)
 		free(why);
 	}
 	return ctx;
+}
+
+struct ub_ctx *
+dns_resolver_new(const struct config *cf, char **cause)
+{
+	struct ub_ctx	*ub;
+	int		 root;
+
+	if ((ub = ub_ctx_create()) == NULL) {
+		*cause = xstrdup("cannot create a DNS resolver");
+		return NULL;
+	}
+	if (dns_setup(ub, cf, &root, cause) == -1) {
+		ub_ctx_delete(ub);
+		return NULL;
+	}
+	return ub;
 }
 
 void

@@ -111,6 +111,14 @@ struct ub_ctx;
 struct ub_ctx	*dns_ub_lock(void);
 void		 dns_ub_unlock(void);
 
+/*
+ * A validating context of its own, set up from the dns-* settings as the
+ * shared one is, for a caller that must not be answered from the shared
+ * one's cache (dns-update-check.c, after an update). ub_ctx_delete()
+ * frees it; NULL and *cause when it cannot be set up.
+ */
+struct ub_ctx	*dns_resolver_new(const struct config *, char **cause);
+
 /* The dns-timeout setting in milliseconds (default 5 s). */
 int		 dns_timeout_ms(const struct config *);
 

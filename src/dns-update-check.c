@@ -2,15 +2,13 @@
  * dns-update-check.c: dns_update_verify() of dns-update.h, whether DNS
  * serves the records an update sent, and securely.
  *
- * Each round of questions has a libunbound context of its own, set up
- * from the same dns-* settings as dns-lookup.c's shared one, so that no
+ * Each round of questions has a libunbound context of its own
+ * (dns_resolver_new(): the dns-* settings of the shared one), so that no
  * cache (that context's, or dns-cache.c's SQLite one) answers with what
  * was there before the update. Rounds repeat until every record is served
  * with the data sent, or the time is up. Callers: ui/cli-publish.c, before
  * sending (what DNS has now) and after. Never prints.
  */
-#include <sys/stat.h>
-
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,63 +17,12 @@
 #include <unbound.h>
 
 #include "clock.h"
+#include "dns-lookup.h"
 #include "dns-update.h"
 #include "xmalloc.h"
 
-#define DNS_UPDATE_ROOT_KEY	"/usr/share/dns/root.key"
 #define DNS_UPDATE_ROUND_MS	250	/* between rounds of the check */
 #define DNS_RCODE_SERVFAIL	2
-
-/* A resolver of its own, set up as dns-lookup.c sets up the shared one. */
-static struct ub_ctx *
-dns_update_resolver(const struct config *cf, char **cause)
-{
-	struct ub_ctx	*ub;
-	struct stat	 sb;
-	int		 err, anchor = 0;
-
-	if ((ub = ub_ctx_create()) == NULL) {
-		*cause = xstrdup("cannot create a DNS resolver");
-		return NULL;
-	}
-	if ((err = ub_ctx_async(ub, 1)) != 0)
-		goto fail;
-	if (cf->dns_config != NULL &&
-	    (err = ub_ctx_config(ub, cf->dns_config)) != 0)
-		goto fail;
-	if (cf->dns_forwarder != NULL) {
-		if ((err = ub_ctx_set_fwd(ub, cf->dns_forwarder)) != 0)
-			goto fail;
-	} else if (!cf->dns_recursion && cf->dns_config == NULL &&
-	    (err = ub_ctx_resolvconf(ub, NULL)) != 0)
-		goto fail;
-	if (!cf->dns_recursion && cf->dns_config == NULL &&
-	    (err = ub_ctx_set_option(ub, "do-not-query-localhost:", "no")) != 0)
-		goto fail;
-	if (cf->dns_config == NULL && stat(DNS_UPDATE_ROOT_KEY, &sb) == 0) {
-		if ((err = ub_ctx_add_ta_file(ub, DNS_UPDATE_ROOT_KEY)) != 0)
-			goto fail;
-		anchor = 1;
-	}
-	if (cf->dns_trust_anchor != NULL) {
-		if ((err = ub_ctx_add_ta_file(ub, cf->dns_trust_anchor)) != 0)
-			goto fail;
-		anchor = 1;
-	}
-	if (!anchor && cf->dns_config == NULL) {
-		*cause = xasprintf("no DNSSEC trust anchor: %s is missing "
-		    "(install dns-root-data, or set dns-trust-anchor)",
-		    DNS_UPDATE_ROOT_KEY);
-		ub_ctx_delete(ub);
-		return NULL;
-	}
-	return ub;
-
-fail:
-	*cause = xasprintf("DNS resolver: %s", ub_strerror(err));
-	ub_ctx_delete(ub);
-	return NULL;
-}
 
 struct dns_update_q {
 	const struct dns_update_rr	*rr;
@@ -169,7 +116,7 @@ dns_update_round(const struct config *cf, const struct dns_update_rr *rrs,
 	char			*name;
 	int			 err;
 
-	if ((ub = dns_update_resolver(cf, cause)) == NULL)
+	if ((ub = dns_resolver_new(cf, cause)) == NULL)
 		return -1;
 	qs = xcalloc(n, sizeof *qs);
 	left = 0;
