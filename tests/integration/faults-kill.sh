@@ -83,16 +83,24 @@ s() { sm -F "$T_TMP/k.conf" "$@"; }
 integrity() { [ ! -e "$1" ] || [ "$(sqlite3 -batch "$1" 'PRAGMA integrity_check' 2>&1)" = ok ]; }
 # how long one run takes from a cold cache, so that the kills can land
 # anywhere inside one
-# (the second one: the first also imports the senders' keys into gpg)
+# (the quickest of two, after a first that also imports the senders' keys
+# into gpg); a run that still ends before its kill makes the span shorter
 s --sync >/dev/null 2>&1
-rm -f "$HCACHE" "$HCACHE-wal" "$HCACHE-shm"
-t0=$(date +%s%N)
-s --sync >/dev/null 2>&1
-span=$(( ($(date +%s%N) - t0) / 1000000 * 9 / 10 ))
-[ "$span" -ge 100 ] || span=100
-diag "$(date +%T) the mailbox is ready; a cold run takes about $((span * 10 / 9)) ms"
-bad=0 killed=0 done_runs=0
-for i in $(seq "$KILLS"); do
+span=
+for _ in 1 2; do
+	rm -f "$HCACHE" "$HCACHE-wal" "$HCACHE-shm"
+	t0=$(date +%s%N)
+	s --sync >/dev/null 2>&1
+	t=$(( ($(date +%s%N) - t0) / 1000000 ))
+	[ -n "$span" ] && [ "$span" -le "$t" ] || span=$t
+done
+diag "$(date +%T) the mailbox is ready; a cold run takes about $span ms"
+span=$((span * 8 / 10))
+[ "$span" -ge 50 ] || span=50
+bad=0 killed=0 done_runs=0 i=0
+# until KILLS runs were killed in the middle (at most twice as many runs)
+while [ "$killed" -lt "$KILLS" ] && [ "$i" -lt $((KILLS * 2)) ]; do
+	i=$((i + 1))
 	# a cold cache every time: the headers are written again, and the
 	# trust step (whose resume point is in the cache) writes the store
 	# again, so that every kill lands in the middle of writes
@@ -106,6 +114,8 @@ for i in $(seq "$KILLS"); do
 		killed=$((killed + 1))
 	else
 		done_runs=$((done_runs + 1))
+		span=$((span * 8 / 10))
+		[ "$span" -ge 30 ] || span=30
 	fi
 	wait "$pid" 2>/dev/null
 	if ! integrity "$HCACHE" || ! integrity "$TRUST"; then
@@ -113,8 +123,8 @@ for i in $(seq "$KILLS"); do
 		diag "run $i: a database is damaged"
 	fi
 done
-diag "$KILLS runs: $killed killed in the middle, $done_runs ended first"
-ok "steedmail was killed at least 40 times in the middle of its work" [ "$killed" -ge 40 ]
+diag "$i runs: $killed killed in the middle, $done_runs ended first (kills within $span ms at the end)"
+ok "steedmail was killed $KILLS times in the middle of its work" [ "$killed" -ge "$KILLS" ]
 ok "after every kill both databases pass integrity_check" [ "$bad" = 0 ]
 diag "$(date +%T) the kills are over"
 ok "the next run completes" s --sync
