@@ -7,7 +7,9 @@
  * is a job for the account's worker; the screen never waits for it.
  */
 #include <curses.h>
+#ifdef __GLIBC__
 #include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,7 +200,9 @@ ixs_drop_run(void *ix)
 	 * keep for itself: back to the system, so that a folder read
 	 * again and again does not leave the process a snapshot larger
 	 * for each time (doc/bench.md, "Load") */
+#ifdef __GLIBC__
 	malloc_trim(0);
+#endif
 	return NULL;
 }
 
