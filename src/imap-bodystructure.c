@@ -317,7 +317,9 @@ imap_bs_read(mailstream *s, const char *tag, struct buf *out, char **cause)
 		fatal("out of memory");
 	for (;;) {
 		mmap_string_truncate(line, 0);
-		if (mailstream_read_line(s, line) == NULL) {
+		/* at the end of the stream libetpan hands out an empty line,
+		 * not NULL, again and again: that is the end too */
+		if (mailstream_read_line(s, line) == NULL || line->len == 0) {
 			*cause = xstrdup("the connection was lost");
 			break;
 		}

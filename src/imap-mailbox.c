@@ -283,6 +283,10 @@ imap_mailbox_status(mailimap *imap, struct imap_folder *f, char **cause)
 		*cause = imap_sync_error(imap, "STATUS", err);
 		return -1;
 	}
+	/* OK without a STATUS line: libetpan hands back nothing, and the
+	 * counts stay unknown (0) */
+	if (res == NULL)
+		return 0;
 	for (it = res->st_info_list != NULL ? clist_begin(res->st_info_list) :
 	    NULL; it != NULL; it = clist_next(it)) {
 		si = clist_content(it);

@@ -166,7 +166,12 @@ imap_ops_error(mailimap *imap, int err, const char *what, char **cause)
 	case MAILIMAP_NO_ERROR:
 		return IMAP_OPS_OK;
 	case MAILIMAP_ERROR_MEMORY:
-		fatal("out of memory");
+		/* libetpan makes room for a literal as large as the server
+		 * says before a byte of it comes: a lying server can ask for
+		 * gigabytes, and that is its fault, not a reason to end */
+		*cause = xasprintf("the IMAP server's reply to %s was too "
+		    "large to hold in memory", what);
+		return IMAP_OPS_LOST;
 	case MAILIMAP_ERROR_STREAM:
 		*cause = xasprintf("the connection to the IMAP server was lost "
 		    "during %s (closed, or no answer in time)", what);

@@ -87,7 +87,9 @@ imap_session_error(mailimap *imap, int r, const char *host, const char *what)
 		return xasprintf("%s sent something that is not IMAP during %s",
 		    host, what);
 	case MAILIMAP_ERROR_MEMORY:
-		fatal("out of memory");
+		/* a literal as large as the server says (imap_ops_error()) */
+		return xasprintf("%s sent a reply to %s too large to hold in "
+		    "memory", host, what);
 	}
 	words = imap_session_words(imap);
 	if (r == MAILIMAP_ERROR_FATAL ||
@@ -159,20 +161,25 @@ imap_session_has(struct mailimap_capability_data *caps, const char *name)
 	return 0;
 }
 
-/* Ask for the capabilities unless the server told them unasked. */
-static int
+/*
+ * Ask for the capabilities unless the server told them unasked. Not with
+ * mailimap_capability(), which copies what the answer left without looking
+ * and so dies on a NULL when a server (or anyone on the path before
+ * STARTTLS) answers OK without a CAPABILITY line: the untagged line is
+ * kept by libetpan's reader whichever command it answers.
+ */
+int
 imap_session_capability(mailimap *imap, const char *host, char **cause)
 {
-	struct mailimap_capability_data	*caps;
-	int				 r;
+	int	r;
 
 	if (imap_session_caps(imap) != NULL)
 		return 0;
-	if ((r = mailimap_capability(imap, &caps)) != MAILIMAP_NO_ERROR) {
+	if ((r = mailimap_custom_command(imap, "CAPABILITY")) !=
+	    MAILIMAP_NO_ERROR) {
 		*cause = imap_session_error(imap, r, host, "CAPABILITY");
 		return -1;
 	}
-	mailimap_capability_data_free(caps);	/* a copy */
 	if (imap_session_caps(imap) == NULL) {
 		*cause = xasprintf("%s sent no capabilities", host);
 		return -1;

@@ -47,6 +47,14 @@ mailimap	*imap_session_connect(const struct config_url *u,
 		     const struct net_tls_policy *p,
 		     enum imap_session_stage *, char **cause);
 
+/*
+ * Make sure the capabilities are known (imap_connection_info): asked with
+ * CAPABILITY unless the greeting or the login named them. -1 and a cause
+ * when the server refused, broke off, or named none.
+ */
+int		 imap_session_capability(mailimap *, const char *host,
+		     char **cause);
+
 /* Log out (briefly waiting for the server), close and free. NULL is fine. */
 void		 imap_session_close(mailimap *);
 

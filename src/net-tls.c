@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include <netdb.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -264,8 +265,15 @@ net_tls_read(mailstream_low *s, void *buf, size_t len)
 	deadline = net_tls_deadline(s);
 	for (;;) {
 		n = gnutls_record_recv(t->session, buf, len);
-		if (n >= 0)
+		if (n > 0)
 			return n;
+		if (n == 0) {
+			/* the server closed: an error for every reader here
+			 * (net_plain_read() says why) */
+			log_msg(LOG_INFO, "TLS: %s closed the connection",
+			    t->host);
+			return -1;
+		}
 		if (n == GNUTLS_E_AGAIN || n == GNUTLS_E_INTERRUPTED) {
 			if (net_tls_wait(t, deadline) != 1) {
 				log_msg(LOG_INFO, "TLS read from %s timed out "
@@ -850,6 +858,32 @@ net_tls_policy_account(struct net_tls_policy *p, const struct account *a,
 	p->timeout = NET_TIMEOUT;
 }
 
+/*
+ * The clear part of a STARTTLS connection: libetpan's socket stream, but
+ * the end of the stream is an error (-1) rather than 0, as over TLS.
+ * libetpan 1.9.4 reads a literal until it has its bytes or an error, and
+ * takes 0 for neither: a server, or anyone on the path before STARTTLS,
+ * that announces a literal and closes would keep it reading for ever.
+ */
+static mailstream_low_driver	net_plain_driver;
+static pthread_once_t		net_plain_once = PTHREAD_ONCE_INIT;
+
+static ssize_t
+net_plain_read(mailstream_low *s, void *buf, size_t len)
+{
+	ssize_t	n;
+
+	n = mailstream_socket_driver->mailstream_read(s, buf, len);
+	return n == 0 ? -1 : n;
+}
+
+static void
+net_plain_init(void)
+{
+	net_plain_driver = *mailstream_socket_driver;
+	net_plain_driver.mailstream_read = net_plain_read;
+}
+
 mailstream *
 net_open(const struct config_url *u, const struct net_tls_policy *p,
     char **cause)
@@ -866,5 +900,7 @@ net_open(const struct config_url *u, const struct net_tls_policy *p,
 	}
 	if ((s = mailstream_socket_open_timeout(fd, p->timeout)) == NULL)
 		fatal("out of memory");
+	pthread_once(&net_plain_once, net_plain_init);
+	mailstream_get_low(s)->driver = &net_plain_driver;
 	return s;
 }

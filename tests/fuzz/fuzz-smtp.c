@@ -28,6 +28,10 @@ feed_read(mailstream_low *s, void *dst, size_t max)
 	struct feed	*f = s->data;
 	size_t		 n = f->len - f->pos;
 
+	/* the end of the input is the server closing: an error, as
+	 * steedmail's own streams make it (net-tls.c) */
+	if (n == 0)
+		return -1;
 	if (n > f->chunk)
 		n = f->chunk;
 	if (n > max)

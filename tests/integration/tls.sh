@@ -216,6 +216,26 @@ ok "SMTP server without STARTTLS refused" refuses smtp "$c" \
 fake_done
 ok "SMTP without STARTTLS: no password sent" nopw "$FLOG"
 
+# CAPABILITY answered OK without a CAPABILITY line, then a literal
+# announced and the connection closed, both before STARTTLS: said, and
+# nothing more (libetpan's own CAPABILITY died on the first; its literal
+# reader went on for ever on the second)
+quick() {	# quick PROTO CONF TEXT: nettest ends within 20 s, saying TEXT
+	timeout 20 "$NT" "$1" "$2" >"$T_TMP/run.out" 2>&1
+	[ $? -ne 124 ] || { echo "nettest still running after 20 s"; return 1; }
+	cat "$T_TMP/run.out"
+	sane && has "$T_TMP/run.out" "$3"
+}
+fake imap-nocaps
+c=$(conf imap-nocaps plain "$FPORT" "$FPORT" "$FAKE_PW" "$CA")
+ok "IMAP: CAPABILITY answered with none: said, no crash" quick imap "$c" "sent no capabilities"
+fake_done
+fake imap-literal-close
+c=$(conf imap-literal-close plain "$FPORT" "$FPORT" "$FAKE_PW" "$CA")
+ok "IMAP: a literal announced, then the connection closed: lost, said at once" quick imap "$c" "lost during CAPABILITY"
+fake_done
+ok "... and no password sent" nopw "$FLOG"
+
 # an EHLO reply with a tab after an unknown AUTH mechanism: read to its
 # end (libetpan's own reader spins there for ever), so the missing
 # STARTTLS is said at once

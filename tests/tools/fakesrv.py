@@ -15,6 +15,13 @@ Modes:
                    write; with CERT KEY it then starts TLS as asked
   imap-preauth     PREAUTH greeting on a connection that needs STARTTLS
   imap-login       (CERT KEY) IMAPS without AUTH=PLAIN: the client must LOGIN
+  imap-nocaps      greeting without capabilities, CAPABILITY answered OK
+                   with none (libetpan's own CAPABILITY dies on that)
+  imap-literal-close
+                   CAPABILITY answered with a LIST line whose literal is
+                   announced, then the connection closed (libetpan reads
+                   such a literal for ever unless the end of the stream is
+                   an error)
   smtp-nostarttls  EHLO without STARTTLS
   smtp-inject      answers STARTTLS with 220 plus injected bytes; with CERT
                    KEY it then starts TLS as asked
@@ -181,9 +188,24 @@ def main():
         pass
 
 
+def imap_caps_reply(conn, reply, then_close):
+    """Greet without capabilities; answer the first command with reply."""
+    conn.send("* OK fake ready\r\n")
+    line = conn.readline()
+    if line is None:
+        return
+    conn.send(reply.replace("TAG", line.decode("latin-1").split(" ")[0]))
+    while not then_close and conn.readline() is not None:
+        pass
+
+
 def serve(mode, conn, ctx):
     greeting = "* OK [CAPABILITY {caps}] fake ready\r\n"
-    if mode == "imap-nostarttls":
+    if mode == "imap-nocaps":
+        imap_caps_reply(conn, "TAG OK no capabilities here\r\n", False)
+    elif mode == "imap-literal-close":
+        imap_caps_reply(conn, "* LIST () \"/\" {100}\r\nINBOX", True)
+    elif mode == "imap-nostarttls":
         imap(conn, "IMAP4rev1 AUTH=PLAIN", greeting)
     elif mode == "imap-preauth":
         imap(conn, "IMAP4rev1 STARTTLS",

@@ -1,0 +1,216 @@
+/*
+ * fuzz-imap-session.c: everything but FETCH headers that an IMAP server
+ * answers, as a lying or broken server would: the input is all the server
+ * says, read in chunks whose size the first byte chooses, through the
+ * commands steedmail's engine sends on a logged-in session (PREAUTH
+ * greeting): CAPABILITY (imap_session_capability); LIST and STATUS (imap_mailbox_list), the
+ * special-use lookup, EXAMINE and SEARCH by Message-ID, a message fetched
+ * whole and by part, the flags of one UID, STORE, MOVE (or COPY, STORE
+ * and UID EXPUNGE), NOOP. These answers are read by libetpan's parser,
+ * then by the engine; the sequence stops where the engine would drop the
+ * connection. Checked: nothing crashes, leaks or hangs, folder names are
+ * strings, the flags are maildir letters. Its first finds: a CAPABILITY
+ * answered OK with no capability killed libetpan's mailimap_capability(),
+ * and a literal of 4 GB announced was an out-of-memory exit.
+ */
+#include "fuzz.h"
+
+#include <libetpan/libetpan.h>
+
+#include "buf.h"
+#include "imap-mailbox.h"
+#include "imap-ops.h"
+#include "imap-session.h"
+
+/*
+ * libetpan makes room for a literal as large as the server says before
+ * any of it comes; here, as on a machine without that much memory, an
+ * allocation past 1 GB fails (and the engine must say so and go on)
+ * rather than counting as the fuzzer's out-of-memory.
+ */
+const char	*__asan_default_options(void);
+
+const char *
+__asan_default_options(void)
+{
+	return "allocator_may_return_null=1:max_allocation_size_mb=1024";
+}
+
+/*
+ * libetpan's parser loses a few bytes of what it had built when a reply
+ * breaks off in the middle (a section of BODY[2.1], say): its leaks, not
+ * steedmail's, and bounded by the reply; steedmail's own are still found.
+ */
+const char	*__lsan_default_suppressions(void);
+
+const char *
+__lsan_default_suppressions(void)
+{
+	return "leak:libetpan.so\n";
+}
+
+struct feed {
+	const uint8_t	*data;
+	size_t		 len, pos, chunk;
+};
+
+static ssize_t
+feed_read(mailstream_low *s, void *dst, size_t max)
+{
+	struct feed	*f = s->data;
+	size_t		 n = f->len - f->pos;
+
+	/* the end of the input is the server closing: an error, as
+	 * steedmail's own streams make it (net-tls.c) */
+	if (n == 0)
+		return -1;
+	if (n > f->chunk)
+		n = f->chunk;
+	if (n > max)
+		n = max;
+	memcpy(dst, f->data + f->pos, n);
+	f->pos += n;
+	return (ssize_t)n;
+}
+
+static ssize_t
+feed_write(mailstream_low *s, const void *src, size_t n)
+{
+	(void)s;
+	(void)src;
+	return (ssize_t)n;
+}
+
+static int
+feed_close(mailstream_low *s)
+{
+	(void)s;
+	return 0;
+}
+
+static int
+feed_fd(mailstream_low *s)
+{
+	(void)s;
+	return -1;
+}
+
+static void
+feed_free(mailstream_low *s)
+{
+	free(s);
+}
+
+static mailstream_low_driver feed_driver = {
+	.mailstream_read = feed_read,
+	.mailstream_write = feed_write,
+	.mailstream_close = feed_close,
+	.mailstream_get_fd = feed_fd,
+	.mailstream_free = feed_free,
+};
+
+/* Go on with the next command? Not once the engine would have dropped
+ * the connection, nor when the input is used up. */
+static int
+more(mailimap *imap, const struct feed *f, int rc, char **cause)
+{
+	free(*cause);
+	*cause = NULL;
+	return rc != IMAP_OPS_LOST && imap->imap_stream != NULL &&
+	    f->pos < f->len;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
+{
+	struct feed		 f;
+	mailstream_low		*low;
+	mailstream		*st;
+	mailimap		*imap;
+	struct imap_folder	*folders = NULL;
+	struct buf		 b;
+	enum imap_ops_how	 how;
+	char			 flags[IMAP_OPS_FLAGS_SIZE];
+	char			*cause = NULL, *name;
+	size_t			 n = 0, i;
+	uint32_t		 uid = 7;
+	int			 rc;
+
+	if (len < 1 || len > 65536)
+		return 0;
+	f.data = data + 1;
+	f.len = len - 1;
+	f.pos = 0;
+	f.chunk = 1 + data[0] % 64;
+	if (data[0] >= 192)
+		f.chunk = 8192;
+	if ((low = mailstream_low_new(&f, &feed_driver)) == NULL)
+		return 0;
+	if ((st = mailstream_new(low, 1024)) == NULL) {
+		mailstream_low_free(low);
+		return 0;
+	}
+	if ((imap = mailimap_new(0, NULL)) == NULL) {
+		mailstream_close(st);
+		return 0;
+	}
+	rc = mailimap_connect(imap, st);
+	if ((rc != MAILIMAP_NO_ERROR_AUTHENTICATED &&
+	    rc != MAILIMAP_NO_ERROR_NON_AUTHENTICATED) ||
+	    imap->imap_stream == NULL)
+		goto out;
+	if (imap_session_capability(imap, "example.org", &cause) == -1 ||
+	    imap->imap_stream == NULL)
+		goto out;
+	if (rc == MAILIMAP_NO_ERROR_NON_AUTHENTICATED)
+		goto out;
+
+	rc = imap_mailbox_list(imap, &folders, &n, &cause);
+	if (rc == IMAP_OPS_OK) {
+		for (i = 0; i < n; i++)
+			FUZZ_ASSERT(folders[i].name != NULL);
+		imap_mailbox_list_free(folders, n);
+	}
+	if (!more(imap, &f, rc, &cause))
+		goto out;
+	if ((name = imap_mailbox_special(imap, "Sent", &cause)) != NULL)
+		free(name);
+	if (!more(imap, &f, 0, &cause))
+		goto out;
+	rc = imap_mailbox_has_msgid(imap, "Sent", "<m@example.org>", &cause);
+	FUZZ_ASSERT(rc >= -1 && rc <= 1);
+	if (!more(imap, &f, 0, &cause))
+		goto out;
+	if (mailimap_select(imap, "INBOX") != MAILIMAP_NO_ERROR ||
+	    imap->imap_stream == NULL)
+		goto out;
+	buf_init(&b);
+	rc = imap_mailbox_fetch(imap, NULL, uid, NULL, &b, &cause);
+	buf_reset(&b);
+	if (more(imap, &f, rc, &cause))
+		rc = imap_mailbox_fetch(imap, NULL, uid, "2.1", &b, &cause);
+	buf_free(&b);
+	if (!more(imap, &f, rc, &cause))
+		goto out;
+	rc = imap_ops_get_flags(imap, uid, flags, &cause);
+	if (rc == IMAP_OPS_OK)
+		FUZZ_ASSERT(strspn(flags, "DFRST") == strlen(flags));
+	if (!more(imap, &f, rc, &cause))
+		goto out;
+	rc = imap_ops_store(imap, uid, "S", "F", &cause);
+	if (!more(imap, &f, rc, &cause))
+		goto out;
+	rc = imap_ops_move(imap, uid, "Trash", &how, &cause);
+	if (!more(imap, &f, rc, &cause))
+		goto out;
+	rc = imap_ops_expunge(imap, &uid, 1, &cause);
+	if (!more(imap, &f, rc, &cause))
+		goto out;
+	rc = imap_ops_noop(imap, &cause);
+	free(cause);
+	cause = NULL;
+out:
+	free(cause);
+	mailimap_free(imap);
+	return 0;
+}
