@@ -165,6 +165,19 @@ tui_event_free(struct tui_event *ev)
 	free(ev);
 }
 
+/* ts: wait_ms from now, on CLOCK_REALTIME (for the timed waits). */
+static void
+deadline(struct timespec *ts, int wait_ms)
+{
+	clock_gettime(CLOCK_REALTIME, ts);
+	ts->tv_sec += wait_ms / 1000;
+	ts->tv_nsec += (long)(wait_ms % 1000) * 1000000L;
+	if (ts->tv_nsec >= 1000000000L) {
+		ts->tv_sec++;
+		ts->tv_nsec -= 1000000000L;
+	}
+}
+
 /* the tui_background() threads still running, for tui_background_wait() */
 static pthread_mutex_t	 bg_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t	 bg_cv = PTHREAD_COND_INITIALIZER;
@@ -202,13 +215,7 @@ tui_background_wait(int wait_ms)
 	struct timespec	 ts;
 	int		 r = 0;
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_sec += wait_ms / 1000;
-	ts.tv_nsec += (long)(wait_ms % 1000) * 1000000L;
-	if (ts.tv_nsec >= 1000000000L) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000L;
-	}
+	deadline(&ts, wait_ms);
 	pthread_mutex_lock(&bg_mu);
 	while (bg_running > 0 && r == 0)
 		r = pthread_cond_timedwait(&bg_cv, &bg_mu, &ts);
@@ -779,13 +786,7 @@ tui_account_stop(struct tui_account *ta, int wait_ms)
 	pthread_mutex_unlock(&ta->mu);
 	atomic_store(&ta->cancel, 1);
 	if (ta->started) {
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_sec += wait_ms / 1000;
-		ts.tv_nsec += (long)(wait_ms % 1000) * 1000000L;
-		if (ts.tv_nsec >= 1000000000L) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000L;
-		}
+		deadline(&ts, wait_ms);
 		/* a worker deep in a server's answer cannot stop at once:
 		 * leave it to the end of the process, which loses nothing
 		 * (the cache commits whole batches or none) */

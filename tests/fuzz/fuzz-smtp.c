@@ -10,72 +10,11 @@
  * the result's reply and sentence) must be terminal-safe and bounded.
  */
 #include "fuzz.h"
-
-#include <libetpan/libetpan.h>
+#include "fuzz-stream.h"
 
 #include "buf.h"
 #include "smtp-session.h"
 #include "smtp-submit.h"
-
-struct feed {
-	const uint8_t	*data;
-	size_t		 len, pos, chunk;
-};
-
-static ssize_t
-feed_read(mailstream_low *s, void *dst, size_t max)
-{
-	struct feed	*f = s->data;
-	size_t		 n = f->len - f->pos;
-
-	/* the end of the input is the server closing: an error, as
-	 * steedmail's own streams make it (net-tls.c) */
-	if (n == 0)
-		return -1;
-	if (n > f->chunk)
-		n = f->chunk;
-	if (n > max)
-		n = max;
-	memcpy(dst, f->data + f->pos, n);
-	f->pos += n;
-	return (ssize_t)n;
-}
-
-static ssize_t
-feed_write(mailstream_low *s, const void *src, size_t n)
-{
-	(void)s;
-	(void)src;
-	return (ssize_t)n;		/* what steedmail says goes nowhere */
-}
-
-static int
-feed_close(mailstream_low *s)
-{
-	(void)s;
-	return 0;
-}
-
-static int
-feed_fd(mailstream_low *s)
-{
-	(void)s;
-	return -1;
-}
-
-static void
-feed_free(mailstream_low *s)
-{
-	free(s);
-}
-
-static mailstream_low_driver feed_driver = {
-	.mailstream_read = feed_read,
-	.mailstream_write = feed_write,
-	.mailstream_close = feed_close,
-	.mailstream_get_fd = feed_fd,
-	.mailstream_free = feed_free,
-};
 
 /* What is shown of a reply: safe for the terminal, and short. */
 static void
@@ -104,8 +43,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	static const char	 msg[] = "From: a@example.org\r\n"
 	    "To: b@example.org\r\nSubject: x\r\n\r\nbody\r\n";
 	char			*rcpts[] = { "b@example.org", "c@example.org" };
-	struct feed		 f;
-	mailstream_low		*low;
+	struct fuzz_feed	 f;
 	mailstream		*st;
 	mailsmtp		*smtp;
 	struct buf		 words;
@@ -115,18 +53,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 
 	if (len < 1 || len > 65536)
 		return 0;
-	f.data = data + 1;
-	f.len = len - 1;
-	f.pos = 0;
-	f.chunk = 1 + data[0] % 64;
-	if (data[0] >= 192)
-		f.chunk = 8192;
-	if ((low = mailstream_low_new(&f, &feed_driver)) == NULL)
+	if ((st = fuzz_stream(&f, data, len)) == NULL)
 		return 0;
-	if ((st = mailstream_new(low, 1024)) == NULL) {
-		mailstream_low_free(low);
-		return 0;
-	}
 	if ((smtp = mailsmtp_new(0, NULL)) == NULL) {
 		mailstream_close(st);
 		return 0;
