@@ -20,6 +20,7 @@
 #include "clock.h"
 #include "frontend.h"
 #include "imap-idle.h"
+#include "imap-session.h"
 #include "imap-ops.h"
 #include "log.h"
 #include "net-tls.h"
@@ -142,7 +143,7 @@ imap_idle_wait(mailimap *imap, const struct imap_idle_how *how,
 		*cause = xstrdup("waiting for changes: no mailbox is selected");
 		return IMAP_OPS_REFUSED;
 	}
-	idle = mailimap_has_idle(imap) && how->timeout > 0;
+	idle = imap_session_offers(imap, "IDLE") && how->timeout > 0;
 	if (idle)
 		step = how->renew > 0 ? how->renew : IMAP_IDLE_RENEW;
 	else

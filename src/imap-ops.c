@@ -349,7 +349,7 @@ imap_ops_move(mailimap *imap, uint32_t uid, const char *to,
 	char			*why = NULL;
 	int			 err, rc;
 
-	if (mailimap_has_extension(imap, "MOVE")) {
+	if (imap_session_offers(imap, "MOVE")) {
 		set = imap_ops_set(&uid, 1);
 		err = mailimap_uid_move(imap, set, to);
 		mailimap_set_free(set);
@@ -370,7 +370,7 @@ imap_ops_move(mailimap *imap, uint32_t uid, const char *to,
 		free(why);
 		return IMAP_OPS_REFUSED;
 	}
-	if (!mailimap_has_uidplus(imap)) {
+	if (!imap_session_offers(imap, "UIDPLUS")) {
 		log_msg(LOG_INFO, "IMAP: no MOVE nor UIDPLUS; UID %u left "
 		    "flagged deleted", uid);
 		*how = IMAP_OPS_COPIED_KEPT;
@@ -393,7 +393,7 @@ imap_ops_expunge(mailimap *imap, const uint32_t *uids, size_t n,
 	struct mailimap_set	*set;
 	int			 err;
 
-	if (!mailimap_has_uidplus(imap)) {
+	if (!imap_session_offers(imap, "UIDPLUS")) {
 		*cause = xstrdup("the IMAP server does not offer UIDPLUS, "
 		    "without which expunging would also remove every other "
 		    "message flagged deleted");

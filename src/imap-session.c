@@ -150,15 +150,25 @@ imap_session_has(struct mailimap_capability_data *caps, const char *name)
 	for (it = clist_begin(caps->cap_list); it != NULL;
 	    it = clist_next(it)) {
 		c = clist_content(it);
+		if (c == NULL)
+			continue;
 		if (c->cap_type == MAILIMAP_CAPABILITY_NAME &&
+		    c->cap_data.cap_name != NULL &&
 		    strcasecmp(c->cap_data.cap_name, name) == 0)
 			return 1;
 		if (c->cap_type == MAILIMAP_CAPABILITY_AUTH_TYPE &&
+		    c->cap_data.cap_auth_type != NULL &&
 		    strncasecmp(name, "AUTH=", 5) == 0 &&
 		    strcasecmp(c->cap_data.cap_auth_type, name + 5) == 0)
 			return 1;
 	}
 	return 0;
+}
+
+int
+imap_session_offers(mailimap *imap, const char *name)
+{
+	return imap_session_has(imap_session_caps(imap), name);
 }
 
 /*

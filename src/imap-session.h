@@ -55,6 +55,14 @@ mailimap	*imap_session_connect(const struct config_url *u,
 int		 imap_session_capability(mailimap *, const char *host,
 		     char **cause);
 
+/*
+ * Does the server name this capability ("MOVE", "AUTH=PLAIN")? What
+ * libetpan's mailimap_has_extension() and its mailimap_has_*() answer, but
+ * safe where they are not: a "[CAPABILITY]" with nothing in it leaves a
+ * list they read through a NULL.
+ */
+int		 imap_session_offers(mailimap *, const char *name);
+
 /* Log out (briefly waiting for the server), close and free. NULL is fine. */
 void		 imap_session_close(mailimap *);
 

@@ -16,6 +16,7 @@
 #include "buf.h"
 #include "frontend.h"
 #include "imap-fetch.h"
+#include "imap-session.h"
 #include "imap-sync.h"
 #include "log.h"
 #include "rfc2047.h"
@@ -521,7 +522,7 @@ imap_sync(mailimap *imap, struct cache *c, const char *mailbox,
 	int				 err;
 
 	memset(st, 0, sizeof *st);
-	st->condstore = mailimap_has_condstore(imap);
+	st->condstore = imap_session_offers(imap, "CONDSTORE");
 	if (st->condstore)
 		err = mailimap_select_condstore(imap, mailbox, &modseq);
 	else
