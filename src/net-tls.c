@@ -859,22 +859,71 @@ net_tls_policy_account(struct net_tls_policy *p, const struct account *a,
 }
 
 /*
- * The clear part of a STARTTLS connection: libetpan's socket stream, but
- * the end of the stream is an error (-1) rather than 0, as over TLS.
- * libetpan 1.9.4 reads a literal until it has its bytes or an error, and
- * takes 0 for neither: a server, or anyone on the path before STARTTLS,
- * that announces a literal and closes would keep it reading for ever.
+ * The clear part of a STARTTLS connection: libetpan's socket stream, with
+ * two changes to its reading. The end of the stream is an error (-1)
+ * rather than 0, as over TLS: libetpan 1.9.4 reads a literal until it has
+ * its bytes or an error, and takes 0 for neither, so a server, or anyone
+ * on the path before STARTTLS, that announces a literal and closes would
+ * keep it reading for ever. And at most NET_PLAIN_MAX bytes are read in
+ * the clear (a greeting, the capabilities and the answer to STARTTLS take
+ * a few hundred): libetpan keeps a line until its end, so a line that
+ * never ends would take all the memory there is.
  */
+#define NET_PLAIN_MAX	(64 * 1024)
+
+struct net_plain {
+	const mailstream_low	*low;
+	size_t			 got;
+	struct net_plain	*next;
+};
 static mailstream_low_driver	net_plain_driver;
 static pthread_once_t		net_plain_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t		net_plain_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct net_plain		*net_plain_streams;	/* a few at most */
 
 static ssize_t
 net_plain_read(mailstream_low *s, void *buf, size_t len)
 {
-	ssize_t	n;
+	struct net_plain	*p;
+	ssize_t			 n;
 
 	n = mailstream_socket_driver->mailstream_read(s, buf, len);
-	return n == 0 ? -1 : n;
+	if (n <= 0)
+		return -1;
+	pthread_mutex_lock(&net_plain_mu);
+	for (p = net_plain_streams; p != NULL && p->low != s; p = p->next)
+		;
+	if (p == NULL) {
+		p = xcalloc(1, sizeof *p);
+		p->low = s;
+		p->next = net_plain_streams;
+		net_plain_streams = p;
+	}
+	p->got += (size_t)n;
+	if (p->got > NET_PLAIN_MAX)
+		n = -1;
+	pthread_mutex_unlock(&net_plain_mu);
+	if (n == -1)
+		log_msg(LOG_INFO, "more than %d bytes before TLS: the "
+		    "connection is dropped", NET_PLAIN_MAX);
+	return n;
+}
+
+static void
+net_plain_free(mailstream_low *s)
+{
+	struct net_plain	**pp, *p;
+
+	pthread_mutex_lock(&net_plain_mu);
+	for (pp = &net_plain_streams; (p = *pp) != NULL; pp = &p->next) {
+		if (p->low == s) {
+			*pp = p->next;
+			free(p);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&net_plain_mu);
+	mailstream_socket_driver->mailstream_free(s);
 }
 
 static void
@@ -882,6 +931,7 @@ net_plain_init(void)
 {
 	net_plain_driver = *mailstream_socket_driver;
 	net_plain_driver.mailstream_read = net_plain_read;
+	net_plain_driver.mailstream_free = net_plain_free;
 }
 
 mailstream *

@@ -236,6 +236,19 @@ ok "IMAP: a literal announced, then the connection closed: lost, said at once" q
 fake_done
 ok "... and no password sent" nopw "$FLOG"
 
+# a greeting line that never ends, before STARTTLS: dropped after 64 kB
+# (libetpan keeps a line until its end: this one would fill the memory)
+fake imap-endless
+c=$(conf imap-endless plain "$FPORT" "$FPORT" "$FAKE_PW" "$CA")
+ok "IMAP: a greeting that never ends: lost, said at once" quick imap "$c" "lost during the greeting"
+fake_done
+endless_cut() {
+	sent=$(sed -n 's/^# sent \([0-9]*\) bytes.*/\1/p' "$FLOG")
+	echo "the fake server got $sent bytes out"
+	[ -n "$sent" ] && [ "$sent" -lt $((64 * 1024 * 1024)) ]
+}
+ok "... after a few kB of it, not the 256 MB the server had" endless_cut
+
 # an EHLO reply with a tab after an unknown AUTH mechanism: read to its
 # end (libetpan's own reader spins there for ever), so the missing
 # STARTTLS is said at once

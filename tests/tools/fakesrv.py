@@ -22,6 +22,8 @@ Modes:
                    announced, then the connection closed (libetpan reads
                    such a literal for ever unless the end of the stream is
                    an error)
+  imap-endless     a greeting line that never ends (up to 256 MB of it;
+                   how much went is in LOGFILE)
   smtp-nostarttls  EHLO without STARTTLS
   smtp-inject      answers STARTTLS with 220 plus injected bytes; with CERT
                    KEY it then starts TLS as asked
@@ -201,6 +203,18 @@ def imap_caps_reply(conn, reply, then_close):
 
 def serve(mode, conn, ctx):
     greeting = "* OK [CAPABILITY {caps}] fake ready\r\n"
+    if mode == "imap-endless":
+        conn.send("* OK ")
+        chunk = "x" * 65536
+        sent = 0
+        try:
+            for _ in range(4096):
+                conn.send(chunk)
+                sent += len(chunk)
+        except OSError:
+            pass
+        conn.log.write("# sent %d bytes of the greeting\n" % sent)
+        return
     if mode == "imap-nocaps":
         imap_caps_reply(conn, "TAG OK no capabilities here\r\n", False)
     elif mode == "imap-literal-close":
