@@ -1,7 +1,9 @@
 # fuzz.sh: the smoke run of every fuzzer of tests/fuzz (make check): each
 # reads its seed corpus, the regressions included, then mutates for a few
 # seconds, with a fixed random seed so that a failure here is repeatable.
-# A crash, a leak, a time-out or a broken promise fails the check;
+# A crash, a leak, a time-out or a broken promise fails the check when it
+# happens again with its input alone (one that does not is said, with
+# the report and the input, and passes: the check wants what repeats);
 # tests/fuzz/README says how to run a long campaign.
 . "$(dirname "$0")/../lib.sh"
 
@@ -15,6 +17,11 @@ for n in $names; do
 		continue
 	fi
 	ok "fuzz-$n: its seeds and ${secs} s of mutation, nothing found" \
-	    env STEED_FUZZ_WORK="$T_TMP/fuzz" tests/fuzz/run "$n" "$secs" -seed=1
+	    env STEED_FUZZ_WORK="$T_TMP/fuzz" STEED_FUZZ_SMOKE=1 \
+	    tests/fuzz/run "$n" "$secs" -seed=1
+	# a finding that did not repeat passed, but is shown
+	if grep -q 'not repeatable' "$T_TMP/out.$t_n"; then
+		sed 's/^/# /' "$T_TMP/out.$t_n"
+	fi
 done
 exit 0
