@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "imap-pre.h"
 #include "imap-session.h"
 #include "net-tls.h"
 #include "setup-int.h"
@@ -32,7 +33,8 @@ setup_probe(const struct config *cf, enum setup_which which,
 	struct net_tls_policy	 p;
 	enum imap_session_stage	 is;
 	enum smtp_session_stage	 ss;
-	mailimap		*imap;
+	struct imap_pre		*imap;
+	int			 preauth;
 	mailsmtp		*smtp;
 
 	memset(&p, 0, sizeof p);
@@ -40,9 +42,10 @@ setup_probe(const struct config *cf, enum setup_which which,
 	p.ca_file = cf != NULL ? cf->ca_file : NULL;
 	p.timeout = seconds;
 	if (which == SETUP_IMAP) {
-		if ((imap = imap_session_connect(url, &p, &is, cause)) == NULL)
+		if ((imap = imap_session_connect(url, &p, &preauth, &is,
+		    cause)) == NULL)
 			return -1;
-		imap_session_drop(imap);
+		imap_pre_free(imap);
 		return 0;
 	}
 	if ((smtp = smtp_session_connect(url, &p, &ss, cause)) == NULL)

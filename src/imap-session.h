@@ -16,7 +16,8 @@
  * else ca_file (the global setting; NULL: the system store), and log in as
  * the account's user. The password is sent only once TLS is up. Returns
  * NULL and a cause in plain words on any failure. The session's
- * capabilities (imap->imap_connection_info) are those after login.
+ * capabilities (imap->imap_connection_info) are those after login. Nothing
+ * before login goes through libetpan's parser (imap-pre.h).
  */
 mailimap	*imap_session_open(const struct account *a, const char *ca_file,
 		     const char *password, char **cause);
@@ -38,28 +39,22 @@ mailimap	*imap_session_open_stage(const struct account *a,
 
 /*
  * Connect to the server of u and start TLS as the URL says, checking the
- * certificate as p says, without logging in (the setup wizard's probe).
- * The session is not authenticated unless the server greeted with
- * PREAUTH (imap_state says).
+ * certificate as p says, without logging in (the setup wizard's probe,
+ * and the first half of imap_session_open_stage()). *preauth says whether
+ * the server greeted with PREAUTH (only ever over TLS). Free the result
+ * with imap_pre_free().
  */
 struct net_tls_policy;
-mailimap	*imap_session_connect(const struct config_url *u,
-		     const struct net_tls_policy *p,
+struct imap_pre;
+struct imap_pre	*imap_session_connect(const struct config_url *u,
+		     const struct net_tls_policy *p, int *preauth,
 		     enum imap_session_stage *, char **cause);
 
 /*
- * Make sure the capabilities are known (imap_connection_info): asked with
- * CAPABILITY unless the greeting or the login named them. -1 and a cause
- * when the server refused, broke off, or named none.
- */
-int		 imap_session_capability(mailimap *, const char *host,
-		     char **cause);
-
-/*
- * Does the server name this capability ("MOVE", "AUTH=PLAIN")? What
- * libetpan's mailimap_has_extension() and its mailimap_has_*() answer, but
- * safe where they are not: a "[CAPABILITY]" with nothing in it leaves a
- * list they read through a NULL.
+ * Does the logged-in server name this capability ("MOVE", "AUTH=PLAIN")?
+ * What libetpan's mailimap_has_extension() and its mailimap_has_*()
+ * answer, but safe where they are not: a capability list with nothing in
+ * it leaves a list they read through a NULL.
  */
 int		 imap_session_offers(mailimap *, const char *name);
 

@@ -1,9 +1,12 @@
 /*
  * fuzz-imap-session.c: everything but FETCH headers that an IMAP server
  * answers, as a lying or broken server would: the input is all the server
- * says, read in chunks whose size the first byte chooses, through the
- * commands steedmail's engine sends on a logged-in session (PREAUTH
- * greeting): CAPABILITY (imap_session_capability); LIST and STATUS (imap_mailbox_list), the
+ * says, read in chunks whose size the first byte chooses. First what comes
+ * before login, read by steedmail's own code (imap-pre.c): the greeting,
+ * CAPABILITY, the answer to STARTTLS (TLS itself left out) and the login,
+ * AUTHENTICATE PLAIN or LOGIN with a literal or a quoted password; then,
+ * on the session handed to libetpan, the commands steedmail's engine
+ * sends: LIST and STATUS (imap_mailbox_list), the
  * special-use lookup, EXAMINE and SEARCH by Message-ID, a message fetched
  * whole and by part, the flags of one UID, STORE, MOVE (or COPY, STORE
  * and UID EXPUNGE), NOOP. These answers are read by libetpan's parser,
@@ -19,6 +22,7 @@
 #include "buf.h"
 #include "imap-mailbox.h"
 #include "imap-ops.h"
+#include "imap-pre.h"
 #include "imap-session.h"
 
 /*
@@ -64,7 +68,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
 	struct fuzz_feed	 f;
 	mailstream		*st;
-	mailimap		*imap;
+	struct imap_pre		*pre;
+	mailimap		*imap = NULL;
 	struct imap_folder	*folders = NULL;
 	struct buf		 b;
 	enum imap_ops_how	 how;
@@ -78,20 +83,27 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		return 0;
 	if ((st = fuzz_stream(&f, data, len)) == NULL)
 		return 0;
-	if ((imap = mailimap_new(0, NULL)) == NULL) {
-		mailstream_close(st);
-		return 0;
-	}
-	rc = mailimap_connect(imap, st);
-	if ((rc != MAILIMAP_NO_ERROR_AUTHENTICATED &&
-	    rc != MAILIMAP_NO_ERROR_NON_AUTHENTICATED) ||
-	    imap->imap_stream == NULL)
+	pre = imap_pre_new(st, "example.org");
+	if ((rc = imap_pre_greeting(pre, &cause)) == -1)
 		goto out;
-	if (imap_session_capability(imap, "example.org", &cause) == -1 ||
-	    imap->imap_stream == NULL)
+	if (rc == 0) {
+		/* as on a STARTTLS account: TLS itself is left out */
+		if (imap_pre_capability(pre, &cause) == -1)
+			goto out;
+		if (imap_pre_offers(pre, "STARTTLS")) {
+			if (imap_pre_starttls(pre, &cause) != IMAP_PRE_OK)
+				goto out;
+			imap_pre_forget(pre);
+		}
+		/* a password that goes as a literal, or quoted */
+		if (imap_pre_login(pre, "fuzz", len % 2 ? "p\xc3\xa4ss" :
+		    "pa\"ss", &cause) != IMAP_PRE_OK)
+			goto out;
+	} else if (imap_pre_capability(pre, &cause) == -1)
 		goto out;
-	if (rc == MAILIMAP_NO_ERROR_NON_AUTHENTICATED)
-		goto out;
+	FUZZ_ASSERT(imap_pre_words(pre) != NULL);
+	imap = imap_pre_handoff(pre);
+	pre = NULL;
 
 	rc = imap_mailbox_list(imap, &folders, &n, &cause);
 	if (rc == IMAP_OPS_OK) {
@@ -139,6 +151,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	cause = NULL;
 out:
 	free(cause);
-	mailimap_free(imap);
+	imap_pre_free(pre);
+	if (imap != NULL)
+		mailimap_free(imap);
 	return 0;
 }

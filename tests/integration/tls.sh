@@ -219,7 +219,8 @@ ok "SMTP without STARTTLS: no password sent" nopw "$FLOG"
 # CAPABILITY answered OK without a CAPABILITY line, then a literal
 # announced and the connection closed, both before STARTTLS: said, and
 # nothing more (libetpan's own CAPABILITY died on the first; its literal
-# reader went on for ever on the second)
+# reader went on for ever on the second; steedmail's own reader takes no
+# literal before login)
 quick() {	# quick PROTO CONF TEXT: nettest ends within 20 s, saying TEXT
 	timeout 20 "$NT" "$1" "$2" >"$T_TMP/run.out" 2>&1
 	[ $? -ne 124 ] || { echo "nettest still running after 20 s"; return 1; }
@@ -232,15 +233,15 @@ ok "IMAP: CAPABILITY answered with none: said, no crash" quick imap "$c" "sent n
 fake_done
 fake imap-literal-close
 c=$(conf imap-literal-close plain "$FPORT" "$FPORT" "$FAKE_PW" "$CA")
-ok "IMAP: a literal announced, then the connection closed: lost, said at once" quick imap "$c" "lost during CAPABILITY"
+ok "IMAP: a literal announced before login: refused, said at once" quick imap "$c" "sent a malformed answer to CAPABILITY: a literal before login"
 fake_done
 ok "... and no password sent" nopw "$FLOG"
 
-# a greeting line that never ends, before STARTTLS: dropped after 64 kB
-# (libetpan keeps a line until its end: this one would fill the memory)
+# a greeting line that never ends, before STARTTLS: dropped after 16 kB
+# (libetpan kept a line until its end: this one would fill the memory)
 fake imap-endless
 c=$(conf imap-endless plain "$FPORT" "$FPORT" "$FAKE_PW" "$CA")
-ok "IMAP: a greeting that never ends: lost, said at once" quick imap "$c" "lost during the greeting"
+ok "IMAP: a greeting that never ends: refused, said at once" quick imap "$c" "sent a malformed greeting: a line longer than 16384 bytes"
 fake_done
 endless_cut() {
 	sent=$(sed -n 's/^# sent \([0-9]*\) bytes.*/\1/p' "$FLOG")

@@ -24,6 +24,13 @@ Modes:
                    an error)
   imap-endless     a greeting line that never ends (up to 256 MB of it;
                    how much went is in LOGFILE)
+  imap-badcharset  greets with * OK [BADCHARSET (\\HasNoChildren) "/" INBOX],
+                   a resp-text-code against the grammar that crashed
+                   libetpan's greeting parser; then reads what comes
+  imaps-badcharset (CERT KEY) the same over implicit TLS
+  imap-badcharset-tagged
+                   a good greeting, then the same code in the tagged answer
+                   to the first command
   smtp-nostarttls  EHLO without STARTTLS
   smtp-inject      answers STARTTLS with 220 plus injected bytes; with CERT
                    KEY it then starts TLS as asked
@@ -31,6 +38,9 @@ Modes:
   smtp-ehlo-tab    EHLO naming an unknown AUTH mechanism before a tab (a
                    reader that never ends there hangs), without STARTTLS
   tls-cert         (CERT KEY) IMAPS presenting that certificate
+
+With --many it serves one connection after another, each the same way,
+until the time-out (for a client that tries again).
 
 In every mode the server accepts whatever credentials it is sent: a client
 that should have refused shows up as a logged-in session and a LOGIN or
@@ -156,6 +166,7 @@ def main():
     ap.add_argument("cert", nargs="?")
     ap.add_argument("key", nargs="?")
     ap.add_argument("--timeout", type=int, default=20)
+    ap.add_argument("--many", action="store_true")
     a = ap.parse_args()
 
     signal.alarm(a.timeout)
@@ -163,7 +174,8 @@ def main():
     if a.cert:
         ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         ctx.load_cert_chain(a.cert, a.key)
-    implicit = a.mode in ("imap-login", "smtp-login", "tls-cert")
+    implicit = a.mode in ("imap-login", "smtp-login", "tls-cert",
+                          "imaps-badcharset")
     if implicit and ctx is None:
         sys.exit("fakesrv: mode %s needs CERT KEY" % a.mode)
 
@@ -173,21 +185,24 @@ def main():
     lsock.listen(1)
     print(lsock.getsockname()[1], flush=True)
 
-    sock, _ = lsock.accept()
+    while True:
+        sock, _ = lsock.accept()
+        log = open(a.logfile, "a")
+        conn = Conn(sock, log)
+        try:
+            if implicit:
+                conn.starttls(ctx)
+            serve(a.mode, conn, ctx)
+        except (OSError, ssl.SSLError, RuntimeError) as e:
+            log.write("# %s\n" % e)
+        log.close()
+        try:
+            conn.sock.close()
+        except OSError:
+            pass
+        if not a.many:
+            break
     lsock.close()
-    log = open(a.logfile, "a")
-    conn = Conn(sock, log)
-    try:
-        if implicit:
-            conn.starttls(ctx)
-        serve(a.mode, conn, ctx)
-    except (OSError, ssl.SSLError, RuntimeError) as e:
-        log.write("# %s\n" % e)
-    log.close()
-    try:
-        conn.sock.close()
-    except OSError:
-        pass
 
 
 def imap_caps_reply(conn, reply, then_close):
@@ -214,6 +229,15 @@ def serve(mode, conn, ctx):
         except OSError:
             pass
         conn.log.write("# sent %d bytes of the greeting\n" % sent)
+        return
+    if mode in ("imap-badcharset", "imaps-badcharset"):
+        conn.send('* OK [BADCHARSET (\\HasNoChildren) "/" INBOX]\r\n')
+        while conn.readline() is not None:
+            pass
+        return
+    if mode == "imap-badcharset-tagged":
+        imap_caps_reply(conn, 'TAG OK [BADCHARSET (\\HasNoChildren) "/" '
+                        'INBOX] done\r\n', False)
         return
     if mode == "imap-nocaps":
         imap_caps_reply(conn, "TAG OK no capabilities here\r\n", False)
