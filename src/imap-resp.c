@@ -398,3 +398,36 @@ imap_resp_clear(struct imap_resp *r)
 	r->caps = NULL;
 	r->has_caps = 0;
 }
+
+int
+imap_resp_check_status(const char *line, size_t len, char **cause)
+{
+	struct imap_resp	 r;
+	const char		*p, *end = line + len;
+	char			*why = NULL;
+	size_t			 n;
+	int			 rc;
+
+	/* the second word: a status word makes this a status line */
+	if ((p = memchr(line, ' ', len)) == NULL)
+		return 0;
+	p++;
+	n = 0;
+	while (p + n < end && p[n] != ' ')
+		n++;
+	if (!((n == 2 && (strncasecmp(p, "OK", 2) == 0 ||
+	    strncasecmp(p, "NO", 2) == 0)) ||
+	    (n == 3 && (strncasecmp(p, "BAD", 3) == 0 ||
+	    strncasecmp(p, "BYE", 3) == 0)) ||
+	    (n == 7 && strncasecmp(p, "PREAUTH", 7) == 0)))
+		return 0;
+	if (line[0] == '+')
+		return 0;
+	rc = imap_resp_parse(line, len, &r, &why);
+	imap_resp_clear(&r);
+	if (rc == -1) {
+		*cause = why;
+		return -1;
+	}
+	return 0;
+}

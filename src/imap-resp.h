@@ -57,4 +57,14 @@ int	 imap_resp_parse(const char *line, size_t len, struct imap_resp *,
 	    char **cause);
 void	 imap_resp_clear(struct imap_resp *);
 
+/*
+ * Is this line (without its CRLF) a status line (tag or "*", then OK, NO,
+ * BAD, BYE or PREAUTH) that breaks the grammar? -1 and a cause when it
+ * does; 0 for a good status line and for any other line. For the guard
+ * under libetpan's parser after login (imap-frame.c): libetpan reads the
+ * response codes of every command's answer, and dies on some malformed
+ * ones ("[PERMANENTFLAGS (" at the end of a line).
+ */
+int	 imap_resp_check_status(const char *line, size_t len, char **cause);
+
 #endif

@@ -345,10 +345,46 @@ dialogue(void)
 	}
 }
 
+static int
+status_ok(const char *line)
+{
+	char	*why = NULL;
+	int	 rc;
+
+	rc = imap_resp_check_status(line, strlen(line), &why);
+	free(why);
+	return rc == 0;
+}
+
+/* The check of status lines after login, under libetpan's parser. */
+static void
+status(void)
+{
+	TAP_OK(!status_ok("1 OK [PERMANENTFLAGS ("), "after login: "
+	    "\"[PERMANENTFLAGS (\" at a line's end (libetpan's parser dies "
+	    "on it) is refused");
+	TAP_OK(!status_ok("* OK [BADCHARSET (\\HasNoChildren) \"/\" INBOX]"),
+	    "after login: the BADCHARSET greeting line is refused");
+	TAP_OK(!status_ok("A7 no [UIDNEXT x] y"), "a status word in "
+	    "lower case is still checked");
+	TAP_OK(status_ok("* OK [PERMANENTFLAGS (\\Answered \\Flagged "
+	    "\\Deleted \\Seen \\Draft $Forwarded \\*)] Flags permitted."),
+	    "Dovecot's PERMANENTFLAGS passes");
+	TAP_OK(status_ok("* OK [HIGHESTMODSEQ 4294967300] Highest"),
+	    "a 64-bit HIGHESTMODSEQ passes (any code without a grammar)");
+	TAP_OK(status_ok("A4 OK [COPYUID 38505 304,319:320 3956:3958] Done"),
+	    "COPYUID passes");
+	TAP_OK(status_ok("* 12 FETCH (FLAGS (\\Seen) UID 4)"), "a FETCH line "
+	    "is not a status line: not checked here");
+	TAP_OK(status_ok("* LIST (\\Noselect) \"/\" OK"), "nor a LIST line");
+	TAP_OK(status_ok("+ OK [idling"), "nor a continuation request");
+}
+
 int
 main(void)
 {
 	parser();
+	status();
 	dialogue();
 	return TAP_DONE();
 }
