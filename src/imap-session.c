@@ -21,6 +21,7 @@
 
 
 #include "buf.h"
+#include "imap-frame.h"	/* frame guard: lead merges */
 #include "imap-session.h"
 #include "log.h"
 #include "net-tls.h"
@@ -403,6 +404,9 @@ imap_session_open_stage(const struct account *a, const char *ca_file,
 			goto fail;
 	} else if (imap_session_login(imap, u->host, a->user, password,
 	    stage, cause) == -1)
+		goto fail;
+	if (imap_frame_attach(imap->imap_stream) == -1 &&	/* frame guard: lead merges */
+	    (*cause = imap_frame_cause(imap->imap_stream, NULL)) != NULL)
 		goto fail;
 out:
 	log_secret_remove(password);
