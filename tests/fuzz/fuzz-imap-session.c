@@ -8,8 +8,11 @@
  * whole and by part, the flags of one UID, STORE, MOVE (or COPY, STORE
  * and UID EXPUNGE), NOOP. These answers are read by libetpan's parser,
  * then by the engine; the sequence stops where the engine would drop the
- * connection. Checked: nothing crashes, leaks or hangs, folder names are
- * strings, the flags are maildir letters. Its first finds: a CAPABILITY
+ * connection. Every byte passes the guard below libetpan first
+ * (src/imap-frame.h), as on a real session. Checked: nothing crashes,
+ * leaks or hangs, folder names are strings, the flags are maildir letters,
+ * and what the guard let through stayed within its bounds. Its first
+ * finds: a CAPABILITY
  * answered OK with no capability killed libetpan's mailimap_capability(),
  * and a literal of 4 GB announced was an out-of-memory exit.
  */
@@ -23,9 +26,10 @@
 
 /*
  * libetpan makes room for a literal as large as the server says before
- * any of it comes; here, as on a machine without that much memory, an
- * allocation past 1 GB fails (and the engine must say so and go on)
- * rather than counting as the fuzzer's out-of-memory.
+ * any of it comes; the guard refuses one over 256 MB before libetpan sees
+ * it. Should one pass anyway, here, as on a machine without that much
+ * memory, an allocation past 1 GB fails (and the engine must say so and
+ * go on) rather than counting as the fuzzer's out-of-memory.
  */
 const char	*__asan_default_options(void);
 
@@ -63,6 +67,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
 	struct fuzz_feed	 f;
+	struct imap_frame	 frame;
 	mailstream		*st;
 	mailimap		*imap;
 	struct imap_folder	*folders = NULL;
@@ -78,6 +83,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		return 0;
 	if ((st = fuzz_stream(&f, data, len)) == NULL)
 		return 0;
+	imap_frame_init(&frame);
+	f.frame = &frame;
 	if ((imap = mailimap_new(0, NULL)) == NULL) {
 		mailstream_close(st);
 		return 0;
@@ -140,5 +147,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 out:
 	free(cause);
 	mailimap_free(imap);
+	FUZZ_ASSERT(imap_frame_error(&frame) != NULL ||
+	    (frame.depth <= IMAP_FRAME_DEPTH_MAX &&
+	    frame.line <= IMAP_FRAME_LINE_MAX + 1 &&
+	    frame.left <= IMAP_FRAME_LITERAL_MAX));
 	return 0;
 }
