@@ -1396,5 +1396,7 @@ imap_fetch_send(mailstream *s, const char *tag, const char *set,
 			*cause = xstrdup(IMAP_FETCH_LOST);
 		return -1;
 	}
+	/* its answer is read here, a window at a time, not by lines */
+	imap_frame_streamed(s);
 	return 0;
 }

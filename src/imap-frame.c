@@ -31,7 +31,11 @@
  *
  * What it bounds is what libetpan keeps of one response at a time (the
  * line, a literal, the nesting); see doc/mime.md for what it does not.
+ * The answers imap-fetch.c streams are not libetpan's to hold: their
+ * lines are not bounded (imap_frame_streamed()), up to the end of each
+ * one's tagged reply, found in the bytes as every response's end is.
  */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,6 +118,9 @@ imap_frame_end(struct imap_frame *f)
 	f->head = IMAP_FRAME_WORD1;
 	f->wlen = 0;
 	f->strict = 0;
+	if (f->tagged && f->streamed > 0)
+		f->streamed--;
+	f->tagged = 0;
 }
 
 /*
@@ -123,7 +130,7 @@ imap_frame_end(struct imap_frame *f)
 static int
 imap_frame_count(struct imap_frame *f, unsigned char c)
 {
-	if (++f->line <= IMAP_FRAME_LINE_MAX ||
+	if (++f->line <= IMAP_FRAME_LINE_MAX || f->streamed > 0 ||
 	    (c == '\r' && f->line == IMAP_FRAME_LINE_MAX + 1))
 		return 0;
 	return imap_frame_stop(f, "a line longer than %d MB",
@@ -180,6 +187,8 @@ imap_frame_head(struct imap_frame *f, unsigned char c)
 		}
 		if (!imap_frame_wordc(c))
 			break;
+		if (f->wlen == 0)
+			f->tagged = c != '*';
 		f->wlen = 1;
 		return 0;
 	case IMAP_FRAME_BLANK1:
@@ -376,11 +385,13 @@ imap_frame_run(const struct imap_frame *f, const unsigned char *p, size_t n)
 	const unsigned char	*nl;
 	size_t			 i, room;
 
-	if (f->line >= IMAP_FRAME_LINE_MAX)
-		return 0;
-	room = IMAP_FRAME_LINE_MAX - f->line;
-	if (n > room)
-		n = room;
+	if (f->streamed == 0) {
+		if (f->line >= IMAP_FRAME_LINE_MAX)
+			return 0;
+		room = IMAP_FRAME_LINE_MAX - f->line;
+		if (n > room)
+			n = room;
+	}
 	switch (f->state) {
 	case IMAP_FRAME_DATA:
 	case IMAP_FRAME_QUOTED:
@@ -447,6 +458,22 @@ imap_frame_filter(void *arg, const void *buf, size_t n)
 		log_msg(LOG_INFO, "IMAP: the server sent %s: the connection "
 		    "is dropped", f->why);
 	return -1;
+}
+
+void
+imap_frame_streamed_one(struct imap_frame *f)
+{
+	if (f->streamed < UINT_MAX)
+		f->streamed++;
+}
+
+void
+imap_frame_streamed(mailstream *s)
+{
+	struct imap_frame	*f;
+
+	if ((f = net_tls_filter_arg(s, imap_frame_filter)) != NULL)
+		imap_frame_streamed_one(f);
 }
 
 int

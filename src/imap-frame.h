@@ -19,10 +19,12 @@
 /*
  * A response's line, outside its literals, at most 1 MiB. libetpan keeps
  * the whole line in memory until its end; RFC 7162 (3.1.2) asks clients
- * to take lines of at least 8192 octets, and nothing steedmail asks for
- * comes near a megabyte except the answer to a search of every UID of a
- * mailbox, one number a few digits long per message: 1 MiB holds 130000
- * UIDs of seven digits (doc/mime.md says what larger mailboxes need).
+ * to take lines of at least 8192 octets. Of what libetpan reads for
+ * steedmail, only the answer to a search of every UID of a mailbox comes
+ * near a megabyte, one number a few digits long per message: 1 MiB holds
+ * 130000 UIDs of seven digits (doc/mime.md says what larger mailboxes
+ * need). The FETCH lines imap-fetch.c streams, whose ENVELOPE a message
+ * can make longer, are not bounded (imap_frame_streamed()).
  */
 #define IMAP_FRAME_LINE_MAX	(1024 * 1024)
 
@@ -57,6 +59,8 @@ struct imap_frame {
 	size_t		 line;		/* bytes of the response outside its
 					   literals, so far */
 	unsigned	 depth;		/* lists open */
+	unsigned	 streamed;	/* answers still to come that steedmail
+					   streams (imap_frame_streamed()) */
 	unsigned	 digits;	/* significant digits of size */
 	int		 state;		/* where in a response (imap-frame.c) */
 	int		 head;		/* where in its first words */
@@ -64,6 +68,7 @@ struct imap_frame {
 					   literal (BADCHARSET) */
 	int		 minus;		/* a '-' in the size: libetpan reads 0 */
 	int		 plus;		/* "{N+}" */
+	int		 tagged;	/* the response has a tag */
 	int		 stopped;	/* a bound was passed */
 	unsigned	 wlen;		/* bytes in word */
 	char		 word[12];	/* the word being read in the head */
@@ -98,6 +103,18 @@ const char	*imap_frame_error(const struct imap_frame *);
  * and the session should be dropped.
  */
 int		 imap_frame_attach(mailstream *);
+
+/*
+ * The answer to a command just sent on s is read by steedmail's streaming
+ * reader (imap-fetch.c), which never holds a line whole: the line bound
+ * does not apply to it, up to the end of its tagged reply (in the order
+ * the answers come, one call per command). A message's ENVELOPE can make
+ * a FETCH line of megabytes that a server sends in good faith. Literals
+ * and nesting are bounded as ever. Nothing happens on an unguarded stream.
+ */
+void		 imap_frame_streamed(mailstream *);
+/* The same on a scanner of one's own. */
+void		 imap_frame_streamed_one(struct imap_frame *);
 
 /* The reason (as imap_frame_error()) if the guard ended this stream. */
 const char	*imap_frame_stopped(mailstream *);

@@ -3,7 +3,8 @@
  * (src/imap-frame.h): the same bytes give the same verdict, the same
  * reason and the same state whether they come in one piece or in many.
  * The first byte of the input chooses the pieces (a pseudo-random run of
- * sizes from 1 to 8 bytes, or to 512); the rest is what a server sends.
+ * sizes from 1 to 8 bytes, or to 512) and whether two answers are
+ * streamed (imap_frame_streamed_one()); the rest is what a server sends.
  * Also checked: what passes stays within the bounds, and a reason is
  * plain text.
  */
@@ -36,9 +37,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	len--;
 
 	imap_frame_init(&whole);
+	imap_frame_init(&parts);
+	if (x & 0x40) {
+		imap_frame_streamed_one(&whole);
+		imap_frame_streamed_one(&whole);
+		imap_frame_streamed_one(&parts);
+		imap_frame_streamed_one(&parts);
+	}
 	rw = imap_frame_scan(&whole, data, len);
 
-	imap_frame_init(&parts);
 	for (i = 0; i < len; i += n) {
 		n = piece(&x, small);
 		if (n > len - i)
@@ -58,7 +65,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		FUZZ_ASSERT(imap_frame_scan(&whole, "\r\n", 2) == -1);
 	} else {
 		FUZZ_ASSERT(whole.depth <= IMAP_FRAME_DEPTH_MAX);
-		FUZZ_ASSERT(whole.line <= IMAP_FRAME_LINE_MAX + 1);
+		FUZZ_ASSERT(whole.streamed > 0 ||
+		    whole.line <= IMAP_FRAME_LINE_MAX + 1);
 		FUZZ_ASSERT(whole.left <= IMAP_FRAME_LITERAL_MAX);
 	}
 	return 0;

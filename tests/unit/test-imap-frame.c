@@ -371,6 +371,44 @@ test_pieces(void)
 	    "a response's CRLF split between reads");
 }
 
+/* Answers read by steedmail's streaming reader: no line bound. */
+static void
+test_streamed(void)
+{
+	struct imap_frame	 f;
+	char			*s;
+	size_t			 len;
+
+	s = make("* 1 FETCH (ENVELOPE (", 'x', 2 * MB, "))\r\n", &len);
+	imap_frame_init(&f);
+	imap_frame_streamed_one(&f);
+	imap_frame_streamed_one(&f);
+	TAP_OK(imap_frame_scan(&f, s, len) == 0 &&
+	    feed(&f, "* 2 EXISTS\r\n+ more\r\nS1 OK done\r\n") == 0 &&
+	    f.streamed == 1, "a streamed answer takes a FETCH line of 2 MB; "
+	    "its tagged reply ends it, nothing else does");
+	TAP_OK(imap_frame_scan(&f, s, len) == 0 &&
+	    feed(&f, "  S2 NO later\r\n") == 0 && f.streamed == 0,
+	    "so does the next one's");
+	TAP_STR(imap_frame_scan(&f, s, len) == -1 ? imap_frame_error(&f) :
+	    NULL, "a line longer than 1 MB",
+	    "the answer after them has its line bounded again");
+	imap_frame_init(&f);
+	imap_frame_streamed_one(&f);
+	TAP_STR(feed(&f, "* 1 FETCH (BODY[] {4294967296}\r\n") == -1 ?
+	    imap_frame_error(&f) : NULL,
+	    "a literal of 4294967296 bytes (more than 256 MB)",
+	    "a streamed answer still has its literals bounded");
+	free(s);
+	s = make("* 1 FETCH ", '(', IMAP_FRAME_DEPTH_MAX + 1, "", &len);
+	imap_frame_init(&f);
+	imap_frame_streamed_one(&f);
+	TAP_STR(imap_frame_scan(&f, s, len) == -1 ? imap_frame_error(&f) :
+	    NULL, "lists nested more than 256 deep",
+	    "... and its nesting");
+	free(s);
+}
+
 static void
 test_stopped(void)
 {
@@ -416,6 +454,7 @@ main(void)
 	test_text();
 	test_depth();
 	test_pieces();
+	test_streamed();
 	test_stopped();
 	test_streams();
 	return TAP_DONE();
