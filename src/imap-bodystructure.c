@@ -20,6 +20,7 @@
 
 #include "buf.h"
 #include "imap-bodystructure.h"
+#include "imap-frame.h"
 #include "xmalloc.h"
 
 enum imap_bs_type {
@@ -299,6 +300,17 @@ out:
 	return rc;
 }
 
+/* Why s failed: the guard's reason (imap-frame.h), or lost. */
+static char *
+imap_bs_lost(mailstream *s)
+{
+	char	*cause;
+
+	if ((cause = imap_frame_cause(s, "UID FETCH BODYSTRUCTURE")) != NULL)
+		return cause;
+	return xstrdup("the connection was lost");
+}
+
 /*
  * The untagged responses to the command tagged tag, literals inline, into
  * out (at most IMAP_BODYSTRUCTURE_MAX_SIZE bytes; the rest is read and
@@ -320,7 +332,7 @@ imap_bs_read(mailstream *s, const char *tag, struct buf *out, char **cause)
 		/* at the end of the stream libetpan hands out an empty line,
 		 * not NULL, again and again: that is the end too */
 		if (mailstream_read_line(s, line) == NULL || line->len == 0) {
-			*cause = xstrdup("the connection was lost");
+			*cause = imap_bs_lost(s);
 			break;
 		}
 		if (!cont && line->len > taglen && memcmp(line->str, tag,
@@ -355,7 +367,7 @@ imap_bs_read(mailstream *s, const char *tag, struct buf *out, char **cause)
 					buf_add(out, chunk, got);
 			}
 			if (n > 0) {
-				*cause = xstrdup("the connection was lost");
+				*cause = imap_bs_lost(s);
 				break;
 			}
 		}
@@ -387,7 +399,7 @@ imap_bodystructure_has_part(mailimap *imap, uint32_t uid, const char *part,
 	if (mailstream_write(imap->imap_stream, cmd, len) != (ssize_t)len ||
 	    mailstream_flush(imap->imap_stream) != 0) {
 		free(cmd);
-		*cause = xstrdup("the connection was lost");
+		*cause = imap_bs_lost(imap->imap_stream);
 		return -1;
 	}
 	free(cmd);

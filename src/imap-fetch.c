@@ -25,6 +25,7 @@
 #include "buf.h"
 #include "cache.h"
 #include "imap-fetch.h"
+#include "imap-frame.h"
 #include "strsafe.h"
 #include "xmalloc.h"
 
@@ -104,6 +105,8 @@ struct imap_fetch {
 
 /* Reading bytes. */
 
+static ssize_t	imap_fetch_stream_read(void *, char *, size_t, int);
+
 static int
 imap_fetch_fail(struct imap_fetch *r, const char *why)
 {
@@ -112,6 +115,20 @@ imap_fetch_fail(struct imap_fetch *r, const char *why)
 		r->why = xstrdup(why);
 	}
 	return -1;
+}
+
+/* The source failed: lost, or ended by the guard below (imap-frame.h). */
+static int
+imap_fetch_lost(struct imap_fetch *r)
+{
+	char	*why = NULL;
+	int	 rc;
+
+	if (r->read == imap_fetch_stream_read)
+		why = imap_frame_cause(r->arg, "UID FETCH");
+	rc = imap_fetch_fail(r, why != NULL ? why : IMAP_FETCH_LOST);
+	free(why);
+	return rc;
 }
 
 static int
@@ -129,7 +146,7 @@ imap_fetch_fill(struct imap_fetch *r)
 		return -1;
 	n = r->read(r->arg, r->buf, sizeof r->buf, r->bol);
 	if (n <= 0 || (size_t)n > sizeof r->buf)
-		return imap_fetch_fail(r, IMAP_FETCH_LOST);
+		return imap_fetch_lost(r);
 	r->pos = 0;
 	r->len = (size_t)n;
 	r->bol = r->buf[r->len - 1] == '\n';
@@ -1375,8 +1392,11 @@ imap_fetch_send(mailstream *s, const char *tag, const char *set,
 	    mailstream_flush(s) == 0;
 	free(cmd);
 	if (!ok) {
-		*cause = xstrdup(IMAP_FETCH_LOST);
+		if ((*cause = imap_frame_cause(s, "UID FETCH")) == NULL)
+			*cause = xstrdup(IMAP_FETCH_LOST);
 		return -1;
 	}
+	/* its answer is read here, a window at a time, not by lines */
+	imap_frame_streamed(s);
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "imap-frame.h"
 #include "imap-ops.h"
 #include "imap-session.h"
 #include "log.h"
@@ -162,9 +163,12 @@ imap_ops_error(mailimap *imap, int err, const char *what, char **cause)
 	char	*words;
 	int	 rc = IMAP_OPS_REFUSED;
 
-	switch (err) {
-	case MAILIMAP_NO_ERROR:
+	if (err == MAILIMAP_NO_ERROR)
 		return IMAP_OPS_OK;
+	/* the guard below libetpan ended the stream: say why */
+	if ((*cause = imap_frame_cause(imap->imap_stream, what)) != NULL)
+		return IMAP_OPS_LOST;
+	switch (err) {
 	case MAILIMAP_ERROR_MEMORY:
 		/* libetpan makes room for a literal as large as the server
 		 * says before a byte of it comes: a lying server can ask for

@@ -19,6 +19,7 @@
 #include <strings.h>
 
 #include "buf.h"
+#include "imap-frame.h"
 #include "imap-pre.h"
 #include "imap-resp.h"
 #include "log.h"
@@ -476,7 +477,7 @@ imap_pre_login(struct imap_pre *p, const char *user, const char *pass,
 }
 
 mailimap *
-imap_pre_handoff(struct imap_pre *p)
+imap_pre_handoff(struct imap_pre *p, char **cause)
 {
 	struct mailimap_capability	*c;
 	mailimap			*imap;
@@ -506,5 +507,17 @@ imap_pre_handoff(struct imap_pre *p)
 	imap->imap_tag = (int)p->tag;
 	p->s = NULL;
 	imap_pre_free(p);
+
+	/* from here on libetpan's parser reads: under the guard */
+	if (imap_frame_attach(imap->imap_stream) == -1) {
+		if ((*cause = imap_frame_cause(imap->imap_stream, "login")) ==
+		    NULL)
+			*cause = xstrdup("the IMAP server's answer could not "
+			    "be guarded");
+		mailstream_close(imap->imap_stream);
+		imap->imap_stream = NULL;
+		mailimap_free(imap);
+		return NULL;
+	}
 	return imap;
 }

@@ -72,8 +72,11 @@ const char	*imap_pre_words(struct imap_pre *);
 /*
  * Give the logged-in connection to libetpan: a mailimap in the
  * authenticated state, its capabilities those read here, its next tag
- * after the last one used. Frees the imap_pre.
+ * after the last one used, its stream under the frame guard
+ * (imap-frame.h) that bounds what libetpan's parser reads. Frees the
+ * imap_pre. NULL and a cause when bytes the server already sent break a
+ * bound (the connection is then closed).
  */
-mailimap	*imap_pre_handoff(struct imap_pre *);
+mailimap	*imap_pre_handoff(struct imap_pre *, char **cause);
 
 #endif

@@ -403,25 +403,31 @@ int
 imap_resp_check_status(const char *line, size_t len, char **cause)
 {
 	struct imap_resp	 r;
-	const char		*p, *end = line + len;
+	const char		*p = line, *end = line + len, *w;
 	char			*why = NULL;
 	size_t			 n;
 	int			 rc;
 
-	/* the second word: a status word makes this a status line */
-	if ((p = memchr(line, ' ', len)) == NULL)
+	/*
+	 * The second word, found however the words are spaced (libetpan is
+	 * lenient there): a status word makes this a status line, which
+	 * must then follow the grammar, spacing included.
+	 */
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p < end && *p == '+')
 		return 0;
-	p++;
-	n = 0;
-	while (p + n < end && p[n] != ' ')
-		n++;
-	if (!((n == 2 && (strncasecmp(p, "OK", 2) == 0 ||
-	    strncasecmp(p, "NO", 2) == 0)) ||
-	    (n == 3 && (strncasecmp(p, "BAD", 3) == 0 ||
-	    strncasecmp(p, "BYE", 3) == 0)) ||
-	    (n == 7 && strncasecmp(p, "PREAUTH", 7) == 0)))
-		return 0;
-	if (line[0] == '+')
+	while (p < end && *p != ' ' && *p != '\t')
+		p++;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	for (w = p, n = 0; w + n < end && w[n] != ' ' && w[n] != '\t'; n++)
+		;
+	if (!((n == 2 && (strncasecmp(w, "OK", 2) == 0 ||
+	    strncasecmp(w, "NO", 2) == 0)) ||
+	    (n == 3 && (strncasecmp(w, "BAD", 3) == 0 ||
+	    strncasecmp(w, "BYE", 3) == 0)) ||
+	    (n == 7 && strncasecmp(w, "PREAUTH", 7) == 0)))
 		return 0;
 	rc = imap_resp_parse(line, len, &r, &why);
 	imap_resp_clear(&r);

@@ -248,7 +248,8 @@ imap_session_open_stage(const struct account *a, const char *ca_file,
 	} else if (imap_session_login(pre, u->host, a->user, password,
 	    stage, cause) == -1)
 		goto fail;
-	imap = imap_pre_handoff(pre);
+	if ((imap = imap_pre_handoff(pre, cause)) == NULL)
+		goto out;
 	mailimap_set_timeout(imap, p.timeout);
 out:
 	log_secret_remove(password);

@@ -16,6 +16,7 @@
 #include "buf.h"
 #include "frontend.h"
 #include "imap-fetch.h"
+#include "imap-frame.h"
 #include "imap-session.h"
 #include "imap-sync.h"
 #include "log.h"
@@ -30,6 +31,8 @@ imap_sync_error(mailimap *imap, const char *what, int err)
 	char		*safe, *msg;
 	struct buf	 b;
 
+	if ((msg = imap_frame_cause(imap->imap_stream, what)) != NULL)
+		return msg;	/* the guard below libetpan ended the stream */
 	if (err == MAILIMAP_ERROR_STREAM)
 		return xasprintf("%s: the connection to the IMAP server was "
 		    "lost", what);

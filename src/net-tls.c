@@ -10,6 +10,10 @@
  * write wait in poll() for at most the stream's timeout. A self-pipe lets
  * mailstream_cancel() from another thread end a wait: once cancelled, the
  * stream fails every further read and write.
+ *
+ * A stream may carry one read filter (net_tls_set_filter()), which sees
+ * the bytes as they come off TLS and can end the stream as if it broke;
+ * what it looks for is its owner's business (imap-frame.c's guard).
  */
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -50,6 +54,11 @@ struct net_tls {
 	char				*host;
 	gnutls_session_t		 session;
 	gnutls_certificate_credentials_t cred;
+
+	net_tls_filter_fn		 filter;	/* sees every read */
+	void				*filter_arg;
+	void				(*filter_free)(void *);
+	int				 filtered_out;	/* it said -1 */
 };
 
 static ssize_t	 net_tls_read(mailstream_low *, void *, size_t);
@@ -260,11 +269,18 @@ net_tls_read(mailstream_low *s, void *buf, size_t len)
 	ssize_t		 n;
 	int		 tries = 0;
 
-	if (t->fd == -1 || net_tls_cancelled(t))
+	if (t->fd == -1 || t->filtered_out || net_tls_cancelled(t))
 		return -1;
 	deadline = net_tls_deadline(s);
 	for (;;) {
 		n = gnutls_record_recv(t->session, buf, len);
+		if (n > 0 && t->filter != NULL &&
+		    t->filter(t->filter_arg, buf, (size_t)n) == -1) {
+			log_msg(LOG_INFO, "TLS read from %s: refused by the "
+			    "stream's filter", t->host);
+			t->filtered_out = 1;
+			return -1;
+		}
 		if (n > 0)
 			return n;
 		if (n == 0) {
@@ -299,7 +315,7 @@ net_tls_write(mailstream_low *s, const void *buf, size_t len)
 	ssize_t		 n;
 	int		 tries = 0;
 
-	if (t->fd == -1 || net_tls_cancelled(t))
+	if (t->fd == -1 || t->filtered_out || net_tls_cancelled(t))
 		return -1;
 	deadline = net_tls_deadline(s);
 	for (;;) {
@@ -351,6 +367,8 @@ net_tls_free_data(struct net_tls *t)
 {
 	if (t == NULL)
 		return;
+	if (t->filter_free != NULL)
+		t->filter_free(t->filter_arg);
 	if (t->session != NULL)
 		gnutls_deinit(t->session);
 	if (t->cred != NULL)
@@ -827,7 +845,57 @@ net_tls_pending(mailstream *s)
 	if (!net_tls_active(s))
 		return 0;
 	t = mailstream_get_low(s)->data;
+	/* a read fails at once: let whoever waits find out */
+	if (t->filtered_out)
+		return 1;
 	return gnutls_record_check_pending(t->session) > 0;
+}
+
+/* The state of a stream of ours, or NULL. */
+static struct net_tls *
+net_tls_of(mailstream *s)
+{
+	mailstream_low	*low;
+
+	if (s == NULL || (low = mailstream_get_low(s)) == NULL ||
+	    low->driver != &net_tls_driver)
+		return NULL;
+	return low->data;
+}
+
+int
+net_tls_set_filter(mailstream *s, net_tls_filter_fn fn, void *arg,
+    void (*arg_free)(void *))
+{
+	struct net_tls	*t;
+
+	if ((t = net_tls_of(s)) == NULL)
+		return -1;
+	if (t->filter_free != NULL)
+		t->filter_free(t->filter_arg);
+	t->filter = fn;
+	t->filter_arg = arg;
+	t->filter_free = arg_free;
+	t->filtered_out = 0;
+	return 0;
+}
+
+void *
+net_tls_filter_arg(mailstream *s, net_tls_filter_fn fn)
+{
+	struct net_tls	*t;
+
+	if ((t = net_tls_of(s)) == NULL || t->filter != fn)
+		return NULL;
+	return t->filter_arg;
+}
+
+const char *
+net_tls_host(mailstream *s)
+{
+	struct net_tls	*t;
+
+	return (t = net_tls_of(s)) != NULL ? t->host : NULL;
 }
 
 char *

@@ -76,6 +76,24 @@ int		 net_tls_active(mailstream *);
  */
 int		 net_tls_pending(mailstream *);
 
+/*
+ * A filter on what is read from a stream of ours: fn sees every byte read
+ * from the connection, in order, before anyone else does (before
+ * libetpan's buffer). When it returns -1, that read and every later read
+ * and write fail, as on a broken connection. arg is fn's own, freed with
+ * arg_free (which may be NULL) when the stream is, or when another filter
+ * takes its place. -1 if the stream is not one of ours (arg is then left
+ * to the caller).
+ */
+typedef int	(*net_tls_filter_fn)(void *arg, const void *buf, size_t n);
+int		 net_tls_set_filter(mailstream *, net_tls_filter_fn,
+		     void *arg, void (*arg_free)(void *));
+/* The arg of the stream's filter if that filter is fn, else NULL. */
+void		*net_tls_filter_arg(mailstream *, net_tls_filter_fn fn);
+
+/* The name (or address) of the server of a stream of ours, or NULL. */
+const char	*net_tls_host(mailstream *);
+
 /* SHA-256 of the server's certificate, 64 lower-case hex digits, or NULL. */
 char		*net_tls_fingerprint(mailstream *);
 

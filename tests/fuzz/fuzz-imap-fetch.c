@@ -1,17 +1,20 @@
 /*
  * fuzz-imap-fetch.c: the streaming reader of a server's FETCH answers
  * (imap_fetch_response), fed the input in chunks whose size the first
- * byte chooses, as a lying or broken server would send it. For every
- * message it hands out, the promises of imap-fetch.h are checked: flags
- * are maildir letters, strings are C strings within the field limit.
+ * byte chooses, as a lying or broken server would send it, each chunk
+ * through the guard below (src/imap-frame.h) as on a real session. For
+ * every message it hands out, the promises of imap-fetch.h are checked:
+ * flags are maildir letters, strings are C strings within the field limit.
  */
 #include "fuzz.h"
 
 #include "imap-fetch.h"
+#include "imap-frame.h"
 
 struct feed {
-	const uint8_t	*data;
-	size_t		 len, pos, chunk;
+	const uint8_t		*data;
+	size_t			 len, pos, chunk;
+	struct imap_frame	 frame;
 };
 
 static ssize_t
@@ -25,6 +28,8 @@ feed_read(void *arg, char *dst, size_t max, int bol)
 		n = f->chunk;
 	if (n > max)
 		n = max;
+	if (imap_frame_scan(&f->frame, f->data + f->pos, n) == -1)
+		return -1;
 	memcpy(dst, f->data + f->pos, n);
 	f->pos += n;
 	return (ssize_t)n;
@@ -70,6 +75,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	f.len = len - 1;
 	f.pos = 0;
 	f.chunk = 1 + data[0] % 64;
+	imap_frame_init(&f.frame);
 	if (data[0] >= 192)
 		f.chunk = 4096;
 	r = imap_fetch_new(feed_read, &f);

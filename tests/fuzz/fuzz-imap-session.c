@@ -11,8 +11,11 @@
  * whole and by part, the flags of one UID, STORE, MOVE (or COPY, STORE
  * and UID EXPUNGE), NOOP. These answers are read by libetpan's parser,
  * then by the engine; the sequence stops where the engine would drop the
- * connection. Checked: nothing crashes, leaks or hangs, folder names are
- * strings, the flags are maildir letters. Its first finds: a CAPABILITY
+ * connection. Every byte passes the guard below libetpan first
+ * (src/imap-frame.h), as on a real session. Checked: nothing crashes,
+ * leaks or hangs, folder names are strings, the flags are maildir letters,
+ * and what the guard let through stayed within its bounds. Its first
+ * finds: a CAPABILITY
  * answered OK with no capability killed libetpan's mailimap_capability(),
  * and a literal of 4 GB announced was an out-of-memory exit.
  */
@@ -27,9 +30,10 @@
 
 /*
  * libetpan makes room for a literal as large as the server says before
- * any of it comes; here, as on a machine without that much memory, an
- * allocation past 1 GB fails (and the engine must say so and go on)
- * rather than counting as the fuzzer's out-of-memory.
+ * any of it comes; the guard refuses one over 256 MB before libetpan sees
+ * it. Should one pass anyway, here, as on a machine without that much
+ * memory, an allocation past 1 GB fails (and the engine must say so and
+ * go on) rather than counting as the fuzzer's out-of-memory.
  */
 const char	*__asan_default_options(void);
 
@@ -67,6 +71,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
 	struct fuzz_feed	 f;
+	struct imap_frame	 frame;
 	mailstream		*st;
 	struct imap_pre		*pre;
 	mailimap		*imap = NULL;
@@ -83,6 +88,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		return 0;
 	if ((st = fuzz_stream(&f, data, len)) == NULL)
 		return 0;
+	imap_frame_init(&frame);
 	pre = imap_pre_new(st, "example.org");
 	if ((rc = imap_pre_greeting(pre, &cause)) == -1)
 		goto out;
@@ -102,8 +108,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	} else if (imap_pre_capability(pre, &cause) == -1)
 		goto out;
 	FUZZ_ASSERT(imap_pre_words(pre) != NULL);
-	imap = imap_pre_handoff(pre);
+	/*
+	 * The guard from the handoff on, as imap_frame_attach() puts it on a
+	 * logged-in session's TLS stream: first what is already buffered.
+	 */
+	if (imap_frame_scan(&frame, st->read_buffer, st->read_buffer_len) ==
+	    -1)
+		goto out;
+	f.frame = &frame;
+	imap = imap_pre_handoff(pre, &cause);
 	pre = NULL;
+	if (imap == NULL)
+		goto out;
 
 	rc = imap_mailbox_list(imap, &folders, &n, &cause);
 	if (rc == IMAP_OPS_OK) {
@@ -154,5 +170,9 @@ out:
 	imap_pre_free(pre);
 	if (imap != NULL)
 		mailimap_free(imap);
+	FUZZ_ASSERT(imap_frame_error(&frame) != NULL ||
+	    (frame.depth <= IMAP_FRAME_DEPTH_MAX &&
+	    frame.line <= IMAP_FRAME_LINE_MAX + 1 &&
+	    frame.left <= IMAP_FRAME_LITERAL_MAX));
 	return 0;
 }

@@ -4,7 +4,10 @@
  * The first byte of the input chooses the size of the chunks a read hands
  * out (1 to 64 bytes, or 8 kB); what steedmail writes goes nowhere; the
  * end of the input is the server closing, an error (-1) as steedmail's own
- * streams make it (src/net-tls.c).
+ * streams make it (src/net-tls.c). With a frame (the IMAP harnesses),
+ * every chunk passes the guard of src/imap-frame.h first, as on a logged-in
+ * session's TLS stream: a chunk past its bounds fails the read, and every
+ * read after it.
  */
 #ifndef STEED_FUZZ_STREAM_H
 #define STEED_FUZZ_STREAM_H
@@ -12,10 +15,12 @@
 #include <libetpan/libetpan.h>
 
 #include "fuzz.h"
+#include "imap-frame.h"
 
 struct fuzz_feed {
-	const uint8_t	*data;
-	size_t		 len, pos, chunk;
+	const uint8_t		*data;
+	size_t			 len, pos, chunk;
+	struct imap_frame	*frame;		/* NULL: no guard */
 };
 
 static ssize_t
@@ -30,6 +35,9 @@ fuzz_feed_read(mailstream_low *s, void *dst, size_t max)
 		n = f->chunk;
 	if (n > max)
 		n = max;
+	if (f->frame != NULL &&
+	    imap_frame_scan(f->frame, f->data + f->pos, n) == -1)
+		return -1;
 	memcpy(dst, f->data + f->pos, n);
 	f->pos += n;
 	return (ssize_t)n;
@@ -71,8 +79,8 @@ static mailstream_low_driver fuzz_feed_driver = {
 	.mailstream_free = fuzz_feed_free,
 };
 
-/* A stream reading the input at data (len >= 1) through f; NULL when
- * there is no memory. */
+/* A stream reading the input at data (len >= 1) through f, without a
+ * guard (set f->frame for one); NULL when there is no memory. */
 static inline mailstream *
 fuzz_stream(struct fuzz_feed *f, const uint8_t *data, size_t len)
 {
@@ -83,6 +91,7 @@ fuzz_stream(struct fuzz_feed *f, const uint8_t *data, size_t len)
 	f->len = len - 1;
 	f->pos = 0;
 	f->chunk = data[0] >= 192 ? 8192 : 1 + (size_t)data[0] % 64;
+	f->frame = NULL;
 	if ((low = mailstream_low_new(f, &fuzz_feed_driver)) == NULL)
 		return NULL;
 	if ((st = mailstream_new(low, 1024)) == NULL)

@@ -2,7 +2,8 @@
 # Logins to the real Dovecot and Postfix over implicit TLS and STARTTLS;
 # then refusals: wrong password, wrong host, unknown authority, wrong pin,
 # no STARTTLS, injected bytes, PREAUTH, each against tests/tools/fakesrv.py,
-# whose log must show that no login and no password was ever sent.
+# whose log must show that no login and no password was ever sent; and
+# answers after login past the bounds of the guard below libetpan.
 . "$(dirname "$0")/../lib.sh"
 
 NT=$PWD/tests/tools/nettest
@@ -285,6 +286,51 @@ ok "PREAUTH greeting before STARTTLS refused" refuses imap "$c" \
     "server $H greeted with PREAUTH before TLS; refusing"
 fake_done
 ok "PREAUTH: no password sent" nopw "$FLOG"
+
+# --- Lying servers after login ---------------------------------------------
+
+# guarded CONF TEXT: nettest imap-list ends within 20 s, saying TEXT, with
+# no sanitizer report, and its memory stayed small (the guard below
+# libetpan, src/imap-frame.c, ended the connection before libetpan took
+# what the server announced)
+guarded() {
+	/usr/bin/time -f %M -o "$T_TMP/rss" timeout 20 "$NT" imap-list "$1" \
+	    >"$T_TMP/run.out" 2>&1
+	local rc=$? rss
+	cat "$T_TMP/run.out"
+	[ $rc -ne 124 ] || { echo "nettest still running after 20 s"; return 1; }
+	sane && has "$T_TMP/run.out" "$2" || return 1
+	rss=$(tail -1 "$T_TMP/rss")
+	echo "largest resident size: $rss kB"
+	[ -n "$rss" ] && [ "$rss" -lt 100000 ]
+}
+
+fake imap-hugeliteral "$STEED_SERVER_CERT" "$STEED_SERVER_KEY"
+c=$(conf hugeliteral tls "$FPORT" "$FPORT" "$FAKE_PW" "$CA")
+ok "IMAP: a literal of 4 GB announced after login: the connection ends, said in words" \
+    guarded "$c" "the server $H sent a literal of 4294967296 bytes (more than 256 MB) in its answer to LIST; connection closed"
+fake_done
+
+fake imap-longline "$STEED_SERVER_CERT" "$STEED_SERVER_KEY"
+c=$(conf longline tls "$FPORT" "$FPORT" "$FAKE_PW" "$CA")
+ok "IMAP: a LIST line that never ends after login: the connection ends, said in words" \
+    guarded "$c" "the server $H sent a line longer than 16 MB in its answer to LIST; connection closed"
+fake_done
+longline_cut() {
+	sent=$(sed -n 's/^# sent \([0-9]*\) bytes.*/\1/p' "$FLOG")
+	echo "the fake server got $sent bytes out"
+	[ -n "$sent" ] && [ "$sent" -lt $((64 * 1024 * 1024)) ]
+}
+ok "... after some 16 MB of it, not the 256 MB the server had" longline_cut
+
+# a reply whose response code breaks the grammar in a way libetpan's
+# parser reads through a NULL on (found by the imap-session campaign):
+# checked before libetpan reads it
+fake imap-permanentflags "$STEED_SERVER_CERT" "$STEED_SERVER_KEY"
+c=$(conf permanentflags tls "$FPORT" "$FPORT" "$FAKE_PW" "$CA")
+ok "IMAP: '[PERMANENTFLAGS (' at a reply's end after login: the connection ends, said in words" \
+    guarded "$c" "the server $H sent a malformed status response (a flag expected) in its answer to LIST; connection closed"
+fake_done
 
 # --- The other ways of logging in -----------------------------------------
 

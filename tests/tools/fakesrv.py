@@ -38,6 +38,18 @@ Modes:
   smtp-ehlo-tab    EHLO naming an unknown AUTH mechanism before a tab (a
                    reader that never ends there hangs), without STARTTLS
   tls-cert         (CERT KEY) IMAPS presenting that certificate
+  imap-hugeliteral (CERT KEY) IMAPS that logs in, then answers the first
+                   command after login with a LIST line announcing a
+                   literal of 4294967296 bytes, and keeps the connection
+                   open without another byte
+  imap-permanentflags
+                   (CERT KEY) IMAPS that logs in, then answers the first
+                   command after login with "TAG OK [PERMANENTFLAGS (",
+                   a reply libetpan's parser reads through a NULL
+  imap-longline    (CERT KEY) IMAPS that logs in, then answers the first
+                   command after login with a LIST line of 2 MB without a
+                   line end, and goes on sending more of it (up to 256 MB;
+                   how much went is in LOGFILE)
 
 With --many it serves one connection after another, each the same way,
 until the time-out (for a client that tries again).
@@ -175,7 +187,8 @@ def main():
         ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         ctx.load_cert_chain(a.cert, a.key)
     implicit = a.mode in ("imap-login", "smtp-login", "tls-cert",
-                          "imaps-badcharset")
+                          "imaps-badcharset", "imap-hugeliteral",
+                          "imap-longline", "imap-permanentflags")
     if implicit and ctx is None:
         sys.exit("fakesrv: mode %s needs CERT KEY" % a.mode)
 
@@ -214,6 +227,52 @@ def imap_caps_reply(conn, reply, then_close):
     conn.send(reply.replace("TAG", line.decode("latin-1").split(" ")[0]))
     while not then_close and conn.readline() is not None:
         pass
+
+
+def imap_lying(conn, lie):
+    """Log in whatever the credentials (the capabilities come with the
+    login's OK, so that nothing needs asking again), then answer the first
+    other command with lie(conn), and read on until the client leaves."""
+    caps = "IMAP4rev1 AUTH=PLAIN"
+    conn.send("* OK [CAPABILITY %s] fake ready\r\n" % caps)
+    logged_in = False
+    while True:
+        line = conn.readline()
+        if line is None:
+            return
+        words = line.decode("latin-1").split(" ")
+        tag = words[0]
+        cmd = words[1].upper() if len(words) > 1 else ""
+        if cmd == "CAPABILITY":
+            conn.send("* CAPABILITY %s\r\n%s OK done\r\n" % (caps, tag))
+        elif cmd in ("LOGIN", "AUTHENTICATE"):
+            if cmd == "AUTHENTICATE" and len(words) < 4:
+                conn.send("+ \r\n")
+                if conn.readline() is None:
+                    return
+            conn.send("%s OK [CAPABILITY %s] logged in\r\n" % (tag, caps))
+            logged_in = True
+        elif logged_in:
+            lie(conn, tag)
+            while conn.readline() is not None:
+                pass
+            return
+        else:
+            conn.send("%s OK fine\r\n" % tag)
+
+
+def long_line(conn, tag):
+    """A LIST line of 2 MB, then more of it, never ended."""
+    conn.send("* LIST () \"/\" ")
+    chunk = "x" * 65536
+    sent = 0
+    try:
+        for _ in range(4096):
+            conn.send(chunk)
+            sent += len(chunk)
+    except OSError:
+        pass
+    conn.log.write("# sent %d bytes of the line\n" % sent)
 
 
 def serve(mode, conn, ctx):
@@ -261,6 +320,14 @@ def serve(mode, conn, ctx):
         imap(conn, "IMAP4rev1", greeting)
     elif mode == "tls-cert":
         imap(conn, "IMAP4rev1 AUTH=PLAIN", greeting)
+    elif mode == "imap-hugeliteral":
+        imap_lying(conn, lambda c, tag: c.send(
+            "* LIST () \"/\" {4294967296}\r\n"))
+    elif mode == "imap-longline":
+        imap_lying(conn, long_line)
+    elif mode == "imap-permanentflags":
+        imap_lying(conn, lambda c, tag: c.send(
+            "%s OK [PERMANENTFLAGS (\r\n" % tag))
     elif mode == "smtp-nostarttls":
         smtp(conn, ["AUTH PLAIN LOGIN", "8BITMIME"])
     elif mode == "smtp-inject":

@@ -4,6 +4,9 @@
  * tests/integration/tls.sh.
  *
  *   nettest imap CONFIG [ACCOUNT]     log in, print the capabilities
+ *   nettest imap-list CONFIG [ACCOUNT]
+ *                                     log in, list the folders with their
+ *                                     counts (imap_mailbox_list())
  *   nettest smtp CONFIG [ACCOUNT]     log in to the submission server
  *   nettest password CONFIG [ACCOUNT] print the account's password
  *   nettest tls HOST PORT [CAFILE|-] [PIN]
@@ -21,6 +24,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "imap-mailbox.h"
 #include "imap-session.h"
 #include "log.h"
 #include "net-tls.h"
@@ -39,7 +43,8 @@ nettest_fail(char *cause)
 static void __attribute__((noreturn))
 nettest_usage(void)
 {
-	fprintf(stderr, "usage: nettest imap|smtp|password CONFIG [ACCOUNT]\n"
+	fprintf(stderr, "usage: nettest imap|imap-list|smtp|password CONFIG "
+	    "[ACCOUNT]\n"
 	    "       nettest tls HOST PORT [CAFILE|-] [PIN]\n"
 	    "       nettest connect HOST PORT\n");
 	exit(2);
@@ -66,6 +71,25 @@ nettest_print_caps(mailimap *imap)
 		}
 	}
 	printf("\n");
+}
+
+/* The folders, one a line, or the failure (the session is dropped). */
+static void
+nettest_list(mailimap *imap)
+{
+	struct imap_folder	*f;
+	size_t			 n, i;
+	char			*cause = NULL;
+
+	if (imap_mailbox_list(imap, &f, &n, &cause) == -1) {
+		imap_session_drop(imap);
+		nettest_fail(cause);
+	}
+	for (i = 0; i < n; i++)
+		printf("folder %s %u/%u\n", f[i].name, f[i].unseen,
+		    f[i].total);
+	printf("ok imap-list %zu folders\n", n);
+	imap_mailbox_list_free(f, n);
 }
 
 static int
@@ -98,6 +122,12 @@ nettest_account(int argc, char **argv)
 		    a->imap.host, a->user, fp != NULL ? fp : "none");
 		free(fp);
 		nettest_print_caps(imap);
+		imap_session_close(imap);
+	} else if (strcmp(argv[1], "imap-list") == 0) {
+		if ((imap = imap_session_open(a, cf->ca_file, pw, &cause)) ==
+		    NULL)
+			nettest_fail(cause);
+		nettest_list(imap);
 		imap_session_close(imap);
 	} else if (strcmp(argv[1], "smtp") == 0) {
 		if ((smtp = smtp_session_open(a, cf->ca_file, pw, &cause)) ==

@@ -277,7 +277,7 @@ dialogue(void)
 	rc = imap_pre_login(p, "al\"ice", "p\xc3\xa4ss", &cause);
 	TAP_OK(rc == IMAP_PRE_OK, "LOGIN with a literal");
 	TAP_OK(imap_pre_offers(p, "MOVE"), "the capabilities of the answer");
-	imap = imap_pre_handoff(p);
+	imap = imap_pre_handoff(p, &cause);
 	TAP_OK(imap->imap_state == MAILIMAP_STATE_AUTHENTICATED &&
 	    imap->imap_tag == 1, "handed over logged in, after tag 1");
 	TAP_OK(mailimap_has_extension(imap, "MOVE") &&
