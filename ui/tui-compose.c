@@ -98,6 +98,10 @@ cp_draw_security(struct compose *c, int y, int last)
 	} else if (p == NULL)
 		buf_adds(&b, "looking up...");
 	else {
+		/* a lookup still running comes first: the line after it is
+		 * only what is known so far, and may be cut */
+		if (tui_compose_looking(c))
+			buf_adds(&b, "looking up... | ");
 		buf_addf(&b, "%s | sign: %s | %s", p->line != NULL ?
 		    p->line : "?", p->sign ? "yes" : "no",
 		    p->smime ? "S/MIME" : "OpenPGP");
@@ -105,11 +109,11 @@ cp_draw_security(struct compose *c, int y, int last)
 		 * protocol on a row of their own below it */
 		if (tui_width(b.data) > COLS - CP_LABEL_W - 1) {
 			buf_reset(&b);
+			if (tui_compose_looking(c))
+				buf_adds(&b, "looking up... | ");
 			buf_adds(&b, p->line != NULL ? p->line : "?");
 			second = 1;
 		}
-		if (tui_compose_looking(c))
-			buf_adds(&b, " | looking up...");
 		if (p->action == POLICY_REFUSE_SEND || p->nchanged > 0 ||
 		    p->nrevoked > 0)
 			col = TC_IND_BAD;
