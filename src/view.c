@@ -5,8 +5,9 @@
  * come through the hooks. Callers: message.c, tests.
  *
  * The one rule here: every byte that came from the message reaches out
- * through view_safe(), which is strsafe() plus the escaping of VIEW_MARK's
- * character, so that only this file can start a line with the mark. What
+ * through view_safe(), which is strsafe() with VIEW_MARK's character
+ * escaped too (STRSAFE_MARK), so that only this file can start a line
+ * with the mark. What
  * the view adds on its own (labels, part numbers, sizes) is its own text.
  *
  * A legacy display element (RFC 9788 4.5.3), the copy of the protected
@@ -32,7 +33,6 @@
 #include "view.h"
 #include "xmalloc.h"
 
-#define VIEW_MARK_CHAR		"\xe2\x94\x83"	/* U+2503 */
 #define VIEW_MAX_HEADER		2000		/* bytes of a header shown */
 #define VIEW_MAX_TEXT		(4UL * 1024 * 1024)	/* bytes of text */
 
@@ -58,34 +58,7 @@ static void	view_part(struct view_ctx *, struct mime_part *);
 static void
 view_safe(struct buf *out, const char *s, size_t len, int flags)
 {
-	struct buf	 tmp;
-	const char	*p, *q, *end;
-
-	buf_init(&tmp);
-	strsafe_add(&tmp, s, len, flags);
-	if (tmp.len == 0) {
-		buf_free(&tmp);
-		return;
-	}
-	p = tmp.data;
-	end = tmp.data + tmp.len;
-	/* The mark's first byte, 0xE2, starts many characters; check all. */
-	while (p < end) {
-		q = memchr(p, VIEW_MARK_CHAR[0], end - p);
-		if (q == NULL || end - q < 3) {
-			buf_add(out, p, end - p);
-			break;
-		}
-		if (memcmp(q, VIEW_MARK_CHAR, 3) != 0) {
-			buf_add(out, p, q + 1 - p);
-			p = q + 1;
-			continue;
-		}
-		buf_add(out, p, q - p);
-		buf_adds(out, "<U+2503>");
-		p = q + 3;
-	}
-	buf_free(&tmp);
+	strsafe_add(out, s, len, flags | STRSAFE_MARK);
 }
 
 static void
