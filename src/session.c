@@ -4,9 +4,9 @@
  * the order of a sync: headers first, then the trust step from where the
  * last one stopped; and what an opened message's protected header says,
  * into the cache (cache-protected.h), unless the setting
- * cache-protected-headers is no. Called by the front ends (the batch commands, the
- * interface's worker); calls imap-conn, imap-sync, sync-trust, cache and
- * password. Never prints: warnings go to fe_notice(), questions (the
+ * cache-protected-headers is no. Called by the front ends (the batch
+ * commands, the interface's worker); calls imap-conn, imap-sync,
+ * sync-trust, cache, cache-protected and password. Never prints: warnings go to fe_notice(), questions (the
  * password) to fe_secret().
  */
 #include <stdlib.h>

@@ -6,9 +6,10 @@
  * anything the terminal could take as a command are drawn as the same
  * visible stand-ins on every screen and in every batch command (ESC as
  * ^[, BEL ^G, CR ^M, BS ^H, RLO <U+202E>, a stray byte \xHH), so no byte
- * from a message or a server is ever sent to the terminal as it came. Also the colours (8 or 256, none with NO_COLOR or
- * a terminal without them: attributes only) and the indicator glyphs with
- * their ASCII forms for a locale that is not UTF-8.
+ * from a message or a server is ever sent to the terminal as it came.
+ * Also the colours (8 or 256, none with NO_COLOR or a terminal without
+ * them: attributes only) and the indicator glyphs with their ASCII forms
+ * for a locale that is not UTF-8.
  */
 #include <curses.h>
 #include <stdlib.h>
