@@ -45,28 +45,44 @@ addr_list_same(const char *a, const char *b)
 	return a != NULL && b != NULL && strcasecmp(a, b) == 0;
 }
 
+/*
+ * Where the addresses read go: plain and lower case into *v, or as
+ * written with their display names into *nv.
+ */
+struct addr_list_sink {
+	char			***v;
+	struct addr_named	**nv;
+	size_t			 *n;
+};
+
 static void
-addr_list_push(char ***v, size_t *n, const char *a)
+addr_list_push(struct addr_list_sink *k, const struct mailimf_mailbox *mb)
 {
+	const char	*a = mb->mb_addr_spec, *name = mb->mb_display_name;
+
 	if (a == NULL || *a == '\0' || strchr(a, '@') == NULL)
 		return;
-	*v = xreallocarray(*v, *n + 1, sizeof **v);
-	(*v)[(*n)++] = addr_list_lower(a);
+	if (k->nv != NULL) {
+		*k->nv = xreallocarray(*k->nv, *k->n + 1, sizeof **k->nv);
+		(*k->nv)[*k->n].addr = xstrdup(a);
+		(*k->nv)[(*k->n)++].name = name != NULL && *name != '\0' ?
+		    xstrdup(name) : NULL;
+		return;
+	}
+	*k->v = xreallocarray(*k->v, *k->n + 1, sizeof **k->v);
+	(*k->v)[(*k->n)++] = addr_list_lower(a);
 }
 
 static void
-addr_list_mailboxes(struct mailimf_mailbox_list *l, char ***v, size_t *n)
+addr_list_mailboxes(struct mailimf_mailbox_list *l, struct addr_list_sink *k)
 {
 	clistiter			*it;
-	struct mailimf_mailbox		*mb;
 
 	if (l == NULL)
 		return;
-	for (it = clist_begin(l->mb_list); it != NULL && *n < ADDR_LIST_MAX;
-	    it = clist_next(it)) {
-		mb = clist_content(it);
-		addr_list_push(v, n, mb->mb_addr_spec);
-	}
+	for (it = clist_begin(l->mb_list); it != NULL &&
+	    *k->n < ADDR_LIST_MAX; it = clist_next(it))
+		addr_list_push(k, clist_content(it));
 }
 
 /*
@@ -127,7 +143,7 @@ addr_list_item(const char *s, size_t len)
 
 /* One piece of a field: 0 if it was read (or empty), -1 if not. */
 static int
-addr_list_piece(const char *s, size_t len, char ***v, size_t *n)
+addr_list_piece(const char *s, size_t len, struct addr_list_sink *k)
 {
 	struct mailimf_address_list	*al;
 	struct mailimf_address		*a;
@@ -144,24 +160,25 @@ addr_list_piece(const char *s, size_t len, char ***v, size_t *n)
 	    mailimf_address_list_parse(s, len, &idx, &al) != MAILIMF_NO_ERROR)
 		return -1;
 	for (it = clist_begin(al->ad_list); it != NULL; it = clist_next(it)) {
-		if (*n >= ADDR_LIST_MAX)
+		if (*k->n >= ADDR_LIST_MAX)
 			break;
 		a = clist_content(it);
 		if (a->ad_type == MAILIMF_ADDRESS_MAILBOX)
-			addr_list_push(v, n, a->ad_data.ad_mailbox->mb_addr_spec);
+			addr_list_push(k, a->ad_data.ad_mailbox);
 		else if (a->ad_data.ad_group != NULL)
 			addr_list_mailboxes(a->ad_data.ad_group->grp_mb_list,
-			    v, n);
+			    k);
 	}
 	mailimf_address_list_free(al);
 	return 0;
 }
 
-size_t
-addr_list_get(const struct mime_header *h, const char *name, char ***v,
-    size_t *n)
+static size_t
+addr_list_read(const struct mime_header *h, const char *name,
+    struct addr_list_sink *k)
 {
 	const struct mime_field	*f = NULL;
+	size_t			*n = k->n;
 	size_t			 len, off, item, read = 0, bad = 0;
 	char			*s;
 
@@ -175,12 +192,42 @@ addr_list_get(const struct mime_header *h, const char *name, char ***v,
 				break;
 			}
 			read += item;
-			if (addr_list_piece(s + off, item, v, n) == -1)
+			if (addr_list_piece(s + off, item, k) == -1)
 				bad++;
 		}
 		free(s);
 	}
 	return bad;
+}
+
+size_t
+addr_list_get(const struct mime_header *h, const char *name, char ***v,
+    size_t *n)
+{
+	struct addr_list_sink	k = { v, NULL, n };
+
+	return addr_list_read(h, name, &k);
+}
+
+size_t
+addr_list_named(const struct mime_header *h, const char *name,
+    struct addr_named **v, size_t *n)
+{
+	struct addr_list_sink	k = { NULL, v, n };
+
+	return addr_list_read(h, name, &k);
+}
+
+void
+addr_named_free(struct addr_named *v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].name);
+		free(v[i].addr);
+	}
+	free(v);
 }
 
 char *

@@ -1,8 +1,10 @@
 /*
  * addr-list.h: the plain addresses (local@domain, lower case) named in a
  * header field such as From, To or Cc, read with libetpan's RFC 5322
- * parser one bounded piece at a time. The crypto code compares them with key user IDs and Autocrypt
- * attributes; they are untrusted text like everything from a message.
+ * parser one bounded piece at a time. The crypto code compares them with
+ * key user IDs and Autocrypt attributes; cache-protected.c takes them as
+ * written, with their display names, for the index. They are untrusted
+ * text like everything from a message.
  */
 #ifndef STEED_ADDR_LIST_H
 #define STEED_ADDR_LIST_H
@@ -25,6 +27,16 @@ char	*addr_list_lower(const char *);
  */
 size_t	 addr_list_get(const struct mime_header *h, const char *name,
 	    char ***v, size_t *n);
+/* An address as written, with its display name (RFC 2047 words and
+ * all: decode it before showing it), or NULL when it has none. */
+struct addr_named {
+	char	*name;
+	char	*addr;
+};
+/* The same as addr_list_get(), each address as written with its name. */
+size_t	 addr_list_named(const struct mime_header *h, const char *name,
+	    struct addr_named **v, size_t *n);
+void	 addr_named_free(struct addr_named *, size_t n);
 /* The one address of the From field, or NULL if there is not exactly one. */
 char	*addr_list_from(const struct mime_header *h);
 void	 addr_list_free(char **v, size_t n);

@@ -8,7 +8,8 @@
  * older version is migrated forward (cache_migrations[]), a file that
  * fails either check otherwise, or that SQLite finds corrupt, is deleted
  * and created anew. Called by the sync (imap-sync.c), the flag operations
- * and the index (index.c); it never talks to the server.
+ * and the index (index.c), and by cache-protected.c for what an opened
+ * message's protected header says; it never talks to the server.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -25,13 +26,13 @@
 #include "xmalloc.h"
 
 #define CACHE_APP_ID	0x53544843	/* "STHC" */
-#define CACHE_VERSION	4
+#define CACHE_VERSION	5
 
 struct cache {
 	sqlite3		*db;
 	char		*path;
 	int		 broken;	/* delete the file on close */
-	sqlite3_stmt	*put, *flags, *del;
+	sqlite3_stmt	*put, *flags, *del, *prot;
 };
 
 static const char cache_schema[] =
@@ -83,6 +84,27 @@ static const char *cache_migrations[] = {
 	"ALTER TABLE message ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE message ADD COLUMN stale INTEGER NOT NULL DEFAULT 1;"
 	"UPDATE mailbox SET highestmodseq = 0;",
+	/*
+	 * 4 -> 5: what an opened message's protected header (RFC 9788)
+	 * says, in a table of its own so that no outer value can be taken
+	 * for a protected one or the other way round: how says what
+	 * vouched for them (CACHE_OPENED_*), a NULL value that the
+	 * protected header has no such field. A row goes with its message
+	 * (the trigger: expunged, UIDVALIDITY changed); the sync's INSERT
+	 * OR REPLACE of a message does not fire it (recursive_triggers is
+	 * off), so headers fetched again keep what opening found.
+	 */
+	"CREATE TABLE protected ("
+	" mailbox INTEGER NOT NULL,"
+	" uid INTEGER NOT NULL,"
+	" how INTEGER NOT NULL,"
+	" date TEXT, sender TEXT, from_addr TEXT, rcpt TEXT, subject TEXT,"
+	" message_id TEXT, in_reply_to TEXT, refs TEXT,"
+	" sent INTEGER NOT NULL DEFAULT 0,"
+	" PRIMARY KEY (mailbox, uid)) WITHOUT ROWID;"
+	"CREATE TRIGGER message_gone AFTER DELETE ON message BEGIN"
+	" DELETE FROM protected WHERE mailbox = old.mailbox AND"
+	" uid = old.uid; END;",
 };
 
 static int
@@ -118,7 +140,20 @@ cache_open_path(const char *path, char **cause)
 	    sqlite3_prepare_v2(c->db, "UPDATE message SET flags = ?1 "
 	    "WHERE mailbox = ?2 AND uid = ?3 AND flags != ?1", -1, &c->flags, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(c->db, "DELETE FROM message "
-	    "WHERE mailbox = ? AND uid = ?", -1, &c->del, NULL) != SQLITE_OK) {
+	    "WHERE mailbox = ? AND uid = ?", -1, &c->del, NULL) != SQLITE_OK ||
+	    /* only for a cached message; unchanged values are not written */
+	    sqlite3_prepare_v2(c->db, "INSERT INTO protected (mailbox, uid,"
+	    " how, date, sender, from_addr, rcpt, subject, message_id,"
+	    " in_reply_to, refs, sent) SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8,"
+	    " ?9, ?10, ?11, ?12 WHERE EXISTS (SELECT 1 FROM message WHERE"
+	    " mailbox = ?1 AND uid = ?2) ON CONFLICT (mailbox, uid) DO UPDATE"
+	    " SET how = ?3, date = ?4, sender = ?5, from_addr = ?6, rcpt = ?7,"
+	    " subject = ?8, message_id = ?9, in_reply_to = ?10, refs = ?11,"
+	    " sent = ?12 WHERE how IS NOT ?3 OR date IS NOT ?4 OR sender IS"
+	    " NOT ?5 OR from_addr IS NOT ?6 OR rcpt IS NOT ?7 OR subject IS"
+	    " NOT ?8 OR message_id IS NOT ?9 OR in_reply_to IS NOT ?10 OR"
+	    " refs IS NOT ?11 OR sent IS NOT ?12", -1, &c->prot,
+	    NULL) != SQLITE_OK) {
 		cache_fail(c, "cannot prepare", cause);
 		cache_close(c);
 		return NULL;
@@ -149,6 +184,7 @@ cache_close(struct cache *c)
 	sqlite3_finalize(c->put);
 	sqlite3_finalize(c->flags);
 	sqlite3_finalize(c->del);
+	sqlite3_finalize(c->prot);
 	sqlite3_close(c->db);
 	if (c->broken)
 		db_unlink(c->path);
@@ -692,6 +728,15 @@ cache_stale(struct cache *c, const struct cache_mailbox *mb, uint32_t **uids,
 	return 0;
 }
 
+/* A message's row with its protected header values beside it, if any. */
+#define CACHE_EACH \
+	"SELECT m.uid, m.flags, m.internaldate, m.size, m.date, m.sender," \
+	" m.subject, m.message_id, m.from_addr, m.rcpt, m.in_reply_to," \
+	" m.refs, m.sent, m.hints, m.stale, p.how, p.date, p.sender," \
+	" p.from_addr, p.rcpt, p.subject, p.message_id, p.in_reply_to," \
+	" p.refs, p.sent FROM message m LEFT JOIN protected p ON" \
+	" p.mailbox = m.mailbox AND p.uid = m.uid"
+
 int
 cache_each(struct cache *c, const struct cache_mailbox *mb,
     int (*fn)(const struct cache_msg *, void *), void *arg, char **cause)
@@ -706,16 +751,13 @@ cache_each_newest(struct cache *c, const struct cache_mailbox *mb,
 {
 	sqlite3_stmt		*st;
 	struct cache_msg	 m;
+	struct cache_protected	 p;
 	const char		*flags;
 	int			 rc;
 
-	if (sqlite3_prepare_v2(c->db, limit == 0 ? "SELECT uid, flags,"
-	    " internaldate, size, date, sender, subject, message_id,"
-	    " from_addr, rcpt, in_reply_to, refs, sent, hints, stale"
-	    " FROM message WHERE mailbox = ? ORDER BY uid" :
-	    "SELECT uid, flags, internaldate, size, date, sender, subject,"
-	    " message_id, from_addr, rcpt, in_reply_to, refs, sent, hints,"
-	    " stale FROM message WHERE mailbox = ? ORDER BY uid DESC LIMIT ?",
+	if (sqlite3_prepare_v2(c->db, limit == 0 ? CACHE_EACH
+	    " WHERE m.mailbox = ? ORDER BY m.uid" : CACHE_EACH
+	    " WHERE m.mailbox = ? ORDER BY m.uid DESC LIMIT ?",
 	    -1, &st, NULL) != SQLITE_OK)
 		return cache_fail(c, "read", cause);
 	sqlite3_bind_int64(st, 1, mb->id);
@@ -740,6 +782,23 @@ cache_each_newest(struct cache *c, const struct cache_mailbox *mb,
 		m.sent = (time_t)sqlite3_column_int64(st, 12);
 		m.hints = (unsigned)sqlite3_column_int64(st, 13);
 		m.stale = sqlite3_column_int(st, 14);
+		if (sqlite3_column_type(st, 15) != SQLITE_NULL) {
+			memset(&p, 0, sizeof p);
+			p.how = (unsigned)sqlite3_column_int64(st, 15);
+			p.date = (const char *)sqlite3_column_text(st, 16);
+			p.from = (const char *)sqlite3_column_text(st, 17);
+			p.from_addr = (const char *)sqlite3_column_text(st, 18);
+			p.rcpt = (const char *)sqlite3_column_text(st, 19);
+			p.subject = (const char *)sqlite3_column_text(st, 20);
+			p.message_id = (const char *)sqlite3_column_text(st,
+			    21);
+			p.in_reply_to = (const char *)sqlite3_column_text(st,
+			    22);
+			p.references = (const char *)sqlite3_column_text(st,
+			    23);
+			p.sent = (time_t)sqlite3_column_int64(st, 24);
+			m.prot = &p;
+		}
 		if (fn(&m, arg) != 0)
 			break;
 	}
@@ -747,4 +806,74 @@ cache_each_newest(struct cache *c, const struct cache_mailbox *mb,
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
 		return cache_fail(c, "read", cause);
 	return 0;
+}
+
+int
+cache_protected_put(struct cache *c, const struct cache_mailbox *mb,
+    uint32_t uid, const struct cache_protected *p, char **cause)
+{
+	sqlite3_bind_int64(c->prot, 1, mb->id);
+	sqlite3_bind_int64(c->prot, 2, uid);
+	sqlite3_bind_int64(c->prot, 3, p->how);
+	sqlite3_bind_text(c->prot, 4, p->date, -1, SQLITE_STATIC);
+	sqlite3_bind_text(c->prot, 5, p->from, -1, SQLITE_STATIC);
+	sqlite3_bind_text(c->prot, 6, p->from_addr, -1, SQLITE_STATIC);
+	sqlite3_bind_text(c->prot, 7, p->rcpt, -1, SQLITE_STATIC);
+	sqlite3_bind_text(c->prot, 8, p->subject, -1, SQLITE_STATIC);
+	sqlite3_bind_text(c->prot, 9, p->message_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(c->prot, 10, p->in_reply_to, -1, SQLITE_STATIC);
+	sqlite3_bind_text(c->prot, 11, p->references, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(c->prot, 12, (sqlite3_int64)p->sent);
+	if (cache_step(c, c->prot, "protected headers", cause) == -1)
+		return -1;
+	return sqlite3_changes(c->db) > 0;
+}
+
+int
+cache_protected_wanted(struct cache *c, const struct cache_mailbox *mb,
+    uint32_t uid, char **cause)
+{
+	sqlite3_stmt	*st;
+	int		 rc, want = 0;
+
+	if (sqlite3_prepare_v2(c->db, "SELECT m.hints, p.how FROM message m"
+	    " LEFT JOIN protected p ON p.mailbox = m.mailbox AND"
+	    " p.uid = m.uid WHERE m.mailbox = ? AND m.uid = ?", -1, &st,
+	    NULL) != SQLITE_OK)
+		return cache_fail(c, "protected headers", cause);
+	sqlite3_bind_int64(st, 1, mb->id);
+	sqlite3_bind_int64(st, 2, uid);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		want = (sqlite3_column_int64(st, 0) & CACHE_HINT_ENCRYPTED) &&
+		    sqlite3_column_type(st, 1) == SQLITE_NULL;
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return cache_fail(c, "protected headers", cause);
+	return want;
+}
+
+int
+cache_protected_clear(struct cache *c, char **cause)
+{
+	int	n;
+
+	/* Nothing to forget: leave the file and its journal alone. */
+	if (db_int(c->db, "SELECT count(*) FROM protected", &n) == -1)
+		return cache_fail(c, "protected headers", cause);
+	if (n == 0)
+		return 0;
+	if (cache_exec(c, "PRAGMA secure_delete = ON", cause) == -1)
+		return -1;
+	if (cache_exec(c, "DELETE FROM protected", cause) == -1) {
+		sqlite3_exec(c->db, "PRAGMA secure_delete = OFF", NULL, NULL,
+		    NULL);
+		return -1;
+	}
+	sqlite3_exec(c->db, "PRAGMA secure_delete = OFF", NULL, NULL, NULL);
+	/* the pages they were on, copied into the journal: written back
+	   overwritten, and the journal emptied */
+	if (cache_exec(c, "PRAGMA wal_checkpoint(TRUNCATE)", cause) == -1)
+		return -1;
+	return n;
 }

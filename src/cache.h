@@ -3,8 +3,12 @@
  * cache directory. It holds, per mailbox and UIDVALIDITY, each message's
  * UID, flags, dates, size and the header fields the index shows, sorts,
  * threads and searches on (index.h), plus the mailbox's HIGHESTMODSEQ and
- * UIDNEXT, so that a warm open asks the server only for what changed. A cache that is corrupt, of another schema or not
- * ours is thrown away and rebuilt; losing it costs time, never mail.
+ * UIDNEXT, so that a warm open asks the server only for what changed.
+ * Beside the fields of a message's own (outer) header it keeps, apart,
+ * those of its protected header (RFC 9788) once the message was opened
+ * (cache-protected.h): a value is in one table or the other, so none can
+ * pass for the other kind. A cache that is corrupt, of another schema or
+ * not ours is thrown away and rebuilt; losing it costs time, never mail.
  */
 #ifndef STEED_CACHE_H
 #define STEED_CACHE_H
@@ -32,6 +36,30 @@ struct cache_mailbox {
 #define CACHE_HINT_ENCRYPTED	0x04	/* multipart/encrypted, pkcs7 enveloped */
 #define CACHE_HINT_SMIME	0x08	/* the protection above is S/MIME */
 
+/*
+ * What a message's protected header (RFC 9788) gave, once it was opened
+ * (cache_protected_put): the values the index uses instead of the outer
+ * ones. how says what vouched for them; each value is NULL (sent 0) where
+ * the protected header has no such field, and the outer one stands.
+ */
+#define CACHE_OPENED_DECRYPTED	0x01	/* it was decrypted (with integrity) */
+#define CACHE_OPENED_SIGNED	0x02	/* a good signature covers them */
+
+struct cache_protected {
+	unsigned	 how;		/* CACHE_OPENED_*; 0: opened, but no
+					   protected header is used (none, or
+					   nothing vouches for it): no values */
+	const char	*date;		/* as cache_msg's below */
+	const char	*from;
+	const char	*from_addr;
+	const char	*rcpt;		/* from To and Cc */
+	const char	*subject;
+	const char	*message_id;
+	const char	*in_reply_to;
+	const char	*references;
+	time_t		 sent;
+};
+
 struct cache_msg {
 	uint32_t	 uid;
 	char		 flags[8];	/* maildir letters: D F R S T */
@@ -51,6 +79,9 @@ struct cache_msg {
 	unsigned	 hints;		/* CACHE_HINT_* */
 	int		 stale;		/* stored by an older schema: the next
 					   sync fetches its headers again */
+	/* Read only (cache_each): what its protected header gave, or NULL
+	   when it has not been opened with them cached. */
+	const struct cache_protected *prot;
 };
 
 /* Open (creating or rebuilding) the cache for account id. */
@@ -159,6 +190,29 @@ int	 cache_pending_drop(struct cache *, const char *mailbox,
  */
 int	 cache_stale(struct cache *, const struct cache_mailbox *,
 	    uint32_t **uids, size_t *n, char **cause);
+
+/*
+ * The protected header values of the cached message uid of mb (an opened
+ * message's, cache-protected.h): stored, or replaced, only while the
+ * message itself is cached, and dropped with it. Returns 1 when the row
+ * changed, 0 when it was so already (or uid is not cached), -1.
+ */
+int	 cache_protected_put(struct cache *, const struct cache_mailbox *,
+	    uint32_t uid, const struct cache_protected *, char **cause);
+/*
+ * 1 if uid of mb is cached, its Content-Type says encrypted, and no
+ * protected header values are cached for it: opening it would tell more.
+ * 0 if not, -1.
+ */
+int	 cache_protected_wanted(struct cache *, const struct cache_mailbox *,
+	    uint32_t uid, char **cause);
+/*
+ * Forget every protected header value of every mailbox (the setting
+ * cache-protected-headers = no), overwriting what they held in the file
+ * (secure_delete) and emptying the journal. Returns how many messages
+ * had some, or -1.
+ */
+int	 cache_protected_clear(struct cache *, char **cause);
 
 /* Call fn for every cached message of mb, in UID order. */
 int	 cache_each(struct cache *, const struct cache_mailbox *,

@@ -48,6 +48,11 @@ const struct config_setting config_settings[] = {
 	  G(sync_trust_limit), 0, "NUMBER",
 	  "newest new messages of a sync whose signatures and keys go into "
 	  "the trust store (default: 300; 0: none)" },
+	{ "cache-protected-headers", CONFIG_GLOBAL, CONFIG_CHOICE,
+	  G(cache_protected), 0, "yes|no",
+	  "keep the Subject, From, To and other header fields an encrypted "
+	  "message holds inside in the header cache, decrypted, for the "
+	  "index and --list (default: yes)" },
 	{ "bind", CONFIG_GLOBAL, CONFIG_LIST, G(binds), 0, "MAP KEY ACTION",
 	  "in the interface, KEY on screen MAP runs ACTION (repeatable; "
 	  "see steedmail(1), SCREENS)" },

@@ -711,6 +711,7 @@ config_free(struct config *cf)
 	free(cf->encrypt);
 	free(cf->fallback);
 	free(cf->sync_trust_limit);
+	free(cf->cache_protected);
 	for (i = 0; i < cf->nbinds; i++)
 		free(cf->binds[i]);
 	free(cf->binds);

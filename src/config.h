@@ -70,6 +70,10 @@ struct config {
 	/* new messages of a sync fed to the trust store (sync-trust.h) */
 	char		*sync_trust_limit; /* a number; NULL: the default */
 
+	/* an opened message's protected header values kept in the header
+	 * cache (cache-protected.h): "yes", "no"; NULL: yes */
+	char		*cache_protected;
+
 	/* the interface's `bind MAP KEY ACTION` lines, in file order; not
 	 * checked here (tui-keys.c knows the names) */
 	char		**binds;

@@ -54,8 +54,11 @@ crypto_in_protected(struct crypto_in *ci)
 	int				 ok = 0, n;
 
 	for (n = 0; x != NULL && n < 2 * CRYPTO_IN_MAX_DEPTH + 2; n++) {
-		if (x != ci->msg->root && ok && crypto_in_has_prot(&x->header))
+		if (x != ci->msg->root && ok &&
+		    crypto_in_has_prot(&x->header)) {
 			ci->protected = &x->header;
+			ci->protected_part = x;
+		}
 		e = crypto_in_find(ci, x);
 		if (e != NULL && e->inner != NULL) {
 			if ((e->decrypted && !e->no_integrity) ||

@@ -81,6 +81,7 @@ struct crypto_in {
 	int			 decrypted;
 	char			*not_decrypted;	/* why, when encrypted */
 	const struct mime_header *protected;	/* protected headers, or NULL */
+	const struct mime_part	*protected_part; /* the entity they are on */
 	const char		*signed_state;	/* "yes", "partly", ... */
 	char			*summary;	/* one sentence */
 

@@ -8,6 +8,11 @@
  * order, as indices into the array; the next view replaces it. A page is
  * then a slice of that order, plus one trust_store_states() call for its
  * rows. Nothing here writes to the cache or the trust store, or prints.
+ *
+ * A message's protected header values (cache.h) replace the outer ones
+ * field by field as the snapshot is read, as the pager shows them, so
+ * that sorts, threads and searches see what the reader sees; the outer
+ * Message-ID is kept for the trust store, which knows messages by it.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -32,9 +37,11 @@ struct index_msg {
 	time_t		 date, arrival;
 	uint32_t	 size;
 	unsigned	 hints;
+	unsigned	 prot;		/* INDEX_PROT_* */
 	int		 stale;
+	int		 sealed;
 	const char	*name, *addr, *rcpt, *subject;
-	const char	*mid, *irt, *refs;
+	const char	*mid, *irt, *refs, *omid;
 	/*
 	 * Sort keys, folded to lower case (ASCII): the first 8 bytes as a
 	 * number, compared first, and the whole string after it.
@@ -162,11 +169,29 @@ index_fold(struct index *ix, const char *s, uint64_t *pre)
 	return f;
 }
 
+/*
+ * Does an encrypted message's outer Subject only stand in for the real
+ * one (RFC 9788's "[...]", the "..." of steedmail and others, nothing)?
+ */
+static int
+index_placeholder(const char *s)
+{
+	if (s == NULL)
+		return 1;
+	s += strspn(s, " \t");
+	return *s == '\0' || strcmp(s, "...") == 0 ||
+	    strcmp(s, "[...]") == 0;
+}
+
 static int
 index_load_one(const struct cache_msg *cm, void *arg)
 {
-	struct index		*ix = arg;
-	struct index_msg	*m;
+	struct index			*ix = arg;
+	struct index_msg		*m;
+	const struct cache_protected	*p = cm->prot;
+	const char			*from, *addr, *subject, *mid, *irt;
+	const char			*refs, *rcpt;
+	time_t				 sent;
 
 	if (ix->n == ix->cap) {
 		ix->cap = ix->cap == 0 ? 1024 : ix->cap * 2;
@@ -178,23 +203,67 @@ index_load_one(const struct cache_msg *cm, void *arg)
 	memcpy(m->flags, cm->flags, sizeof m->flags);
 	m->flags[sizeof m->flags - 1] = '\0';
 	m->arrival = cm->internaldate;
-	m->date = cm->sent != 0 ? cm->sent : cm->internaldate;
 	m->size = cm->size;
 	m->hints = cm->hints;
 	m->stale = cm->stale;
-	m->addr = index_strdup(ix, cm->from_addr);
+
+	/* The protected value of each field where there is one. */
+	from = cm->from;
+	addr = cm->from_addr;
+	subject = cm->subject;
+	mid = cm->message_id;
+	irt = cm->in_reply_to;
+	refs = cm->references;
+	rcpt = cm->rcpt;
+	sent = cm->sent;
+	if (p != NULL && p->from_addr != NULL) {
+		from = p->from;
+		addr = p->from_addr;
+		m->prot |= INDEX_PROT_FROM;
+	}
+	if (p != NULL && p->subject != NULL) {
+		subject = p->subject;
+		m->prot |= INDEX_PROT_SUBJECT;
+	}
+	if (p != NULL && p->rcpt != NULL) {
+		rcpt = p->rcpt;
+		m->prot |= INDEX_PROT_RCPT;
+	}
+	if (p != NULL && p->sent != 0) {
+		sent = p->sent;
+		m->prot |= INDEX_PROT_DATE;
+	}
+	if (p != NULL && (p->message_id != NULL || p->in_reply_to != NULL ||
+	    p->references != NULL)) {
+		if (p->message_id != NULL)
+			mid = p->message_id;
+		if (p->in_reply_to != NULL)
+			irt = p->in_reply_to;
+		if (p->references != NULL)
+			refs = p->references;
+		m->prot |= INDEX_PROT_THREAD;
+	}
+	m->sealed = p == NULL && (cm->hints & CACHE_HINT_ENCRYPTED) &&
+	    index_placeholder(cm->subject);
+	if (m->sealed)
+		subject = NULL;
+
+	m->date = sent != 0 ? sent : cm->internaldate;
+	m->addr = index_strdup(ix, addr);
 	/* The cache keeps the address as the name when there is none. */
-	if (cm->from != NULL && *cm->from != '\0' && (cm->from_addr == NULL ||
-	    strcmp(cm->from, cm->from_addr) != 0))
-		m->name = index_strdup(ix, cm->from);
-	m->rcpt = index_strdup(ix, cm->rcpt);
-	m->subject = index_strdup(ix, cm->subject);
+	if (from != NULL && *from != '\0' && (addr == NULL ||
+	    strcmp(from, addr) != 0))
+		m->name = index_strdup(ix, from);
+	m->rcpt = index_strdup(ix, rcpt);
+	m->subject = index_strdup(ix, subject);
 	m->skey = index_fold(ix, index_subject_key(m->subject), &m->spre);
 	m->fkey = index_fold(ix, m->name != NULL ? m->name : m->addr != NULL ?
 	    m->addr : "", &m->fpre);
-	m->mid = index_strdup(ix, cm->message_id);
-	m->irt = index_strdup(ix, cm->in_reply_to);
-	m->refs = index_strdup(ix, cm->references);
+	m->mid = index_strdup(ix, mid);
+	m->omid = mid == cm->message_id ? m->mid :
+	    index_strdup(ix, cm->message_id);
+	m->irt = index_strdup(ix, irt);
+	m->refs = index_strdup(ix, refs);
 	return 0;
 }
 
@@ -675,7 +744,10 @@ index_row_fill(const struct index *ix, size_t place, struct index_row *r)
 	r->rcpt = m->rcpt;
 	r->subject = m->subject;
 	r->message_id = m->mid;
+	r->outer_message_id = m->omid;
 	r->hints = m->hints;
+	r->prot = m->prot;
+	r->sealed = m->sealed;
 	r->stale = m->stale;
 	r->trust = TRUST_NONE;
 	if (ix->tpos != NULL) {
@@ -712,8 +784,11 @@ index_trust(struct index_row *rows, size_t n, struct trust_store *ts,
 	addrs = xcalloc(n, sizeof *addrs);
 	bogus = xcalloc(n, sizeof *bogus);
 	for (i = 0; i < n; i++) {
-		if (rows[i].message_id != NULL && rows[i].from_addr != NULL)
-			keys[i] = trust_store_msgkey(rows[i].message_id,
+		/* as trust-msg.c keys it: the outer Message-ID, the
+		   sender (the protected From where there is one) */
+		if (rows[i].outer_message_id != NULL &&
+		    rows[i].from_addr != NULL)
+			keys[i] = trust_store_msgkey(rows[i].outer_message_id,
 			    rows[i].from_addr, NULL, 0);
 		addrs[i] = rows[i].from_addr;
 	}

@@ -5,7 +5,11 @@
  * way, and narrowed by a search expression (doc/index.md). Each row
  * carries the sender's address beside the display name, the recipients,
  * the Content-Type's hints and the sender's stored trust state
- * (trust_store_states, read-only, one call per page).
+ * (trust_store_states, read-only, one call per page). Where an opened
+ * message's protected header (RFC 9788) gave a field, the row, its sort,
+ * its thread and the search use that value instead of the outer one, and
+ * say so (index_row.prot); an encrypted message not opened yet whose
+ * outer Subject hides the real one is sealed (index_row.sealed).
  *
  * index_open() takes a snapshot of the mailbox's cached headers; sorting
  * and searching work on it in memory, each once per view, so that paging
@@ -42,6 +46,17 @@ struct index_view {
 	size_t		 nuids;
 };
 
+/* Which values of a row came from the message's protected header. */
+#define INDEX_PROT_SUBJECT	0x01
+#define INDEX_PROT_FROM		0x02	/* from_name, from_addr, from */
+#define INDEX_PROT_RCPT		0x04
+#define INDEX_PROT_DATE		0x08
+#define INDEX_PROT_THREAD	0x10	/* Message-ID, In-Reply-To or
+					   References */
+
+/* What a front end shows as the subject of a sealed row. */
+#define INDEX_SEALED_SUBJECT	"(encrypted)"
+
 #define INDEX_ROW_ORPHAN	0x01	/* thread: its parent is missing */
 #define INDEX_ROW_LAST		0x02	/* thread: last of its siblings */
 
@@ -56,9 +71,19 @@ struct index_row {
 	const char	*from_addr;	/* address: what trust is about */
 	const char	*from;		/* the name, else the address */
 	const char	*rcpt;		/* To and Cc, decoded */
-	const char	*subject;
+	const char	*subject;	/* NULL when sealed */
 	const char	*message_id;
+	const char	*outer_message_id; /* the outer header's, by which
+					   the trust store knows the message */
 	unsigned	 hints;		/* CACHE_HINT_* */
+	unsigned	 prot;		/* INDEX_PROT_*: from the protected
+					   header, not the outer one */
+	int		 sealed;	/* encrypted, not opened yet (or the
+					   cache of protected values is off),
+					   its outer Subject a placeholder
+					   ("...", "[...]"): the real one is
+					   unknown; show INDEX_SEALED_SUBJECT
+					   as steedmail's own words */
 	int		 stale;		/* stored by an older schema; the
 					   next sync completes it */
 	uint32_t	 depth;		/* thread sort: its depth */

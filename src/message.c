@@ -208,6 +208,7 @@ message_lines(struct message *m)
 	h.status = crypto_in_view_status;
 	h.inner = crypto_in_view_inner;
 	h.headers = m->ci->protected;
+	h.headers_part = m->ci->protected_part;
 	h.notes = notes;
 	h.nnotes = n;
 	h.arg = m->ci;

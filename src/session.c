@@ -2,14 +2,17 @@
  * session.c: an account opened for use (session.h). Owns the account's
  * header cache handle and IMAP connection for as long as it is open, and
  * the order of a sync: headers first, then the trust step from where the
- * last one stopped. Called by the front ends (the batch commands, the
- * interface's worker); calls imap-conn, imap-sync, sync-trust, cache and
- * password. Never prints: warnings go to fe_notice(), questions (the
+ * last one stopped; and what an opened message's protected header says,
+ * into the cache (cache-protected.h), unless the setting
+ * cache-protected-headers is no. Called by the front ends (the batch
+ * commands, the interface's worker); calls imap-conn, imap-sync,
+ * sync-trust, cache, cache-protected and password. Never prints: warnings go to fe_notice(), questions (the
  * password) to fe_secret().
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache-protected.h"
 #include "frontend.h"
 #include "log.h"
 #include "password.h"
@@ -23,6 +26,37 @@ struct session {
 	struct imap_conn	*conn;
 	char			*down;	/* why the server is out of reach */
 };
+
+/* Are an opened message's protected header values kept in the cache? */
+static int
+session_keeps_protected(const struct session *s)
+{
+	return s->cf->cache_protected == NULL ||
+	    strcmp(s->cf->cache_protected, "no") != 0;
+}
+
+/*
+ * With cache-protected-headers = no, what an earlier setting kept is
+ * forgotten as the account is opened.
+ */
+static void
+session_forget_protected(struct session *s)
+{
+	char	*cause = NULL;
+	int	 n;
+
+	if (session_keeps_protected(s))
+		return;
+	if ((n = cache_protected_clear(s->cache, &cause)) == -1) {
+		fe_notice(FE_WARNING, "%s: the protected header fields in the "
+		    "header cache could not be forgotten: %s", s->a->id,
+		    cause);
+		free(cause);
+	} else if (n > 0)
+		log_msg(LOG_INFO, "session: %s: protected header fields of %d "
+		    "messages forgotten (cache-protected-headers = no)",
+		    s->a->id, n);
+}
 
 int
 session_open(struct config *cf, const char *id, struct session **sp,
@@ -42,6 +76,7 @@ session_open(struct config *cf, const char *id, struct session **sp,
 		free(s);
 		return SESSION_NO_CACHE;
 	}
+	session_forget_protected(s);
 	if ((pw = password_get(s->a, cause)) == NULL) {
 		cache_close(s->cache);
 		free(s);
@@ -164,10 +199,13 @@ session_trusted(struct session *s, const char *folder, uint32_t uid)
 	}
 }
 
-/* What the trust step's passing hook needs. */
+/* What the trust step's hooks need. */
 struct session_passing {
-	struct session	*s;
-	const char	*folder;
+	struct session		*s;
+	const char		*folder;
+	struct cache_mailbox	 mb;
+	int			 have_mb;
+	unsigned		 kept;	/* messages whose rows changed */
 };
 
 /*
@@ -182,18 +220,95 @@ session_passing(void *arg, uint32_t uid)
 	session_trusted(p->s, p->folder, uid);
 }
 
+/* The folder's cached state, once, for the trust step's hooks. */
+static const struct cache_mailbox *
+session_passing_mb(struct session_passing *p)
+{
+	char	*cause = NULL;
+
+	if (p->have_mb == 0) {
+		p->have_mb = cache_mailbox_find(p->s->cache, p->folder, &p->mb,
+		    &cause) == 1 ? 1 : -1;
+		free(cause);
+	}
+	return p->have_mb == 1 ? &p->mb : NULL;
+}
+
+/* A message the trust step opened: its protected header, kept. */
+static void
+session_trust_opened(void *arg, uint32_t uid, const struct message *m)
+{
+	struct session_passing		*p = arg;
+	const struct cache_mailbox	*mb;
+	char				*cause = NULL;
+	int				 rc;
+
+	if ((mb = session_passing_mb(p)) == NULL)
+		return;
+	if ((rc = cache_protected_keep(p->s->cache, mb, uid, m,
+	    &cause)) == -1) {
+		log_msg(LOG_INFO, "sync: UID %u: protected header not kept: "
+		    "%s", uid, cause);
+		free(cause);
+	} else if (rc == 1)
+		p->kept++;
+}
+
+/* A message the trust store knows: is it to be opened for the cache? */
+static int
+session_trust_wants(void *arg, uint32_t uid)
+{
+	struct session_passing		*p = arg;
+	const struct cache_mailbox	*mb;
+	char				*cause = NULL;
+	int				 rc = 0;
+
+	if ((mb = session_passing_mb(p)) != NULL &&
+	    (rc = cache_protected_wanted(p->s->cache, mb, uid,
+	    &cause)) == -1) {
+		free(cause);
+		rc = 0;
+	}
+	return rc;
+}
+
+int
+session_opened(struct session *s, const char *folder, uint32_t uid,
+    const struct message *m)
+{
+	struct cache_mailbox	 mb;
+	char			*cause = NULL;
+	int			 rc;
+
+	if (!session_keeps_protected(s))
+		return 0;
+	if ((rc = cache_mailbox_find(s->cache, folder, &mb, &cause)) == 1 &&
+	    (rc = cache_protected_keep(s->cache, &mb, uid, m, &cause)) != -1)
+		return rc;
+	if (rc == -1) {
+		log_msg(LOG_INFO, "session: %s: UID %u: protected header not "
+		    "kept: %s", folder, uid, cause);
+		free(cause);
+	}
+	return 0;
+}
+
 int
 session_trust(struct session *s, const char *folder,
     const struct session_sync *ss, struct sync_trust_stats *ts)
 {
 	struct sync_trust_how	 how;
-	struct session_passing	 p = { s, folder };
+	struct session_passing	 p;
 	mailimap		*imap;
 	char			*cause = NULL;
+	int			 rc;
 
 	memset(ts, 0, sizeof *ts);
 	if (ss->trust_first == 0 || ss->trust_first > ss->st.mb.maxuid)
 		return IMAP_OPS_OK;
+	memset(&p, 0, sizeof p);
+	p.s = s;
+	p.folder = folder;
 	memset(&how, 0, sizeof how);
 	if (sync_trust_limit(s->cf->sync_trust_limit, &how.limit,
 	    &cause) == -1) {
@@ -212,9 +327,15 @@ session_trust(struct session *s, const char *folder,
 	how.cf = s->cf;
 	how.mailbox = folder;
 	how.passing = session_passing;
+	if (session_keeps_protected(s)) {
+		how.opened = session_trust_opened;
+		how.wants = session_trust_wants;
+	}
 	how.arg = &p;
-	if (sync_trust(imap, ss->trust_first, ss->st.mb.maxuid, &how, ts,
-	    &cause) == -1) {
+	rc = sync_trust(imap, ss->trust_first, ss->st.mb.maxuid, &how, ts,
+	    &cause);
+	ts->kept = p.kept;
+	if (rc == -1) {
 		fe_notice(FE_WARNING, "%s: trust: nothing processed: %s",
 		    folder, cause);
 		free(cause);

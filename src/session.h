@@ -47,6 +47,7 @@
 #define SESSION_NO_CACHE	(-12)	/* the header cache cannot be opened */
 #define SESSION_NO_PASSWORD	(-13)	/* no password, none given */
 
+struct message;
 struct session;
 
 /*
@@ -102,6 +103,15 @@ int	 session_sync(struct session *, const char *folder,
  */
 int	 session_trust(struct session *, const char *folder,
 	    const struct session_sync *, struct sync_trust_stats *ts);
+
+/*
+ * Message uid of folder, opened (message.h) by a front end: what its
+ * protected header says goes into the header cache (cache-protected.h),
+ * unless cache-protected-headers is no. Returns 1 when the cache changed
+ * (a new index snapshot shows it), else 0; a failure is only logged.
+ */
+int	 session_opened(struct session *, const char *folder, uint32_t uid,
+	    const struct message *);
 
 /* One message by UID (part NULL: all of it), raw, into out. */
 int	 session_fetch(struct session *, const char *folder, uint32_t uid,

@@ -78,6 +78,8 @@ strsafe_add(struct buf *out, const char *in, size_t len, int flags)
 		}
 		if ((c == '\t' || c == '\n') && (flags & STRSAFE_KEEP_NL))
 			buf_addc(out, (char)c);
+		else if (c == '\t' && (flags & STRSAFE_KEEP_TAB))
+			buf_addc(out, (char)c);
 		else if (c < 0x20) {
 			buf_addc(out, '^');
 			buf_addc(out, (char)(c + 0x40));
@@ -85,7 +87,8 @@ strsafe_add(struct buf *out, const char *in, size_t len, int flags)
 		} else if (c == 0x7f) {
 			buf_adds(out, "^?");
 			escaped++;
-		} else if (strsafe_dangerous(c)) {
+		} else if (strsafe_dangerous(c) ||
+		    (c == 0x2503 && (flags & STRSAFE_MARK))) {
 			buf_addf(out, "<U+%04X>", (unsigned)c);
 			escaped++;
 		} else

@@ -12,14 +12,22 @@
 #include "buf.h"
 
 /* Keep TAB and LF as they are (for bodies); otherwise they are escaped. */
-#define STRSAFE_KEEP_NL	0x1
+#define STRSAFE_KEEP_NL		0x1
+/* Keep TAB only (text a screen lays out in columns itself). */
+#define STRSAFE_KEEP_TAB	0x2
+/* Also U+2503, the mark of steedmail's own lines (view.h), as <U+2503>. */
+#define STRSAFE_MARK		0x4
 
 /*
  * Append a terminal-safe copy of the len bytes at in to out. Valid UTF-8 is
  * kept, except: C0 controls and DEL become ^X (TAB and LF kept only with
- * STRSAFE_KEEP_NL), C1 controls, bidirectional controls and line/paragraph
- * separators become <U+XXXX>, and bytes that are not valid UTF-8 become
- * \xHH. Returns the number of characters that were escaped.
+ * STRSAFE_KEEP_NL, TAB with STRSAFE_KEEP_TAB), C1 controls, bidirectional
+ * controls and line/paragraph separators become <U+XXXX> (U+2503 too with
+ * STRSAFE_MARK), and bytes that are not valid UTF-8 become \xHH. These are
+ * the stand-ins every screen and command shows (ESC as ^[, BEL ^G, CR ^M,
+ * BS ^H, RLO <U+202E>): the curses interface lays out what this gives,
+ * the batch commands print it. Returns the number of characters that were
+ * escaped.
  */
 size_t	 strsafe_add(struct buf *out, const char *in, size_t len, int flags);
 /*

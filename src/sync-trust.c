@@ -313,12 +313,13 @@ sync_trust_unchecked(const struct crypto_in *ci)
 
 /*
  * One message, fetched whole, opened as every front end opens it
- * (message.h: the same analysis, Autocrypt import included), and its
- * sender's state recorded unless gpg could not give a verdict. -1 if it
- * could not be fetched (the connection may be gone), else 0.
+ * (message.h: the same analysis, Autocrypt import included), handed to
+ * how->opened, and its sender's state recorded unless gpg could not give
+ * a verdict, or only its headers were wanted (the trust store knows it).
+ * -1 if it could not be fetched (the connection may be gone), else 0.
  */
 static int
-sync_trust_one(struct sync_trust_run *r, uint32_t uid)
+sync_trust_one(struct sync_trust_run *r, uint32_t uid, int headers_only)
 {
 	struct buf			 raw;
 	struct message			*msg;
@@ -342,7 +343,13 @@ sync_trust_one(struct sync_trust_run *r, uint32_t uid)
 		return 0;
 	}
 	ci = msg->ci;
-	if ((bad = sync_trust_unchecked(ci)) != NULL)
+	if (r->how->opened != NULL)
+		r->how->opened(r->how->arg, uid, msg);
+	if (headers_only)
+		log_msg(LOG_INFO, "sync-trust: UID %u: opened for its protected "
+		    "header (%s)", uid, ci->decrypted ? "decrypted" :
+		    "not decrypted");
+	else if ((bad = sync_trust_unchecked(ci)) != NULL)
 		sync_trust_skip(r, uid, "its signature could not be checked: "
 		    "%s", bad->reason != NULL ? bad->reason : "gpg failed");
 	else if (ci->encryption != CRYPTO_IN_NONE && !ci->decrypted)
@@ -375,6 +382,7 @@ sync_trust(mailimap *imap, uint32_t first, uint32_t last,
 	size_t			 nsenders = 0;
 	struct sync_trust_msg	*msgs = NULL;
 	enum trust_state	*states = NULL;
+	uint8_t			*again = NULL;
 	const char		**keys = NULL;
 	char			*why = NULL, step[32];
 	size_t			 n = 0, i, todo = 0;
@@ -408,10 +416,17 @@ sync_trust(mailimap *imap, uint32_t first, uint32_t last,
 		keys[i] = msgs[i].key;
 	if (trust_store_states(r.ts, keys, n, states, NULL, cause) == -1)
 		goto out;
+	/* Known ones are opened again only for what the cache lacks. */
+	again = xcalloc(n + 1, sizeof *again);
 	for (i = 0; i < n; i++) {
-		if (states[i] != TRUST_NONE)
+		if (states[i] != TRUST_NONE) {
 			st->known++;
-		else if (msgs[i].seen)
+			if (msgs[i].seen && how->wants != NULL &&
+			    how->wants(how->arg, msgs[i].uid)) {
+				again[i] = 1;
+				todo++;
+			}
+		} else if (msgs[i].seen)
 			todo++;
 	}
 	if (todo > 0 && crypto_init(how->gnupg_home, cause) == -1)
@@ -434,7 +449,7 @@ sync_trust(mailimap *imap, uint32_t first, uint32_t last,
 		/* Asked to stop: what is not done is left for the next sync. */
 		if (fe_cancelled())
 			break;
-		if (states[i] != TRUST_NONE)
+		if (states[i] != TRUST_NONE && !again[i])
 			continue;
 		if (!msgs[i].seen) {
 			/* Expunged since the search, most likely. */
@@ -450,11 +465,13 @@ sync_trust(mailimap *imap, uint32_t first, uint32_t last,
 		snprintf(step, sizeof step, "trust-uid-%u", msgs[i].uid);
 		send_crash_point(step);
 		if (msgs[i].size > SYNC_TRUST_MAX_SIZE) {
-			sync_trust_skip(&r, msgs[i].uid, "larger than %u MB",
-			    SYNC_TRUST_MAX_SIZE / (1024 * 1024));
+			if (!again[i])
+				sync_trust_skip(&r, msgs[i].uid, "larger than "
+				    "%u MB", SYNC_TRUST_MAX_SIZE / (1024 *
+				    1024));
 			continue;
 		}
-		if (sync_trust_one(&r, msgs[i].uid) == 0)
+		if (sync_trust_one(&r, msgs[i].uid, again[i]) == 0)
 			continue;
 		/* A lost connection: the rest cannot be fetched either. */
 		lost = imap_ops_noop(imap, &why) == IMAP_OPS_LOST;
@@ -494,5 +511,6 @@ out:
 	free(msgs);
 	free(keys);
 	free(states);
+	free(again);
 	return rc;
 }

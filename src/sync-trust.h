@@ -17,6 +17,11 @@
  * decided, and a bogus answer only marks the address in the trust store
  * (doc/trust.md, "Keys of senders from DNS").
  *
+ * Every message opened is handed to how->opened, so that what its
+ * protected header says reaches the header cache (cache-protected.h); an
+ * encrypted message the trust store knows already is fetched for that
+ * alone when how->wants says so (a header cache made anew).
+ *
  * Nothing here ever asks for a passphrase: a message that may need one to
  * be decrypted is left for when it is opened. A message that cannot be
  * fetched, parsed or checked is skipped and named in one warning
@@ -35,6 +40,7 @@
 #include <libetpan/libetpan.h>
 
 struct config;
+struct message;
 
 /* Newest messages of a sync looked at (the sync-trust-limit setting). */
 #define SYNC_TRUST_LIMIT	300
@@ -55,6 +61,20 @@ struct sync_trust_how {
 	 * this step has once started on, even one that stopped the process.
 	 */
 	void		(*passing)(void *arg, uint32_t uid);
+	/*
+	 * Called (unless NULL) with each message opened: the caller keeps
+	 * what it wants of it (its protected header values, in the header
+	 * cache), whatever the trust store makes of it.
+	 */
+	void		(*opened)(void *arg, uint32_t uid,
+			    const struct message *);
+	/*
+	 * Unless NULL: 1 if uid, a message whose sender's state the trust
+	 * store has already, is to be opened all the same (its protected
+	 * header values are not cached yet). It is then fetched and opened
+	 * for opened() only, and counted as known.
+	 */
+	int		(*wants)(void *arg, uint32_t uid);
 	void		*arg;
 };
 
@@ -63,6 +83,9 @@ struct sync_trust_stats {
 	unsigned	 processed;	/* recorded in the trust store now */
 	unsigned	 known;		/* processed before: not fetched */
 	unsigned	 skipped;	/* left for when they are opened */
+	unsigned	 kept;		/* their protected header values kept
+					   in the header cache (set by
+					   session_trust(): how->opened) */
 };
 
 /*

@@ -5,13 +5,23 @@
  * come through the hooks. Callers: message.c, tests.
  *
  * The one rule here: every byte that came from the message reaches out
- * through view_safe(), which is strsafe() plus the escaping of VIEW_MARK's
- * character, so that only this file can start a line with the mark. What
+ * through view_safe(), which is strsafe() with VIEW_MARK's character
+ * escaped too (STRSAFE_MARK), so that only this file can start a line
+ * with the mark. What
  * the view adds on its own (labels, part numbers, sizes) is its own text.
+ *
+ * A legacy display element (RFC 9788 4.5.3), the copy of the protected
+ * header fields a sender puts where a reader without protected headers
+ * shows it (the top of a text part marked hp-legacy-display="1", a div
+ * of that class in HTML, or, in the scheme before it, a text/rfc822-headers
+ * part ahead of the text), is left out when the protected header fields
+ * it repeats are shown above (view_hooks.headers_part), and shown as
+ * text like any other when they are not.
  */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "charset.h"
 #include "html-text.h"
@@ -23,7 +33,6 @@
 #include "view.h"
 #include "xmalloc.h"
 
-#define VIEW_MARK_CHAR		"\xe2\x94\x83"	/* U+2503 */
 #define VIEW_MAX_HEADER		2000		/* bytes of a header shown */
 #define VIEW_MAX_TEXT		(4UL * 1024 * 1024)	/* bytes of text */
 
@@ -35,6 +44,7 @@ struct view_ctx {
 	int			  inner;	/* boundaries we are inside */
 	view_status_fn		  status;
 	view_inner_fn		  inner_fn;
+	const struct mime_part	 *prot;		/* headers_part */
 	void			 *arg;
 	struct mime_part	**atts;
 	size_t			  natts;
@@ -48,34 +58,7 @@ static void	view_part(struct view_ctx *, struct mime_part *);
 static void
 view_safe(struct buf *out, const char *s, size_t len, int flags)
 {
-	struct buf	 tmp;
-	const char	*p, *q, *end;
-
-	buf_init(&tmp);
-	strsafe_add(&tmp, s, len, flags);
-	if (tmp.len == 0) {
-		buf_free(&tmp);
-		return;
-	}
-	p = tmp.data;
-	end = tmp.data + tmp.len;
-	/* The mark's first byte, 0xE2, starts many characters; check all. */
-	while (p < end) {
-		q = memchr(p, VIEW_MARK_CHAR[0], end - p);
-		if (q == NULL || end - q < 3) {
-			buf_add(out, p, end - p);
-			break;
-		}
-		if (memcmp(q, VIEW_MARK_CHAR, 3) != 0) {
-			buf_add(out, p, q + 1 - p);
-			p = q + 1;
-			continue;
-		}
-		buf_add(out, p, q - p);
-		buf_adds(out, "<U+2503>");
-		p = q + 3;
-	}
-	buf_free(&tmp);
+	strsafe_add(out, s, len, flags | STRSAFE_MARK);
 }
 
 static void
@@ -334,6 +317,132 @@ view_is_html(const struct mime_part *p)
 	return 1;
 }
 
+/* Legacy display elements (RFC 9788 4.5.3). */
+
+/* Does p carry the parameter name, with value (NULL: any)? */
+static int
+view_param_is(const struct mime_part *p, const char *name, const char *value)
+{
+	char	*v;
+	int	 yes;
+
+	if ((v = mime_part_param(p, name)) == NULL)
+		return 0;
+	yes = value == NULL || strcasecmp(v, value) == 0;
+	free(v);
+	return yes;
+}
+
+/* Is p inside the part the protected header fields shown are on? */
+static int
+view_legacy_covered(const struct view_ctx *c, const struct mime_part *p)
+{
+	const struct mime_part	*q;
+
+	if (c->prot == NULL)
+		return 0;
+	for (q = p; q != NULL; q = q->parent) {
+		if (q == c->prot)
+			return 1;
+		/* a message attached inside has headers of its own */
+		if (q != p && mime_part_is(q, "message", NULL))
+			return 0;
+	}
+	return 0;
+}
+
+/*
+ * A whole part that is a legacy display element: text/rfc822-headers (or
+ * text/plain) marked protected-headers or hp-legacy-display, first in a
+ * multipart/mixed, not an attachment, not the payload itself.
+ */
+static int
+view_legacy_part(const struct view_ctx *c, const struct mime_part *p)
+{
+	if (!mime_part_is(p, "text", "rfc822-headers") &&
+	    !mime_part_is(p, "text", "plain"))
+		return 0;
+	if (p == c->prot || p->parent == NULL ||
+	    !mime_part_is(p->parent, "multipart", "mixed") ||
+	    TAILQ_FIRST(&p->parent->children) != p ||
+	    p->disposition == MIME_DISP_ATTACHMENT || p->cte == MIME_CTE_OTHER)
+		return 0;
+	return view_param_is(p, "protected-headers", NULL) ||
+	    view_param_is(p, "hp-legacy-display", "1");
+}
+
+/*
+ * How many bytes at the top of the len at s are a legacy display element:
+ * header fields ("Name: value", continuation lines), then an empty line.
+ * 0 when the text does not start so (then nothing is left out).
+ */
+static size_t
+view_legacy_len(const char *s, size_t len)
+{
+	const char	*p = s, *end = s + len, *nl, *q;
+	size_t		 fields = 0;
+
+	while (p < end) {
+		if ((nl = memchr(p, '\n', end - p)) == NULL)
+			nl = end;
+		if (nl == p)		/* the empty line ends it */
+			return fields > 0 ? (size_t)(nl + 1 - s) : 0;
+		if (*p == ' ' || *p == '\t') {
+			if (fields == 0)
+				return 0;
+		} else {
+			for (q = p; q < nl && *q > ' ' && *q < 0x7f &&
+			    *q != ':'; q++)
+				;
+			if (q == p || q == nl || *q != ':')
+				return 0;
+			fields++;
+		}
+		p = nl + 1;
+	}
+	/* nothing but header fields: all of it */
+	return fields > 0 ? len : 0;
+}
+
+/*
+ * The first <div class="header-protection-legacy-display">, with what it
+ * holds, cut out of the HTML in b (RFC 9788 4.5.3.3).
+ */
+static void
+view_legacy_html(struct buf *b)
+{
+	const char	*s = b->data, *end, *p, *gt, *start = NULL;
+	int		 depth = 0;
+
+	if (s == NULL)
+		return;
+	end = s + b->len;
+	for (p = s; p < end; p++) {
+		if (*p != '<')
+			continue;
+		if ((gt = memchr(p, '>', end - p)) == NULL)
+			return;
+		if (end - p > 4 && strncasecmp(p, "<div", 4) == 0 &&
+		    (p[4] == '>' || p[4] == ' ' || p[4] == '\t' ||
+		    p[4] == '\n' || p[4] == '/')) {
+			if (start != NULL)
+				depth++;
+			else if (memmem(p, gt - p,
+			    "header-protection-legacy-display", 32) != NULL) {
+				start = p;
+				depth = 1;
+			}
+		} else if (start != NULL && end - p > 5 &&
+		    strncasecmp(p, "</div", 5) == 0 && --depth == 0) {
+			memmove((char *)start, gt + 1, end - (gt + 1));
+			b->len -= gt + 1 - start;
+			b->data[b->len] = '\0';
+			return;
+		}
+		p = gt;
+	}
+}
+
 /* HTML as text (html-text.c): never rendered, nothing fetched. */
 static void
 view_html(struct view_ctx *c, struct mime_part *p)
@@ -351,6 +460,9 @@ view_html(struct view_ctx *c, struct mime_part *p)
 		view_note(c, note);
 		free(note);
 	}
+	if (view_param_is(p, "hp-legacy-display", "1") &&
+	    view_legacy_covered(c, p))
+		view_legacy_html(&h);
 	if (h.len != 0 && html_text(h.data, h.len, VIEW_MAX_TEXT, &t))
 		view_note(c, "the HTML is long: only the start of its text "
 		    "is shown");
@@ -371,19 +483,35 @@ view_text(struct view_ctx *c, struct mime_part *p)
 {
 	struct buf	 t;
 	char		*note;
+	size_t		 skip = 0;
 
 	buf_init(&t);
 	mime_body_text(p, VIEW_MAX_TEXT, &t, &note);
+	/* the legacy display element at its top, when it is repeated */
+	if (t.len > 0 && view_legacy_covered(c, p) &&
+	    (view_param_is(p, "hp-legacy-display", "1") ||
+	    view_legacy_part(c, p))) {
+		skip = view_legacy_len(t.data, t.len);
+		/* a part of its own: all of it (not even listed), or none */
+		if (view_legacy_part(c, p) && skip != t.len)
+			skip = 0;
+		else if (view_legacy_part(c, p)) {
+			explicit_bzero(t.data, t.cap);
+			buf_free(&t);
+			free(note);
+			return;
+		}
+	}
 	view_part_line(c, p, NULL);
 	view_flag_notes(c, p);
 	if (note != NULL) {
 		view_note(c, note);
 		free(note);
 	}
-	if (t.len == 0)
+	if (t.len - skip == 0)
 		view_line(c, VIEW_NOTE, "(empty)");
 	else
-		view_text_lines(c, t.data, t.len);
+		view_text_lines(c, t.data + skip, t.len - skip);
 	if (t.data != NULL)
 		explicit_bzero(t.data, t.cap);
 	buf_free(&t);
@@ -468,7 +596,8 @@ view_part(struct view_ctx *c, struct mime_part *p)
 			    "message may hold at most %d)", MIME_MAX_PARTS);
 		return;
 	}
-	if (view_is_text(p)) {
+	if (view_is_text(p) || (mime_part_is(p, "text", "rfc822-headers") &&
+	    view_legacy_part(c, p))) {
 		view_text(c, p);
 		return;
 	}
@@ -544,6 +673,7 @@ view_lines(struct mime_msg *m, const struct view_hooks *h,
 	buf_init(&c.cur);
 	c.status = h->status;
 	c.inner_fn = h->inner;
+	c.prot = h->headers != NULL ? h->headers_part : NULL;
 	c.arg = h->arg;
 	if (m->len == 0) {
 		view_line(&c, VIEW_NOTE, "(empty message)");

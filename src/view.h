@@ -94,6 +94,10 @@ struct view_hooks {
 	/* Header fields shown instead of the message's own (protected
 	 * headers), field by field; NULL for none. */
 	const struct mime_header	*headers;
+	/* The part they are on (the cryptographic payload): a legacy
+	 * display element inside it (RFC 9788 4.5.3) repeats them for
+	 * readers that show no protected header, and is left out. */
+	const struct mime_part		*headers_part;
 	/* Lines drawn as view lines after the header block. */
 	const struct view_note		*notes;
 	size_t				 nnotes;

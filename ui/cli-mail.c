@@ -111,7 +111,7 @@ cmd_list_one(const struct index_row *msg, struct buf *b)
 	    msg->flags[0] != '\0' ? msg->flags : "-", when);
 	cmd_list_field(b, msg->from);
 	buf_addc(b, '\t');
-	cmd_list_field(b, msg->subject);
+	cmd_list_field(b, msg->sealed ? INDEX_SEALED_SUBJECT : msg->subject);
 	/* The DNS indicators, only when there is one. */
 	if (msg->trust == TRUST_DNS_CONFIRMED || msg->dns_bogus)
 		buf_addf(b, "\t%s%s%s", msg->trust == TRUST_DNS_CONFIRMED ?

@@ -1,18 +1,23 @@
 /*
  * tui-draw.c: text on the curses screen. Every string drawn by the
- * interface passes through tui_put(), which decodes UTF-8 strictly and
- * draws controls, escape sequences, invalid bytes, bidirectional overrides
- * and anything the terminal could take as a command as visible
- * placeholders, so no byte from a message or a server is ever sent to the
- * terminal as it came. Also the colours (8 or 256, none with NO_COLOR or
- * a terminal without them: attributes only) and the indicator glyphs with
- * their ASCII forms for a locale that is not UTF-8.
+ * interface passes through tui_put(), which first makes it terminal-safe
+ * with strsafe(), the one function the whole program uses for that:
+ * controls, escape sequences, invalid bytes, bidirectional overrides and
+ * anything the terminal could take as a command are drawn as the same
+ * visible stand-ins on every screen and in every batch command (ESC as
+ * ^[, BEL ^G, CR ^M, BS ^H, RLO <U+202E>, a stray byte \xHH), so no byte
+ * from a message or a server is ever sent to the terminal as it came.
+ * Also the colours (8 or 256, none with NO_COLOR or a terminal without
+ * them: attributes only) and the indicator glyphs with their ASCII forms
+ * for a locale that is not UTF-8.
  */
 #include <curses.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
 
+#include "buf.h"
+#include "strsafe.h"
 #include "tui.h"
 
 int	tui_utf8;
@@ -177,7 +182,11 @@ utf8_next(const unsigned char *s, size_t n, size_t *len)
 	return (long)c;
 }
 
-/* Characters that would change how the terminal or the line behaves. */
+/*
+ * Characters that would change how the terminal or the line behaves: a
+ * second line of defence only, since layout() lays out what strsafe()
+ * gave, in which none is left.
+ */
 static int
 is_hostile(unsigned long c)
 {
@@ -200,7 +209,8 @@ is_hostile(unsigned long c)
  * counts. Each cell is a base character and its combining marks.
  */
 static int
-layout(const char *text, int width, int y, int x, attr_t attr, int draw)
+layout_safe(const char *text, int width, int y, int x, attr_t attr,
+    int draw)
 {
 	const unsigned char	*s = (const unsigned char *)text;
 	size_t			 n = strlen(text), len;
@@ -277,6 +287,26 @@ layout(const char *text, int width, int y, int x, attr_t attr, int draw)
 	}
 	FLUSH();
 #undef FLUSH
+	return used;
+}
+
+/* The text made terminal-safe (TABs kept for the columns), laid out. */
+static int
+layout(const char *text, int width, int y, int x, attr_t attr, int draw)
+{
+	struct buf	 b;
+	int		 used;
+
+	if (text == NULL || width <= 0)
+		return 0;
+	buf_init(&b);
+	strsafe_add(&b, text, strlen(text), STRSAFE_KEEP_TAB | STRSAFE_MARK);
+	used = layout_safe(b.data != NULL ? b.data : "", width, y, x, attr,
+	    draw);
+	/* it may have been decrypted text (the pager's) */
+	if (b.data != NULL)
+		explicit_bzero(b.data, b.cap);
+	buf_free(&b);
 	return used;
 }
 

@@ -478,7 +478,11 @@ ixs_draw_row(struct ixs *s, int y, const struct index_row *r, int sel)
 		x += tui_put(y, x, COLS - x, b.data, sel ? base :
 		    tui_attr(TC_TREE));
 	}
-	if (x < COLS)
+	/* a sealed row's words are steedmail's, drawn as its own notes */
+	if (x < COLS && r->sealed)
+		tui_put(y, x, COLS - x, INDEX_SEALED_SUBJECT, sel ? base :
+		    tui_attr(TC_NOTE));
+	else if (x < COLS)
 		tui_put(y, x, COLS - x, r->subject != NULL ? r->subject :
 		    "(no subject)", base);
 	buf_free(&b);

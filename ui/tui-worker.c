@@ -472,7 +472,8 @@ do_sync(struct tui_account *ta, const char *folder, struct tui_event *ev)
 	memset(&st, 0, sizeof st);
 	ev->result = session_trust(ta->s, folder, &ss, &st);
 	crypto_set_no_prompt(0);
-	if (st.processed > 0)
+	/* new trust states, or real subjects where "(encrypted)" was */
+	if (st.processed > 0 || st.kept > 0)
 		post_changed(ta, folder);
 }
 
@@ -505,8 +506,13 @@ do_open(struct tui_account *ta, struct tui_job *j, struct tui_event *ev)
 	    ta->ts == NULL ? MESSAGE_NO_TRUST : 0, &ev->cause);
 	if (ev->msg == NULL)
 		ev->result = -1;
-	else
+	else {
 		message_lines(ev->msg);
+		/* its protected header into the cache: the index row shows
+		   the real Subject from the next snapshot on */
+		if (session_opened(ta->s, j->folder, j->uid, ev->msg) == 1)
+			post_changed(ta, j->folder);
+	}
 	ev->raw = raw;
 	/* reading it marks it read, as in any mail reader */
 	if (ev->msg != NULL) {

@@ -243,6 +243,37 @@ write("inline-signed", hdr(subject="Clearsigned") + text(cs))
 write("inline-signed-extra", hdr(subject="Clearsigned") + text(
     b"Unsigned text before.\r\n" + cs))
 
+# Protected headers with a legacy display element (RFC 9788 4.5.3, its
+# Appendix E.1): hidden where the protected header is used, shown where
+# nothing vouches for it (carol's key is unknown to steedmail's home).
+hpf = (b"Subject: Dinner plans\r\nFrom: Alice <alice@example.org>\r\n"
+    b"To: Bob <bob@example.org>\r\nMessage-ID: <hp@example.org>\r\n"
+    b"Date: Mon, 1 Jan 2024 10:00:00 +0000\r\n")
+def hp(how=b"cipher"):
+    return crlf(b"Content-Type: text/plain; charset=us-ascii; hp=\"" + how +
+        b"\"; hp-legacy-display=\"1\"\r\n" + hpf +
+        b"HP-Outer: Subject: [...]\r\n\r\nSubject: Dinner plans\r\n\r\n"
+        b"Let's meet at Rama's Roti Shop at 8pm.\r\n")
+hphtml = crlf(b"Content-Type: text/html; charset=us-ascii; hp=\"cipher\"; "
+    b"hp-legacy-display=\"1\"\r\n" + hpf + b"\r\n<html><body><div class="
+    b"\"header-protection-legacy-display\"><pre>Subject: Dinner plans</pre>"
+    b"<div>nested</div></div><p>Let's meet at Rama's Roti Shop at 8pm.</p>"
+    b"</body></html>\r\n")
+hppart = crlf(b"Content-Type: multipart/mixed; boundary=\"LD\"; "
+    b"protected-headers=\"v1\"\r\n" + hpf + b"\r\n--LD\r\nContent-Type: "
+    b"text/rfc822-headers; protected-headers=\"v1\"\r\nContent-Disposition:"
+    b" inline\r\n\r\nSubject: Dinner plans\r\n\r\n--LD\r\nContent-Type: "
+    b"text/plain; charset=us-ascii\r\n\r\nLet's meet at Rama's Roti Shop "
+    b"at 8pm.\r\n--LD--\r\n")
+hpout = lambda s=b"[...]": hdr(subject=s.decode())
+write("hp-legacy-both", hpout() + encrypted(enc(hp())))
+write("hp-legacy-enc", hpout() + encrypted(gpg(A, ["--encrypt", "-r",
+    "bob@example.org"], hp())))
+write("hp-legacy-html", hpout() + encrypted(enc(hphtml)))
+write("hp-legacy-part", hpout() + encrypted(enc(hppart)))
+write("hp-legacy-unknown", hpout(b"Dinner (outer)") + signed(hp(b"clear"),
+    C))
+
 def ac(keyfile, addr="alice@example.org", pre=b"", post=b""):
     kd = base64.b64encode(open(keyfile, "rb").read())
     folded = b"\r\n ".join(kd[i:i + 72] for i in range(0, len(kd), 72))
@@ -305,6 +336,10 @@ if os.path.exists(D + "/smime"):
     write("smime-signed-encrypted", hdr(subject="S/MIME both") + p7m(
         b"enveloped-data", gpgsm(["-r", "bob@example.org", "--encrypt"],
         smime_signed(secret))))
+    write("hp-legacy-smime-both", hpout() + p7m(b"enveloped-data",
+        gpgsm(["-r", "bob@example.org", "--encrypt"], smime_signed(hp()))))
+    write("hp-legacy-smime-enc", hpout() + p7m(b"enveloped-data",
+        gpgsm(["-r", "bob@example.org", "--encrypt"], hp())))
 write("gossip-unsigned", hdr(to="bob@example.org, dave@example.net") +
     encrypted(gpg(A, ["--encrypt", "-r", "bob@example.org"], gos)))
 PY

@@ -95,8 +95,8 @@ ok "the folded Autocrypt lines are at most 78 characters" sh -c "! awk '/^Autocr
 # --- PGP/MIME signed and encrypted ---------------------------------------
 echo "secret body $u" | alice -s "enc $u" --encrypt "$STEED_BOB" >"$T_TMP/o" 2>&1
 ok "-s --encrypt: exit 0" test $? = 0
-ok "it arrives, listed with Subject '...'" arrives bob INBOX "..." 1
-fetch bob INBOX "..." "$T_TMP/e"
+ok "it arrives, listed by its protected Subject once --list decrypted it" arrives bob INBOX "enc $u" 1
+fetch bob INBOX "enc $u" "$T_TMP/e"
 ok "multipart/encrypted, application/pgp-encrypted Version: 1" sh -c "grep -i '^content-type:' '$T_TMP/e/header' | grep -q 'multipart/encrypted.*protocol=\"application/pgp-encrypted\"' && grep -q '^Version: 1' '$T_TMP/e/part1.body'"
 ok "outer Subject is '...', the real one is nowhere in clear" sh -c "grep -qx 'Subject: \.\.\.' '$T_TMP/e/header' && ! grep -q 'enc $u' '$T_TMP/e.eml' && ! grep -q 'secret body' '$T_TMP/e.eml'"
 ok "Autocrypt header on the encrypted message too" grep -q '^Autocrypt: addr=alice@steed.test;' "$T_TMP/e/header"
@@ -112,17 +112,17 @@ ok "encrypted to alice's own key too: she can read what she sent" grep -q DECRYP
 # Two recipients: gossip for each, inside only.
 echo "to two $u" | alice -s "two $u" --encrypt -c "$STEED_ALICE" "$STEED_BOB" >"$T_TMP/o" 2>&1
 ok "encrypted to two (To bob, Cc alice): exit 0" test $? = 0
-ok "alice gets her Cc copy" arrives alice INBOX "..." 1
-fetch alice INBOX "..." "$T_TMP/t"
+ok "alice gets her Cc copy" arrives alice INBOX "two $u" 1
+fetch alice INBOX "two $u" "$T_TMP/t"
 gpg --homedir "$AH" --decrypt "$T_TMP/t/part2.body" >"$T_TMP/t.plain" 2>/dev/null
 ok "Autocrypt-Gossip for bob and alice inside, none outside" sh -c "grep -q '^Autocrypt-Gossip: addr=bob@steed.test; keydata=' '$T_TMP/t.plain' && grep -q '^Autocrypt-Gossip: addr=alice@steed.test; keydata=' '$T_TMP/t.plain' && ! grep -q 'Autocrypt-Gossip' '$T_TMP/t/header'"
 
 # Bcc: a hidden recipient. Alice's Sent copy is exactly what was sent.
 echo "bcc body $u" | alice -s "bcc $u" --encrypt -b "$STEED_BOB" "$STEED_ALICE" >"$T_TMP/o" 2>&1
 ok "encrypted with a Bcc recipient: exit 0" test $? = 0
-ok "bob (Bcc) receives it" arrives bob INBOX "..." 3
-for _ in $(seq 1 30); do [ "$(count alice Sent '...')" -ge 3 ] && break; sleep 0.5; done
-fetch alice Sent "..." "$T_TMP/b"
+ok "bob (Bcc) receives it" arrives bob INBOX "bcc $u" 1
+for _ in $(seq 1 30); do [ "$(count alice Sent "bcc $u")" -ge 1 ] && break; sleep 0.5; done
+fetch alice Sent "bcc $u" "$T_TMP/b"
 gpg --homedir "$BH" --status-fd 2 --decrypt "$T_TMP/b/part2.body" >"$T_TMP/b.plain" 2>"$T_TMP/b.status"
 ok "bob decrypts his Bcc copy" sh -c "grep -q DECRYPTION_OKAY '$T_TMP/b.status' && grep -q 'bcc body $u' '$T_TMP/b.plain'"
 ok "bob's address is nowhere in the message, outside or inside" sh -c "! grep -qi 'bob@steed.test' '$T_TMP/b.eml' && ! grep -qi 'bob@steed.test' '$T_TMP/b.plain'"
@@ -149,8 +149,8 @@ ok "Autocrypt header on S/MIME mail too (the account has an OpenPGP key)" grep -
 
 echo "smime secret $u" | alice -s "senc $u" --encrypt --smime "$STEED_BOB" >"$T_TMP/o" 2>&1
 ok "-s --encrypt --smime: exit 0" test $? = 0
-ok "it arrives" arrives bob INBOX "..." 4
-fetch bob INBOX "..." "$T_TMP/se"
+ok "it arrives" arrives bob INBOX "senc $u" 1
+fetch bob INBOX "senc $u" "$T_TMP/se"
 ok "application/pkcs7-mime; smime-type=enveloped-data, outer Subject '...'" sh -c "grep -i '^content-type:' '$T_TMP/se/header' | grep -q 'application/pkcs7-mime; smime-type=enveloped-data' && grep -qx 'Subject: \.\.\.' '$T_TMP/se/header' && ! grep -q 'senc $u' '$T_TMP/se.eml'"
 tr -d "\r" <"$T_TMP/se/body" | base64 -d >"$T_TMP/se.p7m" 2>/dev/null
 gpgsm --homedir "$BH" --disable-crl-checks --decrypt "$T_TMP/se.p7m" >"$T_TMP/se.plain" 2>"$T_TMP/se.err"

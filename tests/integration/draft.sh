@@ -71,8 +71,8 @@ ok "the protected Subject and the recipient are inside" sh -c "grep -q '^Subject
 alice --export-key | bob --import-key - >/dev/null 2>&1
 alice --resume "$d2" >"$T_TMP/o" 2>"$T_TMP/e3"
 ok "--resume: exit 0, sent encrypted" sh -c "[ $? = 0 ] && grep -q 'encrypted' '$T_TMP/e3'"
-ok "it arrives at bob, Subject '...' outside" arrives bob INBOX "..." 1
-fetch bob INBOX "..." "$T_TMP/r2"
+ok "it arrives at bob, listed by its protected Subject" arrives bob INBOX "secret draft $u" 1
+fetch bob INBOX "secret draft $u" "$T_TMP/r2"
 gpg --homedir "$BH" --status-fd 2 --decrypt "$T_TMP/r2/part2.body" >"$T_TMP/r2.plain" 2>"$T_TMP/r2.status"
 ok "bob decrypts it: the Subject survived the round trip, and the body" sh -c "grep -q DECRYPTION_OKAY '$T_TMP/r2.status' && grep -q '^Subject: secret draft $u' '$T_TMP/r2.plain' && grep -q 'first line $u' '$T_TMP/r2.plain'"
 ok "no draft marks in what was sent" sh -c "! grep -q 'X-Steedmail-Draft' '$T_TMP/r2.plain' '$T_TMP/r2.eml'"

@@ -47,7 +47,7 @@ as bob gpg --list-secret-keys "$STEED_BOB" >/dev/null 2>&1 || bail "bob has no k
 
 # save FILE: a message into alice's INBOX, as if it had arrived.
 save() { doveadm -c "$STEED_DOVECOT_CONF" save -u "$STEED_ALICE" -m INBOX <"$1"; }
-# count WHO FOLDER: the messages there (encrypted ones list as "...").
+# count WHO FOLDER: the messages there.
 count() { as "$1" steedmail --list "$2" 2>/dev/null | wc -l; }
 # arrived WHO FOLDER N: until FOLDER holds at least N messages.
 arrived() {

@@ -227,6 +227,40 @@ ok "signed-encrypted: the view says so" \
     has "$T_TMP/signed-encrypted.view" "$MARK protected headers used"
 ok "signed-encrypted: the view draws where the decrypted content ends" \
     has "$T_TMP/signed-encrypted.view" "$MARK end of the content of part"
+# The legacy display element (RFC 9788 4.5.3): left out where the
+# protected header it repeats is shown, shown where it is not.
+# once NAME TEXT: the view has the line TEXT exactly once.
+once() { [ "$(grep -cxF -- "$2" "$T_TMP/$1.view")" = 1 ] || {
+	echo "\"$2\" not once in:"; cat "$T_TMP/$1.view"; return 1; }; }
+for n in hp-legacy-both hp-legacy-enc hp-legacy-html hp-legacy-part \
+    hp-legacy-smime-both; do
+	[ -e "$C/$n.eml" ] || continue
+	ok "$n: the protected Subject above, the legacy display left out" \
+	    once $n "Subject: Dinner plans"
+	ok "$n: ... and the text after it shown" \
+	    has "$T_TMP/$n.view" "Let's meet at Rama's Roti Shop at 8pm."
+	ok "$n: ... under the protected headers' note" \
+	    has "$T_TMP/$n.view" "$MARK protected headers used"
+done
+ok "hp-legacy-enc: encrypted only, integrity protected: its headers used" \
+    kv hp-legacy-enc protected-headers yes
+ok "hp-legacy-html: the div's own text is gone too" \
+    sh -c "! grep -q nested '$T_TMP/hp-legacy-html.view'"
+ok "hp-legacy-part: the text/rfc822-headers part is neither shown nor listed" \
+    sh -c "! grep -q 'rfc822-headers' '$T_TMP/hp-legacy-part.view'"
+ok "hp-legacy-unknown: a signature nobody can check: the outer Subject" \
+    once hp-legacy-unknown "Subject: Dinner (outer)"
+ok "hp-legacy-unknown: ... and the legacy display shown in the text" \
+    once hp-legacy-unknown "Subject: Dinner plans"
+if [ -e "$C/hp-legacy-smime-enc.eml" ]; then
+	n=hp-legacy-smime-enc
+	ok "$n: enveloped only, no integrity: the outer Subject" \
+	    once $n "Subject: [...]"
+	ok "$n: ... the legacy display shown in the text" \
+	    once $n "Subject: Dinner plans"
+	ok "$n: ... which keeps its no-integrity mark" sh -c \
+	    "grep -q '^$MARK security of part root: NOT PROTECTED' '$T_TMP/$n.view'"
+fi
 ok "encrypted-unsigned: decrypted, not signed" sh -c \
     "grep -qx 'decrypted: yes' '$T_TMP/encrypted-unsigned.out' &&
      grep -qx 'signed: no' '$T_TMP/encrypted-unsigned.out'"

@@ -1,7 +1,8 @@
 /*
  * test-cache.c: the header cache: storing, UIDVALIDITY changes, expunges,
- * migrating an old schema, and rebuilding a file that is corrupt or not
- * ours.
+ * migrating an old schema, the protected header values of opened
+ * messages kept apart from the outer ones (and forgotten for good), and
+ * rebuilding a file that is corrupt or not ours.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,6 +127,199 @@ make_v3(const char *file)
 	sqlite3_close(db);
 }
 
+/* What cache_each gives for one UID: outer and protected subject. */
+struct prot_seen {
+	uint32_t	uid;
+	int		found;
+	unsigned	how;
+	int		has_prot;
+	char		outer[64], inner[64], from[64], refs[64];
+	time_t		sent;
+};
+
+static int
+prot_cb(const struct cache_msg *m, void *arg)
+{
+	struct prot_seen	*w = arg;
+
+	if (m->uid != w->uid)
+		return 0;
+	w->found = 1;
+	snprintf(w->outer, sizeof w->outer, "%s", m->subject != NULL ?
+	    m->subject : "(null)");
+	w->has_prot = m->prot != NULL;
+	if (m->prot != NULL) {
+		w->how = m->prot->how;
+		snprintf(w->inner, sizeof w->inner, "%s",
+		    m->prot->subject != NULL ? m->prot->subject : "(null)");
+		snprintf(w->from, sizeof w->from, "%s",
+		    m->prot->from_addr != NULL ? m->prot->from_addr : "(null)");
+		snprintf(w->refs, sizeof w->refs, "%s",
+		    m->prot->references != NULL ? m->prot->references :
+		    "(null)");
+		w->sent = m->prot->sent;
+	}
+	return 1;
+}
+
+static struct prot_seen
+prot_of(struct cache *c, struct cache_mailbox *mb, uint32_t uid)
+{
+	struct prot_seen	 w;
+	char			*cause = NULL;
+
+	memset(&w, 0, sizeof w);
+	w.uid = uid;
+	if (cache_each(c, mb, prot_cb, &w, &cause) == -1) {
+		printf("# each: %s\n", cause);
+		free(cause);
+	}
+	return w;
+}
+
+/* Does the file at p hold the bytes of s anywhere (the journal too)? */
+static int
+file_has(const char *p, const char *s)
+{
+	char	 wal[300], *buf;
+	FILE	*f;
+	long	 len;
+	int	 i, found = 0;
+
+	snprintf(wal, sizeof wal, "%s-wal", p);
+	for (i = 0; i < 2 && !found; i++) {
+		if ((f = fopen(i == 0 ? p : wal, "rb")) == NULL)
+			continue;
+		fseek(f, 0, SEEK_END);
+		len = ftell(f);
+		rewind(f);
+		buf = malloc(len + 1);
+		if (buf != NULL && fread(buf, 1, len, f) == (size_t)len)
+			found = memmem(buf, len, s, strlen(s)) != NULL;
+		free(buf);
+		fclose(f);
+	}
+	return found;
+}
+
+/* The protected header values: put, read, kept, dropped, forgotten. */
+static void
+test_protected(void)
+{
+	struct cache		*c;
+	struct cache_mailbox	 mb;
+	struct cache_protected	 p;
+	struct cache_msg	 m;
+	struct prot_seen	 w;
+	char			*cause = NULL;
+	int			 n;
+
+	unlink(path);
+	c = cache_open_path(path, &cause);
+	cache_mailbox(c, "INBOX", 1, &mb, &cause);
+	put(c, &mb, 1, "...");
+	put(c, &mb, 2, "plain");
+	memset(&m, 0, sizeof m);
+	m.uid = 3;
+	m.subject = "...";
+	m.hints = CACHE_HINT_ENCRYPTED;
+	cache_put(c, &mb, &m, &cause);
+	cache_recount(c, &mb, &cause);
+
+	memset(&p, 0, sizeof p);
+	p.how = CACHE_OPENED_DECRYPTED | CACHE_OPENED_SIGNED;
+	p.subject = "Dinner plans at Rama's";
+	p.from = "Alice";
+	p.from_addr = "alice@example.org";
+	p.references = "<a@x> <b@x>";
+	p.sent = 1700000000;
+	TAP_OK(cache_protected_put(c, &mb, 1, &p, &cause) == 1,
+	    "protected values are stored for a cached message");
+	TAP_OK(cache_protected_put(c, &mb, 1, &p, &cause) == 0,
+	    "... the same again changes nothing");
+	w = prot_of(c, &mb, 1);
+	TAP_OK(w.found && w.has_prot && strcmp(w.outer, "...") == 0 &&
+	    strcmp(w.inner, "Dinner plans at Rama's") == 0 &&
+	    strcmp(w.from, "alice@example.org") == 0 &&
+	    strcmp(w.refs, "<a@x> <b@x>") == 0 && w.sent == 1700000000 &&
+	    w.how == (CACHE_OPENED_DECRYPTED | CACHE_OPENED_SIGNED),
+	    "read back apart: outer \"%s\", protected \"%s\"", w.outer,
+	    w.inner);
+	w = prot_of(c, &mb, 2);
+	TAP_OK(w.found && !w.has_prot, "a message never opened has none");
+	p.subject = "Dinner plans, moved";
+	TAP_OK(cache_protected_put(c, &mb, 1, &p, &cause) == 1 &&
+	    strcmp(prot_of(c, &mb, 1).inner, "Dinner plans, moved") == 0,
+	    "other values replace them");
+	TAP_OK(cache_protected_put(c, &mb, 9, &p, &cause) == 0 &&
+	    !prot_of(c, &mb, 9).found,
+	    "a message not cached gets none (nothing is kept without it)");
+
+	TAP_OK(cache_protected_wanted(c, &mb, 3, &cause) == 1,
+	    "an encrypted message without them is wanted");
+	TAP_OK(cache_protected_wanted(c, &mb, 2, &cause) == 0 &&
+	    cache_protected_wanted(c, &mb, 9, &cause) == 0,
+	    "... a plain one, or one not cached, is not");
+	memset(&p, 0, sizeof p);
+	TAP_OK(cache_protected_put(c, &mb, 3, &p, &cause) == 1 &&
+	    prot_of(c, &mb, 3).has_prot && prot_of(c, &mb, 3).how == 0 &&
+	    strcmp(prot_of(c, &mb, 3).inner, "(null)") == 0,
+	    "opened without protected headers: a row without values");
+	TAP_OK(cache_protected_wanted(c, &mb, 3, &cause) == 0,
+	    "... and it is wanted no more");
+
+	/* The sync stores the outer header again (a stale row): kept. */
+	put(c, &mb, 1, "... again");
+	w = prot_of(c, &mb, 1);
+	TAP_OK(w.has_prot && strcmp(w.outer, "... again") == 0 &&
+	    strcmp(w.inner, "Dinner plans, moved") == 0,
+	    "headers fetched again keep the protected values");
+	cache_delete(c, &mb, 1, &cause);
+	put(c, &mb, 1, "...");
+	TAP_OK(!prot_of(c, &mb, 1).has_prot,
+	    "an expunged message's go with it");
+	p.how = CACHE_OPENED_DECRYPTED;
+	p.subject = "SWORDFISH-7 secret subject";
+	cache_protected_put(c, &mb, 1, &p, &cause);
+	cache_close(c);
+	c = cache_open_path(path, &cause);
+	cache_mailbox(c, "INBOX", 1, &mb, &cause);
+	TAP_OK(strcmp(prot_of(c, &mb, 1).inner,
+	    "SWORDFISH-7 secret subject") == 0, "they survive a reopen");
+	n = cache_protected_clear(c, &cause);
+	TAP_OK(n == 2 && !prot_of(c, &mb, 1).has_prot &&
+	    !prot_of(c, &mb, 3).has_prot && prot_of(c, &mb, 1).found,
+	    "cache_protected_clear forgets them all (%d), the messages stay",
+	    n);
+	cache_close(c);
+	TAP_OK(!file_has(path, "SWORDFISH-7"),
+	    "... and no byte of them is left in the file or its journal");
+	c = cache_open_path(path, &cause);
+	TAP_OK(cache_protected_clear(c, &cause) == 0,
+	    "clearing nothing is nothing");
+	cache_mailbox(c, "INBOX", 1, &mb, &cause);
+	cache_protected_put(c, &mb, 1, &p, &cause);
+	TAP_OK(cache_mailbox(c, "INBOX", 2, &mb, &cause) == 0 &&
+	    !prot_of(c, &mb, 1).found && prot_of(c, &mb, 1).has_prot == 0,
+	    "a new UIDVALIDITY drops them with the messages");
+	{
+		sqlite3	*db;
+		int	 left = -1;
+		sqlite3_stmt *st;
+
+		sqlite3_open(path, &db);
+		if (sqlite3_prepare_v2(db, "SELECT count(*) FROM protected",
+		    -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) ==
+		    SQLITE_ROW)
+			left = sqlite3_column_int(st, 0);
+		sqlite3_finalize(st);
+		sqlite3_close(db);
+		TAP_OK(left == 0, "... none is left in the table (%d)", left);
+	}
+	cache_close(c);
+	free(cause);
+}
+
 int
 main(void)
 {
@@ -215,7 +409,21 @@ main(void)
 	c = cache_open_path(path, &cause);
 	TAP_OK(c != NULL && cache_mailbox_find(c, "INBOX", &mb, &cause) == 1 &&
 	    mb.count == 3, "the migrated cache opens again as it is");
+	{
+		struct cache_protected	p;
+
+		memset(&p, 0, sizeof p);
+		p.how = CACHE_OPENED_DECRYPTED;
+		p.subject = "inner two";
+		TAP_OK(cache_protected_put(c, &mb, 2, &p, &cause) == 1 &&
+		    strcmp(prot_of(c, &mb, 2).inner, "inner two") == 0 &&
+		    strcmp(prot_of(c, &mb, 2).outer, "new two") == 0,
+		    "the migrated cache keeps protected values beside its "
+		    "old rows");
+	}
 	cache_close(c);
+
+	test_protected();
 
 	/* Garbage where the cache was. */
 	f = fopen(path, "w");

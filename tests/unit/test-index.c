@@ -3,7 +3,9 @@
  * what a row carries (the address beside a display name, so a name that
  * looks like another address shows for what it is), every sort both ways,
  * paging, the search expression, threads, and the trust states of a page;
- * then on a generated mailbox that every view is in order and complete.
+ * an opened message's protected header values in the row, the sorts, the
+ * search and the threads, and a sealed row for one not opened yet; then
+ * on a generated mailbox that every view is in order and complete.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,6 +122,104 @@ record(struct trust_store *ts, const char *mid, const char *addr, int signed_)
 	} else
 		trust_verdict_free(&v);
 	free(key);
+}
+
+/* The protected header values of opened messages, and sealed rows. */
+static void
+protected(struct cache *c, struct trust_store *ts)
+{
+	struct cache_mailbox	 mb;
+	struct cache_protected	 p;
+	struct index		*ix;
+	struct index_row	 r, *rp;
+	struct index_view	 v = { INDEX_SORT_THREAD, 0, NULL, NULL, 0 };
+	struct index_row	*rows;
+	size_t			 n, i;
+	char			*cause = NULL;
+	uint32_t		 depth2 = 99;
+
+	cache_mailbox(c, "Secret", 1, &mb, &cause);
+	put(c, &mb, 1, "S", "Bob", "bob@example.org", "Plan for Monday",
+	    3000, 10, "<p1@x>", NULL, 0);
+	put(c, &mb, 2, "S", "Alice", "alice@example.org", "...", 4000, 10,
+	    "<p2@x>", NULL, CACHE_HINT_ENCRYPTED | CACHE_HINT_SIGNED);
+	put(c, &mb, 3, "", "Alice", "alice@example.org", "...", 5000, 10,
+	    "<p3@x>", NULL, CACHE_HINT_ENCRYPTED);
+	put(c, &mb, 4, "", "Carol", "carol@example.org", "Real outer", 6000,
+	    10, "<p4@x>", NULL, CACHE_HINT_ENCRYPTED);
+	put(c, &mb, 5, "", "Dave", "dave@example.org", "[...]", 7000, 10,
+	    "<p5@x>", NULL, CACHE_HINT_ENCRYPTED | CACHE_HINT_SMIME);
+	memset(&p, 0, sizeof p);
+	p.how = CACHE_OPENED_DECRYPTED | CACHE_OPENED_SIGNED;
+	p.subject = "Zebra crossing";
+	p.from = "Alice Inner";
+	p.from_addr = "alice@example.org";
+	p.message_id = "<p2-inner@x>";
+	p.references = "<p1@x>";
+	p.sent = 3500;
+	cache_protected_put(c, &mb, 2, &p, &cause);
+	/* opened, but nothing vouched for a protected header */
+	memset(&p, 0, sizeof p);
+	cache_protected_put(c, &mb, 5, &p, &cause);
+	record(ts, "<p2@x>", "alice@example.org", 1);
+
+	ix = index_open(c, "Secret", &cause);
+	rp = row(ix, 2, ts, &r);
+	TAP_OK(rp != NULL && r.subject != NULL &&
+	    strcmp(r.subject, "Zebra crossing") == 0 && !r.sealed &&
+	    strcmp(r.from, "Alice Inner") == 0 && r.date == 3500,
+	    "an opened message's row shows its protected Subject, From and "
+	    "Date");
+	TAP_OK(rp != NULL && r.prot == (INDEX_PROT_SUBJECT | INDEX_PROT_FROM |
+	    INDEX_PROT_DATE | INDEX_PROT_THREAD) && !(r.prot &
+	    INDEX_PROT_RCPT) && strcmp(r.rcpt, "Team <team@example.org>, "
+	    "zed@example.org") == 0,
+	    "... it says which values are protected (not To: the outer one "
+	    "stands)");
+	TAP_OK(rp != NULL && strcmp(r.message_id, "<p2-inner@x>") == 0 &&
+	    strcmp(r.outer_message_id, "<p2@x>") == 0 &&
+	    r.trust == TRUST_FIRST_CONTACT,
+	    "... its trust state found by the outer Message-ID (%s)",
+	    rp != NULL ? trust_state_name(r.trust) : "-");
+	rp = row(ix, 3, NULL, &r);
+	TAP_OK(rp != NULL && r.sealed && r.subject == NULL && r.prot == 0,
+	    "an encrypted message not opened, Subject \"...\": sealed");
+	rp = row(ix, 4, NULL, &r);
+	TAP_OK(rp != NULL && !r.sealed && strcmp(r.subject, "Real outer") ==
+	    0, "... one whose outer Subject is a real one is not");
+	rp = row(ix, 5, NULL, &r);
+	TAP_OK(rp != NULL && !r.sealed && strcmp(r.subject, "[...]") == 0 &&
+	    r.prot == 0, "... nor one opened that had no protected header "
+	    "to use: its outer Subject");
+	TAP_STR(uids(ix, "subject", NULL), "3 5 1 4 2",
+	    "sorted by subject: the protected one by its own, the sealed one "
+	    "first");
+	TAP_STR(uids(ix, "from", NULL), "3 2 1 4 5",
+	    "sorted by sender: the protected name counts (Alice Inner after "
+	    "Alice)");
+	TAP_STR(uids(ix, "date", NULL), "1 2 3 4 5",
+	    "sorted by date: the protected Date");
+	TAP_STR(uids(ix, "subject", "~s zebra"), "2",
+	    "~s finds the protected Subject");
+	TAP_STR(uids(ix, "subject", "crossing"), "2",
+	    "... so does a bare word");
+	TAP_STR(uids(ix, "subject", "~f inner"), "2",
+	    "~f finds the protected name");
+	TAP_STR(uids(ix, "subject", "~s ..."), "5",
+	    "the outer placeholder is searched only where it is what is "
+	    "shown");
+	TAP_STR(uids(ix, "subject", "~s encrypted"), "",
+	    "... nor the words shown for a sealed one");
+	if (index_page(ix, &v, 0, 10, NULL, &rows, &n, &cause) == 0) {
+		for (i = 0; i < n; i++)
+			if (rows[i].uid == 2)
+				depth2 = rows[i].depth;
+		free(rows);
+	}
+	TAP_OK(depth2 == 1, "threads follow the protected References: 2 "
+	    "under 1 (depth %u)", depth2);
+	index_close(ix);
+	free(cause);
 }
 
 /* A generated mailbox: every view complete and in order. */
@@ -418,6 +518,7 @@ main(void)
 	    "a folder not cached is an empty index");
 	index_close(ix);
 
+	protected(c, ts);
 	cache_mailbox(c, "Gen", 9, &gen, &cause);
 	generated(c, &gen);
 

@@ -46,6 +46,15 @@ main(void)
 	    "above U+10FFFF rejected");
 	CASE("\xe2\x82", 0, "\\xE2\\x82", "truncated sequence escaped");
 	CASE("a\0b", 0, "a^@b", "NUL escaped");
+	CASE("a\tb\nc\rd", STRSAFE_KEEP_TAB, "a\tb^Jc^Md",
+	    "KEEP_TAB: TAB kept for the screen's columns, LF and CR escaped");
+	CASE("x\xe2\x94\x83 y", 0, "x\xe2\x94\x83 y",
+	    "U+2503 passes by default");
+	CASE("x\xe2\x94\x83 y", STRSAFE_MARK, "x<U+2503> y",
+	    "MARK: U+2503, the view's mark, escaped");
+	CASE("\x1b[31mRED\rover\bX\x07", STRSAFE_KEEP_TAB | STRSAFE_MARK,
+	    "^[[31mRED^Mover^HX^G",
+	    "the screens' flags give the stand-ins the commands print");
 	{
 		struct buf b;
 		size_t n;
