@@ -140,7 +140,7 @@ main(void)
 	struct thread_msg *dm;
 	struct thread_pos *dp;
 	size_t		i;
-	int		once, under, ok;
+	int		once, under = 0, ok;
 
 	memset(&s, 0, sizeof s);
 	add(&s, "<a@x>", NULL, NULL, 10);
