@@ -237,6 +237,8 @@ imap_resp_code(struct imap_resp_cur *c, struct imap_resp *r)
 		return -1;
 	if (!imap_resp_at_end(c) && *c->p != ' ')
 		return imap_resp_fail(c, "no space after a response code");
+	/* RFC 3501 wants text after it; before login that is not needed */
+	r->code_bare = c->end - c->p <= 1;
 	return 0;
 }
 
@@ -433,6 +435,11 @@ imap_resp_check_status(const char *line, size_t len, char **cause)
 	imap_resp_clear(&r);
 	if (rc == -1) {
 		*cause = why;
+		return -1;
+	}
+	/* libetpan's parser reads the missing text through a NULL */
+	if (r.code_bare) {
+		*cause = xstrdup("a response code with no text after it");
 		return -1;
 	}
 	return 0;

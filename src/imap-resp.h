@@ -39,6 +39,8 @@ struct imap_resp {
 	char			 code[IMAP_RESP_ATOM_MAX + 1];
 					/* the resp-text-code's name,
 					   upper case; "" when none */
+	int			 code_bare;	/* nothing but a space, or
+						   nothing, after the code */
 	int			 has_caps;	/* a capability list came */
 	char			**caps;		/* upper case, as given */
 	size_t			 ncaps;

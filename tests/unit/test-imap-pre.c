@@ -378,6 +378,12 @@ status(void)
 	    "is not a status line: not checked here");
 	TAP_OK(status_ok("* LIST (\\Noselect) \"/\" OK"), "nor a LIST line");
 	TAP_OK(status_ok("+ OK [idling"), "nor a continuation request");
+	TAP_OK(!status_ok("4 OK [PARSE]") && !status_ok("* OK [ALERT] ") &&
+	    !status_ok("2 OK [BADCHARSET (\"\")] "), "after login: a code with "
+	    "no text after it is refused (libetpan reads the text through a "
+	    "NULL)");
+	TAP_OK(status_ok("4 OK [PARSE] x") && status_ok("4 OK") &&
+	    status_ok("4 OK "), "a code with text, and no code, pass");
 }
 
 int
