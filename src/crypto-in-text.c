@@ -77,12 +77,16 @@ void
 crypto_in_coverage(const struct crypto_in *ci, const struct mime_part *p,
     int *sig, int *enc, int *weak)
 {
-	const struct mime_part		*x;
+	const struct mime_part		*x, *prev = NULL;
 	const struct crypto_in_part	*e;
 
 	*sig = *enc = *weak = 0;
-	for (x = p; x != NULL; x = crypto_in_up(ci, x)) {
-		if (crypto_in_good_over(ci, x))
+	for (x = p; x != NULL; prev = x, x = crypto_in_up(ci, x)) {
+		/* A signature on a multipart/signed covers its first part
+		 * only: not the signature, nor anything added after it. */
+		if (crypto_in_good_over(ci, x) && (prev == NULL ||
+		    prev->parent != x || !mime_part_is(x, "multipart",
+		    "signed") || prev == TAILQ_FIRST(&x->children)))
 			*sig = 1;
 		if ((e = crypto_in_find(ci, x)) == NULL || !e->decrypted ||
 		    x == p)
@@ -92,6 +96,28 @@ crypto_in_coverage(const struct crypto_in *ci, const struct mime_part *p,
 		else
 			*enc = 1;
 	}
+}
+
+/*
+ * Is p the signature of a multipart/signed: its second part, of a
+ * signature's type? Anything else in there (a part added after the
+ * signature, or in its place) is a part like any other, and says what
+ * covers it.
+ */
+static int
+crypto_in_is_sigpart(const struct mime_part *p)
+{
+	const struct mime_part	*first;
+
+	if (p->parent == NULL || !mime_part_is(p->parent, "multipart",
+	    "signed"))
+		return 0;
+	first = TAILQ_FIRST(&p->parent->children);
+	if (first == NULL || p != TAILQ_NEXT(first, entry))
+		return 0;
+	return mime_part_is(p, "application", "pgp-signature") ||
+	    mime_part_is(p, "application", "pkcs7-signature") ||
+	    mime_part_is(p, "application", "x-pkcs7-signature");
 }
 
 static void
@@ -105,8 +131,7 @@ crypto_in_leaves_of(struct crypto_in *ci, struct mime_part *r)
 		if (p->nchildren > 0 || ((e = crypto_in_find(ci, p)) != NULL &&
 		    (e->inner != NULL || e->status != NULL)))
 			continue;
-		if (p->parent != NULL && mime_part_is(p->parent, "multipart",
-		    "signed") && p != TAILQ_FIRST(&p->parent->children))
+		if (crypto_in_is_sigpart(p))
 			continue;	/* the signature itself */
 		if (p->parent != NULL && mime_part_is(p->parent, "multipart",
 		    "encrypted"))

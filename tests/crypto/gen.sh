@@ -194,6 +194,21 @@ for i in (1, 2):
 write("partly-signed", hdr(subject="Partly signed") + mixed([
     text(b"This first part is NOT signed: pay mallory.\r\n"),
     signed(body, A)]))
+# A part no signature covers, wherever it sits: first (partly-signed,
+# above), in the middle, appended after the signed part, added inside the
+# multipart/signed after the signature, inside a forwarded message.
+extra = lambda w: text(b"UNSIGNED-" + w + b": pay mallory.\r\n")
+write("unsigned-middle", hdr(subject="Middle") + mixed([extra(b"FIRST"),
+    signed(body, A), extra(b"MIDDLE")]))
+write("unsigned-appended", hdr(subject="Appended") + mixed([signed(body, A),
+    extra(b"APPENDED")]))
+write("unsigned-after-sig", hdr(subject="After the signature") +
+    signed(body, A).replace(b"\r\n--SIG--\r\n", b"\r\n--SIG\r\n" +
+    extra(b"AFTERSIG") + b"\r\n--SIG--\r\n"))
+write("unsigned-in-forward", hdr(frm="Mallory <mallory@evil.example>",
+    subject="Fwd: signed") + mixed([text(b"See below.\r\n"),
+    b"Content-Type: message/rfc822\r\n\r\n" + crlf(hdr(subject="Inner") +
+    mixed([signed(body, A), extra(b"FORWARDED")], bnd=b"IN"))]))
 inner = hdr(subject="Original") + signed(body, A)
 write("forwarded-signed", hdr(frm="Mallory <mallory@evil.example>",
     subject="Fwd: Original") + mixed([

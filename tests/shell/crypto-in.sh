@@ -186,6 +186,32 @@ ok "partly-signed: part 1 is marked unsigned" kv partly-signed part.1 \
     "not signed, not encrypted"
 ok "partly-signed: the view marks part 1 unsigned" \
     has "$T_TMP/partly-signed.view" "$MARK security of part 1: not signed, not encrypted"
+# Every part no signature covers is marked, wherever it sits.
+# unmarked NAME PART WORD: --inspect has "part.PART: not signed, not
+# encrypted", and --view says so just above the part that holds WORD.
+unmarked() {
+	kv $1 part.$2 "not signed, not encrypted" &&
+	    grep -B2 "^UNSIGNED-$3:" "$T_TMP/$1.view" | grep -qxF \
+	    "$MARK security of part $2: not signed, not encrypted"
+}
+ok "unsigned-middle: the first part is marked" unmarked unsigned-middle 1 FIRST
+ok "unsigned-middle: the part after the signed one is marked" \
+    unmarked unsigned-middle 3 MIDDLE
+ok "unsigned-middle: the signed part is not" sh -c \
+    "grep -q '^part.2: good signature' '$T_TMP/unsigned-middle.out'"
+ok "unsigned-appended: the part appended after the signed part is marked" \
+    unmarked unsigned-appended 2 APPENDED
+ok "unsigned-appended: only partly signed" kv unsigned-appended signed partly
+ok "unsigned-after-sig: a part added after the signature is marked" \
+    unmarked unsigned-after-sig 3 AFTERSIG
+ok "unsigned-after-sig: the signature does not count" \
+    kv unsigned-after-sig signed invalid
+ok "unsigned-after-sig: the signed text is not called signed either" \
+    kv unsigned-after-sig part.1 "not signed, not encrypted"
+ok "unsigned-in-forward: the part appended in a forwarded message is marked" \
+    unmarked unsigned-in-forward 2.2 FORWARDED
+ok "unsigned-in-forward: the forwarding text is marked" \
+    kv unsigned-in-forward part.1 "not signed, not encrypted"
 ok "forwarded-signed: only partly signed" kv forwarded-signed signed partly
 ok "forwarded-signed: the signature covers the forwarded part" \
     kv forwarded-signed signature.1.part 2
