@@ -36,6 +36,7 @@ crypto_in_sig_sentence(const struct crypto_in_sig *s)
 {
 	const char	*fpr = s->fpr != NULL ? s->fpr : "unknown";
 	const char	*proto = crypto_in_proto_label(s->proto);
+	char		 d[16], k[16];
 
 	switch (s->status) {
 	case CRYPTO_IN_GOOD:
@@ -68,6 +69,18 @@ crypto_in_sig_sentence(const struct crypto_in_sig *s)
 		return xasprintf("signed (%s) with an unknown key %s: cannot "
 		    "be checked", proto, fpr);
 	default:
+		if (s->time == CRYPTO_IN_TIME_FUTURE)
+			return xasprintf("signature (%s) by %s (key %s) DATED "
+			    "IN THE FUTURE, %s: it does not count", proto,
+			    crypto_in_who(s), fpr, crypto_in_date(s->created,
+			    d, sizeof d));
+		if (s->time == CRYPTO_IN_TIME_BEFORE_KEY)
+			return xasprintf("signature (%s) by %s (key %s) dated "
+			    "%s, BEFORE ITS %s (%s): it does not count", proto,
+			    crypto_in_who(s), fpr, crypto_in_date(s->created,
+			    d, sizeof d), s->proto == CRYPTO_IN_SMIME ?
+			    "CERTIFICATE WAS VALID" : "KEY WAS MADE",
+			    crypto_in_date(s->key_created, k, sizeof k));
 		return xasprintf("the signature (%s) could not be checked: "
 		    "%s", proto, s->reason != NULL ? s->reason : "error");
 	}
@@ -209,6 +222,11 @@ crypto_in_verdict(struct crypto_in *ci)
 		ci->signed_state = "unverified";
 		buf_addf(&b, "signed with an unknown key %s", root->fpr ?
 		    root->fpr : "");
+	} else if (root != NULL && root->status == CRYPTO_IN_ERROR) {
+		ci->signed_state = "invalid";
+		buf_addf(&b, "the signature does not count: %s",
+		    root->reason != NULL ? root->reason : "it could not be "
+		    "checked");
 	} else if (root != NULL) {
 		ci->signed_state = "invalid";
 		buf_addf(&b, "the signature is %s",
@@ -218,6 +236,11 @@ crypto_in_verdict(struct crypto_in *ci)
 		if (part->status == CRYPTO_IN_GOOD)
 			buf_addf(&b, "part %s is signed by %s, the rest is "
 			    "not", part->name, crypto_in_who(part));
+		else if (part->status == CRYPTO_IN_ERROR)
+			buf_addf(&b, "part %s has a signature that does not "
+			    "count (%s), the rest is not signed", part->name,
+			    part->reason != NULL ? part->reason :
+			    "it could not be checked");
 		else
 			buf_addf(&b, "part %s has a signature that is %s, the "
 			    "rest is not signed", part->name,

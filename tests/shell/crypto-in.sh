@@ -3,9 +3,12 @@
 # makes with real gpg at test time: good, bad, foreign and unknown
 # signatures, signatures by revoked and expired keys (and the trust
 # store's marks on them, until a renewed key signs), expired signatures
-# and certificates, partial signatures, forwarded and nested content, EFAIL
-# cases (no MDC, tampered ciphertext), forged status text, protected
-# headers, Autocrypt headers good and bad, gossip. No server needed.
+# and certificates, signatures dated in the future or before their key
+# (OpenPGP and S/MIME, one made by openssl), partial signatures, a part
+# no signature covers in each place it can sit, forwarded and nested
+# content, EFAIL cases (no MDC, tampered ciphertext), forged status text,
+# protected headers, Autocrypt headers good and bad, gossip. No server
+# needed.
 . "$(dirname "$0")/../lib.sh"
 
 command -v gpg >/dev/null 2>&1 || bail "gpg is needed"
@@ -95,7 +98,8 @@ notgood() {
 	    ! grep "^$MARK" "$T_TMP/$1.view" | grep -qi good
 }
 for n in signed-tampered unknown-key signed-revoked signed-key-expired \
-    signed-sig-expired smime-cert-expired; do
+    signed-sig-expired smime-cert-expired signed-future signed-before-key \
+    smime-future smime-before-cert; do
 	[ -e "$T_TMP/$n.out" ] || continue
 	ok "$n: never called good" notgood $n
 	ok "$n: no warning blames someone else" sh -c \
@@ -151,6 +155,51 @@ mkdir -p "$T_TMP/later"
 for i in 1 2; do inspect later/sam-$i; done
 ok "sam's next signed message: first contact" kv later/sam-1 trust.state first-contact
 ok "... and the one after: known, not expired" kv later/sam-2 trust.state known
+
+# A signature dated in the future, or before its key existed, does not
+# count: its verdict names the date. gpg made them with a faked clock.
+year() { date -u -d "@$(($(date +%s) + $1 * 86400))" +%Y; }
+ok "signed-future: an error, not good" kv signed-future signature.1.status error
+ok "signed-future: not signed" kv signed-future signed invalid
+ok "signed-future: its date, in the future" sh -c \
+    "grep -q '^signature.1.created: $(year 1094)-' '$T_TMP/signed-future.out'"
+ok "signed-future: the reason names the date" sh -c \
+    "grep -q '^signature.1.reason: it is dated $(year 1094)-[0-9-]*, in the future' '$T_TMP/signed-future.out'"
+ok "signed-future: the summary names the date" sh -c \
+    "grep -q '^summary: the signature does not count: it is dated $(year 1094)-' '$T_TMP/signed-future.out'"
+ok "signed-future: the view says so above the part" sh -c \
+    "grep -q '^$MARK security of part root: signature (OpenPGP) by alice@example.org (key $ALICE) DATED IN THE FUTURE, $(year 1094)-[0-9-]*: it does not count' '$T_TMP/signed-future.view'"
+ok "signed-future: no trust from it" kv signed-future trust.state unsigned
+ok "signed-soon: an hour ahead is within the allowance: good" \
+    kv signed-soon signature.1.status good
+ok "signed-soon: signed" kv signed-soon signed yes
+ok "signed-before-key: an error, not good" \
+    kv signed-before-key signature.1.status error
+ok "signed-before-key: dated 2020" kv signed-before-key signature.1.created 2020-01-01
+ok "signed-before-key: the reason names both dates" sh -c \
+    "grep -q '^signature.1.reason: it is dated 2020-01-01, before its key was made ([0-9]\{4\}-' '$T_TMP/signed-before-key.out'"
+ok "signed-before-key: the view says so above the part" sh -c \
+    "grep -q '^$MARK security of part root: signature (OpenPGP) by alice@example.org (key $ALICE) dated 2020-01-01, BEFORE ITS KEY WAS MADE' '$T_TMP/signed-before-key.view'"
+ok "signed-before-key: no trust from it" kv signed-before-key trust.state unsigned
+if [ -e "$C/smime" ]; then
+	ok "smime-future: an error, not good" kv smime-future signature.1.status error
+	ok "smime-future: S/MIME" kv smime-future signature.1.protocol smime
+	ok "smime-future: the view names the date" sh -c \
+	    "grep -q '^$MARK security of part root: signature (S/MIME) by alice@example.org (key [0-9A-F]*) DATED IN THE FUTURE, $(year 729)-' '$T_TMP/smime-future.view'"
+fi
+if [ -e "$C/smime-before-cert.eml" ]; then
+	n=smime-before-cert
+	ok "$n: openssl's signature before the certificate: an error" \
+	    kv $n signature.1.status error
+	ok "$n: vera's, the sender's" kv $n signature.1.matches-from yes
+	ok "$n: the reason names both dates" sh -c \
+	    "grep -q '^signature.1.reason: it is dated [0-9-]*, before its certificate was valid (2030-01-01)' '$T_TMP/$n.out'"
+	ok "$n: the view says so above the part" sh -c \
+	    "grep -q '^$MARK security of part root: signature (S/MIME) by vera@example.org (key [0-9A-F]*) dated [0-9-]*, BEFORE ITS CERTIFICATE WAS VALID (2030-01-01)' '$T_TMP/$n.view'"
+else
+	echo "ok $((t_n + 1)) - S/MIME made by openssl # SKIP gpgsm or openssl not installed"
+	t_n=$((t_n + 1))
+fi
 
 # The trust store marks revoked and expired keys, never used for
 # encryption; sam's key is not marked.
