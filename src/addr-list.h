@@ -25,6 +25,31 @@ char	*addr_list_lower(const char *);
  */
 size_t	 addr_list_get(const struct mime_header *h, const char *name,
 	    char ***v, size_t *n);
+/* One mailbox of a field, as written (nothing decoded, case kept). */
+struct addr_mailbox {
+	char	*name;	/* the display name, or NULL */
+	char	*addr;	/* the address; NULL: a piece that holds none */
+	char	*text;	/* with addr NULL: that piece's text */
+};
+
+/*
+ * The mailboxes of every field named name in h, in order, appended to *v
+ * (*n of them, at most ADDR_LIST_MAX), groups opened (a group's own name
+ * is dropped), each piece that holds no address an entry of its own.
+ * Returns what addr_list_get() returns. What the screens show of From,
+ * Sender and Reply-To (addr-show.c) is read here, by the same rules as
+ * the addresses the crypto code compares.
+ */
+size_t	 addr_list_mailboxes(const struct mime_header *h, const char *name,
+	    struct addr_mailbox **v, size_t *n);
+void	 addr_list_mailboxes_free(struct addr_mailbox *v, size_t n);
+/*
+ * Does s look like an address: a local part (an atom's characters, dots
+ * between, or a quoted string), one @, a domain (letters, digits, '-',
+ * 8-bit bytes and dots between, or a [literal])? Only such text is taken
+ * for an address.
+ */
+int	 addr_list_plausible(const char *s);
 /* The one address of the From field, or NULL if there is not exactly one. */
 char	*addr_list_from(const struct mime_header *h);
 void	 addr_list_free(char **v, size_t n);
