@@ -312,30 +312,49 @@ addr_list_piece(const char *s, size_t len, struct addr_mailbox **v,
 	return 0;
 }
 
+/* The pieces of one unfolded value; *read counts the bytes read. */
+static size_t
+addr_list_value_read(const char *s, size_t len, struct addr_mailbox **v,
+    size_t *n, size_t *read)
+{
+	size_t	off, item, bad = 0;
+
+	for (off = 0; off < len; off += item + 1) {
+		item = addr_list_item(s + off, len - off);
+		if (*n >= ADDR_LIST_MAX || *read + item > ADDR_LIST_MAX_BYTES) {
+			bad++;	/* this piece and the rest of the field */
+			break;
+		}
+		*read += item;
+		if (addr_list_piece(s + off, item, v, n) == -1)
+			bad++;
+	}
+	return bad;
+}
+
 size_t
 addr_list_mailboxes(const struct mime_header *h, const char *name,
     struct addr_mailbox **v, size_t *n)
 {
 	const struct mime_field	*f = NULL;
-	size_t			 len, off, item, read = 0, bad = 0;
+	size_t			 len, read = 0, bad = 0;
 	char			*s;
 
 	while ((f = mime_header_find(h, name, f)) != NULL) {
 		s = mime_header_unfold(f, &len);
-		for (off = 0; off < len; off += item + 1) {
-			item = addr_list_item(s + off, len - off);
-			if (*n >= ADDR_LIST_MAX ||
-			    read + item > ADDR_LIST_MAX_BYTES) {
-				bad++;	/* this piece and the rest of the field */
-				break;
-			}
-			read += item;
-			if (addr_list_piece(s + off, item, v, n) == -1)
-				bad++;
-		}
+		bad += addr_list_value_read(s, len, v, n, &read);
 		free(s);
 	}
 	return bad;
+}
+
+size_t
+addr_list_value(const char *s, size_t len, struct addr_mailbox **v,
+    size_t *n)
+{
+	size_t	read = 0;
+
+	return addr_list_value_read(s, len, v, n, &read);
 }
 
 void

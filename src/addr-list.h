@@ -42,6 +42,9 @@ struct addr_mailbox {
  */
 size_t	 addr_list_mailboxes(const struct mime_header *h, const char *name,
 	    struct addr_mailbox **v, size_t *n);
+/* The same for one unfolded field value of len bytes (the sync's From). */
+size_t	 addr_list_value(const char *s, size_t len, struct addr_mailbox **v,
+	    size_t *n);
 void	 addr_list_mailboxes_free(struct addr_mailbox *v, size_t n);
 /*
  * Does s look like an address: a local part (an atom's characters, dots
