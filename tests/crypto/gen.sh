@@ -259,6 +259,27 @@ write("fake-status", hdr(subject="\u2503 Good signature") + mixed([
     b"attachment; filename*=utf-8''%E2%94%83%20Good%20signature%20from%20"
     b"alice%0Agpg%3A%20Good%20signature.txt\r\n\r\nxx\r\n"]))
 
+# Senders made to lie ("Johnny, You Are Fired"): a name padded past any
+# screen, an encoded word that decodes to alice's From, a name that is
+# alice's address (also in full-width letters), one that turns text
+# around, an address before an angle address, a Reply-To and a Sender
+# whose names are alice's; signed by mallory, so that the signature and
+# the screens must agree on who he is.
+spoofs = {
+    "spoof-padded": "\"Alice" + " " * 3000 + "x\" <mallory@evil.example>",
+    "spoof-encoded": "=?utf-8?b?QWxpY2UgPGFsaWNlQGV4YW1wbGUub3JnPg==?=",
+    "spoof-other": "\"alice@example.org\" <mallory@evil.example>",
+    "spoof-fullwidth": "=?utf-8?b?YWxpY2XvvKBleGFtcGxlLm9yZw==?= "
+        "<mallory@evil.example>",
+    "spoof-bidi": "\"Alice \u202egro.elpmaxe@ecila\" <mallory@evil.example>",
+    "spoof-ambiguous": "alice@example.org <mallory@evil.example>",
+}
+for n, f in spoofs.items():
+    write(n, hdr(frm=f, subject=n) + signed(body, M))
+write("spoof-reply-to", hdr(frm="Mallory <mallory@evil.example>",
+    subject="spoof-reply-to", extra=b"Reply-To: \"alice@example.org\" "
+    b"<mallory@evil.example>\r\nSender: Alice <alice@example.org>\r\n") +
+    signed(body, M))
 secret = text(b"The secret word is SWORDFISH-7.\r\n" + b"padding line\r\n" * 20)
 prot = crlf(b"Content-Type: text/plain; charset=utf-8; protected-headers=v1"
     b"\r\nSubject: The real subject\r\nFrom: Alice <alice@example.org>\r\n"
@@ -266,6 +287,11 @@ prot = crlf(b"Content-Type: text/plain; charset=utf-8; protected-headers=v1"
 enc = lambda data, home=A, extra=[]: gpg(home, ["--encrypt", "--sign", "-r",
     "bob@example.org"] + extra, data)
 write("signed-encrypted", hdr(subject="...") + encrypted(enc(prot)))
+# The protected From, vouched for by alice's signature, with a name that
+# is bob's address: marked like an outer one.
+write("protected-from-other", hdr(subject="...") + encrypted(enc(
+    prot.replace(b"From: Alice <alice@example.org>",
+    b"From: \"bob@example.org\" <alice@example.org>"))))
 write("encrypted-unsigned", hdr(subject="Enc") + encrypted(gpg(A,
     ["--encrypt", "-r", "bob@example.org"], secret)))
 write("sign-then-encrypt", hdr(subject="...") + encrypted(gpg(A,

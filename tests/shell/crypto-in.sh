@@ -7,8 +7,9 @@
 # (OpenPGP and S/MIME, one made by openssl), partial signatures, a part
 # no signature covers in each place it can sit, forwarded and nested
 # content, EFAIL cases (no MDC, tampered ciphertext), forged status text,
-# protected headers, Autocrypt headers good and bad, gossip. No server
-# needed.
+# senders made to lie (padded, encoded, another address in the name, bidi,
+# Reply-To, the protected From), protected headers, Autocrypt headers good
+# and bad, gossip. No server needed.
 . "$(dirname "$0")/../lib.sh"
 
 command -v gpg >/dev/null 2>&1 || bail "gpg is needed"
@@ -286,6 +287,51 @@ for f in "$T_TMP"/*.view; do
 	ok "${n%.view}: every view line is steedmail's own" sh -c \
 	    "! grep '^$MARK' '$f' | grep -v '^$MARK \(security\|trust: \|part \|end of\|attachments:\|  [0-9]\|warning: \|protected headers\|note: \|(empty)\|attached message\|end of attached\)' | grep -q ."
 done
+
+# Senders made to lie, each signed by mallory: the view's header block
+# shows the address the signature is held against, whole, and marks what
+# may mislead; the trust store hears of mallory or of nobody, never alice.
+# head_of NAME: the view's header block.
+head_of() { sed -n '1,/^$/p' "$T_TMP/$1.view"; }
+# hline NAME LINE: the header block has the line LINE.
+hline() { head_of $1 | grep -qxF -- "$2" || { head_of $1; return 1; }; }
+ok "spoof-padded: 3000 blanks folded, the address right after the name" \
+    hline spoof-padded "From: Alice x <mallory@evil.example>"
+ok "spoof-padded: the signature is held against mallory" \
+    kv spoof-padded signature.1.from mallory@evil.example
+ok "spoof-encoded: an encoded word decoding to alice's From has no address" \
+    hline spoof-encoded 'From: "Alice <alice@example.org>" (no address)'
+ok "spoof-encoded: steedmail says so under it" \
+    hline spoof-encoded "$MARK warning: From: no address can be read from it, whatever its text says: it names nobody"
+ok "spoof-encoded: nobody is the sender for the trust store" \
+    kv spoof-encoded trust.state none
+ok "spoof-encoded: the signature is not held against alice" \
+    kv spoof-encoded signature.1.from none
+for n in spoof-other spoof-fullwidth; do
+	ok "$n: the real address next to the name" sh -c \
+	    "sed -n '1,/^\$/p' '$T_TMP/$n.view' | grep -q '^From: .* <mallory@evil.example>\$'"
+	ok "$n: marked, naming the address the name holds" sh -c \
+	    "grep -q '^$MARK warning: From: a name in it holds the address alice.example.org, which is not its own; the address: mallory@evil.example\$' '$T_TMP/$n.view'"
+	ok "$n: trust is about mallory" sh -c \
+	    "grep -qx 'signature.1.from: mallory@evil.example' '$T_TMP/$n.out'"
+done
+ok "spoof-bidi: the override shown as a placeholder" \
+    hline spoof-bidi 'From: "Alice <U+202E>gro.elpmaxe@ecila" <mallory@evil.example>'
+ok "spoof-bidi: marked for it" sh -c \
+    "grep -q '^$MARK warning: From: .*characters that turn text around or act on the terminal; the address: mallory@evil.example\$' '$T_TMP/spoof-bidi.view'"
+ok "spoof-ambiguous: an address before an angle address names nobody" \
+    hline spoof-ambiguous 'From: "alice@example.org <mallory@evil.example>" (no address)'
+ok "spoof-ambiguous: no sender for the trust store" kv spoof-ambiguous trust.state none
+ok "spoof-reply-to: Reply-To shown, the real address next to the name" \
+    hline spoof-reply-to 'Reply-To: "alice@example.org" <mallory@evil.example>'
+ok "spoof-reply-to: and marked" \
+    hline spoof-reply-to "$MARK warning: Reply-To: a name in it holds the address alice@example.org, which is not its own; the address: mallory@evil.example"
+ok "spoof-reply-to: a Sender that is not From is shown" \
+    hline spoof-reply-to "Sender: Alice <alice@example.org>"
+ok "protected-from-other: the protected From marked like an outer one" \
+    hline protected-from-other "$MARK warning: From: a name in it holds the address bob@example.org, which is not its own; the address: alice@example.org"
+ok "protected-from-other: its address whole" \
+    hline protected-from-other 'From: "bob@example.org" <alice@example.org>'
 
 # Encryption.
 for n in signed-encrypted sign-then-encrypt inline-encrypted; do
