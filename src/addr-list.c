@@ -15,6 +15,15 @@
  * ADDR_LIST_MAX_BYTES of a call's fields are read, and at most
  * ADDR_LIST_MAX addresses kept.
  *
+ * libetpan is lenient: it takes "Alice" for an address, and stops where it
+ * stops understanding, so that '=?utf-8?q?Alice_<alice@x>?=' gives the
+ * "address" '=?utf-8?q?Alice_<alice@x'. Here a piece counts as read only
+ * when libetpan read all of it (what is left may only be blanks and
+ * comments), and an address only when addr_list_plausible() says it looks
+ * like one; anything else holds no address. What a person is shown of a
+ * field (addr-show.c) and what the crypto and trust code compare are read
+ * by the same rules, so they cannot disagree on who the sender is.
+ *
  * Comparison is done on lower-cased addresses, local part included: mail
  * systems that treat "Alice" and "alice" as different mailboxes exist in
  * theory only, and Autocrypt Level 1 asks for exactly this comparison.
@@ -45,44 +54,123 @@ addr_list_same(const char *a, const char *b)
 	return a != NULL && b != NULL && strcasecmp(a, b) == 0;
 }
 
-/*
- * Where the addresses read go: plain and lower case into *v, or as
- * written with their display names into *nv.
- */
-struct addr_list_sink {
-	char			***v;
-	struct addr_named	**nv;
-	size_t			 *n;
-};
-
-static void
-addr_list_push(struct addr_list_sink *k, const struct mailimf_mailbox *mb)
+/* A domain: labels of letters, digits, '-' and 8-bit bytes, or [...]. */
+static int
+addr_list_domain(const char *d)
 {
-	const char	*a = mb->mb_addr_spec, *name = mb->mb_display_name;
+	size_t	len = strlen(d), i;
 
-	if (a == NULL || *a == '\0' || strchr(a, '@') == NULL)
-		return;
-	if (k->nv != NULL) {
-		*k->nv = xreallocarray(*k->nv, *k->n + 1, sizeof **k->nv);
-		(*k->nv)[*k->n].addr = xstrdup(a);
-		(*k->nv)[(*k->n)++].name = name != NULL && *name != '\0' ?
-		    xstrdup(name) : NULL;
-		return;
+	if (len == 0)
+		return 0;
+	if (d[0] == '[')
+		return len > 2 && d[len - 1] == ']' &&
+		    strcspn(d + 1, "[]\\ \t\r\n") == len - 2;
+	if (d[0] == '.' || d[len - 1] == '.' || strstr(d, "..") != NULL)
+		return 0;
+	for (i = 0; i < len; i++) {
+		if (!isalnum((unsigned char)d[i]) && d[i] != '-' &&
+		    d[i] != '.' && (unsigned char)d[i] < 0x80)
+			return 0;
 	}
-	*k->v = xreallocarray(*k->v, *k->n + 1, sizeof **k->v);
-	(*k->v)[(*k->n)++] = addr_list_lower(a);
+	return 1;
+}
+
+int
+addr_list_plausible(const char *s)
+{
+	const char	*at = strrchr(s, '@'), *p;
+	size_t		 n;
+
+	if (at == NULL || at == s || !addr_list_domain(at + 1))
+		return 0;
+	n = at - s;
+	if (s[0] == '"') {	/* a quoted string, whole */
+		for (p = s + 1; p < at - 1; p++) {
+			if (*p == '\\' && p + 1 < at - 1)
+				p++;
+			else if (*p == '"' || (unsigned char)*p < 0x20 ||
+			    *p == 0x7f)
+				return 0;
+		}
+		return n >= 2 && at[-1] == '"' && at - 1 > s;
+	}
+	if (s[0] == '.' || at[-1] == '.')
+		return 0;
+	for (p = s; p < at; p++) {
+		if ((unsigned char)*p <= 0x20 || *p == 0x7f ||
+		    strchr("()<>[]:;@\\,\"", *p) != NULL ||
+		    (*p == '.' && p[1] == '.'))
+			return 0;
+	}
+	return 1;
 }
 
 static void
-addr_list_mailboxes(struct mailimf_mailbox_list *l, struct addr_list_sink *k)
+addr_list_push_mb(struct addr_mailbox **v, size_t *n, const char *name,
+    const char *addr, const char *text, size_t tlen)
 {
-	clistiter			*it;
+	struct addr_mailbox	*m;
+
+	if (*n >= ADDR_LIST_MAX)
+		return;
+	*v = xreallocarray(*v, *n + 1, sizeof **v);
+	m = &(*v)[(*n)++];
+	m->name = name != NULL && *name != '\0' ? xstrdup(name) : NULL;
+	m->addr = addr != NULL ? xstrdup(addr) : NULL;
+	m->text = addr == NULL ? xstrndup(text, tlen) : NULL;
+}
+
+/* The mailboxes of a list: those that hold no plausible address are
+ * pieces that hold none (with their own text, name and address). */
+static void
+addr_list_mb(struct mailimf_mailbox *mb, struct addr_mailbox **v, size_t *n)
+{
+	const char	*a = mb->mb_addr_spec;
+	char		*t;
+
+	if (a != NULL && addr_list_plausible(a)) {
+		addr_list_push_mb(v, n, mb->mb_display_name, a, NULL, 0);
+		return;
+	}
+	t = xasprintf("%s%s%s%s", mb->mb_display_name != NULL ?
+	    mb->mb_display_name : "", mb->mb_display_name != NULL ? " <" :
+	    "", a != NULL ? a : "", mb->mb_display_name != NULL ? ">" : "");
+	addr_list_push_mb(v, n, NULL, NULL, t, strlen(t));
+	free(t);
+}
+
+static void
+addr_list_group(struct mailimf_mailbox_list *l, struct addr_mailbox **v,
+    size_t *n)
+{
+	clistiter	*it;
 
 	if (l == NULL)
 		return;
-	for (it = clist_begin(l->mb_list); it != NULL &&
-	    *k->n < ADDR_LIST_MAX; it = clist_next(it))
-		addr_list_push(k, clist_content(it));
+	for (it = clist_begin(l->mb_list); it != NULL && *n < ADDR_LIST_MAX;
+	    it = clist_next(it))
+		addr_list_mb(clist_content(it), v, n);
+}
+
+/* Is what libetpan left of a piece only blanks and comments? */
+static int
+addr_list_rest(const char *s, size_t len)
+{
+	size_t	i, depth = 0;
+
+	for (i = 0; i < len; i++) {
+		if (depth > 0 && s[i] == '\\') {
+			i++;
+			continue;
+		}
+		if (s[i] == '(')
+			depth++;
+		else if (s[i] == ')' && depth > 0)
+			depth--;
+		else if (depth == 0 && strchr(" \t\r\n", s[i]) == NULL)
+			return 0;
+	}
+	return depth == 0;
 }
 
 /*
@@ -141,93 +229,163 @@ addr_list_item(const char *s, size_t len)
 	return len;
 }
 
-/* One piece of a field: 0 if it was read (or empty), -1 if not. */
+/*
+ * Does the piece put an '@' before an angle address, outside quotes and
+ * comments ("alice@x <mallory@y>")? That is no display name (RFC 5322
+ * has no '@' in an atom), and parsers disagree on it: libetpan takes the
+ * angle address, Dovecot's ENVELOPE the first. Such a piece names nobody.
+ */
 static int
-addr_list_piece(const char *s, size_t len, struct addr_list_sink *k)
+addr_list_ambiguous(const char *s, size_t len)
+{
+	size_t	i, comment = 0;
+	int	quote = 0, at = 0;
+
+	for (i = 0; i < len; i++) {
+		if ((quote || comment > 0) && s[i] == '\\') {
+			i++;
+			continue;
+		}
+		if (quote) {
+			quote = s[i] != '"';
+			continue;
+		}
+		if (s[i] == '(')
+			comment++;
+		else if (comment > 0) {
+			if (s[i] == ')')
+				comment--;
+		} else if (s[i] == '"')
+			quote = 1;
+		else if (s[i] == '@')
+			at = 1;
+		else if (s[i] == ',' || s[i] == ':' || s[i] == ';' ||
+		    s[i] == '>')
+			at = 0;
+		else if (s[i] == '<' && at)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * One piece of a field: 0 if it was read (or empty), -1 if not, when it
+ * is kept as a piece that holds no address.
+ */
+static int
+addr_list_piece(const char *s, size_t len, struct addr_mailbox **v,
+    size_t *n)
 {
 	struct mailimf_address_list	*al;
 	struct mailimf_address		*a;
 	clistiter			*it;
 	size_t				 idx = 0;
 
-	while (len > 0 && (*s == ' ' || *s == '\t')) {
+	while (len > 0 && strchr(" \t\r\n", *s) != NULL) {
 		s++;
 		len--;
 	}
+	while (len > 0 && strchr(" \t\r\n", s[len - 1]) != NULL)
+		len--;
 	if (len == 0)
 		return 0;	/* "a@b, , c@d" (RFC 5322 4.4) */
-	if (!mime_header_parsable(s, len) ||
-	    mailimf_address_list_parse(s, len, &idx, &al) != MAILIMF_NO_ERROR)
+	if (!mime_header_parsable(s, len) || addr_list_ambiguous(s, len) ||
+	    mailimf_address_list_parse(s, len, &idx, &al) != MAILIMF_NO_ERROR) {
+		addr_list_push_mb(v, n, NULL, NULL, s, len);
 		return -1;
+	}
+	if (idx > len || !addr_list_rest(s + idx, len - idx)) {
+		mailimf_address_list_free(al);
+		addr_list_push_mb(v, n, NULL, NULL, s, len);
+		return -1;
+	}
 	for (it = clist_begin(al->ad_list); it != NULL; it = clist_next(it)) {
-		if (*k->n >= ADDR_LIST_MAX)
+		if (*n >= ADDR_LIST_MAX)
 			break;
 		a = clist_content(it);
 		if (a->ad_type == MAILIMF_ADDRESS_MAILBOX)
-			addr_list_push(k, a->ad_data.ad_mailbox);
+			addr_list_mb(a->ad_data.ad_mailbox, v, n);
 		else if (a->ad_data.ad_group != NULL)
-			addr_list_mailboxes(a->ad_data.ad_group->grp_mb_list,
-			    k);
+			addr_list_group(a->ad_data.ad_group->grp_mb_list, v, n);
 	}
 	mailimf_address_list_free(al);
 	return 0;
 }
 
+/* The pieces of one unfolded value; *read counts the bytes read. */
 static size_t
-addr_list_read(const struct mime_header *h, const char *name,
-    struct addr_list_sink *k)
+addr_list_value_read(const char *s, size_t len, struct addr_mailbox **v,
+    size_t *n, size_t *read)
+{
+	size_t	off, item, bad = 0;
+
+	for (off = 0; off < len; off += item + 1) {
+		item = addr_list_item(s + off, len - off);
+		if (*n >= ADDR_LIST_MAX || *read + item > ADDR_LIST_MAX_BYTES) {
+			bad++;	/* this piece and the rest of the field */
+			break;
+		}
+		*read += item;
+		if (addr_list_piece(s + off, item, v, n) == -1)
+			bad++;
+	}
+	return bad;
+}
+
+size_t
+addr_list_mailboxes(const struct mime_header *h, const char *name,
+    struct addr_mailbox **v, size_t *n)
 {
 	const struct mime_field	*f = NULL;
-	size_t			*n = k->n;
-	size_t			 len, off, item, read = 0, bad = 0;
+	size_t			 len, read = 0, bad = 0;
 	char			*s;
 
 	while ((f = mime_header_find(h, name, f)) != NULL) {
 		s = mime_header_unfold(f, &len);
-		for (off = 0; off < len; off += item + 1) {
-			item = addr_list_item(s + off, len - off);
-			if (*n >= ADDR_LIST_MAX ||
-			    read + item > ADDR_LIST_MAX_BYTES) {
-				bad++;	/* this piece and the rest of the field */
-				break;
-			}
-			read += item;
-			if (addr_list_piece(s + off, item, k) == -1)
-				bad++;
-		}
+		bad += addr_list_value_read(s, len, v, n, &read);
 		free(s);
 	}
 	return bad;
 }
 
 size_t
-addr_list_get(const struct mime_header *h, const char *name, char ***v,
+addr_list_value(const char *s, size_t len, struct addr_mailbox **v,
     size_t *n)
 {
-	struct addr_list_sink	k = { v, NULL, n };
+	size_t	read = 0;
 
-	return addr_list_read(h, name, &k);
-}
-
-size_t
-addr_list_named(const struct mime_header *h, const char *name,
-    struct addr_named **v, size_t *n)
-{
-	struct addr_list_sink	k = { NULL, v, n };
-
-	return addr_list_read(h, name, &k);
+	return addr_list_value_read(s, len, v, n, &read);
 }
 
 void
-addr_named_free(struct addr_named *v, size_t n)
+addr_list_mailboxes_free(struct addr_mailbox *v, size_t n)
 {
 	size_t	i;
 
 	for (i = 0; i < n; i++) {
 		free(v[i].name);
 		free(v[i].addr);
+		free(v[i].text);
 	}
 	free(v);
+}
+
+size_t
+addr_list_get(const struct mime_header *h, const char *name, char ***v,
+    size_t *n)
+{
+	struct addr_mailbox	*mb = NULL;
+	size_t			 nmb = 0, i, bad;
+
+	bad = addr_list_mailboxes(h, name, &mb, &nmb);
+	for (i = 0; i < nmb && *n < ADDR_LIST_MAX; i++) {
+		if (mb[i].addr == NULL)
+			continue;
+		*v = xreallocarray(*v, *n + 1, sizeof **v);
+		(*v)[(*n)++] = addr_list_lower(mb[i].addr);
+	}
+	addr_list_mailboxes_free(mb, nmb);
+	return bad;
 }
 
 char *

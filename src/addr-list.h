@@ -1,10 +1,8 @@
 /*
  * addr-list.h: the plain addresses (local@domain, lower case) named in a
  * header field such as From, To or Cc, read with libetpan's RFC 5322
- * parser one bounded piece at a time. The crypto code compares them with
- * key user IDs and Autocrypt attributes; cache-protected.c takes them as
- * written, with their display names, for the index. They are untrusted
- * text like everything from a message.
+ * parser one bounded piece at a time. The crypto code compares them with key user IDs and Autocrypt
+ * attributes; they are untrusted text like everything from a message.
  */
 #ifndef STEED_ADDR_LIST_H
 #define STEED_ADDR_LIST_H
@@ -27,16 +25,34 @@ char	*addr_list_lower(const char *);
  */
 size_t	 addr_list_get(const struct mime_header *h, const char *name,
 	    char ***v, size_t *n);
-/* An address as written, with its display name (RFC 2047 words and
- * all: decode it before showing it), or NULL when it has none. */
-struct addr_named {
-	char	*name;
-	char	*addr;
+/* One mailbox of a field, as written (nothing decoded, case kept). */
+struct addr_mailbox {
+	char	*name;	/* the display name, or NULL */
+	char	*addr;	/* the address; NULL: a piece that holds none */
+	char	*text;	/* with addr NULL: that piece's text */
 };
-/* The same as addr_list_get(), each address as written with its name. */
-size_t	 addr_list_named(const struct mime_header *h, const char *name,
-	    struct addr_named **v, size_t *n);
-void	 addr_named_free(struct addr_named *, size_t n);
+
+/*
+ * The mailboxes of every field named name in h, in order, appended to *v
+ * (*n of them, at most ADDR_LIST_MAX), groups opened (a group's own name
+ * is dropped), each piece that holds no address an entry of its own.
+ * Returns what addr_list_get() returns. What the screens show of From,
+ * Sender and Reply-To (addr-show.c) is read here, by the same rules as
+ * the addresses the crypto code compares.
+ */
+size_t	 addr_list_mailboxes(const struct mime_header *h, const char *name,
+	    struct addr_mailbox **v, size_t *n);
+/* The same for one unfolded field value of len bytes (the sync's From). */
+size_t	 addr_list_value(const char *s, size_t len, struct addr_mailbox **v,
+	    size_t *n);
+void	 addr_list_mailboxes_free(struct addr_mailbox *v, size_t n);
+/*
+ * Does s look like an address: a local part (an atom's characters, dots
+ * between, or a quoted string), one @, a domain (letters, digits, '-',
+ * 8-bit bytes and dots between, or a [literal])? Only such text is taken
+ * for an address.
+ */
+int	 addr_list_plausible(const char *s);
 /* The one address of the From field, or NULL if there is not exactly one. */
 char	*addr_list_from(const struct mime_header *h);
 void	 addr_list_free(char **v, size_t n);

@@ -126,7 +126,7 @@ cache_protected_refs(const struct mime_header *h, size_t max)
 static char *
 cache_protected_rcpt(const struct mime_header *h, size_t max)
 {
-	struct addr_named	*v = NULL;
+	struct addr_mailbox	*v = NULL;
 	struct buf		 b;
 	char			*name, *one;
 	size_t			 n = 0, i;
@@ -134,10 +134,12 @@ cache_protected_rcpt(const struct mime_header *h, size_t max)
 	if (mime_header_find(h, "To", NULL) == NULL &&
 	    mime_header_find(h, "Cc", NULL) == NULL)
 		return NULL;
-	addr_list_named(h, "To", &v, &n);
-	addr_list_named(h, "Cc", &v, &n);
+	addr_list_mailboxes(h, "To", &v, &n);
+	addr_list_mailboxes(h, "Cc", &v, &n);
 	buf_init(&b);
 	for (i = 0; i < n; i++) {
+		if (v[i].addr == NULL)		/* a piece with no address */
+			continue;
 		if (v[i].name != NULL) {
 			name = rfc2047_decode_str(v[i].name);
 			one = xasprintf("%s <%s>", name, v[i].addr);
@@ -151,7 +153,7 @@ cache_protected_rcpt(const struct mime_header *h, size_t max)
 		}
 		free(one);
 	}
-	addr_named_free(v, n);
+	addr_list_mailboxes_free(v, n);
 	/* fields without a readable address: the outer value stands */
 	if (b.len == 0) {
 		buf_free(&b);
@@ -165,7 +167,7 @@ cache_protected_of(const struct message *m, struct cache_protected *p)
 {
 	const struct crypto_in		*ci = m->ci;
 	const struct mime_header	*h = ci->protected;
-	struct addr_named		*from = NULL;
+	struct addr_mailbox		*from = NULL;
 	size_t				 nfrom = 0;
 	int				 sig, enc, weak;
 	char				*date;
@@ -177,13 +179,14 @@ cache_protected_of(const struct message *m, struct cache_protected *p)
 	p->how = (enc ? CACHE_OPENED_DECRYPTED : 0) |
 	    (sig ? CACHE_OPENED_SIGNED : 0);
 	p->subject = cache_protected_text(h, "Subject");
-	addr_list_named(h, "From", &from, &nfrom);
-	if (nfrom > 0 && strlen(from[0].addr) <= CACHE_PROTECTED_MAX) {
+	addr_list_mailboxes(h, "From", &from, &nfrom);
+	if (nfrom > 0 && from[0].addr != NULL &&
+	    strlen(from[0].addr) <= CACHE_PROTECTED_MAX) {
 		p->from_addr = xstrdup(from[0].addr);
 		p->from = from[0].name != NULL ?
 		    rfc2047_decode_str(from[0].name) : xstrdup(from[0].addr);
 	}
-	addr_named_free(from, nfrom);
+	addr_list_mailboxes_free(from, nfrom);
 	p->rcpt = cache_protected_rcpt(h, CACHE_PROTECTED_MAX);
 	if ((date = cache_protected_field(h, "Date",
 	    CACHE_PROTECTED_DATE)) != NULL) {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include <gpgme.h>
 
@@ -94,6 +95,65 @@ crypto_in_key_uids(struct crypto_in_sig *sig, gpgme_key_t key)
 	}
 }
 
+/* When the subkey that made the signature (fpr or key ID) was made. */
+static time_t
+crypto_in_subkey_created(gpgme_key_t key, const char *fpr)
+{
+	gpgme_subkey_t	sk;
+	size_t		n = strlen(fpr), m;
+
+	for (sk = key->subkeys; sk != NULL; sk = sk->next) {
+		if (sk->fpr != NULL && strcasecmp(sk->fpr, fpr) == 0)
+			return sk->timestamp > 0 ? sk->timestamp : 0;
+		if (sk->keyid != NULL && (m = strlen(sk->keyid)) >= n &&
+		    n >= 16 && strcasecmp(sk->keyid + m - n, fpr) == 0)
+			return sk->timestamp > 0 ? sk->timestamp : 0;
+	}
+	return 0;
+}
+
+/*
+ * A signature whose date cannot be right does not count, whatever gpg
+ * says of it: one dated in the future (beyond the clock skew allowed; a
+ * signer's clock set ahead, or a date chosen so that the message sorts
+ * first or outlives a key's revocation), or one dated before the key that
+ * made it existed (gpg calls it a time conflict; gpgsm, of a certificate
+ * not yet valid, may not). Its status becomes an error whose reason names
+ * the date, so it is never shown as good, and never counts for trust.
+ */
+static void
+crypto_in_sig_time(struct crypto_in_sig *sig, gpgme_error_t status,
+    time_t now)
+{
+	char	d[16], k[16];
+	int	conflict = gpgme_err_code(status) == GPG_ERR_TIME_CONFLICT;
+
+	if (sig->status != CRYPTO_IN_GOOD && !conflict)
+		return;
+	if (sig->created != 0 && sig->created > now + CRYPTO_IN_CLOCK_SKEW) {
+		sig->time = CRYPTO_IN_TIME_FUTURE;
+		free(sig->reason);
+		sig->reason = xasprintf("it is dated %s, in the future (more "
+		    "than a day ahead of this computer's clock)",
+		    crypto_in_date(sig->created, d, sizeof d));
+	} else if (sig->created != 0 && sig->key_created > sig->created) {
+		sig->time = CRYPTO_IN_TIME_BEFORE_KEY;
+		free(sig->reason);
+		sig->reason = xasprintf("it is dated %s, before its %s (%s)",
+		    crypto_in_date(sig->created, d, sizeof d),
+		    sig->proto == CRYPTO_IN_SMIME ? "certificate was valid" :
+		    "key was made", crypto_in_date(sig->key_created, k,
+		    sizeof k));
+	} else if (conflict) {
+		free(sig->reason);
+		sig->reason = xstrdup("its date and its key's do not agree "
+		    "(a time conflict)");
+		return;
+	} else
+		return;
+	sig->status = CRYPTO_IN_ERROR;
+}
+
 static struct crypto_in_sig *
 crypto_in_sig_new(struct crypto_in *ci, enum crypto_in_proto proto,
     const struct mime_part *covered)
@@ -145,9 +205,12 @@ crypto_in_sigs(struct crypto_in *ci, gpgme_ctx_t ctx,
 			sig->reason = xstrdup("the key was revoked");
 		if (s->fpr != NULL)
 			sig->fpr = xstrdup(s->fpr);
+		sig->created = s->timestamp > 0 ? (time_t)s->timestamp : 0;
 		key = NULL;
 		if (s->fpr != NULL && sig->status != CRYPTO_IN_UNKNOWN_KEY &&
 		    crypto_key(ctx, s->fpr, 0, &key) == 0) {
+			sig->key_created = crypto_in_subkey_created(key,
+			    s->fpr);
 			if (key->subkeys != NULL && key->subkeys->fpr != NULL) {
 				free(sig->fpr);
 				sig->fpr = xstrdup(key->subkeys->fpr);
@@ -155,6 +218,7 @@ crypto_in_sigs(struct crypto_in *ci, gpgme_ctx_t ctx,
 			crypto_in_key_uids(sig, key);
 			gpgme_key_unref(key);
 		}
+		crypto_in_sig_time(sig, s->status, time(NULL));
 	}
 }
 

@@ -36,6 +36,7 @@ crypto_in_sig_sentence(const struct crypto_in_sig *s)
 {
 	const char	*fpr = s->fpr != NULL ? s->fpr : "unknown";
 	const char	*proto = crypto_in_proto_label(s->proto);
+	char		 d[16], k[16];
 
 	switch (s->status) {
 	case CRYPTO_IN_GOOD:
@@ -68,6 +69,18 @@ crypto_in_sig_sentence(const struct crypto_in_sig *s)
 		return xasprintf("signed (%s) with an unknown key %s: cannot "
 		    "be checked", proto, fpr);
 	default:
+		if (s->time == CRYPTO_IN_TIME_FUTURE)
+			return xasprintf("signature (%s) by %s (key %s) DATED "
+			    "IN THE FUTURE, %s: it does not count", proto,
+			    crypto_in_who(s), fpr, crypto_in_date(s->created,
+			    d, sizeof d));
+		if (s->time == CRYPTO_IN_TIME_BEFORE_KEY)
+			return xasprintf("signature (%s) by %s (key %s) dated "
+			    "%s, BEFORE ITS %s (%s): it does not count", proto,
+			    crypto_in_who(s), fpr, crypto_in_date(s->created,
+			    d, sizeof d), s->proto == CRYPTO_IN_SMIME ?
+			    "CERTIFICATE WAS VALID" : "KEY WAS MADE",
+			    crypto_in_date(s->key_created, k, sizeof k));
 		return xasprintf("the signature (%s) could not be checked: "
 		    "%s", proto, s->reason != NULL ? s->reason : "error");
 	}
@@ -77,12 +90,16 @@ void
 crypto_in_coverage(const struct crypto_in *ci, const struct mime_part *p,
     int *sig, int *enc, int *weak)
 {
-	const struct mime_part		*x;
+	const struct mime_part		*x, *prev = NULL;
 	const struct crypto_in_part	*e;
 
 	*sig = *enc = *weak = 0;
-	for (x = p; x != NULL; x = crypto_in_up(ci, x)) {
-		if (crypto_in_good_over(ci, x))
+	for (x = p; x != NULL; prev = x, x = crypto_in_up(ci, x)) {
+		/* A signature on a multipart/signed covers its first part
+		 * only: not the signature, nor anything added after it. */
+		if (crypto_in_good_over(ci, x) && (prev == NULL ||
+		    prev->parent != x || !mime_part_is(x, "multipart",
+		    "signed") || prev == TAILQ_FIRST(&x->children)))
 			*sig = 1;
 		if ((e = crypto_in_find(ci, x)) == NULL || !e->decrypted ||
 		    x == p)
@@ -92,6 +109,28 @@ crypto_in_coverage(const struct crypto_in *ci, const struct mime_part *p,
 		else
 			*enc = 1;
 	}
+}
+
+/*
+ * Is p the signature of a multipart/signed: its second part, of a
+ * signature's type? Anything else in there (a part added after the
+ * signature, or in its place) is a part like any other, and says what
+ * covers it.
+ */
+static int
+crypto_in_is_sigpart(const struct mime_part *p)
+{
+	const struct mime_part	*first;
+
+	if (p->parent == NULL || !mime_part_is(p->parent, "multipart",
+	    "signed"))
+		return 0;
+	first = TAILQ_FIRST(&p->parent->children);
+	if (first == NULL || p != TAILQ_NEXT(first, entry))
+		return 0;
+	return mime_part_is(p, "application", "pgp-signature") ||
+	    mime_part_is(p, "application", "pkcs7-signature") ||
+	    mime_part_is(p, "application", "x-pkcs7-signature");
 }
 
 static void
@@ -105,8 +144,7 @@ crypto_in_leaves_of(struct crypto_in *ci, struct mime_part *r)
 		if (p->nchildren > 0 || ((e = crypto_in_find(ci, p)) != NULL &&
 		    (e->inner != NULL || e->status != NULL)))
 			continue;
-		if (p->parent != NULL && mime_part_is(p->parent, "multipart",
-		    "signed") && p != TAILQ_FIRST(&p->parent->children))
+		if (crypto_in_is_sigpart(p))
 			continue;	/* the signature itself */
 		if (p->parent != NULL && mime_part_is(p->parent, "multipart",
 		    "encrypted"))
@@ -184,6 +222,11 @@ crypto_in_verdict(struct crypto_in *ci)
 		ci->signed_state = "unverified";
 		buf_addf(&b, "signed with an unknown key %s", root->fpr ?
 		    root->fpr : "");
+	} else if (root != NULL && root->status == CRYPTO_IN_ERROR) {
+		ci->signed_state = "invalid";
+		buf_addf(&b, "the signature does not count: %s",
+		    root->reason != NULL ? root->reason : "it could not be "
+		    "checked");
 	} else if (root != NULL) {
 		ci->signed_state = "invalid";
 		buf_addf(&b, "the signature is %s",
@@ -193,6 +236,11 @@ crypto_in_verdict(struct crypto_in *ci)
 		if (part->status == CRYPTO_IN_GOOD)
 			buf_addf(&b, "part %s is signed by %s, the rest is "
 			    "not", part->name, crypto_in_who(part));
+		else if (part->status == CRYPTO_IN_ERROR)
+			buf_addf(&b, "part %s has a signature that does not "
+			    "count (%s), the rest is not signed", part->name,
+			    part->reason != NULL ? part->reason :
+			    "it could not be checked");
 		else
 			buf_addf(&b, "part %s has a signature that is %s, the "
 			    "rest is not signed", part->name,

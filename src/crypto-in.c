@@ -30,6 +30,7 @@
  * - Plaintext is wiped when no longer needed and never logged.
  */
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -184,6 +185,17 @@ crypto_in_integrity_name(enum crypto_in_integrity i)
 	case CRYPTO_IN_INTEGRITY_UNKNOWN:	return "unknown";
 	default:				return "n/a";
 	}
+}
+
+const char *
+crypto_in_date(time_t t, char *buf, size_t len)
+{
+	struct tm	tm;
+
+	if (t == 0 || gmtime_r(&t, &tm) == NULL ||
+	    strftime(buf, len, "%Y-%m-%d", &tm) == 0)
+		snprintf(buf, len, "unknown");
+	return buf;
 }
 
 const char *

@@ -12,6 +12,7 @@
 #define STEED_CRYPTO_IN_H
 
 #include <stddef.h>
+#include <time.h>
 
 #include "autocrypt-parse.h"
 
@@ -20,6 +21,9 @@ struct mime_msg;
 struct mime_part;
 
 #define CRYPTO_IN_MAX_DEPTH	4	/* crypto layers opened, one in another */
+/* How far ahead of this computer's clock a signature may be dated: clocks
+ * differ, and a day covers any time zone mistake. */
+#define CRYPTO_IN_CLOCK_SKEW	(24 * 60 * 60)
 
 enum crypto_in_proto {
 	CRYPTO_IN_NONE,
@@ -44,6 +48,13 @@ enum crypto_in_integrity {
 	CRYPTO_IN_INTEGRITY_UNKNOWN	/* not decrypted: cannot tell */
 };
 
+/* Whether a signature's date can be right (crypto-in-sig.c). */
+enum crypto_in_sigtime {
+	CRYPTO_IN_TIME_OK,
+	CRYPTO_IN_TIME_FUTURE,		/* dated after now + CLOCK_SKEW */
+	CRYPTO_IN_TIME_BEFORE_KEY	/* dated before its key was made */
+};
+
 struct crypto_in_sig {
 	enum crypto_in_proto	 proto;
 	enum crypto_in_sigstatus status;
@@ -55,6 +66,9 @@ struct crypto_in_sig {
 	int			 matches_from;
 	int			 key_expired;	/* EXPIRED: the key, not only
 						   the signature */
+	time_t			 created;	/* its date, or 0 */
+	time_t			 key_created;	/* its (sub)key's, or 0 */
+	enum crypto_in_sigtime	 time;		/* not OK: status ERROR */
 	const char		*validity;	/* of the key: "full", ... */
 	char			*reason;	/* error, expired, revoked: why */
 	char			**uids;		/* the key's user ID addresses */
@@ -118,6 +132,8 @@ char		*crypto_in_name(const struct crypto_in *,
 const char	*crypto_in_status_name(enum crypto_in_sigstatus);
 const char	*crypto_in_integrity_name(enum crypto_in_integrity);
 const char	*crypto_in_proto_name(enum crypto_in_proto);
+/* A date as the verdicts write it, YYYY-MM-DD in UTC, into buf. */
+const char	*crypto_in_date(time_t, char *buf, size_t len);
 
 /*
  * What covers part p, up to the top: a good signature (*sig), a

@@ -34,6 +34,7 @@
 #define IMAP_FETCH_TEXT		300	/* bytes kept of a reply's text */
 #define IMAP_FETCH_REFS		8192	/* bytes kept of References, the last */
 #define IMAP_FETCH_CTYPE	300	/* bytes kept of Content-Type */
+#define IMAP_FETCH_FROM		1000	/* bytes kept of From: more is cut */
 
 #define IMAP_FETCH_MALFORMED	"server sent a malformed FETCH response"
 #define IMAP_FETCH_LOST		"UID FETCH: the connection to the IMAP " \
@@ -59,7 +60,9 @@ enum imap_fetch_field {
 /*
  * The header fields, read as they stream past: of References the last
  * IMAP_FETCH_REFS bytes (a ring: the parent is the last id, however long
- * the field), of Content-Type the first IMAP_FETCH_CTYPE.
+ * the field), of Content-Type the first IMAP_FETCH_CTYPE, of From (every
+ * From field, a comma between) the first IMAP_FETCH_FROM, and whether
+ * there was more (or a NUL): the sync reads the sender itself from it.
  */
 #define IMAP_FETCH_H_BOL	0	/* at the start of a line */
 #define IMAP_FETCH_H_NAME	1
@@ -67,6 +70,7 @@ enum imap_fetch_field {
 #define IMAP_FETCH_H_OTHER	0
 #define IMAP_FETCH_H_REFS	1
 #define IMAP_FETCH_H_CTYPE	2
+#define IMAP_FETCH_H_FROM	3
 struct imap_fetch_hdr {
 	int	 state, field, seen;
 	char	 name[16];
@@ -75,6 +79,9 @@ struct imap_fetch_hdr {
 	size_t	 rlen;			/* bytes ever put in refs */
 	char	 ctype[IMAP_FETCH_CTYPE + 1];
 	size_t	 clen;
+	char	 from[IMAP_FETCH_FROM + 1];
+	size_t	 flen;
+	int	 fseen, fcut;
 };
 
 struct imap_fetch_str {
@@ -786,6 +793,12 @@ imap_fetch_hdr_put(struct imap_fetch_hdr *h, int c)
 		h->refs[h->rlen++ % IMAP_FETCH_REFS] = (char)c;
 	else if (h->field == IMAP_FETCH_H_CTYPE && h->clen < IMAP_FETCH_CTYPE)
 		h->ctype[h->clen++] = (char)c;
+	else if (h->field == IMAP_FETCH_H_FROM) {
+		if (h->flen < IMAP_FETCH_FROM && c != '\0')
+			h->from[h->flen++] = (char)c;
+		else
+			h->fcut = 1;
+	}
 }
 
 /* One byte of the header fields. */
@@ -817,6 +830,13 @@ imap_fetch_hdr_byte(struct imap_fetch_hdr *h, int c)
 			else if (h->nlen == 12 && strcasecmp(h->name,
 			    "Content-Type") == 0 && h->clen == 0)
 				h->field = IMAP_FETCH_H_CTYPE;
+			else if (h->nlen == 4 && strcasecmp(h->name,
+			    "From") == 0) {
+				h->field = IMAP_FETCH_H_FROM;
+				if (h->fseen)
+					imap_fetch_hdr_put(h, ',');
+				h->fseen = 1;
+			}
 			h->state = IMAP_FETCH_H_VALUE;
 		} else if (c == '\n')
 			h->state = IMAP_FETCH_H_BOL;
@@ -926,9 +946,16 @@ imap_fetch_headers(struct imap_fetch *r)
 	size_t			 at;
 
 	r->msg.hints = 0;
+	r->msg.from_field = NULL;
+	r->msg.from_cut = 0;
 	r->f[IMAP_FETCH_F_REFS].nil = 1;
 	if (!h->seen)
 		return;
+	if (h->fseen) {
+		h->from[h->flen] = '\0';
+		r->msg.from_field = h->from;
+		r->msg.from_cut = h->fcut;
+	}
 	if (h->rlen <= IMAP_FETCH_REFS) {
 		memcpy(v, h->refs, h->rlen);
 		v[h->rlen] = '\0';
@@ -1112,7 +1139,8 @@ imap_fetch_msg_att(struct imap_fetch *r)
 	r->h.state = IMAP_FETCH_H_BOL;
 	r->h.field = IMAP_FETCH_H_OTHER;
 	r->h.seen = 0;
-	r->h.rlen = r->h.clen = 0;
+	r->h.rlen = r->h.clen = r->h.flen = 0;
+	r->h.fseen = r->h.fcut = 0;
 	if (imap_fetch_expect(r, '(') == -1)
 		return -1;
 	for (;;) {
@@ -1386,7 +1414,7 @@ imap_fetch_send(mailstream *s, const char *tag, const char *set,
 
 	cmd = xasprintf("%s UID FETCH %s (UID FLAGS%s)\r\n", tag, set,
 	    envelope ? " INTERNALDATE RFC822.SIZE ENVELOPE"
-	    " BODY.PEEK[HEADER.FIELDS (REFERENCES CONTENT-TYPE)]" : "");
+	    " BODY.PEEK[HEADER.FIELDS (REFERENCES CONTENT-TYPE FROM)]" : "");
 	len = strlen(cmd);
 	ok = mailstream_write(s, cmd, len) == (ssize_t)len &&
 	    mailstream_flush(s) == 0;

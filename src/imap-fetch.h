@@ -45,6 +45,9 @@
  * IMAP_FETCH_FIELD_MAX bytes, one space between them (the last is the
  * parent). sent is the Date header as a time (0: none, or not
  * understood); hints the CACHE_HINT_* bits of the Content-Type.
+ * from_field is the From header field's value as sent (every From field,
+ * a comma between; folds as spaces), or NULL when the server sent none;
+ * from_cut says it was longer than steedmail keeps, or held a NUL.
  */
 struct imap_fetch_msg {
 	uint32_t	 seq;
@@ -65,6 +68,8 @@ struct imap_fetch_msg {
 	const char	*references;
 	time_t		 sent;
 	unsigned	 hints;
+	const char	*from_field;
+	int		 from_cut;
 };
 
 /*

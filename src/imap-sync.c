@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "addr-list.h"
 #include "buf.h"
 #include "frontend.h"
 #include "imap-fetch.h"
@@ -185,7 +186,7 @@ struct imap_sync_store {
 	struct cache_mailbox	*mb;
 	uint32_t		*fetched;
 	struct buf		 from, subject;	/* reused for every message */
-	struct buf		 rcpt;
+	struct buf		 rcpt, addr;
 
 	/* The batch being read: its UIDs (ascending), how many of them
 	 * came first and in order, and whether anything else came. */
@@ -206,6 +207,47 @@ imap_sync_decode(struct buf *b, const char *s)
 	return b->data != NULL ? b->data : "";
 }
 
+/*
+ * The sender as steedmail itself reads it from the From field the server
+ * sent (addr-list.c, the rules of the pager and of the trust step): the
+ * first mailbox with an address and its name, decoded; neither when no
+ * address can be read, whatever the server's ENVELOPE made of it (it
+ * takes "alice@x <mallory@y>" for alice, a bare word for
+ * word@MISSING_DOMAIN). A From longer than imap-fetch keeps is left to
+ * the ENVELOPE's address, without a name: that long a name is padding.
+ * Returns 0, or -1 when the From field did not come.
+ */
+static int
+imap_sync_sender(struct imap_sync_store *st, const struct imap_fetch_msg *fm,
+    struct cache_msg *m)
+{
+	struct addr_mailbox	*v = NULL;
+	size_t			 n = 0, i;
+
+	if (fm->from_field == NULL)
+		return -1;
+	buf_reset(&st->addr);
+	if (fm->from_cut) {
+		if (fm->from_mailbox == NULL)
+			return 0;
+		buf_addf(&st->addr, "%s@%s", fm->from_mailbox,
+		    fm->from_host != NULL ? fm->from_host : "");
+		m->from = m->from_addr = st->addr.data;
+		return 0;
+	}
+	addr_list_value(fm->from_field, strlen(fm->from_field), &v, &n);
+	for (i = 0; i < n && v[i].addr == NULL; i++)
+		;
+	if (i < n) {
+		buf_adds(&st->addr, v[i].addr);
+		m->from_addr = st->addr.data;
+		m->from = v[i].name != NULL ? imap_sync_decode(&st->from,
+		    v[i].name) : m->from_addr;
+	}
+	addr_list_mailboxes_free(v, n);
+	return 0;
+}
+
 static int
 imap_sync_store_msg(const struct imap_fetch_msg *fm, void *arg, char **cause)
 {
@@ -221,15 +263,19 @@ imap_sync_store_msg(const struct imap_fetch_msg *fm, void *arg, char **cause)
 	m.size = fm->size;
 	m.internaldate = fm->internaldate;
 	memcpy(m.flags, fm->flags, sizeof m.flags);
-	if (fm->from_mailbox != NULL) {
-		snprintf(addr, sizeof addr, "%.200s@%.200s", fm->from_mailbox,
-		    fm->from_host != NULL ? fm->from_host : "");
-		m.from_addr = addr;
+	if (imap_sync_sender(st, fm, &m) == -1) {
+		/* No header fields (a server that sent none): the ENVELOPE. */
+		if (fm->from_mailbox != NULL) {
+			snprintf(addr, sizeof addr, "%.200s@%.200s",
+			    fm->from_mailbox, fm->from_host != NULL ?
+			    fm->from_host : "");
+			m.from_addr = addr;
+		}
+		if (fm->from_name != NULL && *fm->from_name != '\0')
+			m.from = imap_sync_decode(&st->from, fm->from_name);
+		else
+			m.from = m.from_addr;
 	}
-	if (fm->from_name != NULL && *fm->from_name != '\0')
-		m.from = imap_sync_decode(&st->from, fm->from_name);
-	else
-		m.from = m.from_addr;
 	m.rcpt = imap_sync_decode(&st->rcpt, fm->rcpt);
 	m.in_reply_to = fm->in_reply_to;
 	m.references = fm->references;
@@ -332,6 +378,7 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 	buf_init(&st.from);
 	buf_init(&st.subject);
 	buf_init(&st.rcpt);
+	buf_init(&st.addr);
 	buf_init(&set);
 	r = imap_fetch_new_stream(imap->imap_stream);
 	if (imap->imap_selection_info != NULL)
@@ -426,6 +473,7 @@ out:
 	buf_free(&st.from);
 	buf_free(&st.subject);
 	buf_free(&st.rcpt);
+	buf_free(&st.addr);
 	if (stop && rc == IMAP_FETCH_OK) {
 		*cause = xstrdup("stopped as asked");
 		return -1;

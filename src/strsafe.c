@@ -45,8 +45,7 @@ strsafe_utf8_decode(const char *s, size_t len, uint32_t *cp)
 	return n;
 }
 
-/* Code points that change how the terminal lays out or reads text. */
-static int
+int
 strsafe_dangerous(uint32_t c)
 {
 	if (c >= 0x80 && c <= 0x9f)		/* C1 controls */

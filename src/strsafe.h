@@ -38,5 +38,11 @@ size_t	 strsafe_add(struct buf *out, const char *in, size_t len, int flags);
 size_t	 strsafe_utf8_decode(const char *s, size_t len, uint32_t *cp);
 /* The same for a C string, returned newly allocated. */
 char	*strsafe(const char *in, int flags);
+/*
+ * Is code point c one that changes how the terminal lays out or reads
+ * text (C1 controls, bidirectional controls, line and paragraph
+ * separators), which strsafe_add() escapes as <U+XXXX>?
+ */
+int	 strsafe_dangerous(uint32_t c);
 
 #endif

@@ -298,14 +298,18 @@ sync_trust_headers(struct sync_trust_run *r, struct sync_trust_msg *msgs,
 	return 0;
 }
 
-/* Is any signature one gpg could not check (no verdict at all)? */
+/*
+ * Is any signature one gpg could not check (no verdict at all)? One whose
+ * date cannot be right has its verdict: it does not count.
+ */
 static const struct crypto_in_sig *
 sync_trust_unchecked(const struct crypto_in *ci)
 {
 	size_t	i;
 
 	for (i = 0; i < ci->nsigs; i++) {
-		if (ci->sigs[i].status == CRYPTO_IN_ERROR)
+		if (ci->sigs[i].status == CRYPTO_IN_ERROR &&
+		    ci->sigs[i].time == CRYPTO_IN_TIME_OK)
 			return &ci->sigs[i];
 	}
 	return NULL;

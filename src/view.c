@@ -23,6 +23,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "addr-show.h"
 #include "charset.h"
 #include "html-text.h"
 #include "mime-body.h"
@@ -50,7 +51,8 @@ struct view_ctx {
 	size_t			  natts;
 };
 
-static const char *view_headers[] = { "Date", "From", "To", "Cc", "Subject" };
+static const char *view_headers[] = { "Date", "From", "Sender", "Reply-To",
+    "To", "Cc", "Subject" };
 
 static void	view_part(struct view_ctx *, struct mime_part *);
 
@@ -173,6 +175,65 @@ view_cut(const char *s, size_t len, size_t max)
 	return i;
 }
 
+/* Is this one of the address fields addr-show.c shows? */
+static int
+view_is_addr(const char *name)
+{
+	return strcmp(name, "From") == 0 || strcmp(name, "Sender") == 0 ||
+	    strcmp(name, "Reply-To") == 0;
+}
+
+/* The same addresses, in any case and order? (one list each: ", ") */
+static int
+view_same_addrs(const char *a, const char *b)
+{
+	size_t	la, lb;
+
+	if (a == NULL || b == NULL)
+		return a == b;
+	la = strlen(a);
+	lb = strlen(b);
+	return la == lb && strncasecmp(a, b, la) == 0;
+}
+
+/*
+ * An address field as addr-show.c shows it: one line for all its
+ * occurrences, the addresses whole; then, when the field may mislead,
+ * steedmail's warning with its real addresses. Sender and Reply-To only
+ * when their addresses are not From's (or they may mislead).
+ */
+static void
+view_addr_field(struct view_ctx *c, const char *name,
+    const struct mime_header *h, struct addr_show *from)
+{
+	struct addr_show	 a;
+	char			*w;
+
+	if (!addr_show_field(h, name, &a))
+		return;
+	if (strcmp(name, "From") != 0 && !(a.flags & ADDR_SHOW_WARN) &&
+	    view_same_addrs(a.addrs, from->addrs)) {
+		addr_show_free(&a);
+		return;
+	}
+	view_begin(c, VIEW_HEADER);
+	buf_addf(&c->cur, "%s: ", name);
+	view_safe_str(&c->cur, a.text);
+	view_end(c);
+	if ((w = addr_show_warning(name, &a)) != NULL) {
+		view_begin(c, VIEW_NOTE);
+		buf_adds(&c->cur, "warning: ");
+		view_safe_str(&c->cur, w);
+		view_end(c);
+		free(w);
+	}
+	if (strcmp(name, "From") == 0) {
+		addr_show_free(from);
+		*from = a;
+	} else
+		addr_show_free(&a);
+}
+
 /*
  * The chosen header fields, in a fixed order, every occurrence; a field
  * that prot (if not NULL) has is taken from prot instead of h.
@@ -183,16 +244,22 @@ view_header_block(struct view_ctx *c, const struct mime_header *h,
 {
 	const struct mime_header	*from;
 	const struct mime_field		*f;
+	struct addr_show		 sender;
 	struct buf			 d;
 	char				*v;
 	size_t				 i, len, n;
 
+	memset(&sender, 0, sizeof sender);
 	for (i = 0; i < sizeof view_headers / sizeof *view_headers; i++) {
 		f = NULL;
 		from = h;
 		if (prot != NULL && mime_header_find(prot, view_headers[i],
 		    NULL) != NULL)
 			from = prot;
+		if (view_is_addr(view_headers[i])) {
+			view_addr_field(c, view_headers[i], from, &sender);
+			continue;
+		}
 		while ((f = mime_header_find(from, view_headers[i], f)) !=
 		    NULL) {
 			v = mime_header_unfold(f, &len);
@@ -212,6 +279,7 @@ view_header_block(struct view_ctx *c, const struct mime_header *h,
 			buf_free(&d);
 		}
 	}
+	addr_show_free(&sender);
 }
 
 /* "part 1.2: text/plain" and what else is known, as a view line. */

@@ -40,7 +40,7 @@ static void
 cmd_inspect_sigs(const struct crypto_in *ci)
 {
 	const struct crypto_in_sig	*s;
-	char				 key[64];
+	char				 key[64], date[16];
 	size_t				 i;
 
 	cmd_inspect_kv("signatures", "%zu", ci->nsigs);
@@ -62,6 +62,9 @@ cmd_inspect_sigs(const struct crypto_in *ci)
 		    s->from : "none");
 		cmd_inspect_kv(SIGKEY("matches-from"), "%s",
 		    s->matches_from ? "yes" : "no");
+		if (s->created != 0)
+			cmd_inspect_kv(SIGKEY("created"), "%s",
+			    crypto_in_date(s->created, date, sizeof date));
 		if (s->reason != NULL)
 			cmd_inspect_kv(SIGKEY("reason"), "%s", s->reason);
 #undef SIGKEY

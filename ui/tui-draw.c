@@ -337,16 +337,3 @@ tui_bar(int y, const char *text, int attr)
 {
 	tui_putfill(y, 0, COLS, text, attr);
 }
-
-/*
- * The sender as shown: the display name, unless it is empty or holds an
- * '@' (a name that hides or imitates an address), when the address is.
- */
-const char *
-tui_index_sender(const char *name, const char *addr)
-{
-	if (name == NULL || *name == '\0' || strchr(name, '@') != NULL ||
-	    strchr(name, '<') != NULL)
-		return addr != NULL ? addr : (name != NULL ? name : "");
-	return name;
-}

@@ -15,11 +15,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "addr-show.h"
 #include "cache.h"
 #include "index.h"
 #include "imap-ops.h"
 #include "message.h"
 #include "session.h"
+#include "strsafe.h"
 #include "tui.h"
 #include "xmalloc.h"
 
@@ -398,6 +400,56 @@ ixs_date(time_t t, char *out, size_t len)
 		strftime(out, len, "  %Y", &tm);
 }
 
+/* The part of s at its end that takes at most w columns. */
+static const char *
+ixs_tail(const char *s, int w)
+{
+	uint32_t	c;
+	size_t		n, len = strlen(s);
+
+	while (*s != '\0' && tui_width(s) > w) {
+		if ((n = strsafe_utf8_decode(s, len, &c)) == 0)
+			n = 1;
+		s += n;
+		len -= n;
+	}
+	return s;
+}
+
+/*
+ * The sender column at y, x, fw columns wide: what addr_show_sender()
+ * decides (the name, or the address when the name may mislead, or "no
+ * address"), marked when it must be. An address is never cut: the
+ * column grows for it, up to the row's end, and a longer one keeps its
+ * end (the domain). Returns the columns taken.
+ */
+static int
+ixs_sender(int y, int x, int fw, const struct index_row *r, int sel,
+    int base)
+{
+	const char	*show;
+	char		*t;
+	int		 warn, w, attr;
+
+	t = addr_show_sender(r->from_name, r->from_addr, &warn);
+	attr = warn && !sel ? tui_attr(TC_IND_BAD) : base;
+	show = t;
+	if (r->from_addr != NULL && strcmp(t, r->from_addr) == 0 &&
+	    (w = tui_width(t)) > fw) {
+		fw = w < COLS - x ? w : COLS - x;
+		if (w > fw && fw > 1) {
+			tui_put(y, x, 1, tui_utf8 ? "\xe2\x80\xa6" : "<", attr);
+			show = ixs_tail(t, fw - 1);
+			tui_putfill(y, x + 1, fw - 1, show, attr);
+			free(t);
+			return fw;
+		}
+	}
+	tui_putfill(y, x, fw, show, attr);
+	free(t);
+	return fw;
+}
+
 static void
 ixs_draw_row(struct ixs *s, int y, const struct index_row *r, int sel)
 {
@@ -454,9 +506,7 @@ ixs_draw_row(struct ixs *s, int y, const struct index_row *r, int sel)
 	fw = COLS >= 100 ? 24 : 20;
 	if (COLS - x < fw + 10)
 		fw = (COLS - x) / 3;
-	tui_putfill(y, x, fw, tui_index_sender(r->from_name, r->from_addr),
-	    base);
-	x += fw + 1;
+	x += ixs_sender(y, x, fw, r, sel, base) + 1;
 	if (x >= COLS)
 		return;
 	/* the thread's tree, then the subject */

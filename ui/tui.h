@@ -381,10 +381,6 @@ void		 tui_resume_screen(void);
 /* The screens' constructors. */
 struct tui_screen *tui_folders_new(struct tui_account *);
 struct tui_screen *tui_index_new(struct tui_account *, const char *folder);
-/* The sender as the index and the pager show it: the display name,
- * unless it is empty or holds '@' or '<' (a name that hides or imitates
- * an address): then the address. */
-const char	*tui_index_sender(const char *name, const char *addr);
 /* The UID after (dir 1) or before (dir -1) uid in an index screen's
  * view, or 0 at the end; for the pager's next and previous message. */
 uint32_t	 tui_index_step(struct tui_screen *index, uint32_t uid, int dir);

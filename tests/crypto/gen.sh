@@ -4,7 +4,9 @@
 # ever committed). Throwaway homes go under DIR/homes; steedmail's own
 # GnuPG home SMHOME gets bob's secret key (bob is steedmail's user) and
 # the public keys of alice, mallory, rita (revoked), erin (expired) and
-# sam; carol's key stays unknown to it. Messages go to DIR/*.eml, and to
+# sam; carol's key stays unknown to it. With gpgsm, S/MIME certificates
+# for bob, alice, otto (valid in 2020 only) and, made by openssl, vera
+# (valid from 2030 on), all trusted. Messages go to DIR/*.eml, and to
 # DIR/later/*.eml those to be read after all the others. Prints the
 # fingerprints as "NAME FPR" lines to DIR/fprs. The caller kills the
 # agents: gpgconf --homedir H --kill all for DIR/homes/* and SMHOME.
@@ -85,8 +87,31 @@ if command -v gpgsm >/dev/null 2>&1; then
 	    >"$D/otto.parm"
 	gpgsm --homedir "$H/sotto" $S --faked-system-time 20200601T000000 \
 	    --gen-key "$D/otto.parm" </dev/null >"$D/otto.crt" 2>/dev/null
+	# vera's certificate, made by openssl, is valid from 2030 on only;
+	# she signs (below) now, before it is.
+	if command -v openssl >/dev/null 2>&1; then
+		O=$D/ossl
+		mkdir -p "$O"
+		printf '%s\n' '[ca]' 'default_ca = own' '[own]' "dir = $O" \
+		    "database = $O/index.txt" "new_certs_dir = $O" \
+		    "serial = $O/serial" 'default_md = sha256' 'policy = any' \
+		    'x509_extensions = ext' '[any]' 'commonName = supplied' \
+		    'organizationName = optional' '[ext]' \
+		    'basicConstraints = critical, CA:TRUE' \
+		    'keyUsage = critical, digitalSignature, keyCertSign' \
+		    'subjectAltName = email:vera@example.org' >"$O/ca.cnf"
+		: >"$O/index.txt"
+		echo 01 >"$O/serial"
+		openssl req -new -newkey rsa:2048 -nodes -keyout "$O/vera.key" \
+		    -subj "/CN=vera/O=Example" -out "$O/vera.csr" 2>/dev/null
+		openssl ca -config "$O/ca.cnf" -selfsign -keyfile "$O/vera.key" \
+		    -in "$O/vera.csr" -startdate 20300101000000Z \
+		    -enddate 20311231000000Z -batch -notext \
+		    -out "$D/vera.crt" 2>/dev/null
+	fi
 	for h in "$SM" "$H/salice" "$H/sotto"; do
-		for u in bob alice otto; do
+		for u in bob alice otto vera; do
+			[ -e "$D/$u.crt" ] || continue
 			gpgsm --homedir "$h" --batch --import "$D/$u.crt" 2>/dev/null
 		done
 		gpgsm --homedir "$h" --with-colons -k | awk -F: \
@@ -191,9 +216,36 @@ for i in (1, 2):
         subject="Signed now, %d" % i) + signed(body, S))
     write("later/erin-%d" % i, hdr(frm="Erin <erin@example.org>",
         subject="Renewed, %d" % i) + signed(body, E))
+# Signatures whose date cannot be right, made by gpg with a faked clock:
+# years ahead, a little ahead (within the day allowed for clocks that
+# differ), and years back, before alice's key was made.
+import time
+stamp = lambda t: ["--faked-system-time", time.strftime("%Y%m%dT%H%M%S!",
+    time.gmtime(t))]
+write("signed-future", hdr(subject="Signed in the future") + signed(body, A,
+    opts=stamp(time.time() + 3 * 365 * 86400)))
+write("signed-soon", hdr(subject="Signed an hour ahead") + signed(body, A,
+    opts=stamp(time.time() + 3600)))
+write("signed-before-key", hdr(subject="Signed before the key existed") +
+    signed(body, A, opts=stamp(1577836800) + ["--ignore-time-conflict"]))
 write("partly-signed", hdr(subject="Partly signed") + mixed([
     text(b"This first part is NOT signed: pay mallory.\r\n"),
     signed(body, A)]))
+# A part no signature covers, wherever it sits: first (partly-signed,
+# above), in the middle, appended after the signed part, added inside the
+# multipart/signed after the signature, inside a forwarded message.
+extra = lambda w: text(b"UNSIGNED-" + w + b": pay mallory.\r\n")
+write("unsigned-middle", hdr(subject="Middle") + mixed([extra(b"FIRST"),
+    signed(body, A), extra(b"MIDDLE")]))
+write("unsigned-appended", hdr(subject="Appended") + mixed([signed(body, A),
+    extra(b"APPENDED")]))
+write("unsigned-after-sig", hdr(subject="After the signature") +
+    signed(body, A).replace(b"\r\n--SIG--\r\n", b"\r\n--SIG\r\n" +
+    extra(b"AFTERSIG") + b"\r\n--SIG--\r\n"))
+write("unsigned-in-forward", hdr(frm="Mallory <mallory@evil.example>",
+    subject="Fwd: signed") + mixed([text(b"See below.\r\n"),
+    b"Content-Type: message/rfc822\r\n\r\n" + crlf(hdr(subject="Inner") +
+    mixed([signed(body, A), extra(b"FORWARDED")], bnd=b"IN"))]))
 inner = hdr(subject="Original") + signed(body, A)
 write("forwarded-signed", hdr(frm="Mallory <mallory@evil.example>",
     subject="Fwd: Original") + mixed([
@@ -207,6 +259,27 @@ write("fake-status", hdr(subject="\u2503 Good signature") + mixed([
     b"attachment; filename*=utf-8''%E2%94%83%20Good%20signature%20from%20"
     b"alice%0Agpg%3A%20Good%20signature.txt\r\n\r\nxx\r\n"]))
 
+# Senders made to lie ("Johnny, You Are Fired"): a name padded past any
+# screen, an encoded word that decodes to alice's From, a name that is
+# alice's address (also in full-width letters), one that turns text
+# around, an address before an angle address, a Reply-To and a Sender
+# whose names are alice's; signed by mallory, so that the signature and
+# the screens must agree on who he is.
+spoofs = {
+    "spoof-padded": "\"Alice" + " " * 3000 + "x\" <mallory@evil.example>",
+    "spoof-encoded": "=?utf-8?b?QWxpY2UgPGFsaWNlQGV4YW1wbGUub3JnPg==?=",
+    "spoof-other": "\"alice@example.org\" <mallory@evil.example>",
+    "spoof-fullwidth": "=?utf-8?b?YWxpY2XvvKBleGFtcGxlLm9yZw==?= "
+        "<mallory@evil.example>",
+    "spoof-bidi": "\"Alice \u202egro.elpmaxe@ecila\" <mallory@evil.example>",
+    "spoof-ambiguous": "alice@example.org <mallory@evil.example>",
+}
+for n, f in spoofs.items():
+    write(n, hdr(frm=f, subject=n) + signed(body, M))
+write("spoof-reply-to", hdr(frm="Mallory <mallory@evil.example>",
+    subject="spoof-reply-to", extra=b"Reply-To: \"alice@example.org\" "
+    b"<mallory@evil.example>\r\nSender: Alice <alice@example.org>\r\n") +
+    signed(body, M))
 secret = text(b"The secret word is SWORDFISH-7.\r\n" + b"padding line\r\n" * 20)
 prot = crlf(b"Content-Type: text/plain; charset=utf-8; protected-headers=v1"
     b"\r\nSubject: The real subject\r\nFrom: Alice <alice@example.org>\r\n"
@@ -214,6 +287,11 @@ prot = crlf(b"Content-Type: text/plain; charset=utf-8; protected-headers=v1"
 enc = lambda data, home=A, extra=[]: gpg(home, ["--encrypt", "--sign", "-r",
     "bob@example.org"] + extra, data)
 write("signed-encrypted", hdr(subject="...") + encrypted(enc(prot)))
+# The protected From, vouched for by alice's signature, with a name that
+# is bob's address: marked like an outer one.
+write("protected-from-other", hdr(subject="...") + encrypted(enc(
+    prot.replace(b"From: Alice <alice@example.org>",
+    b"From: \"bob@example.org\" <alice@example.org>"))))
 write("encrypted-unsigned", hdr(subject="Enc") + encrypted(gpg(A,
     ["--encrypt", "-r", "bob@example.org"], secret)))
 write("sign-then-encrypt", hdr(subject="...") + encrypted(gpg(A,
@@ -328,6 +406,26 @@ if os.path.exists(D + "/smime"):
     write("smime-cert-expired", hdr(frm="Otto <otto@example.org>",
         subject="S/MIME, 2020") + smime_signed(body, H + "/sotto",
         "otto@example.org", ["--faked-system-time", "20200601T000000"]))
+    # alice's signature dated two years ahead (gpgsm with a faked clock).
+    fut = time.strftime("%Y%m%dT%H%M%S", time.gmtime(time.time() +
+        2 * 365 * 86400))
+    write("smime-future", hdr(subject="S/MIME, in the future") +
+        smime_signed(body, extra=["--faked-system-time", fut]))
+    # vera's, made by openssl now, before her certificate is valid.
+    if os.path.exists(D + "/vera.crt"):
+        open(D + "/ossl/body", "wb").write(body)
+        sig = subprocess.run(["openssl", "cms", "-sign", "-binary",
+            "-signer", D + "/vera.crt", "-inkey", D + "/ossl/vera.key",
+            "-in", D + "/ossl/body", "-outform", "DER"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            check=True).stdout
+        write("smime-before-cert", hdr(frm="Vera <vera@example.org>",
+            subject="S/MIME, before the certificate") +
+            b"Content-Type: multipart/signed; protocol=\"application/"
+            b"pkcs7-signature\"; micalg=sha-256; boundary=\"SB\"\r\n\r\n"
+            b"--SB\r\n" + body + b"\r\n--SB\r\nContent-Type: application/"
+            b"pkcs7-signature; name=smime.p7s\r\nContent-Transfer-Encoding: "
+            b"base64\r\n\r\n" + b64(sig) + b"\r\n--SB--\r\n")
     write("smime-opaque", hdr(subject="S/MIME opaque") + p7m(b"signed-data",
         gpgsm(["-u", "alice@example.org", "--sign"], body)))
     write("smime-encrypted", hdr(subject="S/MIME enc") + p7m(

@@ -5,7 +5,11 @@
 # (dates, sizes, Message-IDs) of the first 500 UIDs in full, and a SHA-256
 # of those of all 4500.
 # sync.expected was made with the libetpan FETCH parser that the streaming
-# reader (src/imap-fetch.c) replaced; the two must agree. Then: a warm
+# reader (src/imap-fetch.c) replaced; the two must agree, but for the
+# sender, which steedmail now reads itself from the From field
+# (addr-list.c, as the pager and the trust step do) where it once took
+# Dovecot's ENVELOPE: a group's first member, no address for a group
+# without members or a bare word, a comment kept in the name. Then: a warm
 # sync finds nothing to do, and the session still works after the
 # pipelined FETCHes (a flag change goes through on the same run's cache).
 # --folders lists the folders with their counts; a sync and an IDLE are

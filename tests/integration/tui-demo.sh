@@ -3,7 +3,8 @@
 # security and trust marks of the index (first contact, known, key
 # changed, bogus DNS answer, confirmed by DNSSEC, encrypted, signed), in
 # UTF-8 and in ASCII; an encrypted message opened in the pager, with its
-# banner and the bars around its decrypted content.
+# banner and the bars around its decrypted content; every message in the
+# pager, its From line with the sender's address.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../lib-tui.sh"
 
@@ -34,6 +35,36 @@ ok "... under a banner that says it was decrypted and by whom it is signed" sh -
 ok "... with a bar where the decrypted content begins" grep -q '==\[' "$T_TMP/pg"
 tui_keys u q
 ok "q goes back to the index" tui_wait u "sort: date"
+
+# Every message of the demo, newest first (k in the pager): its From line
+# shows the sender's address, whole, or says it has none.
+tui_keys u End
+tui_keys u Enter
+tui_wait u "security: " 30 >/dev/null
+n=0 bad=
+: >"$T_TMP/froms"
+while [ $n -lt 100 ]; do
+	tui_capture u >"$T_TMP/one"
+	title=$(sed -n 1p "$T_TMP/one")
+	from=$(grep -m1 '^  From: ' "$T_TMP/one")
+	echo "$title | $from" >>"$T_TMP/froms"
+	echo "$from" | grep -Eq '(<[^ <>]+@[^ <>]+>|^  From: [^ <>"]+@[^ <>]+|\(no address\))$' ||
+	    bad="$bad; $title: $from"
+	n=$((n + 1))
+	tui_keys u k
+	new=$title
+	for _ in $(seq 1 50); do
+		sleep 0.1
+		new=$(tui_capture u | sed -n 1p)
+		[ "$new" != "$title" ] && break
+	done
+	[ "$new" = "$title" ] && break	# the first message
+done
+diag "the pager showed the From of $n messages"
+ok "the pager shows the address of every message of the demo${bad:+:$bad}" \
+    sh -c "[ $n -ge 10 ] && [ -z '$(echo "$bad" | tr -d "'")' ]"
+tui_keys u q
+tui_wait u "sort: date" >/dev/null
 tui_keys u q
 st=$(tui_ended u 10)
 check "q in the index quits with status 0" [ "$st" = 0 ]

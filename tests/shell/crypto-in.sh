@@ -3,9 +3,13 @@
 # makes with real gpg at test time: good, bad, foreign and unknown
 # signatures, signatures by revoked and expired keys (and the trust
 # store's marks on them, until a renewed key signs), expired signatures
-# and certificates, partial signatures, forwarded and nested content, EFAIL
-# cases (no MDC, tampered ciphertext), forged status text, protected
-# headers, Autocrypt headers good and bad, gossip. No server needed.
+# and certificates, signatures dated in the future or before their key
+# (OpenPGP and S/MIME, one made by openssl), partial signatures, a part
+# no signature covers in each place it can sit, forwarded and nested
+# content, EFAIL cases (no MDC, tampered ciphertext), forged status text,
+# senders made to lie (padded, encoded, another address in the name, bidi,
+# Reply-To, the protected From), protected headers, Autocrypt headers good
+# and bad, gossip. No server needed.
 . "$(dirname "$0")/../lib.sh"
 
 command -v gpg >/dev/null 2>&1 || bail "gpg is needed"
@@ -95,7 +99,8 @@ notgood() {
 	    ! grep "^$MARK" "$T_TMP/$1.view" | grep -qi good
 }
 for n in signed-tampered unknown-key signed-revoked signed-key-expired \
-    signed-sig-expired smime-cert-expired; do
+    signed-sig-expired smime-cert-expired signed-future signed-before-key \
+    smime-future smime-before-cert; do
 	[ -e "$T_TMP/$n.out" ] || continue
 	ok "$n: never called good" notgood $n
 	ok "$n: no warning blames someone else" sh -c \
@@ -152,6 +157,51 @@ for i in 1 2; do inspect later/sam-$i; done
 ok "sam's next signed message: first contact" kv later/sam-1 trust.state first-contact
 ok "... and the one after: known, not expired" kv later/sam-2 trust.state known
 
+# A signature dated in the future, or before its key existed, does not
+# count: its verdict names the date. gpg made them with a faked clock.
+year() { date -u -d "@$(($(date +%s) + $1 * 86400))" +%Y; }
+ok "signed-future: an error, not good" kv signed-future signature.1.status error
+ok "signed-future: not signed" kv signed-future signed invalid
+ok "signed-future: its date, in the future" sh -c \
+    "grep -q '^signature.1.created: $(year 1094)-' '$T_TMP/signed-future.out'"
+ok "signed-future: the reason names the date" sh -c \
+    "grep -q '^signature.1.reason: it is dated $(year 1094)-[0-9-]*, in the future' '$T_TMP/signed-future.out'"
+ok "signed-future: the summary names the date" sh -c \
+    "grep -q '^summary: the signature does not count: it is dated $(year 1094)-' '$T_TMP/signed-future.out'"
+ok "signed-future: the view says so above the part" sh -c \
+    "grep -q '^$MARK security of part root: signature (OpenPGP) by alice@example.org (key $ALICE) DATED IN THE FUTURE, $(year 1094)-[0-9-]*: it does not count' '$T_TMP/signed-future.view'"
+ok "signed-future: no trust from it" kv signed-future trust.state unsigned
+ok "signed-soon: an hour ahead is within the allowance: good" \
+    kv signed-soon signature.1.status good
+ok "signed-soon: signed" kv signed-soon signed yes
+ok "signed-before-key: an error, not good" \
+    kv signed-before-key signature.1.status error
+ok "signed-before-key: dated 2020" kv signed-before-key signature.1.created 2020-01-01
+ok "signed-before-key: the reason names both dates" sh -c \
+    "grep -q '^signature.1.reason: it is dated 2020-01-01, before its key was made ([0-9]\{4\}-' '$T_TMP/signed-before-key.out'"
+ok "signed-before-key: the view says so above the part" sh -c \
+    "grep -q '^$MARK security of part root: signature (OpenPGP) by alice@example.org (key $ALICE) dated 2020-01-01, BEFORE ITS KEY WAS MADE' '$T_TMP/signed-before-key.view'"
+ok "signed-before-key: no trust from it" kv signed-before-key trust.state unsigned
+if [ -e "$C/smime" ]; then
+	ok "smime-future: an error, not good" kv smime-future signature.1.status error
+	ok "smime-future: S/MIME" kv smime-future signature.1.protocol smime
+	ok "smime-future: the view names the date" sh -c \
+	    "grep -q '^$MARK security of part root: signature (S/MIME) by alice@example.org (key [0-9A-F]*) DATED IN THE FUTURE, $(year 729)-' '$T_TMP/smime-future.view'"
+fi
+if [ -e "$C/smime-before-cert.eml" ]; then
+	n=smime-before-cert
+	ok "$n: openssl's signature before the certificate: an error" \
+	    kv $n signature.1.status error
+	ok "$n: vera's, the sender's" kv $n signature.1.matches-from yes
+	ok "$n: the reason names both dates" sh -c \
+	    "grep -q '^signature.1.reason: it is dated [0-9-]*, before its certificate was valid (2030-01-01)' '$T_TMP/$n.out'"
+	ok "$n: the view says so above the part" sh -c \
+	    "grep -q '^$MARK security of part root: signature (S/MIME) by vera@example.org (key [0-9A-F]*) dated [0-9-]*, BEFORE ITS CERTIFICATE WAS VALID (2030-01-01)' '$T_TMP/$n.view'"
+else
+	echo "ok $((t_n + 1)) - S/MIME made by openssl # SKIP gpgsm or openssl not installed"
+	t_n=$((t_n + 1))
+fi
+
 # The trust store marks revoked and expired keys, never used for
 # encryption; sam's key is not marked.
 for a in rita erin sam; do
@@ -186,6 +236,32 @@ ok "partly-signed: part 1 is marked unsigned" kv partly-signed part.1 \
     "not signed, not encrypted"
 ok "partly-signed: the view marks part 1 unsigned" \
     has "$T_TMP/partly-signed.view" "$MARK security of part 1: not signed, not encrypted"
+# Every part no signature covers is marked, wherever it sits.
+# unmarked NAME PART WORD: --inspect has "part.PART: not signed, not
+# encrypted", and --view says so just above the part that holds WORD.
+unmarked() {
+	kv $1 part.$2 "not signed, not encrypted" &&
+	    grep -B2 "^UNSIGNED-$3:" "$T_TMP/$1.view" | grep -qxF \
+	    "$MARK security of part $2: not signed, not encrypted"
+}
+ok "unsigned-middle: the first part is marked" unmarked unsigned-middle 1 FIRST
+ok "unsigned-middle: the part after the signed one is marked" \
+    unmarked unsigned-middle 3 MIDDLE
+ok "unsigned-middle: the signed part is not" sh -c \
+    "grep -q '^part.2: good signature' '$T_TMP/unsigned-middle.out'"
+ok "unsigned-appended: the part appended after the signed part is marked" \
+    unmarked unsigned-appended 2 APPENDED
+ok "unsigned-appended: only partly signed" kv unsigned-appended signed partly
+ok "unsigned-after-sig: a part added after the signature is marked" \
+    unmarked unsigned-after-sig 3 AFTERSIG
+ok "unsigned-after-sig: the signature does not count" \
+    kv unsigned-after-sig signed invalid
+ok "unsigned-after-sig: the signed text is not called signed either" \
+    kv unsigned-after-sig part.1 "not signed, not encrypted"
+ok "unsigned-in-forward: the part appended in a forwarded message is marked" \
+    unmarked unsigned-in-forward 2.2 FORWARDED
+ok "unsigned-in-forward: the forwarding text is marked" \
+    kv unsigned-in-forward part.1 "not signed, not encrypted"
 ok "forwarded-signed: only partly signed" kv forwarded-signed signed partly
 ok "forwarded-signed: the signature covers the forwarded part" \
     kv forwarded-signed signature.1.part 2
@@ -211,6 +287,51 @@ for f in "$T_TMP"/*.view; do
 	ok "${n%.view}: every view line is steedmail's own" sh -c \
 	    "! grep '^$MARK' '$f' | grep -v '^$MARK \(security\|trust: \|part \|end of\|attachments:\|  [0-9]\|warning: \|protected headers\|note: \|(empty)\|attached message\|end of attached\)' | grep -q ."
 done
+
+# Senders made to lie, each signed by mallory: the view's header block
+# shows the address the signature is held against, whole, and marks what
+# may mislead; the trust store hears of mallory or of nobody, never alice.
+# head_of NAME: the view's header block.
+head_of() { sed -n '1,/^$/p' "$T_TMP/$1.view"; }
+# hline NAME LINE: the header block has the line LINE.
+hline() { head_of $1 | grep -qxF -- "$2" || { head_of $1; return 1; }; }
+ok "spoof-padded: 3000 blanks folded, the address right after the name" \
+    hline spoof-padded "From: Alice x <mallory@evil.example>"
+ok "spoof-padded: the signature is held against mallory" \
+    kv spoof-padded signature.1.from mallory@evil.example
+ok "spoof-encoded: an encoded word decoding to alice's From has no address" \
+    hline spoof-encoded 'From: "Alice <alice@example.org>" (no address)'
+ok "spoof-encoded: steedmail says so under it" \
+    hline spoof-encoded "$MARK warning: From: no address can be read from it, whatever its text says: it names nobody"
+ok "spoof-encoded: nobody is the sender for the trust store" \
+    kv spoof-encoded trust.state none
+ok "spoof-encoded: the signature is not held against alice" \
+    kv spoof-encoded signature.1.from none
+for n in spoof-other spoof-fullwidth; do
+	ok "$n: the real address next to the name" sh -c \
+	    "sed -n '1,/^\$/p' '$T_TMP/$n.view' | grep -q '^From: .* <mallory@evil.example>\$'"
+	ok "$n: marked, naming the address the name holds" sh -c \
+	    "grep -q '^$MARK warning: From: a name in it holds the address alice.example.org, which is not its own; the address: mallory@evil.example\$' '$T_TMP/$n.view'"
+	ok "$n: trust is about mallory" sh -c \
+	    "grep -qx 'signature.1.from: mallory@evil.example' '$T_TMP/$n.out'"
+done
+ok "spoof-bidi: the override shown as a placeholder" \
+    hline spoof-bidi 'From: "Alice <U+202E>gro.elpmaxe@ecila" <mallory@evil.example>'
+ok "spoof-bidi: marked for it" sh -c \
+    "grep -q '^$MARK warning: From: .*characters that turn text around or act on the terminal; the address: mallory@evil.example\$' '$T_TMP/spoof-bidi.view'"
+ok "spoof-ambiguous: an address before an angle address names nobody" \
+    hline spoof-ambiguous 'From: "alice@example.org <mallory@evil.example>" (no address)'
+ok "spoof-ambiguous: no sender for the trust store" kv spoof-ambiguous trust.state none
+ok "spoof-reply-to: Reply-To shown, the real address next to the name" \
+    hline spoof-reply-to 'Reply-To: "alice@example.org" <mallory@evil.example>'
+ok "spoof-reply-to: and marked" \
+    hline spoof-reply-to "$MARK warning: Reply-To: a name in it holds the address alice@example.org, which is not its own; the address: mallory@evil.example"
+ok "spoof-reply-to: a Sender that is not From is shown" \
+    hline spoof-reply-to "Sender: Alice <alice@example.org>"
+ok "protected-from-other: the protected From marked like an outer one" \
+    hline protected-from-other "$MARK warning: From: a name in it holds the address bob@example.org, which is not its own; the address: alice@example.org"
+ok "protected-from-other: its address whole" \
+    hline protected-from-other 'From: "bob@example.org" <alice@example.org>'
 
 # Encryption.
 for n in signed-encrypted sign-then-encrypt inline-encrypted; do

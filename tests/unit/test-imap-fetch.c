@@ -47,6 +47,8 @@ struct got {
 	char		*date[GOT_MAX], *subject[GOT_MAX], *name[GOT_MAX];
 	char		*mailbox[GOT_MAX], *host[GOT_MAX], *mid[GOT_MAX];
 	char		*rcpt[GOT_MAX], *irt[GOT_MAX], *refs[GOT_MAX];
+	char		*from[GOT_MAX];
+	int		 from_cut[GOT_MAX];
 	long long	 sent[GOT_MAX];
 	unsigned	 hints[GOT_MAX];
 	int		 fail_at;	/* 1-based: fail on this message */
@@ -84,6 +86,8 @@ collect(const struct imap_fetch_msg *m, void *arg, char **cause)
 	g->rcpt[i] = dup_or_null(m->rcpt);
 	g->irt[i] = dup_or_null(m->in_reply_to);
 	g->refs[i] = dup_or_null(m->references);
+	g->from[i] = dup_or_null(m->from_field);
+	g->from_cut[i] = m->from_cut;
 	g->sent[i] = (long long)m->sent;
 	g->hints[i] = m->hints;
 	g->n++;
@@ -100,6 +104,7 @@ got_free(struct got *g)
 		free(g->subject[i]);
 		free(g->name[i]);
 		free(g->mailbox[i]);
+		free(g->from[i]);
 		free(g->host[i]);
 		free(g->mid[i]);
 		free(g->rcpt[i]);
@@ -509,6 +514,78 @@ test_index_fields(void)
 	TAP_OK(good, "... the last ones, whole, the parent last");
 	got_free(&g);
 	free(big);
+
+	/* From, as sent, for the sync to read itself: every field, a comma
+	 * between; longer than kept, or with a NUL: said so. */
+	{
+		static const char *hf[] = {
+			"From: =?utf-8?b?QWxpY2U=?=\r\n <a@x.example>\r\n\r\n",
+			"FROM: a@x\r\nReferences: <r@x>\r\nfrom: b@y\r\n\r\n",
+			"Subject: no sender\r\n\r\n",
+		};
+		static const char *want[] = {
+			" =?utf-8?b?QWxpY2U=?= <a@x.example>", " a@x, b@y", NULL
+		};
+		char	 one[512];
+
+		good = 1;
+		for (i = 0; i < sizeof hf / sizeof hf[0]; i++) {
+			snprintf(one, sizeof one, "* 1 FETCH (UID 9 BODY["
+			    "HEADER.FIELDS (REFERENCES CONTENT-TYPE FROM)] "
+			    "{%zu}\r\n%s)\r\nS1 OK\r\n", strlen(hf[i]), hf[i]);
+			memset(&g, 0, sizeof g);
+			rc = runs(one, &g, &cause);
+			if (rc != IMAP_FETCH_OK || g.n != 1 ||
+			    (want[i] == NULL) != (g.from[0] == NULL) ||
+			    (want[i] != NULL && strcmp(want[i], g.from[0]) !=
+			    0) || g.from_cut[0]) {
+				printf("# case %zu: [%s]\n", i, g.from[0] ?
+				    g.from[0] : "(none)");
+				good = 0;
+			}
+			got_free(&g);
+		}
+		TAP_OK(good, "From as sent, folds as blanks, every field");
+		big = malloc(3000);
+		len = (size_t)snprintf(big, 3000, "From: \"Alice%2000s\" "
+		    "<m@evil.example>\r\n\r\n", "");
+		snprintf(in, sizeof in, "* 1 FETCH (UID 9 BODY[HEADER.FIELDS "
+		    "(FROM)] {%zu}\r\n", len);
+		{
+			size_t	 a = strlen(in);
+			char	*all = malloc(a + len + 32);
+
+			memcpy(all, in, a);
+			memcpy(all + a, big, len);
+			strcpy(all + a + len, ")\r\nS1 OK\r\n");
+			memset(&g, 0, sizeof g);
+			rc = run(all, strlen(all), 5, "S1", &g, &cause);
+			free(all);
+		}
+		TAP_OK(rc == IMAP_FETCH_OK && g.n == 1 && g.from[0] != NULL &&
+		    strlen(g.from[0]) == 1000 && g.from_cut[0],
+		    "a From of 2,000 bytes: the first 1,000, and cut");
+		got_free(&g);
+		memcpy(big, "From: a\0b@x\r\n\r\n", 15);
+		snprintf(in, sizeof in, "* 1 FETCH (UID 9 BODY[HEADER.FIELDS "
+		    "(FROM)] {15}\r\n");
+		{
+			size_t	 a = strlen(in);
+			char	*all = malloc(a + 15 + 32);
+
+			memcpy(all, in, a);
+			memcpy(all + a, big, 15);
+			strcpy(all + a + 15, ")\r\nS1 OK\r\n");
+			memset(&g, 0, sizeof g);
+			rc = run(all, a + 15 + strlen(")\r\nS1 OK\r\n"), 5,
+			    "S1", &g, &cause);
+			free(all);
+		}
+		TAP_OK(rc == IMAP_FETCH_OK && g.n == 1 && g.from_cut[0],
+		    "a NUL in From: cut");
+		got_free(&g);
+		free(big);
+	}
 
 	/* Hostile header fields: nothing but a bounded, sane result. */
 	{

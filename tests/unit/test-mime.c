@@ -481,6 +481,28 @@ test_addr_list(void)
 	free(s);
 	mime_msg_free(m);
 
+	/* Only what libetpan read whole, and what looks like an address. */
+	m = parse("From: =?utf-8?q?Alice_<alice@steed.test>?=\n"
+	    "To: Alice <alice@steed.test> and more, Bob, b@x.example (Bob)\n"
+	    "Cc: =?utf-8?b?QWxpY2UgPGFsaWNlQHN0ZWVkLnRlc3Q+?=, c@MISSING_DOMAIN"
+	    "\n\nx\n");
+	s = addrs(m, "From", &bad);
+	TAP_OK(*s == '\0' && bad == 1, "an encoded word holding '<' and '@' "
+	    "is no address (libetpan left part of it): %s", s);
+	free(s);
+	TAP_OK(addr_list_from(&m->root->header) == NULL,
+	    "... and there is no sender");
+	s = addrs(m, "To", &bad);
+	TAP_OK(strcmp(s, "b@x.example") == 0 && bad == 1,
+	    "words after an address make the piece unread; a word alone "
+	    "is no address; a comment after one is fine: %s", s);
+	free(s);
+	s = addrs(m, "Cc", &bad);
+	TAP_OK(*s == '\0' && bad == 0, "an encoded word alone, a server's "
+	    "placeholder domain: no address: %s", s);
+	free(s);
+	mime_msg_free(m);
+
 	/* Limits: addresses kept, bytes read. */
 	m = bomb("To", "a@example.org, ", 3000, "z@example.org");
 	s = addrs(m, "To", &bad);

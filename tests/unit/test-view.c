@@ -195,6 +195,34 @@ main(void)
 	    M "end of attached message 2\n",
 	    "an attached message, inline");
 
+	/* Address fields: the address whole, steedmail's word on what may
+	 * mislead right under the field, Sender and Reply-To when they are
+	 * not From. */
+	VIEW("From: \"alice@example.org\" <mallory@evil.example>\n"
+	    "Reply-To: Mallory <MALLORY@evil.example>\n"
+	    "Sender: list@lists.example\nSubject: s\n\nx\n",
+	    "From: \"alice@example.org\" <mallory@evil.example>\n"
+	    M "warning: From: a name in it holds the address "
+	    "alice@example.org, which is not its own; the address: "
+	    "mallory@evil.example\n"
+	    "Sender: list@lists.example\nSubject: s\n\n"
+	    M "part 1: text/plain\nx\n",
+	    "a name holding another address is marked; Reply-To same as From "
+	    "left out, Sender shown");
+	VIEW("From: =?utf-8?b?QWxpY2UgPGFsaWNlQHN0ZWVkLnRlc3Q+?=\n"
+	    "Reply-To: a@example.org\n\nx\n",
+	    "From: \"Alice <alice@steed.test>\" (no address)\n"
+	    M "warning: From: no address can be read from it, whatever its "
+	    "text says: it names nobody\nReply-To: a@example.org\n\n"
+	    M "part 1: text/plain\nx\n",
+	    "an encoded word that decodes to an address is no sender");
+	VIEW("From: Bob =?utf-8?q?=E2=80=AE?=moc.evil <b@evil.example>\n"
+	    "\nx\n",
+	    "From: Bob <U+202E> moc.evil <b@evil.example>\n"
+	    M "warning: From: a name in it holds characters that turn text "
+	    "around or act on the terminal; the address: b@evil.example\n\n"
+	    M "part 1: text/plain\nx\n", "a name with a bidi override");
+
 	VIEW("", M "(empty message)\n", "empty message");
 	VIEW("Subject: s\n", "Subject: s\n\n" M "part 1: text/plain\n"
 	    M "(empty)\n", "only a header");
