@@ -15,7 +15,7 @@ PC
 	(cd "$T_TMP/tree" && PKG_CONFIG="$T_TMP/pkg-config" ./configure 2>&1 >/dev/null)
 }
 for pair in libetpan:libetpan-dev gpgme:libgpgme-dev libunbound:libunbound-dev \
-    sqlite3:libsqlite3-dev gnutls:libgnutls28-dev; do
+    sqlite3:libsqlite3-dev gnutls:libgnutls28-dev expat:libexpat1-dev; do
 	mod=${pair%%:*} pkg=${pair#*:}
 	msg=$(hide "$mod" | tail -1)
 	ok "missing $mod: configure names $mod and $pkg" sh -c "case '$msg' in *'$mod not found'*'$pkg'*) exit 0;; esac; echo 'got: $msg'; exit 1"
