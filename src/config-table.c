@@ -44,6 +44,9 @@ const struct config_setting config_settings[] = {
 	{ "alias-file", CONFIG_GLOBAL, CONFIG_PATH, G(alias_file), 0, "FILE",
 	  "aliases for address completion, in mutt's form (default: "
 	  "$XDG_CONFIG_HOME/steedmail/aliases)" },
+	{ "provider-dir", CONFIG_GLOBAL, CONFIG_PATH, G(provider_dir), 0,
+	  "DIR", "the provider files the setup wizard looks domains up in "
+	  "(default: those make install put in its data directory)" },
 	{ "sync-trust-limit", CONFIG_GLOBAL, CONFIG_STRING,
 	  G(sync_trust_limit), 0, "NUMBER",
 	  "newest new messages of a sync whose signatures and keys go into "

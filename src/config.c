@@ -706,6 +706,7 @@ config_free(struct config *cf)
 	free(cf->path);
 	free(cf->default_account);
 	free(cf->alias_file);
+	free(cf->provider_dir);
 	free(cf->ca_file);
 	free(cf->gnupg_home);
 	free(cf->encrypt);

@@ -67,6 +67,10 @@ struct config {
 	/* the aliases for address completion (addrbook.h); NULL: default */
 	char		*alias_file;
 
+	/* the provider files of the setup wizard (provider.h); NULL: the
+	 * directory make install filled */
+	char		*provider_dir;
+
 	/* new messages of a sync fed to the trust store (sync-trust.h) */
 	char		*sync_trust_limit; /* a number; NULL: the default */
 
