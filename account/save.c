@@ -141,10 +141,10 @@ setup_save(const char *path, const struct setup_account *sa, char **cause)
 	char		*file, *dir, *slash, *tmp = NULL, *id = NULL, *why = NULL;
 	int		 rc = -1;
 
-	if (sa->name == NULL || sa->address == NULL ||
-	    sa->imap.host == NULL || sa->smtp.host == NULL) {
-		*cause = xstrdup("the account needs a name, an address and "
-		    "both servers");
+	if (sa->address == NULL || sa->imap.host == NULL ||
+	    sa->smtp.host == NULL) {
+		*cause = xstrdup("the account needs an address and both "
+		    "servers");
 		return -1;
 	}
 	file = path != NULL ? xstrdup(path) : paths_config_file();

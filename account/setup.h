@@ -3,9 +3,12 @@
  * The wizard's screens (ui/tui-setup.c) and steedmail --setup
  * (ui/cli-setup.c) run the same steps in the same order:
  *
- *   1. setup_discover()   the servers, from DNS SRV records (RFC 6186,
- *                          RFC 8314) validated with DNSSEC, else the usual
- *                          names probed with a verified TLS connection
+ *   1. setup_discover()   the servers: from DNS SRV records (RFC 6186,
+ *                          RFC 8314) validated with DNSSEC, the domain's
+ *                          autoconfig document over verified HTTPS,
+ *                          steedmail's provider files (by the domain, or
+ *                          its MX hosts'), the usual names; each probed
+ *                          with a verified TLS connection
  *   2. setup_check()      log in to IMAP and to SMTP before anything is
  *                          saved; a failure is classified so the front end
  *                          can say what to correct
@@ -28,11 +31,19 @@
 
 #include "config.h"
 
-/* Where a server setting came from. */
+/*
+ * Where a server setting came from, best first: discovery prefers a
+ * verified server of an earlier kind (doc/setup.md says why this order).
+ */
 enum setup_origin {
 	SETUP_NONE,		/* nothing found */
 	SETUP_GIVEN,		/* typed, or --imap / --smtp */
 	SETUP_SRV_SECURE,	/* a DNSSEC-secure SRV record */
+	SETUP_AUTOCONFIG,	/* the domain's autoconfig document, over
+				   HTTPS with a verified certificate */
+	SETUP_PROVIDER,		/* steedmail's provider file for the domain */
+	SETUP_PROVIDER_MX,	/* steedmail's provider file for the domain
+				   of an MX host */
 	SETUP_SRV_INSECURE,	/* SRV from an unsigned zone: a suggestion */
 	SETUP_GUESS,		/* imap., smtp., mail. + the domain, probed */
 	SETUP_MX		/* the MX host's domain, probed */
@@ -56,6 +67,16 @@ struct setup_found {
 						   the way, one line each (a
 						   bogus SRV answer is one) */
 	size_t			  nnotes;
+	char			 *user;		/* the login the document the
+						   servers came from names,
+						   when not the address; NULL:
+						   the address */
+	char			**advice;	/* what that document asks of
+						   the person (an app password
+						   and where to make one, IMAP
+						   to switch on, OAuth2 only),
+						   one sentence each */
+	size_t			  nadvice;
 };
 
 /*
@@ -159,7 +180,10 @@ int	 setup_save(const char *path, const struct setup_account *,
 int	 setup_records(const struct account *a, char **text, char **file,
 	    char **advice, char **cause);
 
+/* A token ("srv-secure", "autoconfig", ...), and in words how far a
+ * server of that origin can be trusted. */
 const char	*setup_origin_name(enum setup_origin);
+const char	*setup_origin_trust(enum setup_origin);
 
 /*
  * A server URL as people type it (imaps://host[:port], imap://host[:port]

@@ -69,12 +69,15 @@ net_https_write(char *data, size_t size, size_t n, void *arg)
 	return len;
 }
 
-/* A URL as a message may hold it: shortened, the rest cut. */
+/* A URL as a message holds it: without its query (which may carry the
+ * address), shortened. */
 static char *
 net_https_shown(const char *url)
 {
-	if (strlen(url) <= NET_HTTPS_URL_SHOWN)
-		return xstrdup(url);
+	size_t	n = strcspn(url, "?#");
+
+	if (n <= NET_HTTPS_URL_SHOWN)
+		return xstrndup(url, n);
 	return xasprintf("%.*s...", NET_HTTPS_URL_SHOWN, url);
 }
 

@@ -40,7 +40,8 @@ int	 net_https_init(char **cause);
  * GET url (https:// only) as req says. The body goes into body (reset
  * first); *final (allocated, may be NULL) is the URL that answered after
  * redirects; *cause (allocated) says what happened unless the result is
- * NET_HTTPS_OK. Blocks for at most req->seconds.
+ * NET_HTTPS_OK, naming URLs without their query. Blocks for at most
+ * req->seconds.
  */
 enum net_https_result net_https_get(const struct net_https *req,
 	    const char *url, struct buf *body, char **final, char **cause);

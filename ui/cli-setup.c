@@ -1,5 +1,5 @@
 /*
- * cli-setup.c: steedmail --setup --name N --address A [--imap URL]
+ * cli-setup.c: steedmail --setup --address A [--name N] [--imap URL]
  * [--smtp URL] [--password-command CMD] [--pin SHA256] [--yes] [--smime],
  * the setup wizard's steps (account/setup.h) from the command line, for
  * scripts and provisioning: find the servers (unless both are given),
@@ -35,6 +35,8 @@ struct cli_setup {
 	struct setup_found	 found;
 	struct config_url	 imap, smtp;	/* what will be used */
 	char			*pin;		/* 64 lower-case hex, or NULL */
+	const char		*user;		/* the login discovery found,
+						   or NULL: the address */
 	char			*password;
 	char			*id;
 	int			 tty;
@@ -115,6 +117,14 @@ cli_setup_servers(struct cli_setup *s)
 	    cli_setup_show(SETUP_SMTP, ctx->setup_smtp, &s->found.smtp,
 	    &s->smtp) == -1)
 		return EX_USAGE;
+	if (s->found.user != NULL && ctx->setup_imap == NULL &&
+	    ctx->setup_smtp == NULL) {
+		s->user = s->found.user;
+		cmd_print(stdout, "", "Login: %s (as the servers' document says)",
+		    s->user);
+	}
+	for (i = 0; i < s->found.nadvice; i++)
+		cmd_print(stdout, "advice: ", "%s", s->found.advice[i]);
 	for (i = 0; i < s->found.nnotes; i++)
 		cmd_print(stdout, "note: ", "%s", s->found.notes[i]);
 	if (s->imap.host == NULL || s->smtp.host == NULL) {
@@ -236,7 +246,7 @@ cli_setup_account(struct cli_setup *s, struct account *a)
 	a->address = (char *)s->ctx->setup_address;
 	a->imap = s->imap;
 	a->smtp = s->smtp;
-	a->user = a->address;
+	a->user = s->user != NULL ? (char *)s->user : a->address;
 	a->cert_fingerprint = s->pin;
 	a->smime = s->ctx->smime;
 }
@@ -311,6 +321,7 @@ cli_setup_save(struct cli_setup *s)
 	sa.address = ctx->setup_address;
 	sa.imap = s->imap;
 	sa.smtp = s->smtp;
+	sa.user = s->user;
 	sa.password_command = ctx->setup_password_command;
 	sa.password = ctx->setup_password_command == NULL ? s->password :
 	    NULL;
@@ -365,8 +376,9 @@ cmd_setup(struct cmd_ctx *ctx)
 		if (isatty(STDOUT_FILENO))
 			return tui_setup_main(ctx->cf);
 	}
-	if (ctx->setup_name == NULL || ctx->setup_address == NULL) {
-		cmd_error("--setup needs --name NAME and --address ADDRESS");
+	if (ctx->setup_address == NULL) {
+		cmd_error("--setup needs --address ADDRESS (and --name NAME, "
+		    "the name people see)");
 		return EX_USAGE;
 	}
 	if (!addr_valid(ctx->setup_address) ||

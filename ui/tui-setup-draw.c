@@ -167,23 +167,20 @@ ts_draw_you(struct ts *t, int y)
 	return y;
 }
 
-/* Where a server came from, in words (setup_origin_name() is a token). */
-static const char *
-ts_origin(enum setup_origin o)
+/* The colour of an origin's trust: the domain's or steedmail's word,
+ * a suggestion, or a guess. */
+static int
+ts_origin_tone(enum setup_origin o)
 {
 	switch (o) {
 	case SETUP_SRV_SECURE:
-		return "secure SRV record (DNSSEC)";
+	case SETUP_AUTOCONFIG:
+	case SETUP_PROVIDER:
+		return TC_IND_GOOD;
 	case SETUP_SRV_INSECURE:
-		return "insecure SRV record, only a suggestion";
-	case SETUP_GUESS:
-		return "probed name";
-	case SETUP_MX:
-		return "the mail (MX) host's domain, probed";
-	case SETUP_GIVEN:
-		return "typed by you";
+		return TC_IND_WARN;
 	default:
-		return "found";
+		return TC_NOTE;
 	}
 }
 
@@ -193,7 +190,7 @@ ts_draw_server(struct ts *t, int y, int imap)
 	const struct setup_server *sv = imap ? &t->found.imap : &t->found.smtp;
 	const struct config_url	 *u = imap ? &t->in.imap : &t->in.smtp;
 	enum setup_origin	  o = imap ? t->imap_origin : t->smtp_origin;
-	char			 *s, *from;
+	char			 *s;
 
 	s = tui_setup_url_string(u, imap);
 	y = ts_field(y, imap ? "IMAP (reading):  " : "SMTP (sending):  ",
@@ -202,15 +199,11 @@ ts_draw_server(struct ts *t, int y, int imap)
 	free(s);
 	if (u->host == NULL)
 		return y;
-	if (o == SETUP_GIVEN)
-		from = xstrdup("typed by you");
-	else if (sv->how != NULL)	/* it names where it came from */
-		from = xstrdup(sv->how);
-	else
-		from = xstrdup(ts_origin(o));
-	y = ts_para(y, 19, from, tui_attr(o == SETUP_SRV_SECURE ?
-	    TC_IND_GOOD : o == SETUP_SRV_INSECURE ? TC_IND_WARN : TC_NOTE));
-	free(from);
+	/* where it came from (sv->how names it), then how far that goes */
+	if (o != SETUP_GIVEN && sv->how != NULL)
+		y = ts_para(y, 19, sv->how, tui_attr(TC_NORMAL));
+	y = ts_para(y, 19, setup_origin_trust(o),
+	    tui_attr(ts_origin_tone(o)));
 	return y;
 }
 
@@ -223,6 +216,20 @@ ts_draw_found(struct ts *t, int y)
 	y++;
 	y = ts_draw_server(t, y, 1);
 	y = ts_draw_server(t, y, 0);
+	if (t->in.user != NULL)
+		y = ts_field(y, "Login:           ", t->in.user,
+		    tui_attr(TC_HEADER));
+	y++;
+	y = ts_para(y, 2, "Enter: use these   i: change the IMAP server   "
+	    "s: change the SMTP server   Escape: back", tui_attr(TC_NORMAL));
+	if (t->found.nadvice > 0) {
+		y++;
+		y = ts_para(y, 2, "What your provider asks of you:",
+		    tui_attr(TC_NORMAL));
+		for (i = 0; i < t->found.nadvice; i++)
+			y = ts_para(y, 4, t->found.advice[i],
+			    tui_attr(TC_HEADER));
+	}
 	if (t->found.nnotes > 0) {
 		y++;
 		y = ts_para(y, 2, "On the way:", tui_attr(TC_NORMAL));
@@ -230,11 +237,6 @@ ts_draw_found(struct ts *t, int y)
 			y = ts_para(y, 4, t->found.notes[i],
 			    tui_attr(TC_IND_WARN));
 	}
-	y++;
-	y = ts_field(y, "Enter  ", "use these", tui_attr(TC_NORMAL));
-	y = ts_field(y, "i      ", "change the IMAP server", tui_attr(TC_NORMAL));
-	y = ts_field(y, "s      ", "change the SMTP server", tui_attr(TC_NORMAL));
-	y = ts_field(y, "Escape ", "back", tui_attr(TC_NORMAL));
 	return y;
 }
 
@@ -435,8 +437,10 @@ tui_setup_draw(struct tui_screen *s)
 		y = ts_para(y, 2, "Looking for your mail servers...",
 		    tui_attr(TC_TITLE));
 		m = xasprintf("steedmail asks DNS for the servers of %s "
-		    "(SRV records, checked with DNSSEC), then tries the "
-		    "usual names over TLS.", strchr(t->in.address, '@') + 1);
+		    "(SRV records, checked with DNSSEC) and the domain's web "
+		    "server for its autoconfig file (over HTTPS only), looks "
+		    "in its own list of providers, then tries the usual names "
+		    "over TLS.", strchr(t->in.address, '@') + 1);
 		y = ts_para(y + 1, 2, m, tui_attr(TC_NORMAL));
 		free(m);
 		break;

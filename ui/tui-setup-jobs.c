@@ -40,6 +40,7 @@ tui_setup_in_copy(const struct tui_setup_in *in)
 	c->cf = in->cf;
 	c->name = dup_or_null(in->name);
 	c->address = dup_or_null(in->address);
+	c->user = dup_or_null(in->user);
 	c->password = dup_or_null(in->password);
 	c->command = dup_or_null(in->command);
 	url_copy(&c->imap, &in->imap);
@@ -63,6 +64,7 @@ tui_setup_in_free(void *arg)
 		return;
 	free(in->name);
 	free(in->address);
+	free(in->user);
 	if (in->password != NULL)
 		freezero_str(in->password);
 	free(in->command);
@@ -112,6 +114,7 @@ fake_account(const struct tui_setup_in *in, struct account *a)
 	a->address = in->address;
 	a->imap = in->imap;
 	a->smtp = in->smtp;
+	a->user = in->user;
 	a->password = in->password;
 	a->password_command = in->command;
 	a->cert_fingerprint = in->pin;
@@ -235,6 +238,7 @@ tui_setup_save_run(void *arg)
 	sa.address = in->address;
 	sa.imap = in->imap;
 	sa.smtp = in->smtp;
+	sa.user = in->user;
 	sa.password = in->command == NULL ? in->password : NULL;
 	sa.password_command = in->command;
 	sa.cert_fingerprint = in->pin;

@@ -239,8 +239,10 @@ ts_ask_you(struct ts *t)
 			free(v);
 			return;
 		}
-		if (t->in.address == NULL || strcmp(t->in.address, v) != 0)
+		if (t->in.address == NULL || strcmp(t->in.address, v) != 0) {
 			t->looked = 0;	/* another domain: look again */
+			ts_set(&t->in.user, NULL);
+		}
 		ts_set(&t->in.address, v);
 		ts_error(t, NULL);
 		t->step = WZ_HOW;
@@ -564,6 +566,8 @@ ts_found(struct ts *t, struct tui_setup_out *out)
 		ts_url_take(&t->in.smtp, &t->found.smtp.url);
 		t->smtp_origin = t->found.smtp.origin;
 	}
+	ts_set(&t->in.user, t->found.user != NULL ?
+	    xstrdup(t->found.user) : NULL);
 	t->step = WZ_FOUND;
 }
 
@@ -779,6 +783,7 @@ ts_free(struct tui_screen *s)
 
 	free(t->in.name);
 	free(t->in.address);
+	free(t->in.user);
 	if (t->in.password != NULL)
 		freezero_str(t->in.password);
 	free(t->in.command);

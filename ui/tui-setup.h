@@ -27,6 +27,8 @@ struct tui_setup_in {
 	struct config		*cf;		/* the interface's; lives on */
 	char			*name;
 	char			*address;
+	char			*user;		/* the login discovery found, or
+						   NULL: the address */
 	char			*password;	/* typed, or NULL */
 	char			*command;	/* a password command, or NULL */
 	struct config_url	 imap, smtp;
