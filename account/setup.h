@@ -153,6 +153,12 @@ struct setup_account {
 	const char		*password;	/* saved only without a
 						   password command; NULL:
 						   asked when needed */
+	const char		*password_key;	/* the account's OpenPGP key:
+						   the password is kept in a
+						   file encrypted to it
+						   (password-file); NULL: in
+						   the configuration, in
+						   clear */
 	const char		*password_command;
 	const char		*cert_fingerprint; /* a pin the user chose */
 	const char		*key;		/* a chosen key's fingerprint,
@@ -165,11 +171,14 @@ char	*setup_account_id(const struct config *cf, const char *address);
 
 /*
  * Add the account to the configuration file at path (NULL: the default
- * file), made if missing, mode 0600, every other byte kept. Returns 0, or
- * -1 with *cause and the file untouched.
+ * file), made if missing, mode 0600, every other byte kept; its password
+ * (without a password command) encrypted to password_key in a file of the
+ * data directory that the configuration names (password-file), which
+ * *pwfile names when not NULL. crypto_init() must have run for that.
+ * Returns 0, or -1 with *cause and the file untouched.
  */
 int	 setup_save(const char *path, const struct setup_account *,
-	    char **cause);
+	    char **pwfile, char **cause);
 
 /*
  * The DNS records that publish a's keys (OPENPGPKEY; SMIMEA when it has a

@@ -70,8 +70,13 @@ const struct config_setting config_settings[] = {
 	{ "password-command", CONFIG_ACCOUNT, CONFIG_COMMAND,
 	  A(password_command), 0, "COMMAND",
 	  "shell command whose first output line is the password" },
+	{ "password-file", CONFIG_ACCOUNT, CONFIG_PATH, A(password_file), 0,
+	  "FILE", "a file holding the password encrypted to your OpenPGP "
+	  "key, as steedmail --setup keeps it; decrypted through gpg when "
+	  "needed" },
 	{ "password", CONFIG_ACCOUNT, CONFIG_SECRET, A(password), 0, "TEXT",
-	  "the password itself (the file must then be mode 0600)" },
+	  "the password itself, in clear (the file must then be mode 0600; "
+	  "--check-config warns)" },
 	{ "ca-file", CONFIG_ACCOUNT, CONFIG_PATH, A(ca_file), 0, "FILE",
 	  "PEM file of CA certificates trusted for this account" },
 	{ "cert-fingerprint", CONFIG_ACCOUNT, CONFIG_FINGERPRINT,

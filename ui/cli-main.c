@@ -236,8 +236,15 @@ cmd_check_config(struct cmd_ctx *ctx)
 {
 	struct config	*cf = ctx->cf;
 	struct account	*a, *def;
-	char		*safe;
+	char		*safe, **audit;
+	size_t		 i, n;
 
+	audit = config_audit(cf, &n);
+	for (i = 0; i < n; i++) {
+		cmd_error("warning: %s", audit[i]);
+		free(audit[i]);
+	}
+	free(audit);
 	if (cf->naccounts == 0) {
 		printf("%s: no accounts\n", cf->path);
 		return EX_OK;

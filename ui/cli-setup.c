@@ -37,6 +37,7 @@ struct cli_setup {
 	char			*pin;		/* 64 lower-case hex, or NULL */
 	const char		*user;		/* the login discovery found,
 						   or NULL: the address */
+	char			*fpr;		/* the account's OpenPGP key */
 	char			*password;
 	char			*id;
 	int			 tty;
@@ -294,6 +295,8 @@ cli_setup_keys(struct cli_setup *s)
 	}
 	printf("OpenPGP key: %s (%s)\n", k.fpr, k.created ? "made now" :
 	    "already in the keyring");
+	free(s->fpr);
+	s->fpr = xstrdup(k.fpr);
 	ownkey_free(&k);
 	if (!s->ctx->smime)
 		return EX_OK;
@@ -313,7 +316,7 @@ cli_setup_save(struct cli_setup *s)
 {
 	struct setup_account	 sa;
 	struct cmd_ctx		*ctx = s->ctx;
-	char			*cause = NULL;
+	char			*cause = NULL, *pwfile = NULL;
 
 	memset(&sa, 0, sizeof sa);
 	sa.id = s->id;
@@ -325,18 +328,21 @@ cli_setup_save(struct cli_setup *s)
 	sa.password_command = ctx->setup_password_command;
 	sa.password = ctx->setup_password_command == NULL ? s->password :
 	    NULL;
+	sa.password_key = s->fpr;
 	sa.cert_fingerprint = s->pin;
 	sa.smime = ctx->smime;
-	if (setup_save(ctx->config_path, &sa, &cause) == -1) {
+	if (setup_save(ctx->config_path, &sa, &pwfile, &cause) == -1) {
 		cmd_error("cannot save the account: %s", cause);
 		free(cause);
 		return EX_CANTCREAT;
 	}
 	cmd_print(stdout, "", "Account %s saved in %s", s->id,
 	    ctx->config_path != NULL ? ctx->config_path : ctx->cf->path);
-	if (ctx->setup_password_command == NULL)
-		printf("The password is saved in that file (mode 0600); "
-		    "give --password-command to keep it elsewhere.\n");
+	if (pwfile != NULL)
+		cmd_print(stdout, "", "The password is kept encrypted to the "
+		    "account's key in %s (password-file), not in the "
+		    "configuration.", pwfile);
+	free(pwfile);
 	return EX_OK;
 }
 
@@ -408,6 +414,7 @@ cmd_setup(struct cmd_ctx *ctx)
 	free(s.imap.host);
 	free(s.smtp.host);
 	free(s.pin);
+	free(s.fpr);
 	free(s.id);
 	if (fflush(stdout) != 0 && rc == EX_OK)
 		rc = EX_IOERR;

@@ -146,9 +146,8 @@ ts_draw_you(struct ts *t, int y)
 	case WZ_HOW:
 		y = ts_para(y, 2, "How should steedmail get your password?",
 		    tui_attr(TC_NORMAL));
-		y = ts_field(y, "  p  ", "type it now (kept in the "
-		    "configuration file, which only you can read)",
-		    tui_attr(TC_NORMAL));
+		y = ts_field(y, "  p  ", "type it now (kept encrypted to "
+		    "your key, not in the configuration)", tui_attr(TC_NORMAL));
 		y = ts_field(y, "  c  ", "a command that prints it, such as "
 		    "pass show mail or secret-tool lookup ...",
 		    tui_attr(TC_NORMAL));
@@ -391,6 +390,12 @@ ts_draw_records(struct ts *t, int y)
 	s = xasprintf("Your account is saved in %s.", tui.cf->path);
 	y = ts_para(y, 2, s, tui_attr(TC_TITLE));
 	free(s);
+	if (t->pwfile != NULL) {
+		s = xasprintf("Your password is kept encrypted to your key, in "
+		    "%s.", t->pwfile);
+		y = ts_para(y, 2, s, tui_attr(TC_NORMAL));
+		free(s);
+	}
 	y++;
 	if (t->records != NULL) {
 		y = ts_para(y, 2, "To let others find your key, these DNS "

@@ -47,6 +47,7 @@ tui_setup_in_copy(const struct tui_setup_in *in)
 	url_copy(&c->smtp, &in->smtp);
 	c->pin = dup_or_null(in->pin);
 	c->key = dup_or_null(in->key);
+	c->pwkey = dup_or_null(in->pwkey);
 	c->smime = in->smime;
 	buf_init(&c->raw);
 	if (in->raw.len > 0)
@@ -72,6 +73,7 @@ tui_setup_in_free(void *arg)
 	free(in->smtp.host);
 	free(in->pin);
 	free(in->key);
+	free(in->pwkey);
 	buf_free(&in->raw);
 	if (in->code != NULL)
 		freezero_str(in->code);
@@ -99,6 +101,7 @@ tui_setup_out_free(void *arg)
 	free(out->records_file);
 	free(out->advice);
 	free(out->records_cause);
+	free(out->pwfile);
 	buf_free(&out->raw);
 	free(out);
 }
@@ -240,11 +243,13 @@ tui_setup_save_run(void *arg)
 	sa.smtp = in->smtp;
 	sa.user = in->user;
 	sa.password = in->command == NULL ? in->password : NULL;
+	sa.password_key = in->pwkey;
 	sa.password_command = in->command;
 	sa.cert_fingerprint = in->pin;
 	sa.key = in->key;
 	sa.smime = in->smime;
-	if (setup_save(in->cf->path, &sa, &out->cause) == -1)
+	if (crypto_init(in->cf->gnupg_home, &out->cause) == -1 ||
+	    setup_save(in->cf->path, &sa, &out->pwfile, &out->cause) == -1)
 		goto out;
 	if ((out->saved = config_load(in->cf->path, &out->cause)) == NULL)
 		goto out;

@@ -434,6 +434,8 @@ ts_ask_key(struct ts *t)
 	switch (c) {
 	case '\n':
 		ts_error(t, NULL);
+		/* the password is kept encrypted to the key shown */
+		ts_set(&t->in.pwkey, t->fpr != NULL ? xstrdup(t->fpr) : NULL);
 		ts_start(t, WZ_SAVE);
 		break;
 	case 'k':
@@ -684,6 +686,8 @@ ts_saved(struct ts *t, struct tui_setup_out *out)
 	t->records_cause = out->records_cause;
 	out->records = out->records_file = out->advice = NULL;
 	out->records_cause = NULL;
+	t->pwfile = out->pwfile;
+	out->pwfile = NULL;
 	/* the password is in the file or behind its command now */
 	if (t->in.password != NULL)
 		freezero_str(t->in.password);
@@ -791,6 +795,7 @@ ts_free(struct tui_screen *s)
 	free(t->in.smtp.host);
 	free(t->in.pin);
 	free(t->in.key);
+	free(t->in.pwkey);
 	buf_free(&t->in.raw);
 	if (t->in.code != NULL)
 		freezero_str(t->in.code);
@@ -805,6 +810,7 @@ ts_free(struct tui_screen *s)
 	free(t->records_file);
 	free(t->advice);
 	free(t->records_cause);
+	free(t->pwfile);
 	free(t);
 	free(s);
 }
