@@ -26,12 +26,17 @@
 #define DOC_HOST_CHARS	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" \
 			"0123456789.-"
 
-/* The document's name for people: its display name, or where it came
- * from. */
+/* The document's name for people: its display name, or its short one. */
 static const char *
 discover_doc_name(const struct autoconfig *ac)
 {
 	return ac->name != NULL ? ac->name : "the provider";
+}
+
+static const char *
+discover_doc_short(const struct autoconfig *ac)
+{
+	return ac->short_name != NULL ? ac->short_name : "the provider";
 }
 
 /* One server of the document into a candidate, or a note why not. */
@@ -168,16 +173,13 @@ discover_advice(struct setup_found *f, char *line)
 	f->advice[f->nadvice++] = line;
 }
 
-/* "TEXT (URL)", "TEXT", or "BEFORE URL AFTER". */
+/* "WHAT at URL. TEXT", without the parts the link lacks. */
 static char *
-discover_link(const struct autoconfig_link *l, const char *before,
-    const char *after)
+discover_link(const char *what, const struct autoconfig_link *l)
 {
-	if (l->text != NULL && l->url != NULL)
-		return xasprintf("%s (%s)", l->text, l->url);
-	if (l->text != NULL)
-		return xstrdup(l->text);
-	return xasprintf("%s%s%s", before, l->url, after);
+	return xasprintf("%s%s%s%s%s", what, l->url != NULL ? " at " : "",
+	    l->url != NULL ? l->url : "", l->text != NULL ? ". " : "",
+	    l->text != NULL ? l->text : "");
 }
 
 /* Does the chosen server take only OAuth2? */
@@ -198,14 +200,14 @@ discover_doc_found(struct discover *d, const struct discover_cand *imap,
 	const struct discover_cand *c;
 	struct setup_found	*f = d->found;
 	const char		*name, *iu, *su;
-	char			*line;
+	char			*what;
 	int			 oi, os;
 
 	c = imap != NULL && imap->doc != -1 ? imap : smtp;
 	if (c == NULL || c->doc == -1)
 		return;
 	ac = d->docs[c->doc].ac;
-	name = discover_doc_name(ac);
+	name = discover_doc_short(ac);
 
 	if (c->user != NULL)
 		f->user = xstrdup(c->user);
@@ -216,8 +218,8 @@ discover_doc_found(struct discover *d, const struct discover_cand *imap,
 		if (strcmp(iu, su) != 0)
 			setup_found_note(f, xasprintf("%s gives another login "
 			    "for the submission server (%s) than for IMAP "
-			    "(%s): steedmail uses the IMAP one for both", name,
-			    su, iu));
+			    "(%s): steedmail uses the IMAP one for both",
+			    discover_doc_name(ac), su, iu));
 	}
 
 	oi = discover_oauth2_only(imap);
@@ -228,23 +230,17 @@ discover_doc_found(struct discover *d, const struct discover_cand *imap,
 		    "be refused there", name, oi && os ? "IMAP and SMTP" :
 		    oi ? "IMAP" : "SMTP"));
 	if (ac->app_password.url != NULL || ac->app_password.text != NULL) {
-		line = discover_link(&ac->app_password, "make an app "
-		    "password at ", " and give it instead of your account's "
-		    "password");
-		discover_advice(f, xasprintf("%s wants an app password: %s",
-		    name, line));
-		free(line);
+		what = xasprintf("%s wants an app password instead of your "
+		    "account's password: make one", name);
+		discover_advice(f, discover_link(what, &ac->app_password));
+		free(what);
 	}
 	if (ac->enable.url != NULL || ac->enable.text != NULL) {
-		line = discover_link(&ac->enable, "first switch IMAP on in "
-		    "your settings: ", "");
-		discover_advice(f, xasprintf("%s: %s", name, line));
-		free(line);
+		what = xasprintf("%s: first allow access by IMAP", name);
+		discover_advice(f, discover_link(what, &ac->enable));
+		free(what);
 	}
-	if (ac->documentation.url != NULL) {
-		line = discover_link(&ac->documentation, "", "");
-		discover_advice(f, xasprintf("%s's own instructions: %s",
-		    name, line));
-		free(line);
-	}
+	if (ac->documentation.url != NULL)
+		discover_advice(f, xasprintf("%s's instructions: %s", name,
+		    ac->documentation.url));
 }

@@ -189,12 +189,14 @@ discover_pick(struct discover *d, enum setup_which which,
 	out->url.port = best->url.port;
 	out->origin = best->origin;
 	out->verified = best->verified;
+	out->from = xstrdup(best->from);
 	if (best->verified)
-		out->how = xasprintf("%s, %scertificate verified", best->from,
+		out->probe = xasprintf("%scertificate verified",
 		    best->url.tls == CONFIG_TLS_STARTTLS ? "STARTTLS, " : "");
 	else
-		out->how = xasprintf("%s, not verified: %s", best->from,
+		out->probe = xasprintf("not verified: %s",
 		    best->cause != NULL ? best->cause : "no answer");
+	out->how = xasprintf("%s, %s", best->from, out->probe);
 	return best;
 }
 
@@ -324,8 +326,12 @@ setup_found_free(struct setup_found *f)
 		return;
 	free(f->imap.url.host);
 	free(f->imap.how);
+	free(f->imap.from);
+	free(f->imap.probe);
 	free(f->smtp.url.host);
 	free(f->smtp.how);
+	free(f->smtp.from);
+	free(f->smtp.probe);
 	for (i = 0; i < f->nnotes; i++)
 		free(f->notes[i]);
 	free(f->notes);

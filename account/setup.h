@@ -55,6 +55,10 @@ struct setup_server {
 	char			*how;		/* one line for people: where it
 						   came from and what the probe
 						   found */
+	char			*from;		/* where it came from alone */
+	char			*probe;		/* what the probe found, alone:
+						   "certificate verified", or
+						   "not verified: why" */
 	int			 verified;	/* a TLS connection with a
 						   verified certificate was
 						   made to it */

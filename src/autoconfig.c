@@ -531,13 +531,13 @@ autoconfig_parse(const char *data, size_t len, struct autoconfig **out,
 		*cause = xstrdup("it has no <emailProvider>");
 	else
 		rc = 0;
-	if (p.ac->name == NULL) {
-		p.ac->name = p.short_name;
-		p.short_name = NULL;
-	}
-	free(p.short_name);
-	if (rc == 0 && p.ac->name == NULL && p.ac->id != NULL)
+	if (p.ac->name == NULL && p.short_name != NULL)
+		p.ac->name = xstrdup(p.short_name);
+	if (p.ac->name == NULL && p.ac->id != NULL)
 		p.ac->name = xstrdup(p.ac->id);
+	p.ac->short_name = p.short_name;
+	if (p.ac->short_name == NULL && p.ac->name != NULL)
+		p.ac->short_name = xstrdup(p.ac->name);
 	buf_free(&p.text);
 	XML_ParserFree(p.x);
 	if (rc == -1) {
@@ -564,6 +564,7 @@ autoconfig_free(struct autoconfig *ac)
 		return;
 	free(ac->id);
 	free(ac->name);
+	free(ac->short_name);
 	for (i = 0; i < ac->ndomains; i++)
 		free(ac->domains[i]);
 	free(ac->domains);

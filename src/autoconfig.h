@@ -76,6 +76,8 @@ struct autoconfig {
 	char			 *id;		/* <emailProvider id="..."> */
 	char			 *name;		/* displayName, else the
 						   short name, else the id */
+	char			 *short_name;	/* displayShortName, else the
+						   name */
 	char			**domains;
 	size_t			  ndomains;
 	struct autoconfig_server  servers[AUTOCONFIG_SERVERS];

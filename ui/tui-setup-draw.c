@@ -19,13 +19,33 @@
 
 /* ---- drawing ------------------------------------------------------------ */
 
-/* Text wrapped at word boundaries from row y, column x; the next row. */
+/* Bytes of s that fill at most width columns, one a character. */
+static size_t
+ts_cut(const char *s, int width)
+{
+	size_t	n = 0;
+	int	cols = 0;
+
+	for (; s[n] != '\0'; n++) {
+		if (((unsigned char)s[n] & 0xc0) == 0x80)
+			continue;
+		if (cols++ == width)
+			break;
+	}
+	return n;
+}
+
+/*
+ * Text wrapped at word boundaries from row y, column x; the next row. A
+ * word wider than the line (a URL) is cut where the line ends, not lost.
+ */
 static int
 ts_para(int y, int x, const char *text, int attr)
 {
 	int		 width = COLS - x - 2, last = TUI_FIRST_ROW + tui_rows();
 	const char	*p = text, *sp;
 	struct buf	 line, word;
+	size_t		 n;
 
 	if (width < 10)
 		width = 10;
@@ -40,6 +60,17 @@ ts_para(int y, int x, const char *text, int attr)
 		    tui_width(word.data) > width) {
 			tui_put(y++, x, width, line.data, attr);
 			buf_reset(&line);
+		}
+		while (line.len == 0 && tui_width(word.data) > width &&
+		    y < last) {
+			n = ts_cut(word.data, width);
+			buf_add(&line, word.data, n);
+			buf_add(&line, "", 0);
+			tui_put(y++, x, width, line.data, attr);
+			buf_reset(&line);
+			memmove(word.data, word.data + n, word.len - n);
+			word.len -= n;
+			word.data[word.len] = '\0';
 		}
 		if (line.len > 0)
 			buf_adds(&line, " ");
@@ -183,6 +214,7 @@ ts_origin_tone(enum setup_origin o)
 	}
 }
 
+/* A server's URL and what its probe found. */
 static int
 ts_draw_server(struct ts *t, int y, int imap)
 {
@@ -196,20 +228,33 @@ ts_draw_server(struct ts *t, int y, int imap)
 	    u->host != NULL ? s : "none found: type one", tui_attr(u->host !=
 	    NULL ? TC_HEADER : TC_ERROR));
 	free(s);
-	if (u->host == NULL)
-		return y;
-	/* where it came from (sv->how names it), then how far that goes */
-	if (o != SETUP_GIVEN && sv->how != NULL)
-		y = ts_para(y, 19, sv->how, tui_attr(TC_NORMAL));
-	y = ts_para(y, 19, setup_origin_trust(o),
-	    tui_attr(ts_origin_tone(o)));
+	if (u->host != NULL && o != SETUP_GIVEN && sv->probe != NULL)
+		y = ts_para(y, 19, sv->probe, tui_attr(sv->verified ?
+		    TC_IND_GOOD : TC_IND_WARN));
 	return y;
+}
+
+/* Where a server came from, and how far that can be trusted. */
+static int
+ts_draw_from(struct ts *t, int y, int imap, const char *label)
+{
+	const struct setup_server *sv = imap ? &t->found.imap : &t->found.smtp;
+	enum setup_origin	  o = imap ? t->imap_origin : t->smtp_origin;
+
+	y = ts_field(y, label, "", tui_attr(TC_NORMAL));
+	if (o != SETUP_GIVEN && sv->from != NULL)
+		y = ts_para(y - 1, 19, sv->from, tui_attr(TC_NORMAL));
+	else
+		y--;
+	return ts_para(y, 19, setup_origin_trust(o),
+	    tui_attr(ts_origin_tone(o)));
 }
 
 static int
 ts_draw_found(struct ts *t, int y)
 {
-	size_t	i;
+	const struct setup_server *i = &t->found.imap, *s = &t->found.smtp;
+	size_t	n;
 
 	y = ts_para(y, 2, "Your mail servers", tui_attr(TC_TITLE));
 	y++;
@@ -218,22 +263,31 @@ ts_draw_found(struct ts *t, int y)
 	if (t->in.user != NULL)
 		y = ts_field(y, "Login:           ", t->in.user,
 		    tui_attr(TC_HEADER));
-	y++;
-	y = ts_para(y, 2, "Enter: use these   i: change the IMAP server   "
-	    "s: change the SMTP server   Escape: back", tui_attr(TC_NORMAL));
+	/* both from the same place: said once */
+	if (t->in.imap.host != NULL && t->in.smtp.host != NULL &&
+	    t->imap_origin == t->smtp_origin &&
+	    (t->imap_origin == SETUP_GIVEN || (i->from != NULL &&
+	    s->from != NULL && strcmp(i->from, s->from) == 0)))
+		y = ts_draw_from(t, y, 1, "Found by:        ");
+	else {
+		if (t->in.imap.host != NULL)
+			y = ts_draw_from(t, y, 1, "IMAP found by:   ");
+		if (t->in.smtp.host != NULL)
+			y = ts_draw_from(t, y, 0, "SMTP found by:   ");
+	}
 	if (t->found.nadvice > 0) {
 		y++;
 		y = ts_para(y, 2, "What your provider asks of you:",
 		    tui_attr(TC_NORMAL));
-		for (i = 0; i < t->found.nadvice; i++)
-			y = ts_para(y, 4, t->found.advice[i],
+		for (n = 0; n < t->found.nadvice; n++)
+			y = ts_para(y, 4, t->found.advice[n],
 			    tui_attr(TC_HEADER));
 	}
 	if (t->found.nnotes > 0) {
 		y++;
 		y = ts_para(y, 2, "On the way:", tui_attr(TC_NORMAL));
-		for (i = 0; i < t->found.nnotes; i++)
-			y = ts_para(y, 4, t->found.notes[i],
+		for (n = 0; n < t->found.nnotes; n++)
+			y = ts_para(y, 4, t->found.notes[n],
 			    tui_attr(TC_IND_WARN));
 	}
 	return y;
@@ -516,6 +570,10 @@ tui_setup_status(struct tui_screen *s, struct buf *b)
 		break;
 	case WZ_RECORDS:
 		buf_adds(b, " Enter: your inbox");
+		break;
+	case WZ_FOUND:
+		buf_adds(b, " Enter: use these  i: IMAP server  s: SMTP server"
+		    "  Escape: back");
 		break;
 	default:
 		buf_adds(b, " Escape: back a step");

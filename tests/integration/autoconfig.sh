@@ -109,9 +109,9 @@ ok "its login, the local part, is shown and used" sh -c "
 ok "OAuth2 only: said before anything is tried" out_has \
 	"advice: OAuth Test Mail takes only OAuth2 sign-in for IMAP and SMTP, which steedmail cannot do yet"
 ok "an app password, and where to make one" out_has \
-	"advice: OAuth Test Mail wants an app password: make an app password at https://oauth.autoconfig.test/app-passwords"
-ok "IMAP to be switched on, in the document's words" out_has \
-	"advice: OAuth Test Mail: Switch IMAP on under Settings, Mail programs (https://oauth.autoconfig.test/settings/imap)"
+	"advice: OAuth Test Mail wants an app password instead of your account's password: make one at https://oauth.autoconfig.test/app-passwords"
+ok "IMAP to be switched on, where, in the document's words" out_has \
+	"advice: OAuth Test Mail: first allow access by IMAP at https://oauth.autoconfig.test/settings/imap. Switch IMAP on under Settings, Mail programs"
 ok "its server without TLS is not used, and said" out_has \
 	"offers IMAP server imap.steed.test:143 without TLS: not used (steedmail never logs in in clear)"
 
@@ -190,7 +190,7 @@ setup --address x@prov.plain.test --yes
 ok "a provider file, by the address's domain: its servers, verified" out_has \
 	"IMAP: $IMAPS (steedmail's provider file test-mail.xml (Test Provider), certificate verified)"
 ok "... what it asks: an app password" out_has \
-	"advice: Test Provider wants an app password: make an app password at https://provmail.steed.test/apps"
+	"advice: Test Provider wants an app password instead of your account's password: make one at https://provmail.steed.test/apps"
 ok "... a broken provider file is said, and skipped" out_has \
 	"note: provider file broken.xml: not well-formed XML"
 "$STEED_ENV_BIN/zone-set" plain.test provmx MX "10 mx1.provmail.steed.test." >/dev/null ||
@@ -215,15 +215,14 @@ setup --address x@workspace.plain.test --yes
 ok "a Google Workspace domain, by its MX host: Gmail's servers and its app password" sh -c "
 	grep -qF 'IMAP: imaps://imap.gmail.com (steedmail'\''s provider file google.xml (Google (Gmail, Google Workspace)), for aspmx.l.google.com, the MX host of workspace.plain.test (not DNSSEC-signed: only a suggestion), not verified:' '$T_TMP/out' &&
 	grep -qF 'SMTP: smtps://smtp.gmail.com' '$T_TMP/out' &&
-	grep -qF 'advice: Google (Gmail, Google Workspace) wants an app password:' '$T_TMP/out' &&
-	grep -qF 'https://myaccount.google.com/apppasswords' '$T_TMP/out'" 
+	grep -qF 'advice: Gmail wants an app password instead of your account'\''s password: make one at https://myaccount.google.com/apppasswords. ' '$T_TMP/out'"
 "$STEED_ENV_BIN/zone-set" plain.test m365 MX "0 m365-plain-test.mail.protection.outlook.com." >/dev/null ||
 	bail "zone-set m365.plain.test MX"
 setup --address x@m365.plain.test --yes
 ok "a Microsoft 365 domain, by its MX host: Exchange Online, OAuth2 only" sh -c "
 	grep -qF 'IMAP: imaps://outlook.office365.com (steedmail'\''s provider file microsoft365.xml' '$T_TMP/out' &&
 	grep -qF 'SMTP: smtp://smtp.office365.com (steedmail'\''s provider file microsoft365.xml' '$T_TMP/out' &&
-	grep -qF 'advice: Microsoft 365 (Exchange Online) takes only OAuth2 sign-in for IMAP and SMTP' '$T_TMP/out'"
+	grep -qF 'advice: Microsoft 365 takes only OAuth2 sign-in for IMAP and SMTP' '$T_TMP/out'"
 for n in provmx workspace m365; do
 	"$STEED_ENV_BIN/zone-set" --delete plain.test "$n" MX >/dev/null
 done

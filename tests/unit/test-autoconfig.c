@@ -97,6 +97,7 @@ test_published(void)
 		return;
 	TAP_STR(ac->id, "example.org", "its provider id");
 	TAP_STR(ac->name, "Example Mail Services", "its display name");
+	TAP_STR(ac->short_name, "Example", "... and its short one");
 	TAP_OK(ac->ndomains == 2, "two domains");
 	TAP_OK(autoconfig_has_domain(ac, "example.net") &&
 	    autoconfig_has_domain(ac, "EXAMPLE.org") &&
@@ -174,6 +175,7 @@ test_additions(void)
 		return;
 	}
 	TAP_STR(ac->name, "Test", "no displayName: the short name");
+	TAP_STR(ac->short_name, "Test", "... which is the short name too");
 	TAP_OK(ac->ndomains == 1 && !autoconfig_has_domain(ac, "second.test"),
 	    "only the first provider is read");
 	TAP_OK(ac->nservers == 1 && ac->servers[0].port == 0 &&
@@ -190,6 +192,7 @@ test_additions(void)
 
 	if (autoconfig_parse(only_id, strlen(only_id), &ac, &cause) == 0) {
 		TAP_STR(ac->name, "only-id", "no name at all: the id");
+		TAP_STR(ac->short_name, "only-id", "... short too");
 		TAP_OK(ac->nservers == 0 && ac->ndomains == 0,
 		    "... no servers, no domains: read, for the caller to judge");
 		autoconfig_free(ac);
