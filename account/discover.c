@@ -1,22 +1,25 @@
 /*
  * discover.c: setup_discover(), finding an address's IMAP and submission
- * servers (setup.h, step 1).
+ * servers (setup.h, step 1): the order of the steps, the probes, the
+ * pick. The steps themselves are in discover-dns.c, discover-web.c and
+ * discover-doc.c (discover-int.h).
  *
- * First DNS, asked all at once through the validating resolver
- * (dns-query.h): the SRV records of RFC 6186 and RFC 8314 (_imaps,
- * _imap, _submissions, _submission under _tcp) and the domain's MX. A
- * DNSSEC-secure SRV target is used; an insecure one only suggested, and
- * said so; a bogus answer is refused with a note. SRV targets are taken
- * in RFC 2782 order (srv-order.c). Then, as candidates too, the usual
- * names (imap., smtp., mail. + the domain, and the same under the MX
- * host's domain) at the usual ports, implicit TLS (993, 465) before
- * STARTTLS (143, 587).
+ * Everything that waits on the network starts at once: the two autoconfig
+ * URLs on threads of their own while DNS is asked (the SRV records of RFC
+ * 6186 and RFC 8314, and the MX hosts, through the validating resolver,
+ * under one deadline). Then every server any step named becomes a
+ * candidate, in this order: SRV (a secure answer is used, an insecure one
+ * only suggested, a bogus one refused), the autoconfig document, the
+ * provider file of the domain, the provider file of an MX host's domain,
+ * the usual names of the domain, those of the MX hosts' domains. The same
+ * server named twice keeps its first, better way.
  *
  * Every candidate is probed (probe.c) at once, each with a short time-out,
- * so that a domain with nothing is done in a few seconds; the first in
- * the order above whose certificate verified wins. When none verified,
- * an SRV target is still proposed, unverified, with the reason: the login
- * check (check.c) will say what is wrong with it.
+ * without a login; the best origin (enum setup_origin's order, which
+ * setup_origin_trust() explains) whose certificate verified wins. When
+ * none verified, a server that the domain or steedmail named (SRV,
+ * autoconfig, a provider file) is still proposed, unverified, with the
+ * reason: the login check (check.c) will say what is wrong with it.
  *
  * Called by the wizard's screens (off their thread) and steedmail --setup.
  * Never prints; what was refused goes into the notes.
@@ -27,58 +30,58 @@
 #include <strings.h>
 
 #include "addr.h"
-#include "dns-query.h"
-#include "setup-int.h"
+#include "discover-int.h"
 #include "xmalloc.h"
 
-#define DISCOVER_DNS_MS		3000	/* at most, for all DNS questions */
-#define DISCOVER_PROBE_SECONDS	3	/* per connection and exchange */
-
-/* The services, in the order they are preferred for each protocol. */
-static const struct discover_service {
-	const char		*label;		/* _imaps._tcp */
-	enum setup_which	 which;
-	enum config_tls		 tls;
-} discover_services[] = {
-	{ "_imaps._tcp", SETUP_IMAP, CONFIG_TLS_IMPLICIT },
-	{ "_imap._tcp", SETUP_IMAP, CONFIG_TLS_STARTTLS },
-	{ "_submissions._tcp", SETUP_SMTP, CONFIG_TLS_IMPLICIT },
-	{ "_submission._tcp", SETUP_SMTP, CONFIG_TLS_STARTTLS }
-};
-#define DISCOVER_NSERVICES \
-	(sizeof discover_services / sizeof discover_services[0])
-
-/* One server to try, and what trying it found. */
-struct discover_cand {
-	enum setup_which	 which;
-	struct config_url	 url;
+/* One row per origin: its token and how far it can be trusted. */
+static const struct discover_origin {
 	enum setup_origin	 origin;
-	char			*from;		/* where it came from, words */
-	const struct config	*cf;
-	int			 verified;
-	char			*cause;		/* the probe's failure */
-	pthread_t		 thread;
-	int			 started;
+	const char		*name;
+	const char		*trust;
+} discover_origins[] = {
+	{ SETUP_NONE, "none", "nothing found" },
+	{ SETUP_GIVEN, "given", "typed by you" },
+	{ SETUP_SRV_SECURE, "srv-secure",
+	  "the domain's own word, signed with DNSSEC" },
+	{ SETUP_AUTOCONFIG, "autoconfig",
+	  "the domain's own word over HTTPS: as sure as its web "
+	  "certificate" },
+	{ SETUP_PROVIDER, "provider",
+	  "steedmail's list of providers, from their documentation" },
+	{ SETUP_PROVIDER_MX, "provider-mx",
+	  "steedmail's list of providers, chosen by the domain's MX host: "
+	  "as sure as that DNS answer" },
+	{ SETUP_SRV_INSECURE, "srv-insecure",
+	  "an unsigned DNS answer: only a suggestion" },
+	{ SETUP_GUESS, "guess",
+	  "a guess, vouched for only by the server's certificate" },
+	{ SETUP_MX, "mx",
+	  "a guess from the MX host, vouched for only by the server's "
+	  "certificate" }
 };
-
-struct discover {
-	struct discover_cand	*c;
-	size_t			 n;
-	struct setup_found	*found;
-};
+#define DISCOVER_NORIGINS \
+	(sizeof discover_origins / sizeof discover_origins[0])
 
 const char *
 setup_origin_name(enum setup_origin o)
 {
-	switch (o) {
-	case SETUP_NONE:		return "none";
-	case SETUP_GIVEN:		return "given";
-	case SETUP_SRV_SECURE:		return "srv-secure";
-	case SETUP_SRV_INSECURE:	return "srv-insecure";
-	case SETUP_GUESS:		return "guess";
-	case SETUP_MX:			return "mx";
-	}
+	size_t	i;
+
+	for (i = 0; i < DISCOVER_NORIGINS; i++)
+		if (discover_origins[i].origin == o)
+			return discover_origins[i].name;
 	return "none";
+}
+
+const char *
+setup_origin_trust(enum setup_origin o)
+{
+	size_t	i;
+
+	for (i = 0; i < DISCOVER_NORIGINS; i++)
+		if (discover_origins[i].origin == o)
+			return discover_origins[i].trust;
+	return "nothing found";
 }
 
 void
@@ -88,7 +91,7 @@ setup_found_note(struct setup_found *f, char *note)
 	f->notes[f->nnotes++] = note;
 }
 
-static void
+struct discover_cand *
 discover_add(struct discover *d, enum setup_which which, enum config_tls tls,
     const char *host, unsigned port, enum setup_origin origin, char *from)
 {
@@ -101,7 +104,7 @@ discover_add(struct discover *d, enum setup_which which, enum config_tls tls,
 		    d->c[i].url.port == port &&
 		    strcasecmp(d->c[i].url.host, host) == 0) {
 			free(from);
-			return;
+			return NULL;
 		}
 	d->c = xreallocarray(d->c, d->n + 1, sizeof *d->c);
 	c = &d->c[d->n++];
@@ -112,139 +115,9 @@ discover_add(struct discover *d, enum setup_which which, enum config_tls tls,
 	c->url.port = port;
 	c->origin = origin;
 	c->from = from;
-}
-
-/* The SRV answer for service s of domain: candidates, or a note. */
-static void
-discover_srv(struct discover *d, const struct discover_service *s,
-    const char *domain, const struct dns_answer *a)
-{
-	struct dns_srv	*srv;
-	size_t		 i, n = 0;
-	char		*cause = NULL, *name;
-	enum setup_origin origin;
-
-	name = xasprintf("%s.%s", s->label, domain);
-	switch (a->status) {
-	case DNS_SECURE:
-	case DNS_INSECURE:
-		break;
-	case DNS_NONE:
-		free(name);
-		return;
-	case DNS_BOGUS:
-		setup_found_note(d->found, xasprintf("DNS SRV %s is bogus "
-		    "(DNSSEC validation failed: %s): refused, it may be an "
-		    "attack", name, a->why != NULL ? a->why : "no reason"));
-		free(name);
-		return;
-	default:
-		setup_found_note(d->found, xasprintf("DNS SRV %s: %s (%s)",
-		    name, dns_status_name(a->status),
-		    a->why != NULL ? a->why : "no answer"));
-		free(name);
-		return;
-	}
-	origin = a->status == DNS_SECURE ? SETUP_SRV_SECURE :
-	    SETUP_SRV_INSECURE;
-	srv = xcalloc(a->n > 0 ? a->n : 1, sizeof *srv);
-	for (i = 0; i < a->n; i++) {
-		if (dns_srv_parse(a->rdata[i], a->len[i], &srv[n],
-		    &cause) == -1) {
-			setup_found_note(d->found, xasprintf("DNS SRV %s: %s",
-			    name, cause));
-			free(cause);
-			cause = NULL;
-			continue;
-		}
-		n++;
-	}
-	/* RFC 2782: a single record with target "." means "not offered". */
-	if (n == 1 && srv[0].target[0] == '\0')
-		setup_found_note(d->found, xasprintf("DNS SRV %s says the "
-		    "service is not offered", name));
-	else {
-		setup_srv_order(srv, n);
-		for (i = 0; i < n; i++) {
-			if (srv[i].target[0] == '\0' || srv[i].port == 0)
-				continue;
-			discover_add(d, s->which, s->tls, srv[i].target,
-			    srv[i].port, origin, xasprintf("DNS SRV %s (%s)",
-			    name, origin == SETUP_SRV_SECURE ?
-			    "DNSSEC-secure" : "not DNSSEC-signed: only a "
-			    "suggestion"));
-		}
-	}
-	for (i = 0; i < a->n; i++)
-		free(srv[i].target);
-	free(srv);
-	free(name);
-}
-
-/* imap., smtp. and mail. + domain at the usual ports. */
-static void
-discover_usual(struct discover *d, const char *domain, enum setup_origin o,
-    const char *why)
-{
-	static const struct {
-		enum setup_which	 which;
-		const char		*prefix;
-	} names[] = {
-		{ SETUP_IMAP, "imap" }, { SETUP_IMAP, "mail" },
-		{ SETUP_SMTP, "smtp" }, { SETUP_SMTP, "mail" }
-	};
-	size_t	 i, t;
-	char	*host;
-
-	for (t = 0; t < 2; t++) {
-		for (i = 0; i < sizeof names / sizeof names[0]; i++) {
-			host = xasprintf("%s.%s", names[i].prefix, domain);
-			discover_add(d, names[i].which, t == 0 ?
-			    CONFIG_TLS_IMPLICIT : CONFIG_TLS_STARTTLS, host,
-			    setup_usual_port(names[i].which, t == 0 ?
-			    CONFIG_TLS_IMPLICIT : CONFIG_TLS_STARTTLS), o,
-			    xstrdup(why));
-			free(host);
-		}
-	}
-}
-
-/* The MX hosts' domains (the host name less its first label). */
-static void
-discover_mx(struct discover *d, const char *domain, const struct dns_answer *a)
-{
-	struct dns_mx	 mx;
-	const char	*dot;
-	size_t		 i;
-	char		*cause = NULL, *why;
-
-	if (a->status == DNS_BOGUS) {
-		setup_found_note(d->found, xasprintf("DNS MX %s is bogus "
-		    "(DNSSEC validation failed: %s): refused", domain,
-		    a->why != NULL ? a->why : "no reason"));
-		return;
-	}
-	if (a->status != DNS_SECURE && a->status != DNS_INSECURE)
-		return;
-	for (i = 0; i < a->n; i++) {
-		if (dns_mx_parse(a->rdata[i], a->len[i], &mx, &cause) == -1) {
-			setup_found_note(d->found, xasprintf("DNS MX %s: %s",
-			    domain, cause));
-			free(cause);
-			cause = NULL;
-			continue;
-		}
-		dot = strchr(mx.host, '.');
-		/* Not the domain itself, nor a top-level domain. */
-		if (dot != NULL && strchr(dot + 1, '.') != NULL &&
-		    strcasecmp(dot + 1, domain) != 0) {
-			why = xasprintf("the domain of %s, the MX host of %s",
-			    mx.host, domain);
-			discover_usual(d, dot + 1, SETUP_MX, why);
-			free(why);
-		}
-		free(mx.host);
-	}
+	c->cf = d->cf;
+	c->doc = -1;
+	return c;
 }
 
 static void *
@@ -274,57 +147,57 @@ discover_probe_all(struct discover *d)
 			pthread_join(d->c[i].thread, NULL);
 }
 
-/* Rank of a candidate: lower is better; candidates keep their order. */
+/* Origins named by the domain or by steedmail, not guessed. */
 static int
-discover_rank(const struct discover_cand *c)
+discover_named(enum setup_origin o)
 {
-	switch (c->origin) {
-	case SETUP_SRV_SECURE:		return 0;
-	case SETUP_SRV_INSECURE:	return 1;
-	case SETUP_GUESS:		return 2;
-	case SETUP_MX:			return 3;
-	default:			return 4;
-	}
+	return o == SETUP_SRV_SECURE || o == SETUP_AUTOCONFIG ||
+	    o == SETUP_PROVIDER || o == SETUP_PROVIDER_MX ||
+	    o == SETUP_SRV_INSECURE;
 }
 
-static void
+static const struct discover_cand *
 discover_pick(struct discover *d, enum setup_which which,
     struct setup_server *out)
 {
 	struct discover_cand	*best = NULL, *c;
 	size_t			 i;
-	int			 rank;
+	enum setup_origin	 o;
 
-	for (rank = 0; rank < 4 && best == NULL; rank++)
+	for (o = SETUP_SRV_SECURE; o <= SETUP_MX && best == NULL; o++)
 		for (i = 0; i < d->n && best == NULL; i++) {
 			c = &d->c[i];
-			if (c->which == which && c->verified &&
-			    discover_rank(c) == rank)
+			if (c->which == which && c->verified && c->origin == o)
 				best = c;
 		}
-	/* Nothing verified: an SRV target is still the domain's word. */
-	for (i = 0; i < d->n && best == NULL; i++)
-		if (d->c[i].which == which && discover_rank(&d->c[i]) < 2)
-			best = &d->c[i];
+	/* Nothing verified: a server the domain or steedmail named is
+	 * still proposed, the best named first. */
+	for (o = SETUP_SRV_SECURE; o <= SETUP_MX && best == NULL; o++)
+		for (i = 0; i < d->n && best == NULL; i++)
+			if (d->c[i].which == which && d->c[i].origin == o &&
+			    discover_named(o))
+				best = &d->c[i];
 	memset(out, 0, sizeof *out);
 	if (best == NULL) {
 		out->origin = SETUP_NONE;
 		out->how = xstrdup(which == SETUP_IMAP ? "no IMAP server "
 		    "found" : "no submission server found");
-		return;
+		return NULL;
 	}
 	out->url.tls = best->url.tls;
-	out->url.host = best->url.host;
-	best->url.host = NULL;
+	out->url.host = xstrdup(best->url.host);
 	out->url.port = best->url.port;
 	out->origin = best->origin;
 	out->verified = best->verified;
+	out->from = xstrdup(best->from);
 	if (best->verified)
-		out->how = xasprintf("%s, %scertificate verified", best->from,
+		out->probe = xasprintf("%scertificate verified",
 		    best->url.tls == CONFIG_TLS_STARTTLS ? "STARTTLS, " : "");
 	else
-		out->how = xasprintf("%s, not verified: %s", best->from,
+		out->probe = xasprintf("not verified: %s",
 		    best->cause != NULL ? best->cause : "no answer");
+	out->how = xasprintf("%s, %s", best->from, out->probe);
+	return best;
 }
 
 static void
@@ -336,68 +209,111 @@ discover_free(struct discover *d)
 		free(d->c[i].url.host);
 		free(d->c[i].from);
 		free(d->c[i].cause);
+		free(d->c[i].user);
 	}
 	free(d->c);
+	for (i = 0; i < d->ndocs; i++)
+		free(d->docs[i].from);
+	free(d->docs);
+	for (i = 0; i < d->nmx; i++)
+		free(d->mx[i].host);
+	free(d->mx);
+}
+
+/* The DNS questions of step 1, all at once; -1 when none can be asked. */
+static int
+discover_dns(struct discover *d, struct dns_answer **as, char **cause)
+{
+	struct dns_question	*qs;
+	struct dns_ctx		*dns;
+	char			**names;
+	size_t			 i, n = discover_nservices;
+	int			 ms, rc;
+
+	if ((dns = dns_open(d->cf, cause)) == NULL)
+		return -1;
+	qs = xcalloc(n + 1, sizeof *qs);
+	names = xcalloc(n, sizeof *names);
+	for (i = 0; i < n; i++) {
+		names[i] = xasprintf("%s.%s", discover_services[i].label,
+		    d->domain);
+		qs[i].name = names[i];
+		qs[i].type = DNS_TYPE_SRV;
+	}
+	qs[n].name = d->domain;
+	qs[n].type = DNS_TYPE_MX;
+	ms = dns_timeout_ms(d->cf);
+	if (ms > DISCOVER_DNS_MS)
+		ms = DISCOVER_DNS_MS;
+	rc = dns_query(dns, qs, n + 1, ms, as, cause);
+	dns_close(dns);
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(qs);
+	return rc;
 }
 
 int
 setup_discover(const struct config *cf, const char *address,
     struct setup_found *found, char **cause)
 {
-	struct dns_question	 qs[DISCOVER_NSERVICES + 1];
+	struct provider_list	 providers;
+	struct discover_web	 web;
 	struct dns_answer	*as = NULL;
-	struct dns_ctx		*dns;
 	struct discover		 d;
+	const struct discover_cand *imap, *smtp;
 	const char		*at;
-	char			*names[DISCOVER_NSERVICES], *why;
+	char			*why = NULL;
 	size_t			 i;
-	int			 ms;
 
 	memset(found, 0, sizeof *found);
 	if (!addr_valid(address) || (at = strrchr(address, '@')) == NULL) {
 		*cause = xasprintf("\"%s\" is not a mail address", address);
 		return -1;
 	}
-	at++;
-	if ((dns = dns_open(cf, cause)) == NULL)
-		return -1;
-	for (i = 0; i < DISCOVER_NSERVICES; i++) {
-		names[i] = xasprintf("%s.%s", discover_services[i].label, at);
-		qs[i].name = names[i];
-		qs[i].type = DNS_TYPE_SRV;
-	}
-	qs[i].name = at;
-	qs[i].type = DNS_TYPE_MX;
-	ms = dns_timeout_ms(cf);
-	if (ms > DISCOVER_DNS_MS)
-		ms = DISCOVER_DNS_MS;
-	if (dns_query(dns, qs, DISCOVER_NSERVICES + 1, ms, &as,
-	    cause) == -1) {
-		for (i = 0; i < DISCOVER_NSERVICES; i++)
-			free(names[i]);
-		dns_close(dns);
-		return -1;
-	}
-	dns_close(dns);
-
 	memset(&d, 0, sizeof d);
+	d.cf = cf;
+	d.address = address;
+	d.domain = at + 1;
 	d.found = found;
-	for (i = 0; i < DISCOVER_NSERVICES; i++)
-		discover_srv(&d, &discover_services[i], at, &as[i]);
-	why = xasprintf("the usual name for %s", at);
-	discover_usual(&d, at, SETUP_GUESS, why);
+
+	/* The web while DNS is asked: both are bounded in time. */
+	discover_web_start(&web, cf, address);
+	if (discover_dns(&d, &as, cause) == -1) {
+		discover_web_finish(&web, NULL);
+		discover_web_free(&web);
+		return -1;
+	}
+	for (i = 0; i < discover_nservices; i++)
+		discover_srv(&d, &discover_services[i], &as[i]);
+	discover_mx(&d, &as[discover_nservices]);
+	discover_web_finish(&web, &d);
+
+	if (provider_list_load(provider_dir(cf), cf != NULL &&
+	    cf->provider_dir != NULL, &providers, &why) == -1) {
+		setup_found_note(found, why);
+		memset(&providers, 0, sizeof providers);
+	}
+	for (i = 0; i < providers.nbroken; i++)
+		setup_found_note(found, xasprintf("provider file %s: not "
+		    "used", providers.broken[i]));
+	discover_providers(&d, &providers);
+
+	why = xasprintf("the usual name for %s", d.domain);
+	discover_usual(&d, d.domain, SETUP_GUESS, why);
 	free(why);
-	discover_mx(&d, at, &as[DISCOVER_NSERVICES]);
-	for (i = 0; i < d.n; i++)
-		d.c[i].cf = cf;
+	discover_mx_usual(&d);
+
 	discover_probe_all(&d);
-	discover_pick(&d, SETUP_IMAP, &found->imap);
-	discover_pick(&d, SETUP_SMTP, &found->smtp);
+	imap = discover_pick(&d, SETUP_IMAP, &found->imap);
+	smtp = discover_pick(&d, SETUP_SMTP, &found->smtp);
+	discover_doc_found(&d, imap, smtp);
 
 	discover_free(&d);
-	dns_answers_free(as, DISCOVER_NSERVICES + 1);
-	for (i = 0; i < DISCOVER_NSERVICES; i++)
-		free(names[i]);
+	provider_list_free(&providers);
+	discover_web_free(&web);
+	dns_answers_free(as, discover_nservices + 1);
 	return 0;
 }
 
@@ -410,10 +326,18 @@ setup_found_free(struct setup_found *f)
 		return;
 	free(f->imap.url.host);
 	free(f->imap.how);
+	free(f->imap.from);
+	free(f->imap.probe);
 	free(f->smtp.url.host);
 	free(f->smtp.how);
+	free(f->smtp.from);
+	free(f->smtp.probe);
 	for (i = 0; i < f->nnotes; i++)
 		free(f->notes[i]);
 	free(f->notes);
+	free(f->user);
+	for (i = 0; i < f->nadvice; i++)
+		free(f->advice[i]);
+	free(f->advice);
 	memset(f, 0, sizeof *f);
 }

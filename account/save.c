@@ -2,6 +2,9 @@
  * save.c: setup_save() and setup_account_id(), the account into the
  * configuration file (setup.h, step 4).
  *
+ * The password, unless a command gives it, goes into a file of its own in
+ * the data directory, encrypted to the account's key (password.h), and
+ * the configuration names that file: nothing secret is written in clear.
  * Each setting goes through config_write_set(), which keeps every other
  * byte of the file. They are written to a copy beside the file, the copy
  * is read back with config_load() (the one judge of what is valid), and
@@ -23,6 +26,7 @@
 
 #include "buf.h"
 #include "config-write.h"
+#include "password.h"
 #include "paths.h"
 #include "setup-int.h"
 #include "xmalloc.h"
@@ -101,7 +105,7 @@ save_copy(const char *from, const char *to, char **cause)
 /* The settings of sa, one config_write_set() each, into path. */
 static int
 save_settings(const char *path, const char *id, const struct setup_account *sa,
-    char **cause)
+    const char *pwfile, char **cause)
 {
 	const char	*keys[10], *values[10];
 	char		*imap, *smtp;
@@ -118,6 +122,9 @@ save_settings(const char *path, const char *id, const struct setup_account *sa,
 	if (sa->password_command != NULL) {
 		keys[n] = "password-command";
 		values[n++] = sa->password_command;
+	} else if (pwfile != NULL) {
+		keys[n] = "password-file";
+		values[n++] = pwfile;
 	} else {
 		keys[n] = "password";
 		values[n++] = sa->password;
@@ -135,16 +142,20 @@ save_settings(const char *path, const char *id, const struct setup_account *sa,
 }
 
 int
-setup_save(const char *path, const struct setup_account *sa, char **cause)
+setup_save(const char *path, const struct setup_account *sa, char **pwfile,
+    char **cause)
 {
 	struct config	*cf = NULL;
 	char		*file, *dir, *slash, *tmp = NULL, *id = NULL, *why = NULL;
+	char		*pw = NULL;
 	int		 rc = -1;
 
-	if (sa->name == NULL || sa->address == NULL ||
-	    sa->imap.host == NULL || sa->smtp.host == NULL) {
-		*cause = xstrdup("the account needs a name, an address and "
-		    "both servers");
+	if (pwfile != NULL)
+		*pwfile = NULL;
+	if (sa->address == NULL || sa->imap.host == NULL ||
+	    sa->smtp.host == NULL) {
+		*cause = xstrdup("the account needs an address and both "
+		    "servers");
 		return -1;
 	}
 	file = path != NULL ? xstrdup(path) : paths_config_file();
@@ -167,11 +178,26 @@ setup_save(const char *path, const struct setup_account *sa, char **cause)
 	} else
 		id = setup_account_id(cf, sa->address);
 
+	if (sa->password_command == NULL && sa->password != NULL &&
+	    sa->password_key != NULL) {
+		if ((pw = password_file_path(id, cause)) == NULL)
+			goto out;
+		if (password_file_write(pw, sa->password_key, sa->password,
+		    &why) == -1) {
+			*cause = xasprintf("the password could not be kept "
+			    "encrypted: %s", why);
+			free(why);
+			free(pw);
+			pw = NULL;
+			goto out;
+		}
+	}
+
 	tmp = xasprintf("%s.setup-%ld", file, (long)getpid());
 	unlink(tmp);
 	if (save_copy(file, tmp, cause) == -1)
 		goto out;
-	if (save_settings(tmp, id, sa, cause) == -1)
+	if (save_settings(tmp, id, sa, pw, cause) == -1)
 		goto out;
 	config_free(cf);
 	if ((cf = config_load(tmp, &why)) == NULL) {
@@ -186,10 +212,17 @@ setup_save(const char *path, const struct setup_account *sa, char **cause)
 		goto out;
 	}
 	rc = 0;
+	if (pwfile != NULL) {
+		*pwfile = pw;
+		pw = NULL;
+	}
 
 out:
 	if (rc == -1 && tmp != NULL)
 		unlink(tmp);
+	if (rc == -1 && pw != NULL)
+		unlink(pw);
+	free(pw);
 	config_free(cf);
 	free(tmp);
 	free(id);

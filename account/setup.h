@@ -3,9 +3,12 @@
  * The wizard's screens (ui/tui-setup.c) and steedmail --setup
  * (ui/cli-setup.c) run the same steps in the same order:
  *
- *   1. setup_discover()   the servers, from DNS SRV records (RFC 6186,
- *                          RFC 8314) validated with DNSSEC, else the usual
- *                          names probed with a verified TLS connection
+ *   1. setup_discover()   the servers: from DNS SRV records (RFC 6186,
+ *                          RFC 8314) validated with DNSSEC, the domain's
+ *                          autoconfig document over verified HTTPS,
+ *                          steedmail's provider files (by the domain, or
+ *                          its MX hosts'), the usual names; each probed
+ *                          with a verified TLS connection
  *   2. setup_check()      log in to IMAP and to SMTP before anything is
  *                          saved; a failure is classified so the front end
  *                          can say what to correct
@@ -28,11 +31,19 @@
 
 #include "config.h"
 
-/* Where a server setting came from. */
+/*
+ * Where a server setting came from, best first: discovery prefers a
+ * verified server of an earlier kind (doc/setup.md says why this order).
+ */
 enum setup_origin {
 	SETUP_NONE,		/* nothing found */
 	SETUP_GIVEN,		/* typed, or --imap / --smtp */
 	SETUP_SRV_SECURE,	/* a DNSSEC-secure SRV record */
+	SETUP_AUTOCONFIG,	/* the domain's autoconfig document, over
+				   HTTPS with a verified certificate */
+	SETUP_PROVIDER,		/* steedmail's provider file for the domain */
+	SETUP_PROVIDER_MX,	/* steedmail's provider file for the domain
+				   of an MX host */
 	SETUP_SRV_INSECURE,	/* SRV from an unsigned zone: a suggestion */
 	SETUP_GUESS,		/* imap., smtp., mail. + the domain, probed */
 	SETUP_MX		/* the MX host's domain, probed */
@@ -44,6 +55,10 @@ struct setup_server {
 	char			*how;		/* one line for people: where it
 						   came from and what the probe
 						   found */
+	char			*from;		/* where it came from alone */
+	char			*probe;		/* what the probe found, alone:
+						   "certificate verified", or
+						   "not verified: why" */
 	int			 verified;	/* a TLS connection with a
 						   verified certificate was
 						   made to it */
@@ -56,6 +71,16 @@ struct setup_found {
 						   the way, one line each (a
 						   bogus SRV answer is one) */
 	size_t			  nnotes;
+	char			 *user;		/* the login the document the
+						   servers came from names,
+						   when not the address; NULL:
+						   the address */
+	char			**advice;	/* what that document asks of
+						   the person (an app password
+						   and where to make one, IMAP
+						   to switch on, OAuth2 only),
+						   one sentence each */
+	size_t			  nadvice;
 };
 
 /*
@@ -132,6 +157,12 @@ struct setup_account {
 	const char		*password;	/* saved only without a
 						   password command; NULL:
 						   asked when needed */
+	const char		*password_key;	/* the account's OpenPGP key:
+						   the password is kept in a
+						   file encrypted to it
+						   (password-file); NULL: in
+						   the configuration, in
+						   clear */
 	const char		*password_command;
 	const char		*cert_fingerprint; /* a pin the user chose */
 	const char		*key;		/* a chosen key's fingerprint,
@@ -144,11 +175,14 @@ char	*setup_account_id(const struct config *cf, const char *address);
 
 /*
  * Add the account to the configuration file at path (NULL: the default
- * file), made if missing, mode 0600, every other byte kept. Returns 0, or
- * -1 with *cause and the file untouched.
+ * file), made if missing, mode 0600, every other byte kept; its password
+ * (without a password command) encrypted to password_key in a file of the
+ * data directory that the configuration names (password-file), which
+ * *pwfile names when not NULL. crypto_init() must have run for that.
+ * Returns 0, or -1 with *cause and the file untouched.
  */
 int	 setup_save(const char *path, const struct setup_account *,
-	    char **cause);
+	    char **pwfile, char **cause);
 
 /*
  * The DNS records that publish a's keys (OPENPGPKEY; SMIMEA when it has a
@@ -159,7 +193,10 @@ int	 setup_save(const char *path, const struct setup_account *,
 int	 setup_records(const struct account *a, char **text, char **file,
 	    char **advice, char **cause);
 
+/* A token ("srv-secure", "autoconfig", ...), and in words how far a
+ * server of that origin can be trusted. */
 const char	*setup_origin_name(enum setup_origin);
+const char	*setup_origin_trust(enum setup_origin);
 
 /*
  * A server URL as people type it (imaps://host[:port], imap://host[:port]

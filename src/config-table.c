@@ -44,6 +44,9 @@ const struct config_setting config_settings[] = {
 	{ "alias-file", CONFIG_GLOBAL, CONFIG_PATH, G(alias_file), 0, "FILE",
 	  "aliases for address completion, in mutt's form (default: "
 	  "$XDG_CONFIG_HOME/steedmail/aliases)" },
+	{ "provider-dir", CONFIG_GLOBAL, CONFIG_PATH, G(provider_dir), 0,
+	  "DIR", "the provider files the setup wizard looks domains up in "
+	  "(default: those make install put in its data directory)" },
 	{ "sync-trust-limit", CONFIG_GLOBAL, CONFIG_STRING,
 	  G(sync_trust_limit), 0, "NUMBER",
 	  "newest new messages of a sync whose signatures and keys go into "
@@ -72,8 +75,13 @@ const struct config_setting config_settings[] = {
 	{ "password-command", CONFIG_ACCOUNT, CONFIG_COMMAND,
 	  A(password_command), 0, "COMMAND",
 	  "shell command whose first output line is the password" },
+	{ "password-file", CONFIG_ACCOUNT, CONFIG_PATH, A(password_file), 0,
+	  "FILE", "a file holding the password encrypted to your OpenPGP "
+	  "key, as steedmail --setup keeps it; decrypted through gpg when "
+	  "needed" },
 	{ "password", CONFIG_ACCOUNT, CONFIG_SECRET, A(password), 0, "TEXT",
-	  "the password itself (the file must then be mode 0600)" },
+	  "the password itself, in clear (the file must then be mode 0600; "
+	  "--check-config warns)" },
 	{ "ca-file", CONFIG_ACCOUNT, CONFIG_PATH, A(ca_file), 0, "FILE",
 	  "PEM file of CA certificates trusted for this account" },
 	{ "cert-fingerprint", CONFIG_ACCOUNT, CONFIG_FINGERPRINT,

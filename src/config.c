@@ -429,9 +429,11 @@ config_end_account(struct config_parser *p)
 			return config_error(p, "account %s has no \"%s\" "
 			    "setting", a->id, s->name);
 	}
-	if (a->password != NULL && a->password_command != NULL)
-		return config_error(p, "account %s has both \"password\" "
-		    "and \"password-command\"; keep one", a->id);
+	if ((a->password != NULL) + (a->password_command != NULL) +
+	    (a->password_file != NULL) > 1)
+		return config_error(p, "account %s has more than one of "
+		    "\"password\", \"password-command\" and "
+		    "\"password-file\"; keep one", a->id);
 	if ((a->dns_update_server == NULL) != (a->dns_update_key == NULL))
 		return config_error(p, "account %s has \"%s\" but no \"%s\"; "
 		    "--publish needs both", a->id, a->dns_update_server ?
@@ -532,6 +534,8 @@ config_assignment(struct config_parser *p, char *line)
 	p->seen[i] = 1;
 	if (config_set(p, s, value) == -1)
 		return -1;
+	if (p->acct != NULL && strcmp(s->name, "password") == 0)
+		p->acct->password_line = p->line;
 	log_msg(LOG_TRACE, "config: %s%s%s = %s",
 	    p->acct != NULL ? p->acct->id : "", p->acct != NULL ? "." : "",
 	    key, s->type == CONFIG_SECRET ? "(secret)" : value);
@@ -666,6 +670,27 @@ config_account(struct config *cf, const char *id, char **cause)
 	return NULL;
 }
 
+char **
+config_audit(const struct config *cf, size_t *n)
+{
+	const struct account	*a;
+	char			**lines = NULL;
+
+	*n = 0;
+	for (a = cf->accounts; a != NULL; a = a->next) {
+		if (a->password == NULL)
+			continue;
+		lines = xreallocarray(lines, *n + 1, sizeof *lines);
+		lines[(*n)++] = xasprintf("%s:%d: account %s keeps its "
+		    "password in clear (password = ...); steedmail --setup "
+		    "keeps it encrypted to the account's key (password-file), "
+		    "or let a command give it (password-command)",
+		    a->file != NULL ? a->file : cf->path, a->password_line,
+		    a->id);
+	}
+	return lines;
+}
+
 static void
 config_free_account(struct account *a)
 {
@@ -678,6 +703,7 @@ config_free_account(struct account *a)
 	free(a->user);
 	freezero_str(a->password);
 	free(a->password_command);
+	free(a->password_file);
 	free(a->ca_file);
 	free(a->cert_fingerprint);
 	free(a->key);
@@ -706,6 +732,7 @@ config_free(struct config *cf)
 	free(cf->path);
 	free(cf->default_account);
 	free(cf->alias_file);
+	free(cf->provider_dir);
 	free(cf->ca_file);
 	free(cf->gnupg_home);
 	free(cf->encrypt);

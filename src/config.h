@@ -32,7 +32,10 @@ struct account {
 	struct config_url smtp;
 	char		*user;		/* login; defaults to address */
 	char		*password;
+	int		 password_line;	/* where password is set, for
+					   --check-config's warning */
 	char		*password_command;
+	char		*password_file;	/* encrypted to the account's key */
 	char		*ca_file;
 	char		*cert_fingerprint; /* 64 lower-case hex digits */
 	char		*key;		/* OpenPGP fingerprint, upper-case hex */
@@ -66,6 +69,10 @@ struct config {
 
 	/* the aliases for address completion (addrbook.h); NULL: default */
 	char		*alias_file;
+
+	/* the provider files of the setup wizard (provider.h); NULL: the
+	 * directory make install filled */
+	char		*provider_dir;
 
 	/* new messages of a sync fed to the trust store (sync-trust.h) */
 	char		*sync_trust_limit; /* a number; NULL: the default */
@@ -132,6 +139,12 @@ struct config	*config_load(const char *path, char **cause);
 void		 config_free(struct config *);
 /* The account named id, or the default account when id is NULL. */
 struct account	*config_account(struct config *, const char *id, char **cause);
+/*
+ * What --check-config says beyond what loading warns about (cf->warnings):
+ * each account that keeps its password in clear in the file. *n lines,
+ * allocated, each freed, and the array.
+ */
+char		**config_audit(const struct config *, size_t *n);
 const char	*config_type_name(enum config_type);
 
 #endif

@@ -299,6 +299,12 @@ crypto_set_no_prompt(int on)
 	crypto_no_prompt = on;
 }
 
+int
+crypto_get_no_prompt(void)
+{
+	return crypto_no_prompt;
+}
+
 /*
  * Keys listed before, per process, while the home's keyrings are as they
  * were (same inode, size and modification time of pubring.kbx and

@@ -65,6 +65,7 @@ int		 crypto_uid_is(const char *email, const char *addr);
  * on a worker thread. Per thread: other threads may still prompt.
  */
 void		 crypto_set_no_prompt(int on);
+int		 crypto_get_no_prompt(void);
 /* "what: gpgme's words" for an error. */
 char		*crypto_error(const char *what, gpgme_error_t);
 

@@ -1,7 +1,8 @@
 /*
- * password.c: where an account's password comes from (see password.h).
- * Owns the child running a password-command. Called by whoever opens an
- * IMAP or SMTP session (session.c, send.c).
+ * password.c: where an account's password comes from (see password.h):
+ * its password-command, its password-file (password-file.c), its password
+ * setting, or the person. Owns the child running a password-command.
+ * Called by whoever opens an IMAP or SMTP session (session.c, send.c).
  *
  * The password never appears in an argument vector or the environment:
  * the command writes it to a pipe we read. Every buffer that held it is
@@ -21,11 +22,10 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "crypto.h"
 #include "frontend.h"
 #include "password.h"
 #include "xmalloc.h"
-
-#define PASSWORD_MAX	1024
 
 
 /* The first line of what the command printed, or NULL if it is empty. */
@@ -173,12 +173,31 @@ password_ask(const struct account *a, char **cause)
 	return pw;
 }
 
+/* The account's password-file, decrypted in cf's GnuPG home. */
+static char *
+password_from_file(const struct config *cf, const struct account *a,
+    char **cause)
+{
+	char	*pw, *why = NULL;
+
+	if (crypto_init(cf != NULL ? cf->gnupg_home : NULL, &why) == -1 ||
+	    (pw = password_file_read(a->password_file, &why)) == NULL) {
+		*cause = xasprintf("cannot decrypt the password of account "
+		    "%s: %s", a->id, why != NULL ? why : "no reason given");
+		free(why);
+		return NULL;
+	}
+	return pw;
+}
+
 char *
-password_get(const struct account *a, char **cause)
+password_get(const struct config *cf, const struct account *a, char **cause)
 {
 	if (a->password_command != NULL)
 		return password_run(a->id, a->password_command,
 		    PASSWORD_COMMAND_TIMEOUT, cause);
+	if (a->password_file != NULL)
+		return password_from_file(cf, a, cause);
 	if (a->password != NULL)
 		return xstrdup(a->password);
 	return password_ask(a, cause);

@@ -94,10 +94,10 @@ send_ca_file(struct send_ctx *ctx, const struct account *a)
 }
 
 static const char *
-send_password(struct send_conn *c)
+send_password(struct send_ctx *ctx, struct send_conn *c)
 {
 	if (c->password == NULL && c->password_error == NULL)
-		c->password = password_get(c->a, &c->password_error);
+		c->password = password_get(ctx->cf, c->a, &c->password_error);
 	return c->password;
 }
 
@@ -107,7 +107,7 @@ send_smtp(struct send_ctx *ctx, struct send_conn *c, const char **why)
 	const char	*pw;
 
 	if (c->smtp == NULL && c->smtp_error == NULL) {
-		if ((pw = send_password(c)) == NULL) {
+		if ((pw = send_password(ctx, c)) == NULL) {
 			*why = c->password_error;
 			return NULL;
 		}
@@ -124,7 +124,7 @@ send_imap(struct send_ctx *ctx, struct send_conn *c, const char **why)
 	const char	*pw;
 
 	if (c->imap == NULL && c->imap_error == NULL) {
-		if ((pw = send_password(c)) == NULL) {
+		if ((pw = send_password(ctx, c)) == NULL) {
 			*why = c->password_error;
 			return NULL;
 		}

@@ -77,7 +77,7 @@ session_open(struct config *cf, const char *id, struct session **sp,
 		return SESSION_NO_CACHE;
 	}
 	session_forget_protected(s);
-	if ((pw = password_get(s->a, cause)) == NULL) {
+	if ((pw = password_get(cf, s->a, cause)) == NULL) {
 		cache_close(s->cache);
 		free(s);
 		return SESSION_NO_PASSWORD;

@@ -56,16 +56,17 @@ has() { grep -qF -- "$2" "$1"; }
 
 # with_test_hosts CMD...: run CMD with tests/tools/testhosts.so preloaded,
 # so that the names in STEED_TEST_HOSTS (default: the test zones' mail
-# hosts) resolve to 127.0.0.1 through getaddrinfo(), and for them the
-# usual ports (993, 465, 143, 587) go to the test servers' (STEED_TEST_PORTS,
+# hosts and the HTTPS server's names, STEED_WEB_HOSTS) resolve to
+# 127.0.0.1 through getaddrinfo(), and for them the usual ports (993, 465,
+# 143, 587, and 443 for HTTPS) go to the test servers' (STEED_TEST_PORTS,
 # default made from env.sh, so that probing imap.steed.test:993 works).
 # Sanitizer builds want their runtime first among the libraries:
 # verify_asan_link_order=0 is added to whatever ASAN_OPTIONS holds.
 T_TESTHOSTS=$PWD/tests/tools/testhosts.so
 with_test_hosts() {
 	LD_PRELOAD="$T_TESTHOSTS${LD_PRELOAD:+ $LD_PRELOAD}" \
-	STEED_TEST_HOSTS="${STEED_TEST_HOSTS:-imap.steed.test smtp.steed.test mail.steed.test mail.plain.test}" \
-	STEED_TEST_PORTS="${STEED_TEST_PORTS:-993:${STEED_IMAPS_PORT:-993} 465:${STEED_SUBMISSIONS_PORT:-465} 143:${STEED_IMAP_PORT:-143} 587:${STEED_SUBMISSION_PORT:-587}}" \
+	STEED_TEST_HOSTS="${STEED_TEST_HOSTS:-imap.steed.test smtp.steed.test mail.steed.test mail.plain.test ${STEED_WEB_HOSTS:-}}" \
+	STEED_TEST_PORTS="${STEED_TEST_PORTS:-993:${STEED_IMAPS_PORT:-993} 465:${STEED_SUBMISSIONS_PORT:-465} 143:${STEED_IMAP_PORT:-143} 587:${STEED_SUBMISSION_PORT:-587} 443:${STEED_HTTPS_PORT:-443}}" \
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
 	    "$@"
 }

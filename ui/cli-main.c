@@ -166,8 +166,9 @@ main_usage(FILE *f)
 "  --dns-records [ACCOUNT]  the DNS records that publish the account's keys\n"
 "  --publish [--yes]  send them to the account's DNS server (dns-update-*\n"
 "                     settings) as a signed update; say if they are secure\n"
-"  --setup --name NAME --address ADDR  add an account: find its servers, log\n"
-"                     in, make its key, save it, print its DNS records\n"
+"  --setup --address ADDR [--name NAME]  add an account: find its servers,\n"
+"                     log in, make its key, save it (the password encrypted\n"
+"                     to the key), print its DNS records\n"
 "  --imap URL, --smtp URL  with --setup: these servers (checked, not sought)\n"
 "  --password-command CMD  with --setup: the password is CMD's first line\n"
 "  --pin SHA256       with --setup: accept exactly the server certificate\n"
@@ -236,8 +237,15 @@ cmd_check_config(struct cmd_ctx *ctx)
 {
 	struct config	*cf = ctx->cf;
 	struct account	*a, *def;
-	char		*safe;
+	char		*safe, **audit;
+	size_t		 i, n;
 
+	audit = config_audit(cf, &n);
+	for (i = 0; i < n; i++) {
+		cmd_error("warning: %s", audit[i]);
+		free(audit[i]);
+	}
+	free(audit);
 	if (cf->naccounts == 0) {
 		printf("%s: no accounts\n", cf->path);
 		return EX_OK;

@@ -1,5 +1,5 @@
 /*
- * cli-setup.c: steedmail --setup --name N --address A [--imap URL]
+ * cli-setup.c: steedmail --setup --address A [--name N] [--imap URL]
  * [--smtp URL] [--password-command CMD] [--pin SHA256] [--yes] [--smime],
  * the setup wizard's steps (account/setup.h) from the command line, for
  * scripts and provisioning: find the servers (unless both are given),
@@ -35,6 +35,9 @@ struct cli_setup {
 	struct setup_found	 found;
 	struct config_url	 imap, smtp;	/* what will be used */
 	char			*pin;		/* 64 lower-case hex, or NULL */
+	const char		*user;		/* the login discovery found,
+						   or NULL: the address */
+	char			*fpr;		/* the account's OpenPGP key */
 	char			*password;
 	char			*id;
 	int			 tty;
@@ -115,6 +118,14 @@ cli_setup_servers(struct cli_setup *s)
 	    cli_setup_show(SETUP_SMTP, ctx->setup_smtp, &s->found.smtp,
 	    &s->smtp) == -1)
 		return EX_USAGE;
+	if (s->found.user != NULL && ctx->setup_imap == NULL &&
+	    ctx->setup_smtp == NULL) {
+		s->user = s->found.user;
+		cmd_print(stdout, "", "Login: %s (as the servers' document says)",
+		    s->user);
+	}
+	for (i = 0; i < s->found.nadvice; i++)
+		cmd_print(stdout, "advice: ", "%s", s->found.advice[i]);
 	for (i = 0; i < s->found.nnotes; i++)
 		cmd_print(stdout, "note: ", "%s", s->found.notes[i]);
 	if (s->imap.host == NULL || s->smtp.host == NULL) {
@@ -236,7 +247,7 @@ cli_setup_account(struct cli_setup *s, struct account *a)
 	a->address = (char *)s->ctx->setup_address;
 	a->imap = s->imap;
 	a->smtp = s->smtp;
-	a->user = a->address;
+	a->user = s->user != NULL ? (char *)s->user : a->address;
 	a->cert_fingerprint = s->pin;
 	a->smime = s->ctx->smime;
 }
@@ -284,6 +295,8 @@ cli_setup_keys(struct cli_setup *s)
 	}
 	printf("OpenPGP key: %s (%s)\n", k.fpr, k.created ? "made now" :
 	    "already in the keyring");
+	free(s->fpr);
+	s->fpr = xstrdup(k.fpr);
 	ownkey_free(&k);
 	if (!s->ctx->smime)
 		return EX_OK;
@@ -303,7 +316,7 @@ cli_setup_save(struct cli_setup *s)
 {
 	struct setup_account	 sa;
 	struct cmd_ctx		*ctx = s->ctx;
-	char			*cause = NULL;
+	char			*cause = NULL, *pwfile = NULL;
 
 	memset(&sa, 0, sizeof sa);
 	sa.id = s->id;
@@ -311,21 +324,25 @@ cli_setup_save(struct cli_setup *s)
 	sa.address = ctx->setup_address;
 	sa.imap = s->imap;
 	sa.smtp = s->smtp;
+	sa.user = s->user;
 	sa.password_command = ctx->setup_password_command;
 	sa.password = ctx->setup_password_command == NULL ? s->password :
 	    NULL;
+	sa.password_key = s->fpr;
 	sa.cert_fingerprint = s->pin;
 	sa.smime = ctx->smime;
-	if (setup_save(ctx->config_path, &sa, &cause) == -1) {
+	if (setup_save(ctx->config_path, &sa, &pwfile, &cause) == -1) {
 		cmd_error("cannot save the account: %s", cause);
 		free(cause);
 		return EX_CANTCREAT;
 	}
 	cmd_print(stdout, "", "Account %s saved in %s", s->id,
 	    ctx->config_path != NULL ? ctx->config_path : ctx->cf->path);
-	if (ctx->setup_password_command == NULL)
-		printf("The password is saved in that file (mode 0600); "
-		    "give --password-command to keep it elsewhere.\n");
+	if (pwfile != NULL)
+		cmd_print(stdout, "", "The password is kept encrypted to the "
+		    "account's key in %s (password-file), not in the "
+		    "configuration.", pwfile);
+	free(pwfile);
 	return EX_OK;
 }
 
@@ -365,8 +382,9 @@ cmd_setup(struct cmd_ctx *ctx)
 		if (isatty(STDOUT_FILENO))
 			return tui_setup_main(ctx->cf);
 	}
-	if (ctx->setup_name == NULL || ctx->setup_address == NULL) {
-		cmd_error("--setup needs --name NAME and --address ADDRESS");
+	if (ctx->setup_address == NULL) {
+		cmd_error("--setup needs --address ADDRESS (and --name NAME, "
+		    "the name people see)");
 		return EX_USAGE;
 	}
 	if (!addr_valid(ctx->setup_address) ||
@@ -396,6 +414,7 @@ cmd_setup(struct cmd_ctx *ctx)
 	free(s.imap.host);
 	free(s.smtp.host);
 	free(s.pin);
+	free(s.fpr);
 	free(s.id);
 	if (fflush(stdout) != 0 && rc == EX_OK)
 		rc = EX_IOERR;

@@ -19,13 +19,33 @@
 
 /* ---- drawing ------------------------------------------------------------ */
 
-/* Text wrapped at word boundaries from row y, column x; the next row. */
+/* Bytes of s that fill at most width columns, one a character. */
+static size_t
+ts_cut(const char *s, int width)
+{
+	size_t	n = 0;
+	int	cols = 0;
+
+	for (; s[n] != '\0'; n++) {
+		if (((unsigned char)s[n] & 0xc0) == 0x80)
+			continue;
+		if (cols++ == width)
+			break;
+	}
+	return n;
+}
+
+/*
+ * Text wrapped at word boundaries from row y, column x; the next row. A
+ * word wider than the line (a URL) is cut where the line ends, not lost.
+ */
 static int
 ts_para(int y, int x, const char *text, int attr)
 {
 	int		 width = COLS - x - 2, last = TUI_FIRST_ROW + tui_rows();
 	const char	*p = text, *sp;
 	struct buf	 line, word;
+	size_t		 n;
 
 	if (width < 10)
 		width = 10;
@@ -40,6 +60,17 @@ ts_para(int y, int x, const char *text, int attr)
 		    tui_width(word.data) > width) {
 			tui_put(y++, x, width, line.data, attr);
 			buf_reset(&line);
+		}
+		while (line.len == 0 && tui_width(word.data) > width &&
+		    y < last) {
+			n = ts_cut(word.data, width);
+			buf_add(&line, word.data, n);
+			buf_add(&line, "", 0);
+			tui_put(y++, x, width, line.data, attr);
+			buf_reset(&line);
+			memmove(word.data, word.data + n, word.len - n);
+			word.len -= n;
+			word.data[word.len] = '\0';
 		}
 		if (line.len > 0)
 			buf_adds(&line, " ");
@@ -146,9 +177,8 @@ ts_draw_you(struct ts *t, int y)
 	case WZ_HOW:
 		y = ts_para(y, 2, "How should steedmail get your password?",
 		    tui_attr(TC_NORMAL));
-		y = ts_field(y, "  p  ", "type it now (kept in the "
-		    "configuration file, which only you can read)",
-		    tui_attr(TC_NORMAL));
+		y = ts_field(y, "  p  ", "type it now (kept encrypted to "
+		    "your key, not in the configuration)", tui_attr(TC_NORMAL));
 		y = ts_field(y, "  c  ", "a command that prints it, such as "
 		    "pass show mail or secret-tool lookup ...",
 		    tui_attr(TC_NORMAL));
@@ -167,74 +197,99 @@ ts_draw_you(struct ts *t, int y)
 	return y;
 }
 
-/* Where a server came from, in words (setup_origin_name() is a token). */
-static const char *
-ts_origin(enum setup_origin o)
+/* The colour of an origin's trust: the domain's or steedmail's word,
+ * a suggestion, or a guess. */
+static int
+ts_origin_tone(enum setup_origin o)
 {
 	switch (o) {
 	case SETUP_SRV_SECURE:
-		return "secure SRV record (DNSSEC)";
+	case SETUP_AUTOCONFIG:
+	case SETUP_PROVIDER:
+		return TC_IND_GOOD;
 	case SETUP_SRV_INSECURE:
-		return "insecure SRV record, only a suggestion";
-	case SETUP_GUESS:
-		return "probed name";
-	case SETUP_MX:
-		return "the mail (MX) host's domain, probed";
-	case SETUP_GIVEN:
-		return "typed by you";
+		return TC_IND_WARN;
 	default:
-		return "found";
+		return TC_NOTE;
 	}
 }
 
+/* A server's URL and what its probe found. */
 static int
 ts_draw_server(struct ts *t, int y, int imap)
 {
 	const struct setup_server *sv = imap ? &t->found.imap : &t->found.smtp;
 	const struct config_url	 *u = imap ? &t->in.imap : &t->in.smtp;
 	enum setup_origin	  o = imap ? t->imap_origin : t->smtp_origin;
-	char			 *s, *from;
+	char			 *s;
 
 	s = tui_setup_url_string(u, imap);
 	y = ts_field(y, imap ? "IMAP (reading):  " : "SMTP (sending):  ",
 	    u->host != NULL ? s : "none found: type one", tui_attr(u->host !=
 	    NULL ? TC_HEADER : TC_ERROR));
 	free(s);
-	if (u->host == NULL)
-		return y;
-	if (o == SETUP_GIVEN)
-		from = xstrdup("typed by you");
-	else if (sv->how != NULL)	/* it names where it came from */
-		from = xstrdup(sv->how);
-	else
-		from = xstrdup(ts_origin(o));
-	y = ts_para(y, 19, from, tui_attr(o == SETUP_SRV_SECURE ?
-	    TC_IND_GOOD : o == SETUP_SRV_INSECURE ? TC_IND_WARN : TC_NOTE));
-	free(from);
+	if (u->host != NULL && o != SETUP_GIVEN && sv->probe != NULL)
+		y = ts_para(y, 19, sv->probe, tui_attr(sv->verified ?
+		    TC_IND_GOOD : TC_IND_WARN));
 	return y;
+}
+
+/* Where a server came from, and how far that can be trusted. */
+static int
+ts_draw_from(struct ts *t, int y, int imap, const char *label)
+{
+	const struct setup_server *sv = imap ? &t->found.imap : &t->found.smtp;
+	enum setup_origin	  o = imap ? t->imap_origin : t->smtp_origin;
+
+	y = ts_field(y, label, "", tui_attr(TC_NORMAL));
+	if (o != SETUP_GIVEN && sv->from != NULL)
+		y = ts_para(y - 1, 19, sv->from, tui_attr(TC_NORMAL));
+	else
+		y--;
+	return ts_para(y, 19, setup_origin_trust(o),
+	    tui_attr(ts_origin_tone(o)));
 }
 
 static int
 ts_draw_found(struct ts *t, int y)
 {
-	size_t	i;
+	const struct setup_server *i = &t->found.imap, *s = &t->found.smtp;
+	size_t	n;
 
 	y = ts_para(y, 2, "Your mail servers", tui_attr(TC_TITLE));
 	y++;
 	y = ts_draw_server(t, y, 1);
 	y = ts_draw_server(t, y, 0);
+	if (t->in.user != NULL)
+		y = ts_field(y, "Login:           ", t->in.user,
+		    tui_attr(TC_HEADER));
+	/* both from the same place: said once */
+	if (t->in.imap.host != NULL && t->in.smtp.host != NULL &&
+	    t->imap_origin == t->smtp_origin &&
+	    (t->imap_origin == SETUP_GIVEN || (i->from != NULL &&
+	    s->from != NULL && strcmp(i->from, s->from) == 0)))
+		y = ts_draw_from(t, y, 1, "Found by:        ");
+	else {
+		if (t->in.imap.host != NULL)
+			y = ts_draw_from(t, y, 1, "IMAP found by:   ");
+		if (t->in.smtp.host != NULL)
+			y = ts_draw_from(t, y, 0, "SMTP found by:   ");
+	}
+	if (t->found.nadvice > 0) {
+		y++;
+		y = ts_para(y, 2, "What your provider asks of you:",
+		    tui_attr(TC_NORMAL));
+		for (n = 0; n < t->found.nadvice; n++)
+			y = ts_para(y, 4, t->found.advice[n],
+			    tui_attr(TC_HEADER));
+	}
 	if (t->found.nnotes > 0) {
 		y++;
 		y = ts_para(y, 2, "On the way:", tui_attr(TC_NORMAL));
-		for (i = 0; i < t->found.nnotes; i++)
-			y = ts_para(y, 4, t->found.notes[i],
+		for (n = 0; n < t->found.nnotes; n++)
+			y = ts_para(y, 4, t->found.notes[n],
 			    tui_attr(TC_IND_WARN));
 	}
-	y++;
-	y = ts_field(y, "Enter  ", "use these", tui_attr(TC_NORMAL));
-	y = ts_field(y, "i      ", "change the IMAP server", tui_attr(TC_NORMAL));
-	y = ts_field(y, "s      ", "change the SMTP server", tui_attr(TC_NORMAL));
-	y = ts_field(y, "Escape ", "back", tui_attr(TC_NORMAL));
 	return y;
 }
 
@@ -389,6 +444,12 @@ ts_draw_records(struct ts *t, int y)
 	s = xasprintf("Your account is saved in %s.", tui.cf->path);
 	y = ts_para(y, 2, s, tui_attr(TC_TITLE));
 	free(s);
+	if (t->pwfile != NULL) {
+		s = xasprintf("Your password is kept encrypted to your key, in "
+		    "%s.", t->pwfile);
+		y = ts_para(y, 2, s, tui_attr(TC_NORMAL));
+		free(s);
+	}
 	y++;
 	if (t->records != NULL) {
 		y = ts_para(y, 2, "To let others find your key, these DNS "
@@ -435,8 +496,10 @@ tui_setup_draw(struct tui_screen *s)
 		y = ts_para(y, 2, "Looking for your mail servers...",
 		    tui_attr(TC_TITLE));
 		m = xasprintf("steedmail asks DNS for the servers of %s "
-		    "(SRV records, checked with DNSSEC), then tries the "
-		    "usual names over TLS.", strchr(t->in.address, '@') + 1);
+		    "(SRV records, checked with DNSSEC) and the domain's web "
+		    "server for its autoconfig file (over HTTPS only), looks "
+		    "in its own list of providers, then tries the usual names "
+		    "over TLS.", strchr(t->in.address, '@') + 1);
 		y = ts_para(y + 1, 2, m, tui_attr(TC_NORMAL));
 		free(m);
 		break;
@@ -507,6 +570,10 @@ tui_setup_status(struct tui_screen *s, struct buf *b)
 		break;
 	case WZ_RECORDS:
 		buf_adds(b, " Enter: your inbox");
+		break;
+	case WZ_FOUND:
+		buf_adds(b, " Enter: use these  i: IMAP server  s: SMTP server"
+		    "  Escape: back");
 		break;
 	default:
 		buf_adds(b, " Escape: back a step");

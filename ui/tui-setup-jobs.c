@@ -40,12 +40,14 @@ tui_setup_in_copy(const struct tui_setup_in *in)
 	c->cf = in->cf;
 	c->name = dup_or_null(in->name);
 	c->address = dup_or_null(in->address);
+	c->user = dup_or_null(in->user);
 	c->password = dup_or_null(in->password);
 	c->command = dup_or_null(in->command);
 	url_copy(&c->imap, &in->imap);
 	url_copy(&c->smtp, &in->smtp);
 	c->pin = dup_or_null(in->pin);
 	c->key = dup_or_null(in->key);
+	c->pwkey = dup_or_null(in->pwkey);
 	c->smime = in->smime;
 	buf_init(&c->raw);
 	if (in->raw.len > 0)
@@ -63,6 +65,7 @@ tui_setup_in_free(void *arg)
 		return;
 	free(in->name);
 	free(in->address);
+	free(in->user);
 	if (in->password != NULL)
 		freezero_str(in->password);
 	free(in->command);
@@ -70,6 +73,7 @@ tui_setup_in_free(void *arg)
 	free(in->smtp.host);
 	free(in->pin);
 	free(in->key);
+	free(in->pwkey);
 	buf_free(&in->raw);
 	if (in->code != NULL)
 		freezero_str(in->code);
@@ -97,6 +101,7 @@ tui_setup_out_free(void *arg)
 	free(out->records_file);
 	free(out->advice);
 	free(out->records_cause);
+	free(out->pwfile);
 	buf_free(&out->raw);
 	free(out);
 }
@@ -112,6 +117,7 @@ fake_account(const struct tui_setup_in *in, struct account *a)
 	a->address = in->address;
 	a->imap = in->imap;
 	a->smtp = in->smtp;
+	a->user = in->user;
 	a->password = in->password;
 	a->password_command = in->command;
 	a->cert_fingerprint = in->pin;
@@ -235,12 +241,15 @@ tui_setup_save_run(void *arg)
 	sa.address = in->address;
 	sa.imap = in->imap;
 	sa.smtp = in->smtp;
+	sa.user = in->user;
 	sa.password = in->command == NULL ? in->password : NULL;
+	sa.password_key = in->pwkey;
 	sa.password_command = in->command;
 	sa.cert_fingerprint = in->pin;
 	sa.key = in->key;
 	sa.smime = in->smime;
-	if (setup_save(in->cf->path, &sa, &out->cause) == -1)
+	if (crypto_init(in->cf->gnupg_home, &out->cause) == -1 ||
+	    setup_save(in->cf->path, &sa, &out->pwfile, &out->cause) == -1)
 		goto out;
 	if ((out->saved = config_load(in->cf->path, &out->cause)) == NULL)
 		goto out;

@@ -239,8 +239,10 @@ ts_ask_you(struct ts *t)
 			free(v);
 			return;
 		}
-		if (t->in.address == NULL || strcmp(t->in.address, v) != 0)
+		if (t->in.address == NULL || strcmp(t->in.address, v) != 0) {
 			t->looked = 0;	/* another domain: look again */
+			ts_set(&t->in.user, NULL);
+		}
 		ts_set(&t->in.address, v);
 		ts_error(t, NULL);
 		t->step = WZ_HOW;
@@ -432,6 +434,8 @@ ts_ask_key(struct ts *t)
 	switch (c) {
 	case '\n':
 		ts_error(t, NULL);
+		/* the password is kept encrypted to the key shown */
+		ts_set(&t->in.pwkey, t->fpr != NULL ? xstrdup(t->fpr) : NULL);
 		ts_start(t, WZ_SAVE);
 		break;
 	case 'k':
@@ -564,6 +568,8 @@ ts_found(struct ts *t, struct tui_setup_out *out)
 		ts_url_take(&t->in.smtp, &t->found.smtp.url);
 		t->smtp_origin = t->found.smtp.origin;
 	}
+	ts_set(&t->in.user, t->found.user != NULL ?
+	    xstrdup(t->found.user) : NULL);
 	t->step = WZ_FOUND;
 }
 
@@ -680,6 +686,8 @@ ts_saved(struct ts *t, struct tui_setup_out *out)
 	t->records_cause = out->records_cause;
 	out->records = out->records_file = out->advice = NULL;
 	out->records_cause = NULL;
+	t->pwfile = out->pwfile;
+	out->pwfile = NULL;
 	/* the password is in the file or behind its command now */
 	if (t->in.password != NULL)
 		freezero_str(t->in.password);
@@ -779,6 +787,7 @@ ts_free(struct tui_screen *s)
 
 	free(t->in.name);
 	free(t->in.address);
+	free(t->in.user);
 	if (t->in.password != NULL)
 		freezero_str(t->in.password);
 	free(t->in.command);
@@ -786,6 +795,7 @@ ts_free(struct tui_screen *s)
 	free(t->in.smtp.host);
 	free(t->in.pin);
 	free(t->in.key);
+	free(t->in.pwkey);
 	buf_free(&t->in.raw);
 	if (t->in.code != NULL)
 		freezero_str(t->in.code);
@@ -800,6 +810,7 @@ ts_free(struct tui_screen *s)
 	free(t->records_file);
 	free(t->advice);
 	free(t->records_cause);
+	free(t->pwfile);
 	free(t);
 	free(s);
 }

@@ -27,11 +27,15 @@ struct tui_setup_in {
 	struct config		*cf;		/* the interface's; lives on */
 	char			*name;
 	char			*address;
+	char			*user;		/* the login discovery found, or
+						   NULL: the address */
 	char			*password;	/* typed, or NULL */
 	char			*command;	/* a password command, or NULL */
 	struct config_url	 imap, smtp;
 	char			*pin;		/* a certificate pinned, or NULL */
 	char			*key;		/* a key chosen, or NULL */
+	char			*pwkey;		/* the key the password is kept
+						   encrypted to, or NULL */
 	int			 smime;
 	struct buf		 raw;		/* a setup message */
 	char			*code;		/* its setup code */
@@ -61,6 +65,7 @@ struct tui_setup_out {
 	char			*records_file;
 	char			*advice;
 	char			*records_cause;
+	char			*pwfile;	/* where the password is kept */
 	/* the other device's setup message: found, or imported (fpr) */
 	int			 message;
 	struct buf		 raw;
@@ -119,6 +124,7 @@ struct ts {
 	struct tui_account	*ta;		/* the account saved */
 	char			*records, *records_file, *advice;
 	char			*records_cause;
+	char			*pwfile;	/* where the password is kept */
 };
 
 void		 tui_setup_draw(struct tui_screen *);

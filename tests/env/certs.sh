@@ -6,6 +6,8 @@
 #                              and IP 127.0.0.1 (used by Dovecot and Postfix)
 #   tls/wronghost.crt/.key     signed by the CA, but for wrong.example only
 #   tls/untrusted.crt/.key     self-signed (unknown CA), right names
+#   tls/web.crt/.key           signed by the CA for the names of the HTTPS
+#                              server (web.sh's SE_WEB_HOSTS)
 # EC P-256 keys: generated instantly, accepted by every TLS stack we use.
 
 se_certs() {
@@ -44,6 +46,14 @@ extendedKeyUsage = serverAuth
 subjectKeyIdentifier = hash
 subjectAltName = DNS:localhost, DNS:imap.steed.test, DNS:smtp.steed.test, DNS:mail.steed.test, IP:127.0.0.1
 EOF
+	# The HTTPS server's names (web.sh).
+	{
+		printf '[web]\nbasicConstraints = critical, CA:FALSE\n'
+		printf 'keyUsage = critical, digitalSignature\n'
+		printf 'extendedKeyUsage = serverAuth\nsubjectKeyIdentifier = hash\n'
+		printf 'authorityKeyIdentifier = keyid:always\nsubjectAltName = '
+		printf '%s\n' "$SE_WEB_HOSTS" | sed 's/^ *//; s/ *$//; s/  */, DNS:/g; s/^/DNS:/'
+	} >>"$_c/openssl.cnf"
 	_ossl() {
 		OPENSSL_CONF=$_c/openssl.cnf openssl "$@" >>"$_c/openssl.log" 2>&1 ||
 			se_fail "openssl $1 (test certificates)" "$_c/openssl.log"
@@ -53,10 +63,11 @@ EOF
 	_ossl req -config "$_c/openssl.cnf" -x509 $_newkey -days 60 \
 		-subj "/O=Steed test/CN=Steed Test CA" -extensions ca \
 		-keyout "$SE_DIR/ca.key" -out "$SE_DIR/ca.pem"
-	for _n in server wronghost; do
+	for _n in server wronghost web; do
 		case $_n in
 		server) _cn=imap.steed.test ;;
 		wronghost) _cn=wrong.example ;;
+		web) _cn=autoconfig.autoconfig.test ;;
 		esac
 		# shellcheck disable=SC2086
 		_ossl req -config "$_c/openssl.cnf" -new $_newkey \

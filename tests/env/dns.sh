@@ -118,7 +118,7 @@ se_zone_new() {
 }
 
 se_dns_setup() {
-	local _d _h
+	local _d _h _n
 	_d=$SE_DIR/dns
 	mkdir -p "$_d/zones" "$_d/keys" "$_d/xfr" || se_fail "cannot create $_d"
 	: >"$_d/trust-anchors"
@@ -152,6 +152,18 @@ $SE_BROKEN_TXT.	60	IN	TXT	"original"
 _imaps._tcp.broken.test.	60	IN	SRV	0 1 $SE_IMAPS_PORT imap.steed.test.
 _submissions._tcp.broken.test.	60	IN	SRV	0 1 $SE_SUBMISSIONS_PORT smtp.steed.test.
 EOF
+
+	# The autoconfig test domain (web.sh): names of the HTTPS server, no
+	# SRV records; the hostile ones have the test servers' MX host.
+	{
+		for _n in $SE_WEB_HOSTS; do
+			printf '%s.\t60\tIN\tA\t%s\n' "$_n" "$_h"
+		done
+		for _n in $SE_WEB_HOSTILE; do
+			printf '%s.%s.\t60\tIN\tMX\t10 mail.steed.test.\n' "$_n" "$SE_WEB_ZONE"
+		done
+	} >"$_d/$SE_WEB_ZONE.records"
+	se_zone_new "$SE_WEB_ZONE" signed <"$_d/$SE_WEB_ZONE.records"
 
 	cat >"$_d/nsd.conf" <<EOF
 # Private NSD instance of the steedmail test environment.
@@ -189,6 +201,9 @@ zone:
 zone:
 	name: "broken.test"
 	zonefile: "broken.test.zone"
+zone:
+	name: "$SE_WEB_ZONE"
+	zonefile: "$SE_WEB_ZONE.zone"
 EOF
 
 	cat >"$_d/unbound.conf" <<EOF
@@ -211,6 +226,9 @@ stub-zone:
 	stub-addr: 127.0.0.1@$SE_DNS_PORT
 stub-zone:
 	name: "broken.test"
+	stub-addr: 127.0.0.1@$SE_DNS_PORT
+stub-zone:
+	name: "$SE_WEB_ZONE"
 	stub-addr: 127.0.0.1@$SE_DNS_PORT
 # Served by Knot (knot.sh), which signs it; its key joins trust-anchors
 # once Knot has made it.
@@ -242,7 +260,7 @@ se_nsd_wait() {
 	done
 	[ -n "$_pid" ] || se_fail "nsd did not write its pid file" "$_d/nsd.log"
 	se_wait_tcp "$SE_DNS_PORT" nsd "$_d/nsd.log" "$_pid"
-	for _z in steed.test plain.test broken.test; do
+	for _z in steed.test plain.test broken.test "$SE_WEB_ZONE"; do
 		se_zone_wait "$_z" "$(se_zone_serial_src "$_z")" ||
 			se_fail "nsd does not serve zone $_z" "$_d/nsd.log"
 	done

@@ -7,7 +7,9 @@
 # give (imap.steed.test, ...) through tests/tools/testhosts.so
 # (with_test_hosts). Covered: servers from secure SRV records, an account
 # that works (--list, --sync), the key and its DNS record found secure by
-# --lookup, a second account beside the first with the comments kept;
+# --lookup, a second account beside the first with the comments kept and
+# its password not in the file but encrypted to its key (password-file),
+# decrypting to the password;
 # refused: a wrong password, an untrusted certificate, a closed port, a
 # server without TLS, servers nobody confirmed; discovery of an insecure
 # SRV (a suggestion), a bogus one (refused), an MX host's domain, and a
@@ -251,14 +253,31 @@ ok "a second account, servers given, password on standard input: exit 0" \
 both() {
 	grep -qx '\[account carol\]' "$CONF" &&
 	grep -qx '\[account dave\]' "$CONF" &&
-	grep -qx 'password = dave-pw' "$CONF" &&
 	head -n 1 "$CONF" | grep -qx "# carol's own comment: kept by --setup" &&
-	[ "$(stat -c %a "$CONF")" = 600 ] &&
-	grep -q 'The password is saved in that file' "$T_TMP/out"
+	[ "$(stat -c %a "$CONF")" = 600 ]
 }
 ok "the configuration holds both accounts, the comment, mode 0600" both
+PWF=$C/data/steedmail/password-dave.asc
+no_clear() {
+	! grep -q '^password =' "$CONF" && ! grep -q 'dave-pw' "$CONF" &&
+	grep -qx "password-file = $PWF" "$CONF" &&
+	grep -qF "The password is kept encrypted to the account's key in $PWF (password-file), not in the configuration." "$T_TMP/out"
+}
+ok "no password in clear: the configuration names the file it is kept in" no_clear
+pw_file() {
+	[ "$(stat -c %a "$PWF")" = 600 ] && ! grep -q 'dave-pw' "$PWF" &&
+	head -n 1 "$PWF" | grep -qx -- '-----BEGIN PGP MESSAGE-----' &&
+	[ "$(as_home "$C" gpg --batch --quiet --decrypt "$PWF" 2>/dev/null)" = dave-pw ]
+}
+ok "... that file (0600) is encrypted to the account's key and decrypts to the password" pw_file
+no_warning() {
+	as_home "$C" "$STEEDMAIL" --check-config >"$T_TMP/cc" 2>&1 &&
+	grep -q '2 accounts' "$T_TMP/cc" && ! grep -q 'in clear' "$T_TMP/cc"
+}
+ok "--check-config: no warning about a password in clear" no_warning
 ok "the first account still works (-A carol --list)" as_home "$C" "$STEEDMAIL" -A carol --list
-ok "the second account works (-A dave --sync)" as_home "$C" "$STEEDMAIL" -A dave --sync
+ok "the second account works (-A dave --sync), its password decrypted from the file" \
+	as_home "$C" "$STEEDMAIL" -A dave --sync
 
 # --- discovery ----------------------------------------------------------
 

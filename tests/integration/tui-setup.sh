@@ -4,16 +4,19 @@
 # itself; name, address, password; the servers found from the signed
 # zone's SRV records, said to be secure; a wrong password is refused in
 # plain words and typed again; the key is made and its fingerprint shown,
-# the one gpg in that home then lists; the account is saved (0600) and the
-# inbox opens. A second account added from the folders screen (A) appears
+# the one gpg in that home then lists; the account is saved (0600), its
+# password not in it but in the file it names, encrypted to the key, and
+# the inbox opens. A second account added from the folders screen (A) appears
 # without a restart, and Tab shows the other account's inbox; --setup on a
 # terminal opens the wizard. In a third home: an untrusted certificate
 # (fakesrv.py with the self-signed test certificate, typed as the IMAP URL)
 # shows its SHA-256 fingerprint; a closed port says the server could not
 # be reached and offers a way back; the setup message the first home
 # exported is found, a wrong code imports nothing, the right one gives the
-# same key; p sets a passphrase through pinentry. Last, contrib/demo --new
-# opens the wizard for a new person, whose printed password works.
+# same key; p sets a passphrase through pinentry. An address at
+# autoconfig.test gets its servers from the domain's autoconfig document,
+# and the screen says so and how far that is trusted. Last, contrib/demo
+# --new opens the wizard for a new person, whose printed password works.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../lib-tui.sh"
 
@@ -55,8 +58,8 @@ EOF
 # (with_test_hosts, spelled out: the pane runs a command, not a function).
 start() {
 	tui_start w env "LD_PRELOAD=$T_TESTHOSTS" \
-	    "STEED_TEST_HOSTS=imap.steed.test smtp.steed.test mail.steed.test mail.plain.test" \
-	    "STEED_TEST_PORTS=993:$STEED_IMAPS_PORT 465:$STEED_SUBMISSIONS_PORT 143:$STEED_IMAP_PORT 587:$STEED_SUBMISSION_PORT" \
+	    "STEED_TEST_HOSTS=imap.steed.test smtp.steed.test mail.steed.test mail.plain.test $STEED_WEB_HOSTS" \
+	    "STEED_TEST_PORTS=993:$STEED_IMAPS_PORT 465:$STEED_SUBMISSIONS_PORT 143:$STEED_IMAP_PORT 587:$STEED_SUBMISSION_PORT 443:$STEED_HTTPS_PORT" \
 	    "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
 	    "STEEDMAIL=$STEEDMAIL" "$STEED_ENV_BIN/as" "$1" steedmail ${2:+"$2"}
 }
@@ -83,8 +86,12 @@ ok "with no account, the wizard opens by itself" tui_wait w "Welcome to steedmai
 ok "name, address, password" you "Dora Example" "$A" wrong-pw
 ok "the servers are found" tui_wait w "Your mail servers" 20
 imap_secure() {
-	tui_capture w | grep -A1 'IMAP (reading):  imaps://imap.steed.test' |
-	    grep -q 'DNS SRV _imaps._tcp.steed.test (DNSSEC-secure)'
+	tui_capture w >"$T_TMP/screen"
+	grep -A1 'IMAP (reading):  imaps://imap.steed.test' "$T_TMP/screen" |
+	    grep -q 'certificate verified' &&
+	grep -A1 'IMAP found by:   DNS SRV _imaps._tcp.steed.test (DNSSEC-secure)' \
+	    "$T_TMP/screen" | grep -q "the domain's own word, signed with DNSSEC" ||
+		{ sed 's/^/# /' "$T_TMP/screen"; false; }
 }
 ok "... IMAP from the signed zone's SRV record, said to be secure" imap_secure
 ok "... and the SMTP server" tui_wait_re w "SMTP \(sending\):  smtps?://smtp.steed.test"
@@ -100,14 +107,23 @@ ok "... a whole fingerprint" sh -c "echo '$fpr' | grep -qE '^[0-9A-F]{40}$'"
 ok "... without a passphrase, which is offered" tui_wait w "set a passphrase (optional)"
 tui_keys w Enter
 ok "saved: where, and the DNS records" tui_wait w "Your account is saved in" 20
+ok "... where the password is kept, encrypted" \
+    tui_wait w "Your password is kept encrypted to your key, in"
 ok "... the OPENPGPKEY record shown" tui_wait w "OPENPGPKEY"
 tui_keys w Enter
 ok "then the inbox of the new account" tui_wait w "| $A | INBOX" 20
 ok "... with its mail" tui_wait w "Welcome aboard" 20
 ok "the configuration file exists, mode 0600" \
     sh -c "[ \"\$(stat -c %a '$cf')\" = 600 ]"
-ok "... with the account, the password in it" \
-    sh -c "grep -q 'address = $A' '$cf' && grep -q 'right-pw' '$cf'"
+ok "... with the account, and no password in it" \
+    sh -c "grep -q 'address = $A' '$cf' && ! grep -q 'right-pw' '$cf' &&
+	! grep -q '^password =' '$cf'"
+pwfile=$(sed -n 's/^password-file = //p' "$cf")
+pw_kept() {
+	[ -n "$pwfile" ] && [ "$(stat -c %a "$pwfile")" = 600 ] &&
+	[ "$("$STEED_ENV_BIN/as" tuisetup gpg --batch --quiet --decrypt "$pwfile" 2>/dev/null)" = right-pw ]
+}
+ok "... but the file it names, 0600, encrypted to the key, holding it" pw_kept
 ok "... and the comment it had" grep -q "no account yet" "$cf"
 ok "gpg in that home lists the key shown, with the address" sh -c "
 	'$STEED_ENV_BIN/as' tuisetup gpg --list-secret-keys --with-colons '<$A>' |
@@ -269,6 +285,35 @@ ok "Escape on the first step leaves steedmail" tui_ended w 10
 ok "... with no account saved" fails_grep '^\[account' \
     "$STEED_ENV/home/tuisetup3/config/steedmail/config"
 ok "no sanitizer report" fails_grep 'Sanitizer|runtime error' "$T_TMP/tui-w.err"
+tui_stop w
+
+# --- servers from the domain's autoconfig ------------------------------------
+newhome tuisetup4
+start tuisetup4
+you "Ann Example" "ann-$$@autoconfig.test" some-pw
+ok "autoconfig.test: the servers are found" tui_wait w "Your mail servers" 20
+from_autoconfig() {
+	tui_capture w >"$T_TMP/screen"
+	# the line wraps where it can: the URL may stand on a line of its own
+	grep -A1 'IMAP (reading):  imaps://imap.steed.test' "$T_TMP/screen" |
+	    grep -q 'certificate verified' &&
+	grep -A2 'Found by:        autoconfig' "$T_TMP/screen" |
+	    grep -q 'https://autoconfig.autoconfig.test/mail/config-v1.1.xml' &&
+	grep -A4 'Found by:' "$T_TMP/screen" |
+	    grep -q "the domain's own word over HTTPS: as sure as its web" ||
+		{ sed 's/^/# /' "$T_TMP/screen"; false; }
+}
+ok "... from its autoconfig document, and how far that is trusted" from_autoconfig
+tui_keys w Escape
+tui_wait w "Password:"
+tui_keys w Escape
+tui_wait w "p or c?"
+tui_keys w Escape
+tui_wait w "Your address:"
+tui_keys w Escape
+tui_wait w "Your name:"
+tui_keys w Escape
+ok "... Escape all the way out" tui_ended w 10
 tui_stop w
 
 # --- contrib/demo --new -------------------------------------------------------

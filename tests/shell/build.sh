@@ -15,7 +15,7 @@ PC
 	(cd "$T_TMP/tree" && PKG_CONFIG="$T_TMP/pkg-config" ./configure 2>&1 >/dev/null)
 }
 for pair in libetpan:libetpan-dev gpgme:libgpgme-dev libunbound:libunbound-dev \
-    sqlite3:libsqlite3-dev gnutls:libgnutls28-dev; do
+    sqlite3:libsqlite3-dev gnutls:libgnutls28-dev expat:libexpat1-dev; do
 	mod=${pair%%:*} pkg=${pair#*:}
 	msg=$(hide "$mod" | tail -1)
 	ok "missing $mod: configure names $mod and $pkg" sh -c "case '$msg' in *'$mod not found'*'$pkg'*) exit 0;; esac; echo 'got: $msg'; exit 1"
@@ -31,7 +31,8 @@ ok "configure honours --prefix and --enable-debug" sh -c "grep -q '^prefix.*= /o
 ok "configure honours CFLAGS and --enable-sanitizers" sh -c "grep -q '^CFLAGS.*-O1 -fsanitize=address,undefined' '$T_TMP/tree/Makefile'"
 ok "configure refuses an unknown option" sh -c "cd '$T_TMP/tree' && ! ./configure --with-bogus 2>/dev/null"
 
-make -s install DESTDIR="$T_TMP/dest" prefix=/usr mandir=/usr/share/man >/dev/null 2>&1
+make -s install DESTDIR="$T_TMP/dest" prefix=/usr mandir=/usr/share/man datadir=/usr/share >/dev/null 2>&1
 ok "make install puts the binary and man pages under DESTDIR" sh -c "[ -x '$T_TMP/dest/usr/bin/steedmail' ] && [ -f '$T_TMP/dest/usr/share/man/man1/steedmail.1' ] && [ -f '$T_TMP/dest/usr/share/man/man5/steedmail.conf.5' ]"
-make -s uninstall DESTDIR="$T_TMP/dest" prefix=/usr mandir=/usr/share/man >/dev/null 2>&1
+ok "... and the provider files in the data directory" sh -c "[ -f '$T_TMP/dest/usr/share/steedmail/providers/google.xml' ] && [ \$(ls '$T_TMP/dest/usr/share/steedmail/providers' | wc -l) = \$(ls contrib/providers/*.xml | wc -l) ]"
+make -s uninstall DESTDIR="$T_TMP/dest" prefix=/usr mandir=/usr/share/man datadir=/usr/share >/dev/null 2>&1
 ok "make uninstall removes them" sh -c "[ -z \"\$(find '$T_TMP/dest' -type f)\" ]"

@@ -57,7 +57,17 @@ sm -F "$T_TMP/c" --check-config >"$T_TMP/o" 2>&1; rc=$?
 ok "password in a readable file: warning, still works" sh -c "[ $rc = 0 ] && grep -q 'warning: .*chmod 600' '$T_TMP/o'"
 chmod 600 "$T_TMP/c"
 sm -F "$T_TMP/c" --check-config >"$T_TMP/o" 2>&1
-ok "mode 0600: no warning" sh -c "! grep -q warning '$T_TMP/o'"
+ok "mode 0600: no warning about the mode" sh -c "! grep -q 'chmod' '$T_TMP/o'"
+ok "--check-config warns about a password in clear: where, and what to do instead" \
+	grep -qx "steedmail: warning: $T_TMP/c:7: account one keeps its password in clear (password = ...); steedmail --setup keeps it encrypted to the account's key (password-file), or let a command give it (password-command)" "$T_TMP/o"
+ok "... once: not for the account with a password command" sh -c "[ \$(grep -c 'in clear' '$T_TMP/o') = 1 ]"
+sed 's/^password = s3cret-Value$/password-file = ~\/pw.asc/' "$T_TMP/c" >"$T_TMP/c2"
+chmod 600 "$T_TMP/c2"
+sm -F "$T_TMP/c2" --check-config >"$T_TMP/o" 2>&1; rc=$?
+ok "password-file instead: read (~ expanded), no warning" sh -c "[ $rc = 0 ] && ! grep -q warning '$T_TMP/o'"
+printf '[account x]\naddress = x@steed.test\nimap = imaps://h\nsmtp = smtps://h\npassword-file = /f\npassword-command = pass x\n' >"$T_TMP/c2"
+sm -F "$T_TMP/c2" --check-config >"$T_TMP/o" 2>&1; rc=$?
+ok "password-file and password-command together: an error" sh -c "[ $rc = 78 ] && grep -q 'more than one of \"password\", \"password-command\" and \"password-file\"; keep one' '$T_TMP/o'"
 
 sm -F "$T_TMP/c" -d 3 --check-config >/dev/null 2>&1
 log="$XDG_CACHE_HOME/steedmail/debug.log"

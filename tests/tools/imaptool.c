@@ -185,7 +185,7 @@ main(int argc, char **argv)
 
 	if ((cf = config_load(argv[0], &cause)) == NULL ||
 	    (a = config_account(cf, NULL, &cause)) == NULL ||
-	    (pw = password_get(a, &cause)) == NULL)
+	    (pw = password_get(cf, a, &cause)) == NULL)
 		imaptool_fail(0, cause);
 	if ((cache = cache_open(a->id, &cause)) == NULL)
 		imaptool_fail(IMAP_CONN_LOCAL, cause);

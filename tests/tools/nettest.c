@@ -108,7 +108,7 @@ nettest_account(int argc, char **argv)
 	a = config_account(cf, argc == 4 ? argv[3] : NULL, &cause);
 	if (a == NULL)
 		nettest_fail(cause);
-	if ((pw = password_get(a, &cause)) == NULL)
+	if ((pw = password_get(cf, a, &cause)) == NULL)
 		nettest_fail(cause);
 
 	if (strcmp(argv[1], "password") == 0) {

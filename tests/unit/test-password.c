@@ -2,8 +2,13 @@
  * test-password.c: password.c, running real password commands: the first
  * line is the password, failures and time-outs give a cause, with no
  * password and no front end the cause says what to set, and with a front
- * end's secret hook the person is asked through it.
+ * end's secret hook the person is asked through it. password-file.c, in a
+ * GnuPG home of its own with a key made for it: the password kept
+ * encrypted to the key (0600, not in clear) and read back through
+ * password_get(); a taken name gets another; a file that is missing or
+ * not OpenPGP gives a cause.
  */
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
@@ -15,7 +20,9 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "crypto.h"
 #include "frontend.h"
+#include "ownkey.h"
 #include "password.h"
 #include "tap.h"
 #include "xmalloc.h"
@@ -65,7 +72,7 @@ test_no_tty(void)
 	if (pid == 0) {
 		close(p[0]);
 		setsid();	/* no controlling terminal: /dev/tty fails */
-		pw = password_get(&a, &cause);
+		pw = password_get(NULL, &a, &cause);
 		dprintf(p[1], "%s", pw != NULL ? "got a password" : cause);
 		_exit(0);
 	}
@@ -78,13 +85,13 @@ test_no_tty(void)
 	    "no password and no terminal");
 
 	a.password = "from-config";
-	pw = password_get(&a, &cause);
+	pw = password_get(NULL, &a, &cause);
 	TAP_STR(pw, "from-config", "password setting");
 	free(pw);
 
 	a.password = NULL;
 	a.password_command = "echo from-command";
-	pw = password_get(&a, &cause);
+	pw = password_get(NULL, &a, &cause);
 	TAP_STR(pw, "from-command", "password-command");
 	free(pw);
 }
@@ -119,14 +126,14 @@ test_hook(void)
 	h.secret = hook_secret;
 	h.arg = "typed-in";
 	fe_set(&h);
-	pw = password_get(&a, &cause);
+	pw = password_get(NULL, &a, &cause);
 	TAP_STR(pw, "typed-in", "no password configured: the hook's answer");
 	TAP_STR(hook_prompt, "Password for me@example.org (account work): ",
 	    "the prompt names the user and the account");
 	free(pw);
 
 	h.arg = NULL;
-	pw = password_get(&a, &cause);
+	pw = password_get(NULL, &a, &cause);
 	TAP_OK(pw == NULL, "the hook gives none: no password");
 	TAP_STR(cause, "no password for account work: the person said no",
 	    "the cause names the account and the hook's reason");
@@ -135,10 +142,104 @@ test_hook(void)
 	a.password = "from-config";
 	free(hook_prompt);
 	hook_prompt = NULL;
-	pw = password_get(&a, &cause);
+	pw = password_get(NULL, &a, &cause);
 	TAP_OK(hook_prompt == NULL, "a configured password: nobody is asked");
 	free(pw);
 	fe_set(NULL);
+}
+
+/* A file of the text s at path. */
+static void
+put(const char *path, const char *s)
+{
+	FILE	*f;
+
+	if ((f = fopen(path, "w")) != NULL) {
+		fputs(s, f);
+		fclose(f);
+	}
+}
+
+static void
+test_file(void)
+{
+	struct account	 a;
+	struct ownkey	 k;
+	struct stat	 sb;
+	char		 dir[] = "/tmp/test-password.XXXXXX", *home, *data;
+	char		*path, *path2, *pw, *cause = NULL, *cmd;
+	FILE		*f;
+	char		 line[256];
+	int		 clear = 0;
+
+	if (mkdtemp(dir) == NULL)
+		return;
+	home = xasprintf("%s/gnupg", dir);
+	data = xasprintf("%s/data", dir);
+	setenv("XDG_DATA_HOME", data, 1);
+	memset(&a, 0, sizeof a);
+	a.id = "carol";
+	a.name = "Carol";
+	a.address = "carol@example.org";
+	memset(&k, 0, sizeof k);
+	if (crypto_library_init(&cause) == -1 ||
+	    crypto_init(home, &cause) == -1 ||
+	    ownkey_openpgp(&a, 1, &k, &cause) == -1) {
+		TAP_OK(0, "a key to keep a password with (%s)", cause);
+		free(cause);
+		goto out;
+	}
+	path = password_file_path("carol", &cause);
+	TAP_OK(path != NULL && strstr(path, "/data/steedmail/"
+	    "password-carol.asc") != NULL, "the file: password-carol.asc in "
+	    "the data directory (%s)", path != NULL ? path : cause);
+	if (path == NULL)
+		goto out;
+	TAP_OK(password_file_write(path, k.fpr, "pass word 1", &cause) == 0,
+	    "the password is written, encrypted to the key (%s)",
+	    cause != NULL ? cause : "no error");
+	TAP_OK(stat(path, &sb) == 0 && (sb.st_mode & 0777) == 0600,
+	    "... mode 0600");
+	if ((f = fopen(path, "r")) != NULL) {
+		while (fgets(line, sizeof line, f) != NULL)
+			if (strstr(line, "pass word 1") != NULL)
+				clear = 1;
+		fclose(f);
+	}
+	TAP_OK(!clear, "... and not in clear in it");
+
+	a.password_file = path;
+	pw = password_get(NULL, &a, &cause);
+	TAP_STR(pw, "pass word 1", "password_get() reads it back through gpg");
+	free(pw);
+	path2 = password_file_path("carol", &cause);
+	TAP_OK(path2 != NULL && strstr(path2, "password-carol-2.asc") != NULL,
+	    "a name taken: another one (%s)", path2);
+	free(path2);
+
+	put(path, "not OpenPGP at all\n");
+	pw = password_get(NULL, &a, &cause);
+	TAP_OK(pw == NULL && cause != NULL && strncmp(cause, "cannot "
+	    "decrypt the password of account carol: ", 41) == 0,
+	    "a file that is not OpenPGP: a cause (%s)", cause);
+	free(cause);
+	cause = NULL;
+	a.password_file = "/nonexistent/password.asc";
+	pw = password_get(NULL, &a, &cause);
+	TAP_OK(pw == NULL && cause != NULL &&
+	    strstr(cause, "cannot read /nonexistent/password.asc") != NULL,
+	    "a file that is not there: a cause (%s)", cause);
+	free(cause);
+	free(path);
+out:
+	ownkey_free(&k);
+	cmd = xasprintf("gpgconf --homedir %s --kill all >/dev/null 2>&1; "
+	    "rm -rf %s", home, dir);
+	if (system(cmd) != 0)
+		TAP_OK(0, "cleaning %s", dir);
+	free(cmd);
+	free(home);
+	free(data);
 }
 
 int
@@ -185,5 +286,6 @@ main(void)
 
 	test_no_tty();
 	test_hook();
+	test_file();
 	return TAP_DONE();
 }

@@ -285,7 +285,7 @@ test_save(void)
 	snprintf(path, sizeof path, "%s/sub/config", dir);
 	account(&sa, "Carol Example", "Carol.X@example.org");
 	sa.password = "se\"cret";
-	TAP_OK(setup_save(path, &sa, &cause) == 0,
+	TAP_OK(setup_save(path, &sa, NULL, &cause) == 0,
 	    "save: a new file in a new directory (%s)", cause ? cause : "");
 	TAP_OK(mode() == 0600, "save: the new file is 0600");
 	cf = config_load(path, &cause);
@@ -316,7 +316,7 @@ test_save(void)
 	sa.password_command = "pass dave";
 	sa.cert_fingerprint = "75b427d9996660dac45980c0217668a17b4163983d83aa"
 	    "03a45a071dd1c91306";
-	TAP_OK(setup_save(path, &sa, &cause) == 0, "save: a second account");
+	TAP_OK(setup_save(path, &sa, NULL, &cause) == 0, "save: a second account");
 	after = get();
 	TAP_OK(after != NULL && strncmp(after, before, strlen(before)) == 0,
 	    "save: every byte of the file before is kept, in place");
@@ -333,14 +333,14 @@ test_save(void)
 	config_free(cf);
 
 	sa.id = "work";
-	TAP_OK(setup_save(path, &sa, &cause) == -1 &&
+	TAP_OK(setup_save(path, &sa, NULL, &cause) == -1 &&
 	    strstr(cause, "already has an account") != NULL,
 	    "save: an account name in use is refused");
 	free(cause);
 	cause = NULL;
 	sa.id = NULL;
 	sa.cert_fingerprint = "not hex";
-	TAP_OK(setup_save(path, &sa, &cause) == -1,
+	TAP_OK(setup_save(path, &sa, NULL, &cause) == -1,
 	    "save: a value config_load() refuses is refused (%s)",
 	    cause ? cause : "");
 	free(cause);
