@@ -110,8 +110,8 @@ cp_draw_security(struct compose *c, int y, int last)
 		}
 		if (tui_compose_looking(c))
 			buf_adds(&b, " | looking up...");
-		if (p->action == POLICY_REFUSE_SEND || p->nchanged > 0 ||
-		    p->nrevoked > 0)
+		if (p->action == POLICY_REFUSE_SEND || p->action ==
+		    POLICY_HOLD || p->nchanged > 0 || p->nrevoked > 0)
 			col = TC_IND_BAD;
 		else if (p->encrypt)
 			col = TC_IND_GOOD;
