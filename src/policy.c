@@ -187,6 +187,8 @@ policy_dns_each(const struct policy_in *in, struct policy_dns_run *run,
 		/* nothing could be asked: every lookup failed */
 		for (j = 0; j < n; j++)
 			res->rcpts[map[j]].dns_failed = "error";
+		if (res->dns_cause == NULL && cause != NULL)
+			res->dns_cause = xstrdup(cause);
 		dns_close(dc);
 		goto out;
 	}
@@ -685,6 +687,8 @@ policy_wait_line(const struct policy_result *res)
 		buf_addf(&b, "%s%s (%s)", k++ == 0 ? "" : ", ", p->addr,
 		    p->dns_failed);
 	}
+	if (res->dns_cause != NULL)
+		buf_addf(&b, "; no DNS lookup can be made: %s", res->dns_cause);
 	return buf_take(&b);
 }
 
@@ -931,5 +935,6 @@ policy_result_free(struct policy_result *res)
 	}
 	free(res->rcpts);
 	free(res->line);
+	free(res->dns_cause);
 	memset(res, 0, sizeof *res);
 }

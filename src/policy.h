@@ -98,6 +98,8 @@ struct policy_result {
 	struct policy_rcpt	*rcpts;		/* To, Cc, Bcc order */
 	size_t			 n;
 	char			*line;		/* the one line for the user */
+	char			*dns_cause;	/* DNS could not be asked at
+						   all (no resolver): why */
 };
 
 /* Parse the settings' words; -1 for an unknown one. */

@@ -136,11 +136,12 @@ cmd_send_report(const struct send_report *rep, const char *id)
 			rc = EX_UNAVAILABLE;
 			break;
 		case SEND_HELD:
-			cmd_error("%s%s%s; it stays in the outbox (steedmail "
-			    "--flush looks again)", id ? "" : it->id, id ? "" :
-			    ": ", it->text);
-			if (id == NULL)
-				rc = rc == EX_OK ? EX_TEMPFAIL : rc;
+			/* -s said it already, when it held the message */
+			if (id != NULL)
+				break;
+			cmd_error("%s: %s; it stays in the outbox", it->id,
+			    it->text);
+			rc = rc == EX_OK ? EX_TEMPFAIL : rc;
 			break;
 		}
 	}
@@ -330,7 +331,7 @@ cmd_send_hold(struct cmd_ctx *ctx, const struct draft *d,
 	}
 	*queued = 1;
 	span = draft_wait_words(ctx->cf);
-	cmd_error("held in the outbox: %s; it is not sent in clear because "
+	cmd_error("queued, not sent: %s; it is never sent in clear because "
 	    "DNS failed: steedmail --flush looks again, for %s (dns-wait)",
 	    why, span);
 	free(span);
