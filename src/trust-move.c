@@ -158,7 +158,7 @@ static int
 trust_move_sync(struct trust_store *ts, const char *path, int out,
     long long *version, char **cause)
 {
-	long long	v;
+	long long	v = 0;
 	int		rc = -1;
 
 	if (trust_run(ts, cause, "ATTACH DATABASE ? AS mv", "s", path) == -1)
