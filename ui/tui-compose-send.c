@@ -217,9 +217,14 @@ cp_send_questions(struct compose *c, const struct draft_preview *p,
 	}
 	switch (p->action) {
 	case POLICY_HOLD:
+		/* "send in clear anyway? (y/N)" must fit on 80 columns */
 		who = cp_bogus(p);
-		yes = tui_yesno_no("forged DNS answer for %s: send in clear "
-		    "anyway?", who);
+		if (tui_width(who) <= 26)
+			yes = tui_yesno_no("forged DNS answer for %s: send in "
+			    "clear anyway?", who);
+		else
+			yes = tui_yesno_no("forged DNS answer (see the "
+			    "security line): send in clear anyway?");
 		free(who);
 		if (!yes)
 			goto kept;

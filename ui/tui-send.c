@@ -215,7 +215,8 @@ tui_send_one(const struct send_report *rep, const char *id, const char *how)
 	switch (it->status) {
 	case SEND_DONE:
 	case SEND_UNSAVED:
-		line = how != NULL ? xasprintf("%s; %s", it->text, how) :
+		/* how it went first: the line may be cut on a narrow screen */
+		line = how != NULL ? xasprintf("%s; %s", how, it->text) :
 		    xstrdup(it->text);
 		ts = tui_send_result(TS_SENT, id, line);
 		break;
