@@ -1166,6 +1166,42 @@ tui_trust_list_clear(struct tui_trust_list *d)
 	d->error = NULL;
 }
 
+static int
+tui_trust_addr_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The addresses the store has no key for but whose DNS answer was bogus
+ * (met by a sync's lookup of a sender): they are listed too, marked.
+ */
+static void
+tui_trust_list_add_bogus(struct trust_store *ts, char ***addrs, size_t *n)
+{
+	char	**v, *cause = NULL;
+	size_t	  nv, i, j;
+
+	if (trust_store_dns_bogus_list(ts, &v, &nv, &cause) == -1) {
+		free(cause);
+		return;
+	}
+	for (i = 0; i < nv; i++) {
+		for (j = 0; j < *n; j++)
+			if (strcmp((*addrs)[j], v[i]) == 0)
+				break;
+		if (j < *n) {
+			free(v[i]);
+			continue;
+		}
+		*addrs = xreallocarray(*addrs, *n + 1, sizeof **addrs);
+		(*addrs)[(*n)++] = v[i];
+	}
+	free(v);
+	if (*n > 1)
+		qsort(*addrs, *n, sizeof **addrs, tui_trust_addr_cmp);
+}
+
 static void
 tui_trust_list_load(struct tui_trust_list *d)
 {
@@ -1185,6 +1221,7 @@ tui_trust_list_load(struct tui_trust_list *d)
 		d->error = cause;
 		return;
 	}
+	tui_trust_list_add_bogus(ts, &addrs, &n);
 	d->rows = xcalloc(n > 0 ? n : 1, sizeof *d->rows);
 	for (i = 0; i < n; i++) {
 		r = &d->rows[d->n++];
