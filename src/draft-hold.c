@@ -221,8 +221,9 @@ draft_release(struct config *cf, const char *dir, struct outbox_entry *e,
 	waits = rc == 2 || (rc == 1 && p.policy.action == POLICY_HOLD);
 	if (waits && late && can_ask) {
 		span = draft_hold_span(wait);
-		agreed = fe_confirm("a message to %s%s has waited %s: %s. Send "
-		    "it in clear?", e->rcpts[0], e->nrcpts > 1 ? " and others" :
+		/* the question first: a screen's row may cut the rest */
+		agreed = fe_confirm("send it in clear? A message to %s%s has "
+		    "waited %s: %s", e->rcpts[0], e->nrcpts > 1 ? " and others" :
 		    "", span, p.line != NULL ? p.line : "no answer");
 		free(span);
 		if (agreed) {

@@ -201,7 +201,7 @@ echo "asked $$" | XDG_DATA_HOME="$A" XDG_CACHE_HOME="$A-c" sm -F "$T_TMP/w.conf"
     -s "asked $$" bob@steed.test >"$T_TMP/a0" 2>&1
 sleep 3
 TUI_COLS=200 tui_start ask env XDG_DATA_HOME="$A" XDG_CACHE_HOME="$A-c" "$STEEDMAIL" -F "$T_TMP/w.conf" --flush
-ok "--flush at a terminal after dns-wait: asked, no by default" tui_wait ask "has waited 2 seconds: waits for DNS: no answer for bob@steed.test (servfail). Send it in clear? [y/N]" 20
+ok "--flush at a terminal after dns-wait: asked, no by default" tui_wait ask "send it in clear? A message to bob@steed.test has waited 2 seconds: waits for DNS: no answer for bob@steed.test (servfail) [y/N]" 20
 tui_keys ask Enter
 st=$(tui_ended ask 20)
 ok "... Enter: given up (69), not sent" [ "${st:-}" = 69 ]
