@@ -206,8 +206,7 @@ policy_dns_each(const struct policy_in *in, struct policy_dns_run *run,
 		if (r[j].status == DNS_SECURE || r[j].status == DNS_INSECURE) {
 			p->dns_insecure = r[j].status == DNS_INSECURE;
 			cb(run, p, &r[j]);
-		}
-		else if (r[j].status != DNS_NONE)
+		} else if (r[j].status != DNS_NONE)
 			p->dns_failed = dns_status_name(r[j].status);
 	}
 	dns_results_free(r, nr);
@@ -216,6 +215,32 @@ out:
 	free(cause);
 	free(addrs);
 	free(map);
+}
+
+/*
+ * Without DNS: a bogus answer the store remembers for a recipient still
+ * without a key (the trust step of a sync met it) counts as one, so that
+ * a decision made from what is known (the compose screen's first line)
+ * does not say "in clear" for it before DNS is asked again.
+ */
+static void
+policy_bogus_marks(struct trust_store *ts, struct policy_result *res)
+{
+	struct trust_dns	 td;
+	char			*cause = NULL;
+	size_t			 i;
+
+	for (i = 0; i < res->n; i++) {
+		if (res->rcpts[i].fpr != NULL || res->rcpts[i].why != NULL)
+			continue;
+		if (trust_store_dns(ts, res->rcpts[i].addr, &td, &cause) == 0)
+			res->rcpts[i].dns_bogus = td.bogus != 0;
+		else {
+			free(cause);
+			cause = NULL;
+		}
+		trust_dns_free(&td);
+	}
 }
 
 /* An OPENPGPKEY answer: each record's key, if it is p's, is a sighting. */
@@ -851,6 +876,8 @@ policy_decide(const struct policy_in *in, char *const *addrs, size_t n,
 			policy_home(ts, ctx, proto, p, now, !in->smime &&
 			    (in->cf == NULL || in->cf->gnupg_home == NULL));
 	}
+	if (!in->use_dns && !in->smime)
+		policy_bogus_marks(ts, res);
 	/*
 	 * S/MIME: certificates the user imported come first; DNS is asked
 	 * only for the recipients without any.
