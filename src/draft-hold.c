@@ -230,6 +230,7 @@ draft_release(struct config *cf, const char *dir, struct outbox_entry *e,
 			reason = xstrdup(p.line != NULL ? p.line : "held");
 			draft_protection_free(&p);
 			o.never = 1;
+			buf_reset(&msg);	/* draft_protect() adds to it */
 			rc = draft_protect(d, cf, &o, &msg, &p, &bad, &cause);
 			if (rc == 0) {
 				free(p.line);

@@ -207,6 +207,21 @@ st=$(tui_ended ask 20)
 ok "... Enter: given up (69), not sent" [ "${st:-}" = 69 ]
 ok "... kept in failed/" sh -c "ls '$A/steedmail/outbox/failed' | grep -q '\\.eml$'"
 ok "... and bob got nothing" [ "$(bob_count)" = "$before" ]
+# ... and y sends it in clear, as agreed
+Y=$T_TMP/agreed
+echo "agreed $$" | XDG_DATA_HOME="$Y" XDG_CACHE_HOME="$Y-c" sm -F "$T_TMP/w.conf" \
+    -s "agreed $$" bob@steed.test >"$T_TMP/y0" 2>&1
+sleep 3
+TUI_COLS=200 tui_start yes env XDG_DATA_HOME="$Y" XDG_CACHE_HOME="$Y-c" "$STEEDMAIL" -F "$T_TMP/w.conf" --flush
+tui_wait yes "send it in clear? A message to bob@steed.test" 20 >/dev/null
+tui_keys yes y Enter
+st=$(tui_ended yes 30)
+ok "... y: sent (0)" [ "${st:-}" = 0 ]
+ok "... in clear, as agreed, and said" tui_wait yes "sent in clear, as you agreed: waits for DNS: no answer for bob@steed.test (servfail); sent and saved in Sent"
+for _ in $(seq 1 40); do [ "$(bob_count)" -gt "$before" ] && break; sleep 0.25; done
+uid=$(bob --list INBOX 2>/dev/null | cut -f1 | sort -n | tail -1)
+bob --fetch "${uid:-0}" INBOX >"$T_TMP/agreed.eml" 2>/dev/null
+ok "... bob gets it in clear" sh -c "grep -q 'agreed $$' '$T_TMP/agreed.eml' && ! grep -q 'BEGIN PGP MESSAGE' '$T_TMP/agreed.eml' || { cat '$T_TMP/agreed.eml'; false; }"
 
 # The interface: the security line's lookup hangs (no answer, a long
 # time-out); q, y (discard) and q leave at once, status 0, without
