@@ -41,6 +41,10 @@ const struct config_setting config_settings[] = {
 	  "plaintext|ask|refuse",
 	  "a recipient without a key: send in clear with a note (default), "
 	  "ask (batch: refuse), or refuse" },
+	{ "dns-wait", CONFIG_GLOBAL, CONFIG_STRING, G(dns_wait), 0,
+	  "DURATION",
+	  "how long a message waits in the outbox when a recipient's key "
+	  "lookup fails, before it is given up (default: 2d)" },
 	{ "alias-file", CONFIG_GLOBAL, CONFIG_PATH, G(alias_file), 0, "FILE",
 	  "aliases for address completion, in mutt's form (default: "
 	  "$XDG_CONFIG_HOME/steedmail/aliases)" },

@@ -263,6 +263,54 @@ config_list_add(char ***list, const char *v)
 }
 
 /* The settings of text whose form one module knows (dns-update.h). */
+int
+config_duration(const char *v, long long *secs, char **why)
+{
+	char		*end;
+	long long	 n, unit = 1;
+
+	errno = 0;
+	n = strtoll(v, &end, 10);
+	if (*end == 'm')
+		unit = 60;
+	else if (*end == 'h')
+		unit = 3600;
+	else if (*end == 'd')
+		unit = 24 * 3600;
+	if (unit != 1)
+		end++;
+	if (*v < '0' || *v > '9' || *end != '\0' || errno != 0 || n < 1 ||
+	    n > 365 * 24 * 3600 / unit) {
+		*why = xstrdup("expected a duration: seconds, or a number "
+		    "and m, h or d (30m, 12h, 2d), at most 365 days");
+		return -1;
+	}
+	*secs = n * unit;
+	return 0;
+}
+
+static int
+config_check_duration(const char *v, char **why)
+{
+	long long	secs;
+
+	return config_duration(v, &secs, why);
+}
+
+long long
+config_dns_wait(const struct config *cf)
+{
+	long long	 secs;
+	char		*why = NULL;
+
+	if (cf == NULL || cf->dns_wait == NULL ||
+	    config_duration(cf->dns_wait, &secs, &why) == -1) {
+		free(why);
+		return CONFIG_DNS_WAIT_DEFAULT;
+	}
+	return secs;
+}
+
 static int
 config_check_form(struct config_parser *p, const struct config_setting *s,
     const char *v)
@@ -277,6 +325,8 @@ config_check_form(struct config_parser *p, const struct config_setting *s,
 		check = dns_update_check_key;
 	else if (strcmp(s->name, "dns-update-zone") == 0)
 		check = dns_update_check_zone;
+	else if (strcmp(s->name, "dns-wait") == 0)
+		check = config_check_duration;
 	if (check == NULL || check(v, &why) == 0)
 		return 0;
 	rc = config_error(p, "%s: %s", s->name, why);
@@ -737,6 +787,7 @@ config_free(struct config *cf)
 	free(cf->gnupg_home);
 	free(cf->encrypt);
 	free(cf->fallback);
+	free(cf->dns_wait);
 	free(cf->sync_trust_limit);
 	free(cf->cache_protected);
 	for (i = 0; i < cf->nbinds; i++)

@@ -66,6 +66,8 @@ struct config {
 	/* the encryption policy (policy.h); NULL: the defaults */
 	char		*encrypt;	/* opportunistic, always, never */
 	char		*fallback;	/* plaintext, ask, refuse */
+	/* how long a message may wait in the outbox for a DNS answer */
+	char		*dns_wait;	/* a duration; NULL: the default */
 
 	/* the aliases for address completion (addrbook.h); NULL: default */
 	char		*alias_file;
@@ -146,5 +148,14 @@ struct account	*config_account(struct config *, const char *id, char **cause);
  */
 char		**config_audit(const struct config *, size_t *n);
 const char	*config_type_name(enum config_type);
+/*
+ * A duration: a number of seconds, or of minutes, hours or days with m,
+ * h or d after it ("90", "30m", "12h", "2d"); from 1 s to 365 days.
+ * Returns 0 and *secs, or -1 with *why (allocated).
+ */
+int		 config_duration(const char *, long long *secs, char **why);
+/* dns-wait in seconds: how long a message waits for DNS (2 days). */
+#define CONFIG_DNS_WAIT_DEFAULT	(2LL * 24 * 3600)
+long long	 config_dns_wait(const struct config *);
 
 #endif

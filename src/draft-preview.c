@@ -397,13 +397,19 @@ draft_preview_must_why(const struct policy_in *in)
 }
 
 static char *
-draft_preview_line(const struct draft_preview *pv, const struct policy_in *in)
+draft_preview_line(const struct draft_preview *pv, const struct policy_in *in,
+    const struct policy_result *res)
 {
 	struct buf	b;
 	size_t		i, j, k, count;
 
 	buf_init(&b);
 	switch (pv->action) {
+	case POLICY_HOLD:
+	case POLICY_WAIT:
+		/* the policy's own words: "held: the DNS answer for ..." */
+		buf_adds(&b, res->line != NULL ? res->line : "held");
+		break;
 	case POLICY_ENCRYPT:
 		if (pv->n == 0) {
 			buf_adds(&b, "encrypt: no recipients yet");
@@ -552,7 +558,7 @@ draft_preview(const struct draft *d, const struct config *cf,
 	}
 	pv->action = res.action;
 	draft_preview_rcpts(pv, &res, &in);
-	pv->line = draft_preview_line(pv, &in);
+	pv->line = draft_preview_line(pv, &in, &res);
 	policy_result_free(&res);
 sign:
 	free(addrs);

@@ -83,7 +83,9 @@ draft_ask(const struct policy_result *res)
 /*
  * The encryption policy for d's recipients, asking through fe_confirm()
  * when fallback = ask and somebody can answer. Returns 0 (p->policy set:
- * encrypt, or send in clear), 1 refused, -1 with *cause.
+ * encrypt, or send in clear), 1 refused (or held: a bogus DNS answer,
+ * which is never asked about here: the compose screen asks from its
+ * preview), 2 to wait for DNS, -1 with *cause.
  */
 static int
 draft_decide(const struct draft *d, const struct config *cf,
@@ -135,7 +137,10 @@ draft_decide(const struct draft *d, const struct config *cf,
 	}
 	if (res->action == POLICY_ASK_USER)
 		policy_answer(res, o->can_ask, o->can_ask && draft_ask(res));
-	return res->action == POLICY_REFUSE_SEND ? 1 : 0;
+	if (res->action == POLICY_WAIT)
+		return 2;
+	return res->action == POLICY_REFUSE_SEND ||
+	    res->action == POLICY_HOLD ? 1 : 0;
 }
 
 /* Sign and perhaps encrypt m into msg, with the keys found. */
@@ -270,7 +275,7 @@ draft_protect(const struct draft *d, const struct config *cf,
 		p->policy.line = xstrdup("sent in clear: --smime encrypts "
 		    "only with --encrypt or --require-encryption");
 	} else if ((rc = draft_decide(d, cf, o, keyring, p, cause)) != 0) {
-		if (rc == 1)
+		if (rc > 0)
 			p->line = xstrdup(p->policy.line);
 		goto out;
 	}

@@ -74,7 +74,8 @@ draft_dir(char **cause)
 /*
  * Would d go out encrypted? Decided as draft_protect() would, without
  * asking anybody and without a word to the person: a draft that must be
- * encrypted counts as encrypted even if it could not be today.
+ * encrypted counts as encrypted even if it could not be today, and so
+ * does one held by a bogus DNS answer or waiting for a lookup to answer.
  */
 static int
 draft_would_encrypt(const struct draft *d, const struct config *cf,
@@ -105,7 +106,9 @@ draft_would_encrypt(const struct draft *d, const struct config *cf,
 		return -1;
 	}
 	free(addrs);
-	yes = res.action == POLICY_ENCRYPT;
+	/* held or waiting for DNS: meant to go encrypted, so kept so */
+	yes = res.action == POLICY_ENCRYPT || res.action == POLICY_HOLD ||
+	    res.action == POLICY_WAIT;
 	policy_result_free(&res);
 	return yes;
 }
@@ -181,33 +184,34 @@ fail:
 }
 
 int
-draft_postpone(const struct draft *d, const struct config *cf,
-    const struct draft_opts *o, char **path, int *encrypted, char **cause)
+draft_keep(const struct draft *d, const struct config *cf,
+    const struct draft_opts *o, int encrypt, struct buf *out, int *encrypted,
+    char **cause)
 {
 	struct mime_out		 m;
 	struct crypto_out	 co;
 	struct ownkey		 k;
-	struct buf		 out;
 	char			*why = NULL;
 	int			 rc = -1;
 
-	*path = NULL;
 	*encrypted = 0;
 	memset(&k, 0, sizeof k);
 	draft_mime(d, &m);
 	m.extra = draft_extra(d);
-	buf_init(&out);
+	buf_reset(out);
 	if (crypto_init(cf->gnupg_home, &why) == -1) {
 		/* No gpg: what must be encrypted cannot be kept. */
-		if (draft_must_encrypt(d, cf, o)) {
+		if (encrypt == 1 || draft_must_encrypt(d, cf, o)) {
 			*cause = xasprintf("cannot keep the draft encrypted: "
 			    "%s", why);
 			goto out;
 		}
-	} else if ((*encrypted = draft_would_encrypt(d, cf, o, cause)) == -1)
+	} else if (encrypt != -1)
+		*encrypted = encrypt;
+	else if ((*encrypted = draft_would_encrypt(d, cf, o, cause)) == -1)
 		goto out;
 	if (!*encrypted) {
-		if (mime_build(&m, &out, cause) == -1)
+		if (mime_build(&m, out, cause) == -1)
 			goto out;
 	} else {
 		if (ownkey_openpgp(d->a, 1, &k, cause) == -1)
@@ -218,11 +222,10 @@ draft_postpone(const struct draft *d, const struct config *cf,
 		co.encrypt = 1;
 		co.self_only = 1;
 		co.signer = k.fpr;
-		if (crypto_out_build(&m, &co, &out, cause) == -1)
+		if (crypto_out_build(&m, &co, out, cause) == -1)
 			goto out;
 	}
-	if ((*path = draft_write(out.data, out.len, cause)) != NULL)
-		rc = 0;
+	rc = 0;
 out:
 	if (rc == -1)
 		*encrypted = 0;
@@ -230,6 +233,23 @@ out:
 	free((char *)m.extra);
 	draft_mime_free(&m);
 	ownkey_free(&k);
+	return rc;
+}
+
+int
+draft_postpone(const struct draft *d, const struct config *cf,
+    const struct draft_opts *o, char **path, int *encrypted, char **cause)
+{
+	struct buf	out;
+	int		rc = -1;
+
+	*path = NULL;
+	buf_init(&out);
+	if (draft_keep(d, cf, o, -1, &out, encrypted, cause) == 0 &&
+	    (*path = draft_write(out.data, out.len, cause)) != NULL)
+		rc = 0;
+	if (rc == -1)
+		*encrypted = 0;
 	buf_free(&out);
 	return rc;
 }

@@ -150,11 +150,13 @@ int	 draft_may_ask(const struct draft *, const struct config *,
  * the encryption policy say: STEED, mail is signed whenever the account
  * has a key, and encrypted whenever the policy finds a key for every
  * recipient. out gets the message to queue. Returns 0 (out complete, p
- * says what was done), 1 when the policy refuses to send it (p says
- * why), -1 with *cause when it cannot be built or protected as asked
- * (nothing is to be sent; *bad_input is set when the draft itself is at
- * fault: a header with a line break, text that is not UTF-8, an
- * attachment that cannot be read).
+ * says what was done), 1 when the policy refuses to send it or holds it
+ * (POLICY_HOLD: a bogus DNS answer; p says why), 2 when it must wait for
+ * a DNS answer (POLICY_WAIT: a lookup failed; the caller holds it in the
+ * outbox with draft_hold(), p says why), -1 with *cause when it cannot
+ * be built or protected as asked (nothing is to be sent; *bad_input is
+ * set when the draft itself is at fault: a header with a line break, text
+ * that is not UTF-8, an attachment that cannot be read).
  */
 int	 draft_protect(const struct draft *, const struct config *,
 	    const struct draft_opts *, struct buf *out,
@@ -232,6 +234,56 @@ int	 draft_queue(const struct draft *, const struct buf *msg, char **id,
 int	 draft_postpone(const struct draft *, const struct config *,
 	    const struct draft_opts *, char **path, int *encrypted,
 	    char **cause);
+/*
+ * The draft as the file that keeps it (what draft_postpone() writes, a
+ * whole message) into out: encrypted to the account's own key when
+ * encrypt is 1 (its key is made if need be), in clear when 0, as the
+ * message would go when -1 (which may look keys up). *encrypted says
+ * which. Returns -1 with *cause.
+ */
+int	 draft_keep(const struct draft *, const struct config *,
+	    const struct draft_opts *, int encrypt, struct buf *out,
+	    int *encrypted, char **cause);
+
+/*
+ * Messages that wait in the outbox for DNS (draft-hold.c). When
+ * draft_protect() returns 2 (a recipient's key lookup failed: servfail,
+ * a time-out, no resolver), the front end hands the draft to
+ * draft_hold(): it is kept in the outbox (encrypted to the account's own
+ * key, as a postponed draft that would be encrypted) with the options it
+ * was sent with, and nothing is submitted. Each flush that looks again
+ * (send_flush() with SEND_LOOK_AGAIN) calls draft_release() for it,
+ * which decides it as draft_protect() would have: a key found now, it is
+ * encrypted and queued; a lookup that still fails, or a bogus answer,
+ * keep it held; once it has waited dns-wait (config_dns_wait()), it is
+ * asked about (can_ask: "send it in clear?", no by default) or given up
+ * into outbox/failed/, never sent in clear for want of an answer. The
+ * opts words are draft_opts_words()'s. *id is the entry.
+ */
+int	 draft_hold(const struct draft *, const struct config *,
+	    const struct draft_opts *, const char *why, char **id,
+	    char **cause);
+/* The options that survive a hold, as words ("encrypt smime"), and back. */
+char	*draft_opts_words(const struct draft_opts *);
+void	 draft_opts_parse(const char *words, struct draft_opts *);
+enum draft_release {
+	DRAFT_RELEASED,		/* decided: queued to submit now */
+	DRAFT_STILL_HELD,	/* still waits; *line says why */
+	DRAFT_GIVEN_UP,		/* moved to outbox/failed/; *line says why */
+	DRAFT_RELEASE_ERROR	/* cannot be looked at now; it stays */
+};
+struct outbox_entry;
+enum draft_release draft_release(struct config *, const char *dir,
+	    struct outbox_entry *, int can_ask, char **line);
+/*
+ * A held entry in words: why (NULL: as it last said), since when, and
+ * until when a flush looks again (allocated).
+ */
+char	*draft_held_text(const struct config *, const struct outbox_entry *,
+	    const char *why);
+/* dns-wait in words: "2 days", "12 hours" (allocated). */
+char	*draft_wait_words(const struct config *);
+
 /*
  * Resume the draft in path for account a: decrypted if it was stored
  * encrypted, its protected Subject restored. The file stays until

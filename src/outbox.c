@@ -9,6 +9,13 @@
  *   ID.accepted  the submission server's reply to DATA: written, synced,
  *                before anything else happens after the server said yes
  *   ID.saved     the copy in Sent exists
+ *   ID.draft     the draft the message was made from, when it was kept:
+ *                the compose screen's (e edits it again), or a held
+ *                entry's (what is decided and sent once DNS answers)
+ *   ID.held      a held entry: "since SECONDS", "opts WORDS", "why TEXT"
+ *                lines. It counts only while there is no ID.msg: the
+ *                release writes ID.msg first, then removes ID.held, so a
+ *                crash between the two leaves an entry that is queued.
  * Files are written to a temporary name, fsync'd, renamed, and the
  * directory fsync'd, so that each state survives a crash or power loss.
  */
@@ -116,43 +123,70 @@ outbox_clean(const char *s)
 	return strpbrk(s, "\r\n") == NULL && *s != '\0';
 }
 
+/* The lines of ID.env, or -1 with *cause. */
+static int
+outbox_envelope(const char *account, const char *from, char *const *rcpts,
+    size_t nrcpts, struct buf *env, char **cause)
+{
+	size_t	i;
+
+	buf_init(env);
+	if (!outbox_clean(account) || !outbox_clean(from) || nrcpts == 0) {
+		*cause = xstrdup("bad envelope for the outbox");
+		return -1;
+	}
+	buf_addf(env, "account %s\nfrom %s\n", account, from);
+	for (i = 0; i < nrcpts; i++) {
+		if (!outbox_clean(rcpts[i])) {
+			buf_free(env);
+			*cause = xstrdup("bad recipient for the outbox");
+			return -1;
+		}
+		buf_addf(env, "rcpt %s\n", rcpts[i]);
+	}
+	return 0;
+}
+
+/* Remove DIR/ID.ext, whatever it is. */
+static void
+outbox_unlink(const char *dir, const char *id, const char *ext)
+{
+	char	*p = xasprintf("%s/%s.%s", dir, id, ext);
+
+	unlink(p);
+	free(p);
+}
+
+/* Write DIR/ID.ext durably. */
+static int
+outbox_put(const char *dir, const char *id, const char *ext,
+    const char *data, size_t len, char **cause)
+{
+	char	*name = xasprintf("%s.%s", id, ext);
+	int	 rc;
+
+	rc = outbox_write_file(dir, name, data, len, cause);
+	free(name);
+	return rc;
+}
+
 int
 outbox_queue(const char *dir, const char *account, const char *from,
     char *const *rcpts, size_t nrcpts, const char *msg, size_t len,
     char **id, char **cause)
 {
 	struct buf	 env;
-	char		*name, *newid;
-	size_t		 i;
+	char		*newid;
 	int		 rc;
 
-	if (!outbox_clean(account) || !outbox_clean(from) || nrcpts == 0) {
-		*cause = xstrdup("bad envelope for the outbox");
+	if (outbox_envelope(account, from, rcpts, nrcpts, &env, cause) == -1)
 		return -1;
-	}
-	buf_init(&env);
-	buf_addf(&env, "account %s\nfrom %s\n", account, from);
-	for (i = 0; i < nrcpts; i++) {
-		if (!outbox_clean(rcpts[i])) {
-			buf_free(&env);
-			*cause = xstrdup("bad recipient for the outbox");
-			return -1;
-		}
-		buf_addf(&env, "rcpt %s\n", rcpts[i]);
-	}
 	newid = outbox_new_id();
-	name = xasprintf("%s.msg", newid);
-	rc = outbox_write_file(dir, name, msg, len, cause);
-	free(name);
+	rc = outbox_put(dir, newid, "msg", msg, len, cause);
 	if (rc == 0) {
-		name = xasprintf("%s.env", newid);
-		rc = outbox_write_file(dir, name, env.data, env.len, cause);
-		free(name);
-		if (rc == -1) {
-			name = xasprintf("%s/%s.msg", dir, newid);
-			unlink(name);
-			free(name);
-		}
+		rc = outbox_put(dir, newid, "env", env.data, env.len, cause);
+		if (rc == -1)
+			outbox_unlink(dir, newid, "msg");
 	}
 	buf_free(&env);
 	if (rc == -1) {
@@ -161,6 +195,99 @@ outbox_queue(const char *dir, const char *account, const char *from,
 	}
 	*id = newid;
 	return 0;
+}
+
+/* The text of ID.held: one line each, no line break inside. */
+static char *
+outbox_held_text(long long since, const char *opts, const char *why)
+{
+	char	*w, *o, *p, *text;
+
+	w = xstrdup(why != NULL ? why : "");
+	o = xstrdup(opts != NULL ? opts : "");
+	for (p = w; *p != '\0'; p++)
+		if (*p == '\r' || *p == '\n')
+			*p = ' ';
+	for (p = o; *p != '\0'; p++)
+		if (*p == '\r' || *p == '\n')
+			*p = ' ';
+	text = xasprintf("since %lld\nopts %s\nwhy %s\n", since, o, w);
+	free(w);
+	free(o);
+	return text;
+}
+
+int
+outbox_hold(const char *dir, const char *account, const char *from,
+    char *const *rcpts, size_t nrcpts, const char *draft, size_t len,
+    const char *opts, const char *why, char **id, char **cause)
+{
+	struct buf	 env;
+	char		*newid, *held;
+	int		 rc;
+
+	if (outbox_envelope(account, from, rcpts, nrcpts, &env, cause) == -1)
+		return -1;
+	newid = outbox_new_id();
+	held = outbox_held_text((long long)time(NULL), opts, why);
+	/* the draft and why it waits first: the envelope makes it count */
+	rc = outbox_put(dir, newid, "draft", draft, len, cause);
+	if (rc == 0)
+		rc = outbox_put(dir, newid, "held", held, strlen(held), cause);
+	if (rc == 0)
+		rc = outbox_put(dir, newid, "env", env.data, env.len, cause);
+	if (rc == -1) {
+		outbox_unlink(dir, newid, "held");
+		outbox_unlink(dir, newid, "draft");
+		free(newid);
+	} else
+		*id = newid;
+	free(held);
+	buf_free(&env);
+	return rc;
+}
+
+int
+outbox_hold_note(const char *dir, struct outbox_entry *e, const char *why,
+    char **cause)
+{
+	char	*held;
+	int	 rc;
+
+	held = outbox_held_text(e->held_since, e->held_opts, why);
+	rc = outbox_put(dir, e->id, "held", held, strlen(held), cause);
+	free(held);
+	if (rc == 0) {
+		free(e->held_why);
+		e->held_why = xstrdup(why);
+	}
+	return rc;
+}
+
+int
+outbox_release(const char *dir, struct outbox_entry *e, const char *msg,
+    size_t len, char **cause)
+{
+	char	*p;
+
+	if (outbox_put(dir, e->id, "msg", msg, len, cause) == -1)
+		return -1;
+	p = xasprintf("%s/%s.held", dir, e->id);
+	if (unlink(p) == -1 && errno != ENOENT) {
+		/* ID.msg is there: the entry is queued all the same */
+		log_msg(LOG_ERROR, "outbox: cannot remove %s: %s", p,
+		    strerror(errno));
+	}
+	free(p);
+	outbox_sync_dir(dir);
+	e->held = 0;
+	return 0;
+}
+
+char *
+outbox_draft_path(const char *dir, const struct outbox_entry *e)
+{
+	return xasprintf("%s/%s.draft", dir, e->id);
 }
 
 static int
@@ -175,6 +302,33 @@ outbox_exists(const char *dir, const char *id, const char *ext)
 }
 
 static void	outbox_free_entry(struct outbox_entry *);
+
+/* A held entry's ID.held: since, opts and why into e. */
+static void
+outbox_read_held(const char *dir, struct outbox_entry *e)
+{
+	char	*path, line[2048];
+	FILE	*f;
+	size_t	 n;
+
+	path = xasprintf("%s/%s.held", dir, e->id);
+	if ((f = fopen(path, "r")) == NULL) {
+		free(path);
+		return;
+	}
+	free(path);
+	while (fgets(line, sizeof line, f) != NULL) {
+		n = strcspn(line, "\n");
+		line[n] = '\0';
+		if (strncmp(line, "since ", 6) == 0)
+			e->held_since = strtoll(line + 6, NULL, 10);
+		else if (strncmp(line, "opts ", 5) == 0 && e->held_opts == NULL)
+			e->held_opts = xstrdup(line + 5);
+		else if (strncmp(line, "why ", 4) == 0 && e->held_why == NULL)
+			e->held_why = xstrdup(line + 4);
+	}
+	fclose(f);
+}
 
 static struct outbox_entry *
 outbox_read_env(const char *dir, const char *id, char **cause)
@@ -217,6 +371,10 @@ outbox_read_env(const char *dir, const char *id, char **cause)
 	free(path);
 	e->accepted = outbox_exists(dir, id, "accepted");
 	e->saved = outbox_exists(dir, id, "saved");
+	e->held = !outbox_exists(dir, id, "msg") &&
+	    outbox_exists(dir, id, "held");
+	if (e->held)
+		outbox_read_held(dir, e);
 	return e;
 }
 
@@ -280,6 +438,8 @@ outbox_free_entry(struct outbox_entry *e)
 	for (i = 0; i < e->nrcpts; i++)
 		free(e->rcpts[i]);
 	free(e->rcpts);
+	free(e->held_opts);
+	free(e->held_why);
 	free(e);
 }
 
@@ -344,9 +504,9 @@ outbox_mark_saved(const char *dir, struct outbox_entry *e, char **cause)
  * The .env file goes first: once it is gone the entry no longer counts as
  * queued, whatever else a crash leaves behind.
  */
-/* .draft: the compose screen's copy of the draft, to edit it again */
+/* .draft: the draft, to edit it again or (held) to decide it */
 static const char *outbox_exts[] = { "env", "msg", "accepted", "saved",
-    "draft" };
+    "draft", "held" };
 
 int
 outbox_remove(const char *dir, const struct outbox_entry *e, char **cause)
@@ -388,6 +548,20 @@ outbox_fail(const char *dir, const struct outbox_entry *e, const char *reason,
 	free(name);
 	from = xasprintf("%s/%s.msg", dir, e->id);
 	to = xasprintf("%s/%s.eml", fdir, e->id);
+	if (e->held) {
+		/*
+		 * No message was made: the draft stands for it, and stays
+		 * the draft too (e edits it).
+		 */
+		free(from);
+		from = xasprintf("%s/%s.draft", dir, e->id);
+		name = xasprintf("%s/%s.draft", fdir, e->id);
+		unlink(name);
+		if (link(from, name) == -1)
+			log_msg(LOG_ERROR, "outbox: cannot keep %s as a "
+			    "draft: %s", from, strerror(errno));
+		free(name);
+	}
 	if (rename(from, to) == -1) {
 		*cause = xasprintf("cannot move %s to %s: %s", from, to,
 		    strerror(errno));

@@ -4,6 +4,12 @@
  * both accepted by the submission server and saved to Sent. Every step is
  * recorded on disk before the next begins, so a crash at any point leaves
  * the message here and a later flush neither loses nor resends it.
+ *
+ * A message whose encryption could not be decided yet (a recipient's DNS
+ * lookup failed) is held here as its draft, with no message to submit:
+ * each flush that looks again decides it (draft_release()) and, once it
+ * is decided, writes the message (outbox_release()), which then goes as
+ * any other.
  */
 #ifndef STEED_OUTBOX_H
 #define STEED_OUTBOX_H
@@ -20,6 +26,11 @@ struct outbox_entry {
 	size_t	  nrcpts;
 	int	  accepted;	/* the server took it: never submit again */
 	int	  saved;	/* a copy is in the Sent mailbox */
+	/* held: ID.held and ID.draft, no message yet (outbox_hold()) */
+	int	  held;
+	long long held_since;	/* when it was first held (time_t) */
+	char	 *held_opts;	/* the draft options, as words */
+	char	 *held_why;	/* why it is held, as last looked at */
 };
 
 /* The outbox directory under the data dir, created 0700. */
@@ -28,6 +39,25 @@ char	*outbox_dir(char **cause);
 int	 outbox_queue(const char *dir, const char *account, const char *from,
 	    char *const *rcpts, size_t nrcpts, const char *msg, size_t len,
 	    char **id, char **cause);
+/*
+ * Hold a draft (the file draft_postpone() makes, as it is) for a later
+ * decision: opts are the options it was sent with (words), why the
+ * reason it waits. Nothing is submitted until outbox_release().
+ */
+int	 outbox_hold(const char *dir, const char *account, const char *from,
+	    char *const *rcpts, size_t nrcpts, const char *draft, size_t len,
+	    const char *opts, const char *why, char **id, char **cause);
+/* A held entry looked at again: why it still waits. */
+int	 outbox_hold_note(const char *dir, struct outbox_entry *,
+	    const char *why, char **cause);
+/*
+ * A held entry decided: msg is written as the message to submit, and the
+ * entry is queued like any other (its draft stays beside it).
+ */
+int	 outbox_release(const char *dir, struct outbox_entry *,
+	    const char *msg, size_t len, char **cause);
+/* The file of the entry's draft (ID.draft), whether there is one or not. */
+char	*outbox_draft_path(const char *dir, const struct outbox_entry *);
 /* Every queued entry, oldest first. */
 int	 outbox_list(const char *dir, struct outbox_entry ***entries,
 	    size_t *n, char **cause);
@@ -42,7 +72,10 @@ int	 outbox_mark_saved(const char *dir, struct outbox_entry *,
 /* Done: remove every file of the entry. */
 int	 outbox_remove(const char *dir, const struct outbox_entry *,
 	    char **cause);
-/* Refused for good: move to DIR/failed/ with the reason; return its path. */
+/*
+ * Refused for good: move to DIR/failed/ with the reason; return its path.
+ * A held entry has no message: its draft goes there in its place.
+ */
 char	*outbox_fail(const char *dir, const struct outbox_entry *,
 	    const char *reason, char **cause);
 /*

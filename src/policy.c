@@ -187,6 +187,8 @@ policy_dns_each(const struct policy_in *in, struct policy_dns_run *run,
 		/* nothing could be asked: every lookup failed */
 		for (j = 0; j < n; j++)
 			res->rcpts[map[j]].dns_failed = "error";
+		if (res->dns_cause == NULL && cause != NULL)
+			res->dns_cause = xstrdup(cause);
 		dns_close(dc);
 		goto out;
 	}
@@ -201,9 +203,10 @@ policy_dns_each(const struct policy_in *in, struct policy_dns_run *run,
 			    r[j].why != NULL ? r[j].why : "no reason given");
 			continue;
 		}
-		if (r[j].status == DNS_SECURE || r[j].status == DNS_INSECURE)
+		if (r[j].status == DNS_SECURE || r[j].status == DNS_INSECURE) {
+			p->dns_insecure = r[j].status == DNS_INSECURE;
 			cb(run, p, &r[j]);
-		else if (r[j].status != DNS_NONE)
+		} else if (r[j].status != DNS_NONE)
 			p->dns_failed = dns_status_name(r[j].status);
 	}
 	dns_results_free(r, nr);
@@ -212,6 +215,32 @@ out:
 	free(cause);
 	free(addrs);
 	free(map);
+}
+
+/*
+ * Without DNS: a bogus answer the store remembers for a recipient still
+ * without a key (the trust step of a sync met it) counts as one, so that
+ * a decision made from what is known (the compose screen's first line)
+ * does not say "in clear" for it before DNS is asked again.
+ */
+static void
+policy_bogus_marks(struct trust_store *ts, struct policy_result *res)
+{
+	struct trust_dns	 td;
+	char			*cause = NULL;
+	size_t			 i;
+
+	for (i = 0; i < res->n; i++) {
+		if (res->rcpts[i].fpr != NULL || res->rcpts[i].why != NULL)
+			continue;
+		if (trust_store_dns(ts, res->rcpts[i].addr, &td, &cause) == 0)
+			res->rcpts[i].dns_bogus = td.bogus != 0;
+		else {
+			free(cause);
+			cause = NULL;
+		}
+		trust_dns_free(&td);
+	}
 }
 
 /* An OPENPGPKEY answer: each record's key, if it is p's, is a sighting. */
@@ -636,10 +665,56 @@ policy_rcpt_reason(const struct policy_rcpt *p)
 	if (p->why != NULL)
 		return p->why;
 	if (p->dns_bogus)
-		return "no key; the DNS answer for it is bogus and was refused";
+		return "the DNS answer for it was forged (possible attack)";
 	if (p->dns_failed != NULL)
 		return "no key known; its DNS lookup failed";
 	return "no key known";
+}
+
+/*
+ * "held: the DNS answer for x@y was forged (possible attack)": every
+ * recipient without a key whose answer was bogus.
+ */
+static char *
+policy_held_line(const struct policy_result *res)
+{
+	struct buf	 b;
+	size_t		 i, k = 0;
+	char		*who, *line;
+
+	buf_init(&b);
+	for (i = 0; i < res->n; i++) {
+		if (res->rcpts[i].fpr == NULL && res->rcpts[i].dns_bogus) {
+			buf_adds(&b, k++ == 0 ? "" : ", ");
+			buf_adds(&b, res->rcpts[i].addr);
+		}
+	}
+	who = buf_take(&b);
+	line = xasprintf("held: the DNS answer%s for %s %s forged (possible "
+	    "attack)", k == 1 ? "" : "s", who, k == 1 ? "was" : "were");
+	free(who);
+	return line;
+}
+
+/* "waits for DNS: no answer for x@y (timeout), z@w (servfail)". */
+static char *
+policy_wait_line(const struct policy_result *res)
+{
+	struct buf	b;
+	size_t		i, k = 0;
+
+	buf_init(&b);
+	buf_adds(&b, "waits for DNS: no answer for ");
+	for (i = 0; i < res->n; i++) {
+		const struct policy_rcpt *p = &res->rcpts[i];
+		if (p->fpr != NULL || p->dns_failed == NULL)
+			continue;
+		buf_addf(&b, "%s%s (%s)", k++ == 0 ? "" : ", ", p->addr,
+		    p->dns_failed);
+	}
+	if (res->dns_cause != NULL)
+		buf_addf(&b, "; no DNS lookup can be made: %s", res->dns_cause);
+	return buf_take(&b);
 }
 
 /* intro, every recipient without a key and why, then (note). */
@@ -675,7 +750,9 @@ policy_line(const struct policy_result *res, const char *intro,
 /*
  * "encrypted to N recipients", and for each certificate taken from DNS
  * just now, whose address and from where: a gpgsm trust decision was
- * made on that evidence, so it is said.
+ * made on that evidence, so it is said. An OpenPGP key taken on the word
+ * of an unsigned zone just now is named too: it is a first-contact hint,
+ * not evidence, and the person should know.
  */
 static char *
 policy_encrypted_line(const struct policy_result *res)
@@ -688,6 +765,13 @@ policy_encrypted_line(const struct policy_result *res)
 	    res->n == 1 ? "" : "s");
 	for (i = 0; i < res->n; i++) {
 		const struct policy_rcpt *p = &res->rcpts[i];
+		if (p->source != NULL && strcmp(p->source, "DNS") == 0 &&
+		    p->dns_insecure) {
+			buf_adds(&b, k++ == 0 ? " (" : "; ");
+			buf_addf(&b, "%s: key from DNS, dns-insecure",
+			    p->addr);
+			continue;
+		}
 		if (p->source == NULL || strncmp(p->source, "dns-", 4) != 0)
 			continue;
 		buf_adds(&b, k++ == 0 ? " (" : "; ");
@@ -739,7 +823,7 @@ policy_decide(const struct policy_in *in, char *const *addrs, size_t n,
 	gpgme_ctx_t		 ctx;
 	struct policy_rcpt	*p;
 	const char		*proto = in->smime ? "smime" : "openpgp";
-	size_t			 i, have = 0;
+	size_t			 i, have = 0, bogus = 0, failed = 0;
 	time_t			 now = time(NULL);
 	int			 must;
 
@@ -792,6 +876,8 @@ policy_decide(const struct policy_in *in, char *const *addrs, size_t n,
 			policy_home(ts, ctx, proto, p, now, !in->smime &&
 			    (in->cf == NULL || in->cf->gnupg_home == NULL));
 	}
+	if (!in->use_dns && !in->smime)
+		policy_bogus_marks(ts, res);
 	/*
 	 * S/MIME: certificates the user imported come first; DNS is asked
 	 * only for the recipients without any.
@@ -801,11 +887,35 @@ policy_decide(const struct policy_in *in, char *const *addrs, size_t n,
 		    policy_dns_smimea);
 	crypto_release(ctx);
 	trust_store_close(ts);
-	for (i = 0; i < n; i++)
-		have += res->rcpts[i].fpr != NULL;
+	for (i = 0; i < n; i++) {
+		p = &res->rcpts[i];
+		if (p->fpr != NULL)
+			have++;
+		else if (p->dns_bogus)
+			bogus++;
+		else if (p->dns_failed != NULL && p->why == NULL)
+			failed++;
+	}
 	if (have == n) {
 		res->action = POLICY_ENCRYPT;
 		res->line = policy_encrypted_line(res);
+		return 0;
+	}
+	/*
+	 * A bogus answer holds the message whatever fallback says (when it
+	 * must be encrypted it is refused anyway, below, saying why). A
+	 * failed lookup is no answer: when only such recipients lack a
+	 * key, the message waits for one; when another recipient surely
+	 * has none, the failure decides nothing and fallback applies.
+	 */
+	if (bogus > 0 && !must) {
+		res->action = POLICY_HOLD;
+		res->line = policy_held_line(res);
+		return 0;
+	}
+	if (bogus == 0 && failed > 0 && have + failed == n) {
+		res->action = POLICY_WAIT;
+		res->line = policy_wait_line(res);
 		return 0;
 	}
 	if (!must && in->fallback == POLICY_PLAINTEXT) {
@@ -852,5 +962,6 @@ policy_result_free(struct policy_result *res)
 	}
 	free(res->rcpts);
 	free(res->line);
+	free(res->dns_cause);
 	memset(res, 0, sizeof *res);
 }

@@ -67,14 +67,30 @@ struct policy_rcpt {
 	const char		*dns_failed;	/* its DNS lookup got no answer:
 						   "servfail", "timeout",
 						   "error"; or NULL */
+	int			 dns_insecure;	/* its key came with an answer
+						   from an unsigned zone, just
+						   now (a first-contact hint) */
 };
 
+/*
+ * A bogus DNS answer and a failed lookup are not "no key": the first may
+ * be an attack, the second says nothing at all. Neither lets the
+ * message go in clear, whatever fallback says (doc/dns.md has the table).
+ */
 enum policy_action {
 	POLICY_ENCRYPT,
 	POLICY_CLEAR,
 	POLICY_ASK_USER,	/* fallback = ask: the caller asks, then
 				   policy_answer() */
-	POLICY_REFUSE_SEND
+	POLICY_REFUSE_SEND,
+	POLICY_HOLD,		/* a recipient's DNS answer was bogus: not
+				   sent; only a person's explicit "send in
+				   clear anyway" (the compose screen) or
+				   --no-encrypt sends it */
+	POLICY_WAIT		/* a lookup failed (servfail, timeout, no
+				   resolver) for every recipient still
+				   without a key: the message waits in the
+				   outbox for an answer (draft_hold()) */
 };
 
 struct policy_result {
@@ -82,6 +98,8 @@ struct policy_result {
 	struct policy_rcpt	*rcpts;		/* To, Cc, Bcc order */
 	size_t			 n;
 	char			*line;		/* the one line for the user */
+	char			*dns_cause;	/* DNS could not be asked at
+						   all (no resolver): why */
 };
 
 /* Parse the settings' words; -1 for an unknown one. */

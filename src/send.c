@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "buf.h"
+#include "draft.h"
 #include "imap-mailbox.h"
 #include "imap-session.h"
 #include "log.h"
@@ -53,6 +54,7 @@ struct send_conn {
 
 struct send_ctx {
 	struct config		*cf;
+	int			 flags;		/* SEND_LOOK_AGAIN ... */
 	char			*dir;
 	struct send_conn	*conns;
 	struct send_report	*rep;
@@ -254,18 +256,57 @@ send_save(struct send_ctx *ctx, struct send_conn *c, struct outbox_entry *e,
 	}
 }
 
+/*
+ * A held entry: decided again when the flush looks again. 1 when it is
+ * queued now (and goes on as any other; *how says how it was protected),
+ * 0 when it was reported.
+ */
+static int
+send_held(struct send_ctx *ctx, struct outbox_entry *e, char **how)
+{
+	char	*line = NULL;
+
+	if (!(ctx->flags & SEND_LOOK_AGAIN)) {
+		send_add(ctx, e->id, SEND_HELD, draft_held_text(ctx->cf, e,
+		    NULL));
+		return 0;
+	}
+	switch (draft_release(ctx->cf, ctx->dir, e, (ctx->flags &
+	    SEND_CAN_ASK) != 0, &line)) {
+	case DRAFT_RELEASED:
+		log_msg(LOG_INFO, "send: %s: decided: %s", e->id,
+		    line != NULL ? line : "");
+		*how = line;
+		return 1;
+	case DRAFT_STILL_HELD:
+	case DRAFT_RELEASE_ERROR:
+		send_add(ctx, e->id, SEND_HELD, draft_held_text(ctx->cf, e,
+		    line));
+		break;
+	case DRAFT_GIVEN_UP:
+		send_add(ctx, e->id, SEND_REFUSED, line);
+		line = NULL;
+		break;
+	}
+	free(line);
+	return 0;
+}
+
 static void
 send_one(struct send_ctx *ctx, struct outbox_entry *e)
 {
 	struct account		*a;
 	struct send_conn	*c;
 	struct buf		 msg;
-	char			*cause = NULL;
+	char			*cause = NULL, *how = NULL;
 	int			 recovering = e->accepted;
 
+	if (e->held && !send_held(ctx, e, &how))
+		return;
 	if ((a = config_account(ctx->cf, e->account, &cause)) == NULL) {
 		send_add(ctx, e->id, SEND_QUEUED, xasprintf("queued: %s", cause));
 		free(cause);
+		free(how);
 		return;
 	}
 	c = send_conn(ctx, a);
@@ -273,6 +314,7 @@ send_one(struct send_ctx *ctx, struct outbox_entry *e)
 	if (outbox_read(ctx->dir, e, &msg, &cause) == -1) {
 		send_add(ctx, e->id, SEND_QUEUED, xasprintf("queued: %s", cause));
 		free(cause);
+		free(how);
 		buf_free(&msg);
 		return;
 	}
@@ -286,17 +328,21 @@ send_one(struct send_ctx *ctx, struct outbox_entry *e)
 			send_add(ctx, e->id, SEND_UNSAVED, xasprintf("sent and "
 			    "saved, but %s", cause));
 			free(cause);
-		} else
+		} else if (how != NULL)
+			send_add(ctx, e->id, SEND_DONE, xasprintf("%s; sent "
+			    "and saved in Sent", how));
+		else
 			send_add(ctx, e->id, SEND_DONE, xstrdup(recovering ?
 			    "sent earlier; now saved in Sent" :
 			    "sent and saved in Sent"));
 	}
+	free(how);
 	buf_free(&msg);
 }
 
 int
-send_flush(struct config *cf, const char *only_id, struct send_report *rep,
-    char **cause)
+send_flush(struct config *cf, const char *only_id, int flags,
+    struct send_report *rep, char **cause)
 {
 	struct send_ctx		  ctx;
 	struct outbox_entry	**v;
@@ -307,6 +353,7 @@ send_flush(struct config *cf, const char *only_id, struct send_report *rep,
 	memset(&ctx, 0, sizeof ctx);
 	memset(rep, 0, sizeof *rep);
 	ctx.cf = cf;
+	ctx.flags = flags;
 	ctx.rep = rep;
 	if ((ctx.dir = outbox_dir(cause)) == NULL)
 		return -1;

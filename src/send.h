@@ -3,6 +3,8 @@
  * it (unless the server already accepted it), record the acceptance, save
  * a copy to the account's Sent mailbox, and only then remove it. What
  * happened to each message comes back in a report for the caller to show.
+ * A message held for DNS (draft-hold.c) is decided first, and goes on
+ * from there once it is.
  */
 #ifndef STEED_SEND_H
 #define STEED_SEND_H
@@ -15,7 +17,9 @@ enum send_status {
 	SEND_DONE,		/* sent and saved in Sent */
 	SEND_QUEUED,		/* not sent: will be tried again */
 	SEND_UNSAVED,		/* sent; the copy to Sent will be retried */
-	SEND_REFUSED		/* refused for good; moved to outbox/failed */
+	SEND_REFUSED,		/* refused for good; moved to outbox/failed */
+	SEND_HELD		/* waits for DNS (draft-hold.c): looked at
+				   again by a flush with SEND_LOOK_AGAIN */
 };
 
 struct send_item {
@@ -29,9 +33,17 @@ struct send_report {
 	size_t		  n;
 };
 
-/* Flush the whole outbox (only id, if it is not NULL). */
-int	send_flush(struct config *, const char *only_id, struct send_report *,
-	    char **cause);
+/*
+ * Flush the whole outbox (only id, if it is not NULL). A message held for
+ * DNS is decided again only with SEND_LOOK_AGAIN (--flush, r on the outbox
+ * screen: it may cost a lookup's deadline each); otherwise it is reported
+ * as held. SEND_CAN_ASK: a person can answer fe_confirm() (fallback = ask,
+ * a message that has waited dns-wait).
+ */
+#define SEND_LOOK_AGAIN	0x1
+#define SEND_CAN_ASK	0x2
+int	send_flush(struct config *, const char *only_id, int flags,
+	    struct send_report *, char **cause);
 void	send_report_free(struct send_report *);
 /* Test hook: die here if STEEDMAIL_CRASH_AT names this step. */
 void	send_crash_point(const char *step);

@@ -4,9 +4,10 @@
  * (so the trust step of a sync does not ask again for a day), and the mark
  * of a bogus answer with its owner name and reason, which the index and
  * the pager show. Written by the trust step (sync-trust.c) after a
- * lookup; read by trust-query.c's page query, --trust show and
- * message.c. A bogus answer is never a key and never a sighting here: it
- * is only remembered. It decides no state: the rules are trust-rules.c's.
+ * lookup; read by trust-query.c's page query, --trust show, the
+ * interface's trust screens and message.c. A bogus answer is never a key
+ * and never a sighting here: it is only remembered. It decides no state:
+ * the rules are trust-rules.c's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,6 +114,28 @@ trust_store_dns(struct trust_store *ts, const char *addr_in,
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return trust_fail(ts, "cannot read", cause);
+	return 0;
+}
+
+int
+trust_store_dns_bogus_list(struct trust_store *ts, char ***addrs, size_t *n,
+    char **cause)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	*addrs = NULL;
+	*n = 0;
+	if ((st = trust_query(ts, cause, "SELECT addr FROM dns WHERE bogus "
+	    "!= 0 ORDER BY 1", "")) == NULL)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*addrs = xreallocarray(*addrs, *n + 1, sizeof **addrs);
+		(*addrs)[(*n)++] = trust_col(st, 0);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
 		return trust_fail(ts, "cannot read", cause);
 	return 0;
 }

@@ -288,6 +288,13 @@ int		 trust_store_dns_answer(struct trust_store *, const char *addr,
 int		 trust_store_dns(struct trust_store *, const char *addr,
 		     struct trust_dns *, char **cause);
 void		 trust_dns_free(struct trust_dns *);
+/*
+ * The addresses whose last DNS answer was bogus, sorted (allocated, each
+ * and the array): the list of correspondents shows them even when the
+ * store has no key for them.
+ */
+int		 trust_store_dns_bogus_list(struct trust_store *, char ***addrs,
+		     size_t *n, char **cause);
 
 void		 trust_peer_free(struct trust_peer *);
 void		 trust_verdict_free(struct trust_verdict *);

@@ -8,11 +8,13 @@
  * resuming are the engine's; this file handles arguments and output.
  *
  * Exit codes (sysexits.h): 0 sent, or queued for later with a note on
- * stderr; 64 a bad command line; 65 a body that is not UTF-8 text; 66 an
- * attachment that cannot be read; 69 refused for good by the server, or
- * the message could not be signed or encrypted as asked (a key missing,
- * gpg failing: nothing was queued); 75 the message could not even be
- * queued (nothing was sent; try again).
+ * stderr (a server that cannot be reached; a recipient whose key lookup
+ * failed: the message is held in the outbox until DNS answers); 64 a bad
+ * command line; 65 a body that is not UTF-8 text; 66 an attachment that
+ * cannot be read; 69 refused for good by the server, or the message could
+ * not be signed or encrypted as asked (a key missing, gpg failing, a
+ * bogus DNS answer for a recipient's key: nothing was queued); 75 the
+ * message could not even be queued (nothing was sent; try again).
  *
  * The encryption policy (policy.h, the settings encrypt and fallback)
  * decides whether the message is encrypted; --encrypt and
@@ -132,6 +134,14 @@ cmd_send_report(const struct send_report *rep, const char *id)
 			cmd_error("%s%s%s", id ? "" : it->id, id ? "" : ": ",
 			    it->text);
 			rc = EX_UNAVAILABLE;
+			break;
+		case SEND_HELD:
+			/* -s said it already, when it held the message */
+			if (id != NULL)
+				break;
+			cmd_error("%s: %s; it stays in the outbox", it->id,
+			    it->text);
+			rc = rc == EX_OK ? EX_TEMPFAIL : rc;
 			break;
 		}
 	}
@@ -273,6 +283,11 @@ cmd_send_refused(struct cmd_ctx *ctx, const struct draft *d,
 	size_t				 i;
 	int				 why = 0;
 
+	if (res->action == POLICY_HOLD) {
+		cmd_error("%s; nothing was sent (--no-encrypt sends it in "
+		    "clear)", p->line);
+		return;
+	}
 	if (!ctx->encrypt || d->from_encrypted) {
 		cmd_error("%s", p->line);
 		return;
@@ -293,6 +308,43 @@ cmd_send_refused(struct cmd_ctx *ctx, const struct draft *d,
 	else
 		cmd_error("%s", p->line);
 	buf_free(&names);
+}
+
+/*
+ * A recipient's key lookup failed: the draft waits in the outbox for an
+ * answer (draft_hold()), and the rest of the outbox is flushed. Returns
+ * the exit code; *queued is set once the outbox has it.
+ */
+static int
+cmd_send_hold(struct cmd_ctx *ctx, const struct draft *d,
+    const struct draft_opts *o, const char *why, int *queued)
+{
+	struct send_report	 rep;
+	char			*cause = NULL, *id = NULL, *span;
+	int			 rc;
+
+	if (draft_hold(d, ctx->cf, o, why, &id, &cause) == -1) {
+		cmd_error("%s; and it cannot be held in the outbox, nothing "
+		    "was sent: %s", why, cause);
+		free(cause);
+		return EX_TEMPFAIL;
+	}
+	*queued = 1;
+	span = draft_wait_words(ctx->cf);
+	cmd_error("queued, not sent: %s; it is never sent in clear because "
+	    "DNS failed: steedmail --flush looks again, for %s (dns-wait)",
+	    why, span);
+	free(span);
+	/* the others go; this one was looked up just now */
+	if (send_flush(ctx->cf, NULL, 0, &rep, &cause) == -1) {
+		free(cause);
+		free(id);
+		return EX_OK;
+	}
+	rc = cmd_send_report(&rep, id);
+	send_report_free(&rep);
+	free(id);
+	return rc;
 }
 
 /*
@@ -328,6 +380,12 @@ cmd_send_draft(struct cmd_ctx *ctx, const struct draft *d, int *queued)
 		draft_protection_free(&p);
 		return EX_UNAVAILABLE;
 	}
+	if (rc == 2) {
+		buf_free(&msg);
+		rc = cmd_send_hold(ctx, d, &o, p.line, queued);
+		draft_protection_free(&p);
+		return rc;
+	}
 	/* how it goes is said once it is queued: before, it may not go */
 	if (draft_queue(d, &msg, &id, &cause) == -1) {
 		cmd_error("cannot queue the message, nothing was sent: %s",
@@ -344,7 +402,7 @@ cmd_send_draft(struct cmd_ctx *ctx, const struct draft *d, int *queued)
 	*queued = 1;
 	send_crash_point("queued");
 
-	if (send_flush(ctx->cf, NULL, &rep, &cause) == -1) {
+	if (send_flush(ctx->cf, NULL, 0, &rep, &cause) == -1) {
 		cmd_error("the message is queued but was not sent: %s", cause);
 		free(cause);
 		free(id);
@@ -516,7 +574,10 @@ cmd_flush(struct cmd_ctx *ctx)
 	char			*cause = NULL;
 	int			 rc;
 
-	if (send_flush(ctx->cf, NULL, &rep, &cause) == -1) {
+	/* held messages are decided again; a person at a terminal may be
+	 * asked about one that waited too long */
+	if (send_flush(ctx->cf, NULL, SEND_LOOK_AGAIN | (cmd_send_can_ask() ?
+	    SEND_CAN_ASK : 0), &rep, &cause) == -1) {
 		cmd_error("%s", cause);
 		free(cause);
 		return EX_TEMPFAIL;

@@ -177,9 +177,27 @@ cp_without_key(const struct draft_preview *p)
 	return b.data != NULL ? buf_take(&b) : xstrdup("a recipient");
 }
 
+/* "a@x, b@y": the recipients whose DNS answer was bogus. */
+static char *
+cp_bogus(const struct draft_preview *p)
+{
+	struct buf	b;
+	size_t		i, k = 0;
+
+	buf_init(&b);
+	for (i = 0; i < p->n; i++) {
+		if (p->rcpts[i].has_key || p->rcpts[i].why == NULL ||
+		    strstr(p->rcpts[i].why, "bogus") == NULL)
+			continue;
+		buf_addf(&b, "%s%s", k++ > 0 ? ", " : "", p->rcpts[i].addr);
+	}
+	return b.data != NULL ? buf_take(&b) : xstrdup("a recipient");
+}
+
 /*
  * What sending asks before it goes, from the preview p: 1 go (with o
- * amended), 0 not sent (the message line says so).
+ * amended), 0 not sent (the message line says so). A bogus DNS answer
+ * holds the message: only an explicit y sends it in clear, Enter is no.
  */
 static int
 cp_send_questions(struct compose *c, const struct draft_preview *p,
@@ -198,6 +216,20 @@ cp_send_questions(struct compose *c, const struct draft_preview *p,
 			goto kept;
 	}
 	switch (p->action) {
+	case POLICY_HOLD:
+		/* "send in clear anyway? (y/N)" must fit on 80 columns */
+		who = cp_bogus(p);
+		if (tui_width(who) <= 26)
+			yes = tui_yesno_no("forged DNS answer for %s: send in "
+			    "clear anyway?", who);
+		else
+			yes = tui_yesno_no("forged DNS answer (see the "
+			    "security line): send in clear anyway?");
+		free(who);
+		if (!yes)
+			goto kept;
+		o->never = 1;
+		break;
 	case POLICY_ASK_USER:
 		who = cp_without_key(p);
 		yes = tui_yesno("no key for %s: send in clear?", who);
@@ -235,7 +267,9 @@ cp_send_questions(struct compose *c, const struct draft_preview *p,
 	}
 	return 1;
 kept:
-	tui_message("not sent; the message is kept");
+	tui_message(p->action == POLICY_HOLD ? "not sent; the message is "
+	    "kept (E: encryption, P: postpone)" : "not sent; the message is "
+	    "kept");
 	return 0;
 }
 
@@ -381,6 +415,13 @@ cp_sent(struct compose *c, struct tui_sent *st)
 		break;
 	default:
 		tui_error("%s", st->line != NULL ? st->line : "not sent");
+		/*
+		 * The policy said no at sending (a DNS answer that turned
+		 * bogus since the line was made): the line is made again,
+		 * and the next y asks from it.
+		 */
+		if (st->state == TS_REFUSED)
+			tui_compose_preview(c);
 		break;
 	}
 }

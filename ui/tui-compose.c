@@ -78,16 +78,42 @@ cp_state_word(enum trust_state st)
 	}
 }
 
+/*
+ * Where to break text that is wider than w: after the last space that
+ * leaves at most w columns before it; 0 when it fits, or has no space.
+ */
+static size_t
+cp_break(const char *text, int w)
+{
+	const char	*sp;
+	char		*head;
+	size_t		 at = 0;
+	int		 fits;
+
+	if (tui_width(text) <= w)
+		return 0;
+	for (sp = strchr(text, ' '); sp != NULL; sp = strchr(sp + 1, ' ')) {
+		head = xstrndup(text, sp - text);
+		fits = tui_width(head) <= w;
+		free(head);
+		if (!fits)
+			break;
+		at = sp - text;
+	}
+	return at;
+}
+
 /* The security line and the recipients that need a word; the next row. */
 static int
 cp_draw_security(struct compose *c, int y, int last)
 {
 	const struct draft_preview	*p = c->shown;
 	struct buf			 b;
-	size_t				 i, shown = 0, more = 0;
+	size_t				 i, shown = 0, more = 0, at;
 	enum tui_color			 col = TC_IND_WARN;
 	const char			*word;
-	int				 second = 0;
+	char				*head;
+	int				 second = 0, w = COLS - CP_LABEL_W - 1;
 
 	buf_init(&b);
 	if (c->d->nto + c->d->ncc + c->d->nbcc == 0)
@@ -114,8 +140,8 @@ cp_draw_security(struct compose *c, int y, int last)
 			buf_adds(&b, p->line != NULL ? p->line : "?");
 			second = 1;
 		}
-		if (p->action == POLICY_REFUSE_SEND || p->nchanged > 0 ||
-		    p->nrevoked > 0)
+		if (p->action == POLICY_REFUSE_SEND || p->action ==
+		    POLICY_HOLD || p->nchanged > 0 || p->nrevoked > 0)
 			col = TC_IND_BAD;
 		else if (p->encrypt)
 			col = TC_IND_GOOD;
@@ -126,8 +152,18 @@ cp_draw_security(struct compose *c, int y, int last)
 		buf_adds(&b, " [E: never]");
 	/* "Security:" is a column wider than the other labels */
 	tui_putfill(y, 0, CP_LABEL_W + 1, "Security:", tui_attr(TC_HEADER_NAME));
-	tui_putfill(y, CP_LABEL_W + 1, COLS - CP_LABEL_W - 1, b.data,
-	    tui_attr(col));
+	/* a line too long for the row goes on below it, whole: "held: ..."
+	 * must be read to its end */
+	if ((at = cp_break(b.data, w)) > 0 && y + 1 < last) {
+		head = xstrndup(b.data, at);
+		tui_putfill(y, CP_LABEL_W + 1, w, head, tui_attr(col));
+		free(head);
+		y++;
+		tui_putfill(y, 0, CP_LABEL_W + 1, "", tui_attr(TC_NORMAL));
+		tui_putfill(y, CP_LABEL_W + 1, w, b.data + at + 1,
+		    tui_attr(col));
+	} else
+		tui_putfill(y, CP_LABEL_W + 1, w, b.data, tui_attr(col));
 	buf_free(&b);
 	y++;
 	if (p == NULL)

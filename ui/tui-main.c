@@ -142,7 +142,9 @@ answer(struct tui_event *ev)
 		tui_answer(ev, s != NULL, s);
 		break;
 	case 1:
-		tui_answer(ev, tui_yesno("%s", ev->text), NULL);
+		/* the engine asks only where yes is the risky answer ("send
+		 * in clear?"): Enter is no */
+		tui_answer(ev, tui_yesno_no("%s", ev->text), NULL);
 		break;
 	case 2:
 		tui_suspend_screen();

@@ -238,12 +238,16 @@ tui_outbox_load(struct tui_outbox *o)
 	for (i = 0; i < n; i++) {
 		r = tui_outbox_add(o, v[i]->id);
 		r->accepted = v[i]->accepted;
-		r->path = xasprintf("%s/%s.msg", dir, v[i]->id);
+		/* held for DNS: no message yet, its draft stands for it */
+		r->path = v[i]->held ? outbox_draft_path(dir, v[i]) :
+		    xasprintf("%s/%s.msg", dir, v[i]->id);
 		buf_reset(&b);
 		for (j = 0; j < v[i]->nrcpts; j++)
 			buf_addf(&b, "%s%s", j > 0 ? ", " : "", v[i]->rcpts[j]);
 		r->to = buf_take(&b);
-		if (r->accepted)
+		if (v[i]->held)
+			r->state = draft_held_text(tui.cf, v[i], NULL);
+		else if (r->accepted)
 			r->state = xstrdup("accepted by the server, not yet "
 			    "saved in Sent");
 		else if ((why = tui_send_why_queued(r->id)) != NULL) {

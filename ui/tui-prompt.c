@@ -224,18 +224,15 @@ tui_prompt(const char *question, const char *init, int secret,
 	}
 }
 
-int
-tui_yesno(const char *fmt, ...)
+/* The question q (taken) on the bottom line; Enter is no with enter_no. */
+static int
+tui_ask_yn(char *q, int enter_no)
 {
-	va_list	 ap;
-	char	*q, *full;
+	char	*full;
 	int	 r, c;
 
-	va_start(ap, fmt);
-	if (vasprintf(&q, fmt, ap) == -1)
-		q = NULL;
-	va_end(ap);
-	full = xasprintf("%s (y/n) ", q != NULL ? q : "?");
+	full = xasprintf("%s %s ", q != NULL ? q : "?", enter_no ? "(y/N)" :
+	    "(y/n)");
 	free(q);
 	nodelay(stdscr, FALSE);
 	for (;;) {
@@ -250,7 +247,9 @@ tui_yesno(const char *fmt, ...)
 			r = 1;
 			break;
 		}
-		if (c == 'n' || c == 'N' || c == 27 || c == 7 || c == 3) {
+		if (c == 'n' || c == 'N' || c == 27 || c == 7 || c == 3 ||
+		    (enter_no && (c == '\n' || c == '\r' ||
+		    c == KEY_ENTER))) {
 			r = 0;
 			break;
 		}
@@ -262,6 +261,32 @@ tui_yesno(const char *fmt, ...)
 	tui_message_clear();
 	tui_dirty();
 	return r;
+}
+
+int
+tui_yesno(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*q;
+
+	va_start(ap, fmt);
+	if (vasprintf(&q, fmt, ap) == -1)
+		q = NULL;
+	va_end(ap);
+	return tui_ask_yn(q, 0);
+}
+
+int
+tui_yesno_no(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*q;
+
+	va_start(ap, fmt);
+	if (vasprintf(&q, fmt, ap) == -1)
+		q = NULL;
+	va_end(ap);
+	return tui_ask_yn(q, 1);
 }
 
 /*

@@ -205,7 +205,8 @@ tui_send_one(const struct send_report *rep, const char *id, const char *how)
 	for (i = 0; i < rep->n; i++) {
 		if (strcmp(rep->items[i].id, id) == 0)
 			it = &rep->items[i];
-		else if (rep->items[i].status == SEND_QUEUED)
+		else if (rep->items[i].status == SEND_QUEUED ||
+		    rep->items[i].status == SEND_HELD)
 			others++;
 	}
 	if (it == NULL)
@@ -214,9 +215,15 @@ tui_send_one(const struct send_report *rep, const char *id, const char *how)
 	switch (it->status) {
 	case SEND_DONE:
 	case SEND_UNSAVED:
-		line = how != NULL ? xasprintf("%s; %s", it->text, how) :
+		/* how it went first: the line may be cut on a narrow screen */
+		line = how != NULL ? xasprintf("%s; %s", how, it->text) :
 		    xstrdup(it->text);
 		ts = tui_send_result(TS_SENT, id, line);
+		break;
+	case SEND_HELD:
+		ts = tui_send_result(TS_QUEUED, id, xasprintf("not sent, it "
+		    "stays in the outbox: %s (r on the outbox screen, O, looks "
+		    "again)", it->text));
 		break;
 	case SEND_QUEUED:
 		ts = tui_send_result(TS_QUEUED, id, xasprintf("queued, not "
@@ -254,6 +261,7 @@ tui_send_summary(const struct send_report *rep, const char *only_id)
 			sent++;
 			break;
 		case SEND_QUEUED:
+		case SEND_HELD:
 			if (why == NULL)
 				why = tui_send_why(rep->items[i].text);
 			queued++;
@@ -281,6 +289,8 @@ tui_send_summary(const struct send_report *rep, const char *only_id)
 /*
  * Flush the whole outbox and say what became of id (a send: how is the
  * protection's line), or flush id, or all when it is NULL (flush set).
+ * Only a flush asked for (r on the outbox screen) looks again at the
+ * messages held for DNS: a send does not wait on their lookups.
  */
 static struct tui_sent *
 tui_send_flush_now(struct config *cf, const char *id, int flush,
@@ -291,7 +301,8 @@ tui_send_flush_now(struct config *cf, const char *id, int flush,
 	char			*cause = NULL;
 	size_t			 i;
 
-	if (send_flush(cf, flush ? id : NULL, &rep, &cause) == -1) {
+	if (send_flush(cf, flush ? id : NULL, flush ? SEND_LOOK_AGAIN |
+	    SEND_CAN_ASK : 0, &rep, &cause) == -1) {
 		ts = tui_send_result(id != NULL ? TS_QUEUED : TS_ERROR, id,
 		    xasprintf("%s: the outbox cannot be sent: %s", id != NULL ?
 		    "queued" : "not sent", cause));
@@ -371,6 +382,18 @@ tui_send_run_draft(struct tui_send_job *j)
 	if (rc == 1) {
 		ts = tui_send_result(TS_REFUSED, NULL, xstrdup(p.line != NULL ?
 		    p.line : "not sent: the encryption policy refuses it"));
+		goto out;
+	}
+	if (rc == 2) {
+		/* a lookup failed: the draft waits in the outbox for DNS */
+		if (draft_hold(j->d, j->cf, &j->o, p.line, &id, &cause) == -1) {
+			ts = tui_send_result(TS_ERROR, NULL, xasprintf("not "
+			    "sent: %s; and it cannot be held in the outbox: %s",
+			    p.line, cause));
+			goto out;
+		}
+		tui_send_outbox_changed();
+		ts = tui_send_flush_now(j->cf, id, 0, NULL);
 		goto out;
 	}
 	if (draft_queue(j->d, &msg, &id, &cause) == -1) {

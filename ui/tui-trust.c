@@ -58,6 +58,7 @@ struct tui_trust {
 	char			*addr;
 	char			*title;
 	struct trust_peer	 peer;
+	struct trust_dns	 dns;		/* a bogus answer's mark */
 	char			*error;		/* the store cannot be read */
 	uint64_t		 job;		/* the encryption lookup */
 	struct tui_trust_call	*call;
@@ -75,6 +76,7 @@ struct tui_trust_row {
 	enum trust_state state;
 	char		*fpr;
 	time_t		 last;
+	int		 bogus;		/* DNS's last answer was bogus */
 };
 
 struct tui_trust_list {
@@ -428,6 +430,12 @@ tui_trust_build(struct tui_trust *d, struct tui_trust_lines *l)
 		    p->v.messages == 1 ? "" : "s"), normal);
 	if (p->v.evidence != NULL)
 		tui_trust_wrap(l, "Evidence", xstrdup(p->v.evidence), normal, w);
+	/* what the sync's or a send's lookup met: never a key, only this */
+	if (d->dns.bogus != 0)
+		tui_trust_wrap(l, "DNS", xasprintf("answer bogus (%s, %s): a "
+		    "possible attack; nothing was taken from it, and mail to "
+		    "it is held", trust_date(d->dns.bogus), d->dns.owner !=
+		    NULL ? d->dns.owner : "?"), tui_attr(TC_IND_BAD), w);
 	if (d->enc == NULL)
 		tui_trust_add(l, "Encryption", xstrdup("looking up..."),
 		    tui_attr(TC_NOTE));
@@ -591,6 +599,13 @@ tui_trust_policy_line(struct session *s, struct config *cf, char *addr,
 	else if (res.action == POLICY_CLEAR)
 		buf_addf(&b, "mail to it would go in clear: %s", r->fpr != NULL ?
 		    "encrypt = never" : policy_rcpt_reason(r));
+	else if (res.action == POLICY_HOLD)
+		buf_addf(&b, "mail to it would be held, not sent: %s",
+		    policy_rcpt_reason(r));
+	else if (res.action == POLICY_WAIT)
+		buf_addf(&b, "mail to it would wait in the outbox: its DNS "
+		    "lookup failed (%s)", r->dns_failed != NULL ?
+		    r->dns_failed : "no answer");
 	else
 		buf_addf(&b, "mail to it would not be sent: %s",
 		    policy_rcpt_reason(r));
@@ -649,6 +664,7 @@ tui_trust_load(struct tui_trust *d)
 	char			*cause = NULL;
 
 	trust_peer_free(&d->peer);
+	trust_dns_free(&d->dns);
 	free(d->error);
 	d->error = NULL;
 	if ((ts = tui_account_trust(d->acct)) == NULL)
@@ -656,6 +672,10 @@ tui_trust_load(struct tui_trust *d)
 	else if (trust_store_peer(ts, d->addr, &d->peer, &cause) == -1) {
 		d->error = cause;
 		memset(&d->peer, 0, sizeof d->peer);
+	} else if (trust_store_dns(ts, d->addr, &d->dns, &cause) == -1) {
+		/* the mark only: the screen does without it */
+		free(cause);
+		memset(&d->dns, 0, sizeof d->dns);
 	}
 	tui_dirty();
 }
@@ -1089,6 +1109,7 @@ tui_trust_free(struct tui_screen *s)
 	if (d->call != NULL)
 		tui_trust_call_drop(d->call, NULL);
 	trust_peer_free(&d->peer);
+	trust_dns_free(&d->dns);
 	free(d->addr);
 	free(d->title);
 	free(d->error);
@@ -1145,6 +1166,42 @@ tui_trust_list_clear(struct tui_trust_list *d)
 	d->error = NULL;
 }
 
+static int
+tui_trust_addr_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The addresses the store has no key for but whose DNS answer was bogus
+ * (met by a sync's lookup of a sender): they are listed too, marked.
+ */
+static void
+tui_trust_list_add_bogus(struct trust_store *ts, char ***addrs, size_t *n)
+{
+	char	**v, *cause = NULL;
+	size_t	  nv, i, j;
+
+	if (trust_store_dns_bogus_list(ts, &v, &nv, &cause) == -1) {
+		free(cause);
+		return;
+	}
+	for (i = 0; i < nv; i++) {
+		for (j = 0; j < *n; j++)
+			if (strcmp((*addrs)[j], v[i]) == 0)
+				break;
+		if (j < *n) {
+			free(v[i]);
+			continue;
+		}
+		*addrs = xreallocarray(*addrs, *n + 1, sizeof **addrs);
+		(*addrs)[(*n)++] = v[i];
+	}
+	free(v);
+	if (*n > 1)
+		qsort(*addrs, *n, sizeof **addrs, tui_trust_addr_cmp);
+}
+
 static void
 tui_trust_list_load(struct tui_trust_list *d)
 {
@@ -1164,6 +1221,7 @@ tui_trust_list_load(struct tui_trust_list *d)
 		d->error = cause;
 		return;
 	}
+	tui_trust_list_add_bogus(ts, &addrs, &n);
 	d->rows = xcalloc(n > 0 ? n : 1, sizeof *d->rows);
 	for (i = 0; i < n; i++) {
 		r = &d->rows[d->n++];
@@ -1176,6 +1234,17 @@ tui_trust_list_load(struct tui_trust_list *d)
 		}
 		r->state = tui_trust_shown(&p);
 		r->fpr = p.pinned != NULL ? xstrdup(p.pinned) : NULL;
+		{
+			struct trust_dns	td;
+
+			if (trust_store_dns(ts, addrs[i], &td, &cause) == 0)
+				r->bogus = td.bogus != 0;
+			else {
+				free(cause);
+				cause = NULL;
+			}
+			trust_dns_free(&td);
+		}
 		for (k = 0; k < p.nkeys; k++) {
 			if (p.keys[k].last_seen > r->last)
 				r->last = p.keys[k].last_seen;
@@ -1230,10 +1299,17 @@ tui_trust_list_draw(struct tui_screen *s)
 		attr = tui_attr(i == d->cur ? TC_SELECTED : TC_NORMAL);
 		tui_putfill(y, 0, COLS, "", attr);
 		tui_put(y, 1, aw - 1, r->addr, attr);
-		if ((gi = tui_trust_glyph(r->state, &c)) != -1)
+		/* a bogus DNS answer outweighs the rest, as in the index */
+		if (r->bogus) {
+			gi = TG_BOGUS;
+			c = TC_IND_BAD;
+		} else
+			gi = tui_trust_glyph(r->state, &c);
+		if (gi != -1)
 			tui_put(y, x, 3, tui_glyph(gi), i == d->cur ? attr :
 			    tui_attr(c));
-		tui_put(y, x + 4, 16, tui_trust_word(r->state), attr);
+		tui_put(y, x + 4, 16, r->bogus ? "DNS bogus" :
+		    tui_trust_word(r->state), attr);
 		fp = tui_trust_short(r->fpr);
 		tui_put(y, x + 21, 19, fp, attr);
 		free(fp);

@@ -204,6 +204,12 @@ void		 tui_message_clear_if(const char *text);
 /* y/n on the bottom line: 1 yes, 0 no or cancelled. */
 int		 tui_yesno(const char *fmt, ...)
 		     __attribute__((format(printf, 1, 2)));
+/*
+ * The same for a question whose yes is the risky answer ("send in clear
+ * anyway?"): shown "(y/N)", and Enter answers no.
+ */
+int		 tui_yesno_no(const char *fmt, ...)
+		     __attribute__((format(printf, 1, 2)));
 /* Tab completion of file names, for tui_prompt(). */
 char		*tui_complete_path(const char *, void *);
 

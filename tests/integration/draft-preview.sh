@@ -5,8 +5,8 @@
 # key: the reason, what was looked up; without the network: only what is
 # known (the DNS cache counts); fallback = ask: "ask"; a reply to
 # encrypted mail that cannot be encrypted: "not sent"; a bogus answer in
-# broken.test: refused and said; bob's key changed: counted and named;
-# twenty recipients with keys known, and how long that takes.
+# broken.test: the message held, and said; bob's key changed: counted and
+# named; twenty recipients with keys known, and how long that takes.
 . "$(dirname "$0")/../lib.sh"
 
 [ -n "${STEED_ENV:-}" ] || bail "no test environment (run under tests/env/run)"
@@ -121,7 +121,8 @@ gpg --homedir "$G/dave" --export-options export-dane --export "dave.$u@broken.te
     TYPE61 "$(sed -n '/ TYPE61 /,$p' "$T_TMP/dave.dane" | sed '1s/^[^\\]*//')" >/dev/null ||
 	bail "cannot publish dave's key bogus"
 pv bogus alice "dave.$u@broken.test" "$nk"
-ok "a bogus answer: refused, and said in the line" says bogus "line: in clear: no key for dave.$u@broken.test (bogus DNS answer refused), $nk"
+ok "a bogus answer: held, not in clear, and said in the line" says bogus "line: held: the DNS answer for dave.$u@broken.test was forged (possible attack)"
+ok "... its action is hold, whatever the other recipient" says bogus "action: hold"
 ok "... and in the detail" says bogus "why dave.$u@broken.test: looked up: DNS bogus answer refused, no Autocrypt seen"
 
 # --- Autocrypt: alice's key reaches bob with her mail ----------------------------

@@ -2,11 +2,14 @@
 # (tests/tools/dnsfault.py in front of the test NSD): SERVFAIL, no answer,
 # a UDP answer truncated that must be asked again over TCP, signatures
 # stripped, NXDOMAIN and NODATA without proof, in a signed and in an
-# unsigned zone. Each is classified as doc/dns.md says; and when a lookup
-# fails, mail to that recipient goes in clear only where the policy allows
-# it, and then says why; with encrypt = always or fallback = refuse
-# nothing is sent. A lookup that hangs does not hold the interface: q
-# leaves at once.
+# unsigned zone. Each is classified as doc/dns.md says. Mail to a
+# recipient whose lookup fails never goes in clear for it, whatever the
+# policy: no answer (or no resolver) keeps it in the outbox, a bogus one
+# holds it (69). A held message is looked at again by --flush: while the
+# zone answers bogus it stays, saying why; once it answers, it goes
+# encrypted. After dns-wait it is given up (or, at a terminal, asked
+# about, no by default), never sent in clear. A lookup that hangs does
+# not hold the interface: q leaves at once.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../lib-tui.sh"
 
@@ -88,7 +91,10 @@ ok "NXDOMAIN in an unsigned zone: none, without a proof of it" [ "$(st)" = none 
 look nodata carol@plain.test
 ok "NODATA in an unsigned zone: none, without a proof of it" [ "$(st)" = none ]
 
-# What a failed lookup does to mail for bob.
+# What a failed lookup does to mail for bob: never "no key", never in
+# clear. No answer (servfail, a time-out) keeps the message in the outbox,
+# whatever the policy; a bogus answer (NODATA without its proof) holds it:
+# nothing is sent, exit 69.
 send() {	# send CONF MODE: exit status into $T_TMP/rc, output in $T_TMP/s
 	n=$((n + 1))
 	echo "$2" >"$MODE"
@@ -98,17 +104,124 @@ send() {	# send CONF MODE: exit status into $T_TMP/rc, output in $T_TMP/s
 	echo $? >"$T_TMP/rc"
 	diag "send $1 $2: exit $(cat "$T_TMP/rc"): $(cat "$T_TMP/s")"
 }
-for m in servfail drop nodata; do
-	send always "$m"
-	ok "$m, encrypt = always: nothing sent (exit 69), the DNS answer named" \
-	    sh -c "[ \$(cat '$T_TMP/rc') = 69 ] && grep -qiE 'DNS lookup failed|bogus' '$T_TMP/s'"
-	send refuse "$m"
-	ok "$m, fallback = refuse: nothing sent (exit 69)" \
-	    sh -c "[ \$(cat '$T_TMP/rc') = 69 ] && ! grep -q 'sent in clear' '$T_TMP/s'"
-	send a "$m"
-	ok "$m, the defaults: in clear only with the reason said" \
-	    sh -c "[ \$(cat '$T_TMP/rc') != 0 ] || grep -qiE 'sent in clear.*(DNS lookup failed|bogus)' '$T_TMP/s'"
+# held_in DIR: the outbox under DIR holds one message, held (a draft and
+# why, no message to submit), the draft encrypted to alice's own key.
+held_in() {
+	_o=$1/steedmail/outbox
+	[ "$(ls "$_o" | grep -c '\.env$')" = 1 ] && [ "$(ls "$_o" | grep -c '\.held$')" = 1 ] &&
+	    [ "$(ls "$_o" | grep -c '\.msg$')" = 0 ] && grep -q 'BEGIN PGP MESSAGE' "$_o"/*.draft &&
+	    ! grep -q 'body ' "$_o"/*.draft && return 0
+	ls -l "$_o"; cat "$_o"/*.held; return 1
+}
+for m in servfail drop; do
+	st=$m; [ "$m" = drop ] && st=timeout
+	for c in always refuse a; do
+		send "$c" "$m"
+		ok "$m, $c: not sent, held in the outbox (exit 0), the failure named" \
+		    sh -c "[ \$(cat '$T_TMP/rc') = 0 ] && grep -q '^steedmail: queued, not sent: waits for DNS: no answer for bob@steed.test ($st); it is never sent in clear because DNS failed' '$T_TMP/s' && ! grep -q 'sent in clear:' '$T_TMP/s'"
+		ok "... the outbox holds it, encrypted to alice" held_in "$T_TMP/alice.$n"
+	done
 done
+for c in always refuse a; do
+	send "$c" nodata
+	ok "nodata (bogus), $c: nothing sent (exit 69), the forged answer named" \
+	    sh -c "[ \$(cat '$T_TMP/rc') = 69 ] && grep -q 'the DNS answer for.*forged (possible attack)' '$T_TMP/s' && ! grep -q 'sent in clear' '$T_TMP/s'"
+	ok "... nothing in the outbox" sh -c "! ls '$T_TMP/alice.$n/steedmail/outbox' 2>/dev/null | grep -q env"
+done
+
+# No resolver at all (an unbound.conf it cannot read): no answer either.
+printf 'server:\n\tno-such-option: yes\n' >"$T_TMP/broken.unbound.conf"
+conf "$T_TMP/nores.conf" "$STEED_ENV/alice.conf" \
+    "dns-config = $T_TMP/broken.unbound.conf" "dns-timeout = 2"
+send nores pass
+ok "no resolver: held in the outbox (exit 0), and why no lookup could be made" \
+    sh -c "[ \$(cat '$T_TMP/rc') = 0 ] && grep -q '^steedmail: queued, not sent: waits for DNS: no answer for bob@steed.test (error); no DNS lookup can be made: dns-config ' '$T_TMP/s'"
+ok "... the outbox holds it" held_in "$T_TMP/alice.$n"
+
+# --- held, looked at again, sent encrypted -------------------------------------
+# A message to bob while his lookups get no answer; then his zone answers
+# bogus (its DNSSEC broken between the send and the flush); then properly.
+H=$T_TMP/held
+hsm() { XDG_DATA_HOME="$H" XDG_CACHE_HOME="$H-c" sm -F "$T_TMP/a.conf" "$@"; }
+bob_count() { bob --list INBOX 2>/dev/null | grep -c .; }
+before=$(bob_count)
+echo drop >"$MODE"
+echo "the held body $$" | hsm -s "held $$" bob@steed.test >"$T_TMP/h0" 2>&1
+echo $? >"$T_TMP/h0.rc"
+ok "DNS silent: -s holds the message (exit 0)" sh -c "[ \$(cat '$T_TMP/h0.rc') = 0 ] && grep -q 'waits for DNS: no answer for bob@steed.test (timeout)' '$T_TMP/h0'"
+ok "... in the outbox, encrypted to alice" held_in "$H"
+echo nodata >"$MODE"
+hsm --flush >"$T_TMP/h1" 2>&1
+echo $? >"$T_TMP/h1.rc"
+diag "flush, bogus: exit $(cat "$T_TMP/h1.rc"): $(cat "$T_TMP/h1")"
+ok "DNSSEC broken now: --flush looks again, keeps it and says why (75)" \
+    sh -c "[ \$(cat '$T_TMP/h1.rc') = 75 ] && grep -q ': held: the DNS answer for bob@steed.test was forged (possible attack); held since .*; it stays in the outbox' '$T_TMP/h1'"
+ok "... still held" held_in "$H"
+ok "... and bob got nothing" [ "$(bob_count)" = "$before" ]
+ok "... the reason is kept with it" grep -q '^why held: the DNS answer for bob@steed.test was forged' "$H"/steedmail/outbox/*.held
+echo pass >"$MODE"
+hsm --flush >"$T_TMP/h2" 2>&1
+echo $? >"$T_TMP/h2.rc"
+diag "flush, secure: exit $(cat "$T_TMP/h2.rc"): $(cat "$T_TMP/h2")"
+ok "a valid answer: --flush sends it, encrypted (exit 0)" \
+    sh -c "[ \$(cat '$T_TMP/h2.rc') = 0 ] && grep -q ': encrypted to 1 recipient; sent and saved in Sent' '$T_TMP/h2'"
+ok "... the outbox is empty" sh -c "[ -z \"\$(ls '$H/steedmail/outbox' | grep -v '^failed$')\" ]"
+for _ in $(seq 1 40); do [ "$(bob_count)" -gt "$before" ] && break; sleep 0.25; done
+uid=$(bob --list INBOX 2>/dev/null | cut -f1 | sort -n | tail -1)
+bob --fetch "${uid:-0}" INBOX >"$T_TMP/held.eml" 2>/dev/null
+bob --view "$T_TMP/held.eml" >"$T_TMP/held.view" 2>&1
+ok "bob gets it encrypted, and decrypts the text" sh -c "grep -q 'BEGIN PGP MESSAGE' '$T_TMP/held.eml' && ! grep -q 'the held body' '$T_TMP/held.eml' && grep -q 'the held body $$' '$T_TMP/held.view'"
+
+# --- waited too long: given up, never in clear --------------------------------------
+conf "$T_TMP/w.conf" "$STEED_ENV/alice.conf" \
+    "dns-config = $T_TMP/fault.unbound.conf" "dns-timeout = 2" "dns-wait = 2"
+W=$T_TMP/waited
+# without a controlling terminal: nobody can be asked
+wsm() { XDG_DATA_HOME="$W" XDG_CACHE_HOME="$W-c" setsid -w "$STEEDMAIL" -F "$T_TMP/w.conf" "$@" </dev/null; }
+before=$(bob_count)
+echo servfail >"$MODE"
+echo "too late $$" | XDG_DATA_HOME="$W" XDG_CACHE_HOME="$W-c" sm -F "$T_TMP/w.conf" \
+    -s "late $$" bob@steed.test >"$T_TMP/w0" 2>&1
+ok "dns-wait = 2: held, the line says for how long" grep -q 'steedmail --flush looks again, for 2 seconds (dns-wait)' "$T_TMP/w0"
+wsm --flush >"$T_TMP/w1" 2>&1
+echo $? >"$T_TMP/w1.rc"
+ok "--flush within dns-wait: still held (75)" sh -c "[ \$(cat '$T_TMP/w1.rc') = 75 ] && grep -q 'held since' '$T_TMP/w1'"
+sleep 3
+wsm --flush >"$T_TMP/w2" 2>&1
+echo $? >"$T_TMP/w2.rc"
+diag "after dns-wait: exit $(cat "$T_TMP/w2.rc"): $(cat "$T_TMP/w2")"
+ok "after dns-wait, nobody to ask: given up (69), why said, never in clear" \
+    sh -c "[ \$(cat '$T_TMP/w2.rc') = 69 ] && grep -q ': not sent: waits for DNS: no answer for bob@steed.test (servfail), for 2 seconds (dns-wait); it is never sent in clear for want of a DNS answer; the message is kept in .*/failed/' '$T_TMP/w2'"
+ok "... the outbox keeps it in failed/, with its draft" sh -c "[ -z \"\$(ls '$W/steedmail/outbox' | grep -v '^failed$')\" ] && ls '$W/steedmail/outbox/failed' | grep -q '\\.eml$' && ls '$W/steedmail/outbox/failed' | grep -q '\\.draft$'"
+ok "... and bob got nothing" [ "$(bob_count)" = "$before" ]
+
+# The same with somebody at the terminal: asked, and Enter is no.
+A=$T_TMP/asked
+echo "asked $$" | XDG_DATA_HOME="$A" XDG_CACHE_HOME="$A-c" sm -F "$T_TMP/w.conf" \
+    -s "asked $$" bob@steed.test >"$T_TMP/a0" 2>&1
+sleep 3
+TUI_COLS=200 tui_start ask env XDG_DATA_HOME="$A" XDG_CACHE_HOME="$A-c" "$STEEDMAIL" -F "$T_TMP/w.conf" --flush
+ok "--flush at a terminal after dns-wait: asked, no by default" tui_wait ask "send it in clear? A message to bob@steed.test has waited 2 seconds: waits for DNS: no answer for bob@steed.test (servfail) [y/N]" 20
+tui_keys ask Enter
+st=$(tui_ended ask 20)
+ok "... Enter: given up (69), not sent" [ "${st:-}" = 69 ]
+ok "... kept in failed/" sh -c "ls '$A/steedmail/outbox/failed' | grep -q '\\.eml$'"
+ok "... and bob got nothing" [ "$(bob_count)" = "$before" ]
+# ... and y sends it in clear, as agreed
+Y=$T_TMP/agreed
+echo "agreed $$" | XDG_DATA_HOME="$Y" XDG_CACHE_HOME="$Y-c" sm -F "$T_TMP/w.conf" \
+    -s "agreed $$" bob@steed.test >"$T_TMP/y0" 2>&1
+sleep 3
+TUI_COLS=200 tui_start yes env XDG_DATA_HOME="$Y" XDG_CACHE_HOME="$Y-c" "$STEEDMAIL" -F "$T_TMP/w.conf" --flush
+tui_wait yes "send it in clear? A message to bob@steed.test" 20 >/dev/null
+tui_keys yes y Enter
+st=$(tui_ended yes 30)
+ok "... y: sent (0)" [ "${st:-}" = 0 ]
+ok "... in clear, as agreed, and said" tui_wait yes "sent in clear, as you agreed: waits for DNS: no answer for bob@steed.test (servfail); sent and saved in Sent"
+for _ in $(seq 1 40); do [ "$(bob_count)" -gt "$before" ] && break; sleep 0.25; done
+uid=$(bob --list INBOX 2>/dev/null | cut -f1 | sort -n | tail -1)
+bob --fetch "${uid:-0}" INBOX >"$T_TMP/agreed.eml" 2>/dev/null
+ok "... bob gets it in clear" sh -c "grep -q 'agreed $$' '$T_TMP/agreed.eml' && ! grep -q 'BEGIN PGP MESSAGE' '$T_TMP/agreed.eml' || { cat '$T_TMP/agreed.eml'; false; }"
 
 # The interface: the security line's lookup hangs (no answer, a long
 # time-out); q, y (discard) and q leave at once, status 0, without

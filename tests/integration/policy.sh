@@ -350,7 +350,19 @@ for i in $(seq 1 50); do bogus_now "$i" && break; sleep 0.1; done
 ok "dave's OPENPGPKEY answer is bogus now" bogus_now last
 snd bogus a-always dave@broken.test
 ok "encrypt = always to dave: 69, the bogus answer named as a possible attack" sh -c "[ \$(cat '$T_TMP/bogus.rc') = 69 ] && grep -q '^steedmail: warning: the DNS answer for dave@broken.test.s key is bogus .*possibly an attack' '$T_TMP/bogus.err' || { cat '$T_TMP/bogus.err'; false; }"
-ok "... and the line says why dave has no key" grep -qx "steedmail: not sent, it cannot be encrypted: dave@broken.test: no key; the DNS answer for it is bogus and was refused (encrypt = always)" "$T_TMP/bogus.err"
+ok "... and the line says why dave has no key" grep -qx "steedmail: not sent, it cannot be encrypted: dave@broken.test: the DNS answer for it was forged (possible attack) (encrypt = always)" "$T_TMP/bogus.err"
+# The defaults send mail to a recipient without a key in clear; a bogus
+# answer is no "no key": it holds the message, whatever fallback says.
+for c in a-default a-plain a-ask a-refuse; do
+	snd "bogus-$c" "$c" dave@broken.test
+	ok "$c to dave: held, exit 69, the sentence, nothing queued" sh -c "[ \$(cat '$T_TMP/bogus-$c.rc') = 69 ] && grep -qx 'steedmail: held: the DNS answer for dave@broken.test was forged (possible attack); nothing was sent (--no-encrypt sends it in clear)' '$T_TMP/bogus-$c.err' || { cat '$T_TMP/bogus-$c.err'; false; }"
+	ok "... nothing in the outbox" outbox_empty
+done
+snd bogus-cc a-default -c "$BO" dave@broken.test
+ok "bob has a key, dave a bogus answer: the whole message is held (69)" sh -c "[ \$(cat '$T_TMP/bogus-cc.rc') = 69 ] && grep -q '^steedmail: held: the DNS answer for dave@broken.test was forged' '$T_TMP/bogus-cc.err'"
+ok "... nothing in the outbox" outbox_empty
+snd bogus-no a-default --no-encrypt dave@broken.test
+ok "--no-encrypt to dave: sent in clear, as asked" sent bogus-no "sent in clear: --no-encrypt"
 ok "neither of the keys is imported, nothing queued" sh -c "! gpg --homedir '$AH' -k dave@broken.test >/dev/null 2>&1" && outbox_empty
 ok "the trust store has no key for dave" sh -c "! XDG_DATA_HOME='$T_TMP/alice' '$STEEDMAIL' -F '$T_TMP/a-default.conf' --trust show dave@broken.test 2>&1 | grep -q '^key:'"
 
@@ -449,7 +461,7 @@ for i in $(seq 1 50); do sbogus_now "$i" && break; sleep 0.1; done
 ok "its SMIMEA answer is bogus now" sbogus_now last
 fsnd sbogus --smime --require-encryption "bob.p$$@broken.test"
 ok "--smime --require-encryption: 69, the bogus answer named as a possible attack" sh -c "[ \$(cat '$T_TMP/sbogus.rc') = 69 ] && grep -q '^steedmail: warning: the DNS answer for bob.p$$@broken.test.s certificate is bogus .*possibly an attack' '$T_TMP/sbogus.err' || { cat '$T_TMP/sbogus.err'; false; }"
-ok "... and the line says why" grep -qx "steedmail: not sent, it cannot be encrypted: bob.p$$@broken.test: no key; the DNS answer for it is bogus and was refused" "$T_TMP/sbogus.err"
+ok "... and the line says why" grep -qx "steedmail: not sent, it cannot be encrypted: bob.p$$@broken.test: the DNS answer for it was forged (possible attack)" "$T_TMP/sbogus.err"
 ok "nothing for that address in the store" sh -c "! fresh --trust show 'bob.p$$@broken.test' 2>&1 | grep -q '^key:'"
 
 # --- S/MIME: the certificate used first stays, a newer one does not replace it

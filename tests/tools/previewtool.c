@@ -65,6 +65,10 @@ pt_action(enum policy_action a)
 		return "ask";
 	case POLICY_REFUSE_SEND:
 		return "refuse";
+	case POLICY_HOLD:
+		return "hold";
+	case POLICY_WAIT:
+		return "wait";
 	}
 	return "?";
 }

@@ -157,6 +157,35 @@ main(void)
 	    "password in a world-readable file is warned about");
 	config_free(cf);
 
+	cf = load("dns-wait = 36h\n" ACCT, &cause);
+	TAP_OK(cf != NULL && config_dns_wait(cf) == 36 * 3600,
+	    "dns-wait takes hours");
+	config_free(cf);
+	cf = load(ACCT, &cause);
+	TAP_OK(cf != NULL && config_dns_wait(cf) == 2 * 24 * 3600,
+	    "dns-wait is two days unless set");
+	config_free(cf);
+	{
+		long long	 secs = 0;
+		char		*why = NULL;
+
+		TAP_OK(config_duration("90", &secs, &why) == 0 && secs == 90 &&
+		    config_duration("30m", &secs, &why) == 0 && secs == 1800 &&
+		    config_duration("2d", &secs, &why) == 0 &&
+		    secs == 2 * 86400, "durations: seconds, m, d");
+		TAP_OK(config_duration("0", &secs, &why) == -1, "0 is no "
+		    "duration");
+		free(why);
+		why = NULL;
+		TAP_OK(config_duration("3w", &secs, &why) == -1, "no weeks");
+		free(why);
+		why = NULL;
+		TAP_OK(config_duration("366d", &secs, &why) == -1,
+		    "at most a year");
+		free(why);
+	}
+	bad("dns-wait = soon\n" ACCT, 1, "expected a duration");
+
 	cf = config_load("/nonexistent/steed/config", &cause);
 	TAP_OK(cf == NULL && strstr(cause, "No such file") != NULL,
 	    "missing explicit file is an error");

@@ -77,6 +77,57 @@ main(void)
 	outbox_free_entries(v, n);
 	free(id);
 	free(id2);
+	id = id2 = NULL;
+
+	/* held: a draft that waits for DNS, no message yet */
+	TAP_OK(outbox_hold(dir, "alice", "alice@steed.test", rcpts, 1, msg,
+	    sizeof msg - 1, "encrypt smime", "waits for DNS: no answer for\n"
+	    "bob@steed.test (timeout)", &id, &cause) == 0 &&
+	    exists(id, ".draft") && exists(id, ".held") && exists(id, ".env") &&
+	    !exists(id, ".msg"), "a held entry: draft, reason, envelope");
+	outbox_list(dir, &v, &n, &cause);
+	TAP_OK(n == 1 && v[0]->held && v[0]->held_since > 0 &&
+	    strcmp(v[0]->held_opts, "encrypt smime") == 0 &&
+	    strcmp(v[0]->held_why, "waits for DNS: no answer for "
+	    "bob@steed.test (timeout)") == 0, "listed as held, with why "
+	    "(a line break made a space) and its options");
+	TAP_OK(n == 1 && outbox_hold_note(dir, v[0], "held: forged", &cause)
+	    == 0 && strcmp(v[0]->held_why, "held: forged") == 0,
+	    "a new reason noted");
+	outbox_free_entries(v, n);
+	outbox_list(dir, &v, &n, &cause);
+	TAP_OK(n == 1 && v[0]->held && strcmp(v[0]->held_why, "held: forged")
+	    == 0 && v[0]->held_since > 0, "... kept on disk, since unchanged");
+	TAP_OK(n == 1 && outbox_release(dir, v[0], msg, sizeof msg - 1,
+	    &cause) == 0 && !v[0]->held && exists(id, ".msg") &&
+	    !exists(id, ".held") && exists(id, ".draft"),
+	    "released: the message written, the draft stays");
+	outbox_free_entries(v, n);
+	outbox_list(dir, &v, &n, &cause);
+	TAP_OK(n == 1 && !v[0]->held, "a released entry is queued as any");
+	TAP_OK(n == 1 && outbox_remove(dir, v[0], &cause) == 0 &&
+	    !exists(id, ".draft") && !exists(id, ".env"), "removed whole");
+	outbox_free_entries(v, n);
+	free(id);
+	id = NULL;
+
+	/* a held entry given up: its draft is what failed/ keeps */
+	outbox_hold(dir, "alice", "alice@steed.test", rcpts, 1, msg,
+	    sizeof msg - 1, "", "waits", &id, &cause);
+	outbox_list(dir, &v, &n, &cause);
+	where = n == 1 ? outbox_fail(dir, v[0], "given up", &cause) : NULL;
+	{
+		char	p[512];
+
+		snprintf(p, sizeof p, "%s/failed/%s.draft", dir, id);
+		TAP_OK(where != NULL && access(where, R_OK) == 0 &&
+		    access(p, R_OK) == 0 && !exists(id, ".env") &&
+		    !exists(id, ".draft") && !exists(id, ".held"),
+		    "a held entry fails with its draft as the message");
+	}
+	free(where);
+	outbox_free_entries(v, n);
+	free(id);
 	{
 		char cmd[300];
 		snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
