@@ -169,8 +169,38 @@ imap_frame_status(const struct imap_frame *f)
 }
 
 /*
+ * Is the response, whose second word has just been read, untagged data of
+ * an extension steedmail never uses? libetpan parses those with parsers
+ * of their own (ACL, QUOTA, NAMESPACE, ID, ANNOTATEMORE, XLIST, ENABLE,
+ * QRESYNC, SORT), registered whether or not a command asked for them;
+ * the ANNOTATEMORE one frees a list it never made on a broken answer
+ * (found by fuzzing libetpan built with the fuzzer's instrumentation).
+ * No command of steedmail's asks for any of them, so a server sending one
+ * is refused rather than let into those parsers. -1 when it is one.
+ */
+static int
+imap_frame_unasked(struct imap_frame *f)
+{
+	static const char	*words[] = { "ACL", "LISTRIGHTS", "MYRIGHTS",
+	    "QUOTA", "QUOTAROOT", "NAMESPACE", "ID", "ANNOTATION", "XLIST",
+	    "ENABLED", "VANISHED", "SORT", "METADATA", "THREAD" };
+	size_t			 i;
+
+	if (f->tagged || f->head != IMAP_FRAME_WORD2)
+		return 0;
+	for (i = 0; i < sizeof words / sizeof words[0]; i++) {
+		if (strlen(words[i]) == f->wlen &&
+		    strncasecmp(words[i], f->word, f->wlen) == 0)
+			return imap_frame_stop(f, "an untagged %s response, "
+			    "which steedmail never asks for", words[i]);
+	}
+	return 0;
+}
+
+/*
  * The first words of a response, never a line feed: 0 when c was taken
- * here, 1 when the response turned out to be data (c is then data too).
+ * here, 1 when the response turned out to be data (c is then data too),
+ * -1 when it is data steedmail refuses (imap_frame_unasked()).
  */
 static int
 imap_frame_head(struct imap_frame *f, unsigned char c)
@@ -231,6 +261,8 @@ imap_frame_head(struct imap_frame *f, unsigned char c)
 		}
 		return 0;
 	}
+	if (imap_frame_unasked(f) == -1)
+		return -1;
 	f->state = IMAP_FRAME_DATA;
 	f->collect = 0;
 	return 1;
@@ -317,10 +349,14 @@ imap_frame_literal(struct imap_frame *f)
 static int
 imap_frame_byte(struct imap_frame *f, unsigned char c)
 {
+	int	rc;
+
 	if (c == '\n' && f->state != IMAP_FRAME_AFTER &&
 	    f->state != IMAP_FRAME_CR) {
 		if (f->collect && f->state == IMAP_FRAME_TEXT &&
 		    imap_frame_check(f) == -1)
+			return -1;
+		if (f->state == IMAP_FRAME_HEAD && imap_frame_unasked(f) == -1)
 			return -1;
 		imap_frame_end(f);
 		return 0;
@@ -332,8 +368,8 @@ imap_frame_byte(struct imap_frame *f, unsigned char c)
 	for (;;) {
 		switch (f->state) {
 		case IMAP_FRAME_HEAD:
-			if (imap_frame_head(f, c) == 0)
-				return 0;
+			if ((rc = imap_frame_head(f, c)) <= 0)
+				return rc;
 			continue;
 		case IMAP_FRAME_DATA:
 			switch (c) {

@@ -280,6 +280,16 @@ test_text(void)
 	TAP_OK(verdict_str("+ [PERMANENTFLAGS (\r\n* 1 FETCH (FLAGS (\\Seen) "
 	    "UID 3)\r\n") == NULL, "a continuation and data are not status "
 	    "lines");
+	TAP_STR(verdict_str("*\tANNOTATION\t\t[2.1] {5}\r\n"),
+	    "an untagged ANNOTATION response, which steedmail never asks for",
+	    "untagged data of an extension steedmail never uses is refused "
+	    "(libetpan's ANNOTATEMORE parser frees what it never made)");
+	TAP_STR(verdict_str("* quota\n"),
+	    "an untagged QUOTA response, which steedmail never asks for",
+	    "... in any case, ending at once");
+	TAP_OK(verdict_str("* QUOTAS x\r\n* 3 ID\r\nA1 OK ID done\r\n"
+	    "* SEARCH 1 2\r\n") == NULL, "a longer word, a number, a tagged "
+	    "reply and SEARCH are not");
 	TAP_OK(verdict_str("* OK [BADCHARSET (UTF-8)] not here\r\n"
 	    "* OK [BADX] {5}\r\n") == NULL,
 	    "a BADCHARSET code without one, and a code that is not one, "
