@@ -124,6 +124,8 @@ imap_frame_end(struct imap_frame *f)
 	f->collect = 1;
 	if (f->tagged && f->streamed > 0)
 		f->streamed--;
+	if (f->tagged)
+		f->badcharsets = 0;
 	f->tagged = 0;
 }
 
@@ -295,7 +297,7 @@ static int
 imap_frame_check(struct imap_frame *f)
 {
 	size_t	 n = f->slen;
-	char	*why = NULL;
+	char	*why = NULL, code[IMAP_RESP_ATOM_MAX + 1];
 	int	 rc;
 
 	if (n > 0 && n <= IMAP_FRAME_STATUS_MAX + 1 &&
@@ -304,8 +306,16 @@ imap_frame_check(struct imap_frame *f)
 	if (n > IMAP_FRAME_STATUS_MAX)
 		return imap_frame_stop(f, "a status response longer than "
 		    "%d kB", IMAP_FRAME_STATUS_MAX / 1024);
-	if (imap_resp_check_status(f->status, n, &why) == 0)
+	if (imap_resp_check_status(f->status, n, code, &why) == 0) {
+		/*
+		 * libetpan frees the charsets of a BADCHARSET code twice when
+		 * another comes in the same answer: one an answer at most.
+		 */
+		if (strcmp(code, "BADCHARSET") == 0 && f->badcharsets++ > 0)
+			return imap_frame_stop(f, "two BADCHARSET codes in one "
+			    "answer");
 		return 0;
+	}
 	rc = imap_frame_stop(f, "a malformed status response (%s)", why);
 	free(why);
 	return rc;

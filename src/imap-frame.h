@@ -84,6 +84,7 @@ struct imap_frame {
 	size_t		 slen;		/* bytes of the response in status,
 					   while it may be a status response */
 	int		 collect;	/* it still may be */
+	unsigned	 badcharsets;	/* BADCHARSET codes in this answer */
 	char		 status[IMAP_FRAME_STATUS_MAX + 2];
 	char		 word[12];	/* the word being read in the head */
 	char		 num[24];	/* the size as sent, for the reason */

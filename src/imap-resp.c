@@ -207,6 +207,8 @@ imap_resp_permanentflags(struct imap_resp_cur *c)
 static int
 imap_resp_code(struct imap_resp_cur *c, struct imap_resp *r)
 {
+	const char	*p;
+
 	if (imap_resp_atom(c, r->code, "an empty response code") == -1)
 		return -1;
 	if (strcmp(r->code, "CAPABILITY") == 0) {
@@ -238,7 +240,10 @@ imap_resp_code(struct imap_resp_cur *c, struct imap_resp *r)
 	if (!imap_resp_at_end(c) && *c->p != ' ')
 		return imap_resp_fail(c, "no space after a response code");
 	/* RFC 3501 wants text after it; before login that is not needed */
-	r->code_bare = c->end - c->p <= 1;
+	r->code_bare = 1;
+	for (p = c->p; p < c->end; p++)
+		if (*p != ' ' && *p != '\t')
+			r->code_bare = 0;
 	return 0;
 }
 
@@ -250,6 +255,13 @@ imap_resp_text(struct imap_resp_cur *c, struct imap_resp *r)
 		return 0;		/* no text: tolerated */
 	if (imap_resp_expect(c, ' ', "no space after the status word") == -1)
 		return -1;
+	/*
+	 * One space, says the grammar; libetpan skips any number of blanks
+	 * before a response code, so a code after several is read here too
+	 * (and held to its grammar) rather than taken for text.
+	 */
+	while (imap_resp_peek(c) == ' ' || imap_resp_peek(c) == '\t')
+		c->p++;
 	r->text = c->p;
 	r->textlen = (size_t)(c->end - c->p);
 	if (imap_resp_peek(c) == '[') {
@@ -402,7 +414,8 @@ imap_resp_clear(struct imap_resp *r)
 }
 
 int
-imap_resp_check_status(const char *line, size_t len, char **cause)
+imap_resp_check_status(const char *line, size_t len, char *code,
+    char **cause)
 {
 	struct imap_resp	 r;
 	const char		*p = line, *end = line + len, *w;
@@ -410,6 +423,8 @@ imap_resp_check_status(const char *line, size_t len, char **cause)
 	size_t			 n;
 	int			 rc;
 
+	if (code != NULL)
+		*code = '\0';
 	/*
 	 * The second word, found however the words are spaced (libetpan is
 	 * lenient there): a status word makes this a status line, which
@@ -437,6 +452,8 @@ imap_resp_check_status(const char *line, size_t len, char **cause)
 		*cause = why;
 		return -1;
 	}
+	if (code != NULL)
+		memcpy(code, r.code, sizeof r.code);
 	/* libetpan's parser reads the missing text through a NULL */
 	if (r.code_bare) {
 		*cause = xstrdup("a response code with no text after it");

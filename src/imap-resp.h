@@ -65,8 +65,12 @@ void	 imap_resp_clear(struct imap_resp *);
  * does; 0 for a good status line and for any other line. For the guard
  * under libetpan's parser after login (imap-frame.c): libetpan reads the
  * response codes of every command's answer, and dies on some malformed
- * ones ("[PERMANENTFLAGS (" at the end of a line).
+ * ones ("[PERMANENTFLAGS (" at the end of a line), so here a code must
+ * also have text after it, as RFC 3501 says. code (IMAP_RESP_ATOM_MAX + 1
+ * bytes, or NULL) gets the name of a good line's response code, "" when
+ * it has none.
  */
-int	 imap_resp_check_status(const char *line, size_t len, char **cause);
+int	 imap_resp_check_status(const char *line, size_t len, char *code,
+	    char **cause);
 
 #endif

@@ -280,6 +280,12 @@ test_text(void)
 	TAP_OK(verdict_str("+ [PERMANENTFLAGS (\r\n* 1 FETCH (FLAGS (\\Seen) "
 	    "UID 3)\r\n") == NULL, "a continuation and data are not status "
 	    "lines");
+	TAP_STR(verdict_str("* NO [BADCHARSET (U)] x\r\n1 NO [BADCHARSET] y\r\n"),
+	    "two BADCHARSET codes in one answer", "a second BADCHARSET code "
+	    "in one answer is refused (libetpan frees the first one's list "
+	    "twice)");
+	TAP_OK(verdict_str("1 NO [BADCHARSET (U)] x\r\n2 NO [BADCHARSET (U)] "
+	    "y\r\n") == NULL, "one in each of two answers passes");
 	TAP_STR(verdict_str("*\tANNOTATION\t\t[2.1] {5}\r\n"),
 	    "an untagged ANNOTATION response, which steedmail never asks for",
 	    "untagged data of an extension steedmail never uses is refused "

@@ -351,7 +351,7 @@ status_ok(const char *line)
 	char	*why = NULL;
 	int	 rc;
 
-	rc = imap_resp_check_status(line, strlen(line), &why);
+	rc = imap_resp_check_status(line, strlen(line), NULL, &why);
 	free(why);
 	return rc == 0;
 }
@@ -382,6 +382,12 @@ status(void)
 	    !status_ok("2 OK [BADCHARSET (\"\")] "), "after login: a code with "
 	    "no text after it is refused (libetpan reads the text through a "
 	    "NULL)");
+	TAP_OK(!status_ok("4 OK      [PERMANENTFLAGS ( x") &&
+	    !status_ok("4 OK \t[PERMANENTFLAGS (\\Seen x"), "a code after "
+	    "several blanks is still held to its grammar (libetpan skips "
+	    "them)");
+	TAP_OK(!status_ok("4 OK [PARSE]  ") && !status_ok("4 OK [PARSE] \t"),
+	    "nor with only blanks after it");
 	TAP_OK(status_ok("4 OK [PARSE] x") && status_ok("4 OK") &&
 	    status_ok("4 OK "), "a code with text, and no code, pass");
 }
