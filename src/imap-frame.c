@@ -126,6 +126,7 @@ imap_frame_end(struct imap_frame *f)
 		f->streamed--;
 	if (f->tagged)
 		f->badcharsets = 0;
+	f->statusdata = f->emptylist = 0;
 	f->tagged = 0;
 }
 
@@ -190,6 +191,7 @@ imap_frame_unasked(struct imap_frame *f)
 
 	if (f->tagged || f->head != IMAP_FRAME_WORD2)
 		return 0;
+	f->statusdata = f->wlen == 6 && strncasecmp(f->word, "STATUS", 6) == 0;
 	for (i = 0; i < sizeof words / sizeof words[0]; i++) {
 		if (strlen(words[i]) == f->wlen &&
 		    strncasecmp(words[i], f->word, f->wlen) == 0)
@@ -382,6 +384,8 @@ imap_frame_byte(struct imap_frame *f, unsigned char c)
 				return rc;
 			continue;
 		case IMAP_FRAME_DATA:
+			if (!imap_frame_blank(c) && c != ')')
+				f->emptylist = 0;
 			switch (c) {
 			case '"':
 				f->state = IMAP_FRAME_QUOTED;
@@ -391,8 +395,16 @@ imap_frame_byte(struct imap_frame *f, unsigned char c)
 					return imap_frame_stop(f, "lists "
 					    "nested more than %d deep",
 					    IMAP_FRAME_DEPTH_MAX);
+				f->emptylist = f->statusdata && f->depth == 1;
 				break;
 			case ')':
+				/*
+				 * "* STATUS INBOX ()" is IMAP, but libetpan's
+				 * parser frees a list it never made on it
+				 */
+				if (f->emptylist && f->depth == 1)
+					return imap_frame_stop(f, "a STATUS "
+					    "response without counts");
 				if (f->depth > 0)
 					f->depth--;
 				break;
@@ -513,7 +525,7 @@ int
 imap_frame_scan(struct imap_frame *f, const void *buf, size_t len)
 {
 	const unsigned char	*p = buf, *end = p + len;
-	size_t			 n;
+	size_t			 n, i;
 
 	if (f->stopped)
 		return -1;
@@ -531,6 +543,9 @@ imap_frame_scan(struct imap_frame *f, const void *buf, size_t len)
 		if ((n = imap_frame_run(f, p, (size_t)(end - p))) != 0) {
 			if (f->collect)
 				imap_frame_keep(f, p, n);
+			for (i = 0; f->emptylist && i < n; i++)
+				if (!imap_frame_blank(p[i]))
+					f->emptylist = 0;
 			f->line += n;
 			p += n;
 			continue;

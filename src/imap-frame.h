@@ -85,6 +85,8 @@ struct imap_frame {
 					   while it may be a status response */
 	int		 collect;	/* it still may be */
 	unsigned	 badcharsets;	/* BADCHARSET codes in this answer */
+	int		 statusdata;	/* the response is "* STATUS" */
+	int		 emptylist;	/* its list is open, nothing in it yet */
 	char		 status[IMAP_FRAME_STATUS_MAX + 2];
 	char		 word[12];	/* the word being read in the head */
 	char		 num[24];	/* the size as sent, for the reason */

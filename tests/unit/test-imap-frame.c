@@ -280,6 +280,15 @@ test_text(void)
 	TAP_OK(verdict_str("+ [PERMANENTFLAGS (\r\n* 1 FETCH (FLAGS (\\Seen) "
 	    "UID 3)\r\n") == NULL, "a continuation and data are not status "
 	    "lines");
+	TAP_STR(verdict_str("* STATUS T ()\r\n"), "a STATUS response "
+	    "without counts", "a STATUS with an empty list is refused "
+	    "(libetpan frees a list it never made)");
+	TAP_STR(verdict_str("* status \"a b\" ( \t)\n"), "a STATUS response "
+	    "without counts", "... however it is written");
+	TAP_OK(verdict_str("* STATUS INBOX (MESSAGES 3 UNSEEN 1)\r\n"
+	    "* STATUS \"()\" (UNSEEN 0)\r\n* LIST () \"/\" x\r\n") == NULL,
+	    "a STATUS with counts, parentheses in a name, an empty LIST "
+	    "flag list pass");
 	TAP_STR(verdict_str("* NO [BADCHARSET (U)] x\r\n1 NO [BADCHARSET] y\r\n"),
 	    "two BADCHARSET codes in one answer", "a second BADCHARSET code "
 	    "in one answer is refused (libetpan frees the first one's list "
