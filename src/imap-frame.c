@@ -217,7 +217,6 @@ imap_frame_head(struct imap_frame *f, unsigned char c)
 			return 0;
 		if (f->wlen == 0 && c == '+') {		/* continuation */
 			f->head = IMAP_FRAME_BLANK2;
-			f->collect = 0;
 			return 0;
 		}
 		if (f->wlen != 0 && imap_frame_blank(c)) {

@@ -346,7 +346,18 @@ imap_resp_parse(const char *line, size_t len, struct imap_resp *r,
 		goto fail;
 	}
 	if (len > 0 && line[0] == '+') {
+		/* "+" [SP] resp-text: a code there is read as elsewhere */
 		r->kind = IMAP_RESP_CONTINUE;
+		c.p++;
+		while (imap_resp_peek(&c) == ' ' || imap_resp_peek(&c) == '\t')
+			c.p++;
+		r->text = c.p;
+		r->textlen = (size_t)(c.end - c.p);
+		if (imap_resp_peek(&c) == '[') {
+			c.p++;
+			if (imap_resp_code(&c, r) == -1)
+				goto fail;
+		}
 		return 0;
 	}
 	if (len >= 2 && line[0] == '*' && line[1] == ' ')
@@ -432,8 +443,8 @@ imap_resp_check_status(const char *line, size_t len, char *code,
 	 */
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
-	if (p < end && *p == '+')
-		return 0;
+	if (p < end && *p == '+' && p == line)
+		goto check;		/* a continuation request */
 	while (p < end && *p != ' ' && *p != '\t')
 		p++;
 	while (p < end && (*p == ' ' || *p == '\t'))
@@ -446,6 +457,7 @@ imap_resp_check_status(const char *line, size_t len, char *code,
 	    strncasecmp(w, "BYE", 3) == 0)) ||
 	    (n == 7 && strncasecmp(w, "PREAUTH", 7) == 0)))
 		return 0;
+check:
 	rc = imap_resp_parse(line, len, &r, &why);
 	imap_resp_clear(&r);
 	if (rc == -1) {

@@ -277,7 +277,10 @@ test_text(void)
 	TAP_STR(verdict_str("  1 OK [UIDNEXT x] y\r\n"),
 	    "a malformed status response (neither \"*\", \"+\" nor a tag "
 	    "at the start of the line)", "... however it is spaced");
-	TAP_OK(verdict_str("+ [PERMANENTFLAGS (\r\n* 1 FETCH (FLAGS (\\Seen) "
+	TAP_STR(verdict_str("+[PERMANENTFLAGS (\r\n"), "a malformed status "
+	    "response (a flag expected)", "a continuation request's code is "
+	    "checked as a status line's (libetpan reads it the same way)");
+	TAP_OK(verdict_str("+ go on\r\n* 1 FETCH (FLAGS (\\Seen) "
 	    "UID 3)\r\n") == NULL, "a continuation and data are not status "
 	    "lines");
 	TAP_STR(verdict_str("* STATUS T ()\r\n"), "a STATUS response "

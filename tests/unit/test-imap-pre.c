@@ -377,7 +377,13 @@ status(void)
 	TAP_OK(status_ok("* 12 FETCH (FLAGS (\\Seen) UID 4)"), "a FETCH line "
 	    "is not a status line: not checked here");
 	TAP_OK(status_ok("* LIST (\\Noselect) \"/\" OK"), "nor a LIST line");
-	TAP_OK(status_ok("+ OK [idling"), "nor a continuation request");
+	TAP_OK(status_ok("+ OK [idling") && status_ok("+ idling") &&
+	    status_ok("+") && status_ok("+ YGgGCSqGSIb3EgECAgIAb1kwV6ADAgEF"),
+	    "a continuation request without a code passes");
+	TAP_OK(!status_ok("+[PERMANENTFLAGS (") && !status_ok("+ [ALERT]"),
+	    "one with a code is held to its grammar, as libetpan reads one "
+	    "there too");
+	TAP_OK(status_ok("+ [ALERT] go on"), "... and passes when it keeps it");
 	TAP_OK(!status_ok("4 OK [PARSE]") && !status_ok("* OK [ALERT] ") &&
 	    !status_ok("2 OK [BADCHARSET (\"\")] "), "after login: a code with "
 	    "no text after it is refused (libetpan reads the text through a "
