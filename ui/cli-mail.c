@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "addr-show.h"
 #include "buf.h"
 #include "cache.h"
 #include "cli.h"
@@ -102,14 +103,19 @@ static void
 cmd_list_one(const struct index_row *msg, struct buf *b)
 {
 	struct tm	 tm;
-	char		 when[32];
+	char		 when[32], *from;
+	int		 warn;
 
 	localtime_r(&msg->arrival, &tm);
 	strftime(when, sizeof when, "%Y-%m-%d %H:%M", &tm);
 	buf_reset(b);
 	buf_addf(b, "%u\t%s\t%s\t", msg->uid,
 	    msg->flags[0] != '\0' ? msg->flags : "-", when);
-	cmd_list_field(b, msg->from);
+	/* the sender as the index shows it: a name that could mislead
+	 * gives way to the address (addr_show_sender()) */
+	from = addr_show_sender(msg->from_name, msg->from_addr, &warn);
+	cmd_list_field(b, from);
+	free(from);
 	buf_addc(b, '\t');
 	cmd_list_field(b, msg->sealed ? INDEX_SEALED_SUBJECT : msg->subject);
 	/* The DNS indicators, only when there is one. */

@@ -82,8 +82,12 @@ h=$D/v.$(uid 'December at the library')
 ok "an HTML-only message is shown as text, marked so" sh -c "grep -q 'note: HTML shown as text' '$h' && grep -q 'winter reading club' '$h'"
 check "... no tag of it left, its link listed, not followed" sh -c "! sed -n '/HTML shown as text/,\$p' '$h' | grep -q '<[a-zA-Z/]' && grep -q '^\[1\] https://example.org/events' '$h'"
 ok "a display name that looks like bob shows mallory's address" grep -qx 'From: "bob@steed.test" <mallory@plain.test>' "$D/v.$(uid 'Quick favour')"
-e=$(awk -F '\t' '$4 ~ /Bank of Steed/ { print $1 }' "$D/list")
+e=$(awk -F '\t' '$5 ~ /Your account/ { print $1 }' "$D/list")
 ok "the escape-sequence message is there" test -n "$e"
+ok "... --list shows its sender's address, not a name full of escapes" \
+    sh -c "awk -F '\t' '\$1 == $e { print \$4 }' '$D/list' | grep -qx 'security@plain.test'"
+ok "a display name that looks like bob: --list shows mallory's address" \
+    sh -c "awk -F '\t' '\$5 == \"Quick favour\" { print \$4 }' '$D/list' | grep -qx 'mallory@plain.test'"
 ok "its subject, name and body reach --view with no ESC, BEL, BS or CR byte" sh -c "
 	grep -q 'Your mailbox is full' '$D/v.$e' && ! grep -q \$(printf '[\\033\\007\\010\\r]') '$D/v.$e'"
 ok "... and --list shows them escaped too" sh -c "! grep -q \$(printf '[\\033\\007\\010\\r]') '$D/list'"

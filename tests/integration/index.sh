@@ -86,10 +86,10 @@ ok "nothing is stale after a sync" test "$(q "SELECT count(*) FROM message WHERE
 
 s --list >"$T_TMP/list" 2>&1; rc=$?
 ok "--list: exit 0" test "$rc" = 0
-printf '1\t-\talice@bank.example\tYour account\n2\t-\tbob@steed.test\tRe: Your account\n3\t-\tCarol\tRe: Re: Your account\n' >"$T_TMP/list.want"
+printf '1\t-\tmallory@evil.example\tYour account\n2\t-\tbob@steed.test\tRe: Your account\n3\t-\tCarol\tRe: Re: Your account\n' >"$T_TMP/list.want"
 # INTERNALDATE is the file's mtime: all columns but the date.
 cut -f 1,2,4,5 "$T_TMP/list" >"$T_TMP/list.got"
-ok "--list: UID, flags, from (the name, else the address), subject" \
+ok "--list: UID, flags, from (the name, else the address; the address where the name holds another), subject" \
     diff -u "$T_TMP/list.want" "$T_TMP/list.got"
 ok "--list: the date column" sh -c "cut -f 3 '$T_TMP/list' | grep -cE '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}\$' | grep -qx 3"
 
