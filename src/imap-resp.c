@@ -443,8 +443,9 @@ imap_resp_check_status(const char *line, size_t len, char *code,
 	 */
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
-	if (p < end && *p == '+' && p == line)
-		goto check;		/* a continuation request */
+	if (p < end && *p == '+')
+		goto check;		/* a continuation request (libetpan
+					   skips blanks before it too) */
 	while (p < end && *p != ' ' && *p != '\t')
 		p++;
 	while (p < end && (*p == ' ' || *p == '\t'))

@@ -384,6 +384,9 @@ status(void)
 	    "one with a code is held to its grammar, as libetpan reads one "
 	    "there too");
 	TAP_OK(status_ok("+ [ALERT] go on"), "... and passes when it keeps it");
+	TAP_OK(!status_ok("\t+[PERMANENTFLAGS (") && !status_ok(" + x"),
+	    "a continuation request after blanks is refused (libetpan skips "
+	    "them and reads its code)");
 	TAP_OK(!status_ok("4 OK [PARSE]") && !status_ok("* OK [ALERT] ") &&
 	    !status_ok("2 OK [BADCHARSET (\"\")] "), "after login: a code with "
 	    "no text after it is refused (libetpan reads the text through a "
