@@ -223,6 +223,16 @@ imap_frame_head(struct imap_frame *f, unsigned char c)
 			f->head = IMAP_FRAME_BLANK1;
 			return 0;
 		}
+		/*
+		 * A response starts with "*", "+" or a tag, never with a
+		 * string, a list or a literal; libetpan's parser, finding no
+		 * response there, reads on past it (a "{4}" hid a malformed
+		 * BYE from the checks here)
+		 */
+		if (f->wlen == 0 && (c == '{' || c == '(' || c == ')' ||
+		    c == '"'))
+			return imap_frame_stop(f, "a response that starts with "
+			    "'%c'", c);
 		if (!imap_frame_wordc(c))
 			break;
 		if (f->wlen == 0)

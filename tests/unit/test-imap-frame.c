@@ -283,6 +283,12 @@ test_text(void)
 	TAP_OK(verdict_str("+ go on\r\n* 1 FETCH (FLAGS (\\Seen) "
 	    "UID 3)\r\n") == NULL, "a continuation and data are not status "
 	    "lines");
+	TAP_STR(verdict_str("{4}\r\n* BYE [PERMANENTFLAGS (\r\n"),
+	    "a response that starts with '{'", "a line that starts with a "
+	    "literal is refused (libetpan reads past it and into what "
+	    "follows)");
+	TAP_STR(verdict_str(" (x)\r\n"), "a response that starts with '('",
+	    "... or with a list");
 	TAP_STR(verdict_str("* STATUS T ()\r\n"), "a STATUS response "
 	    "without counts", "a STATUS with an empty list is refused "
 	    "(libetpan frees a list it never made)");
