@@ -49,7 +49,7 @@ ok "... and the bash and zsh completions where those shells look" sh -c "cmp con
 } | LC_ALL=C sort >"$T_TMP/expected"
 (cd "$T_TMP/dest" && find . ! -type d | sed 's/^\.//' | LC_ALL=C sort) >"$T_TMP/installed"
 ok "make install installs exactly those files" diff "$T_TMP/expected" "$T_TMP/installed"
-ok "make install built nothing under tests/" sh -c "[ -z \"\$(find tests -newer '$T_TMP/stamp' ! -type d | head)\" ]"
+ok "make install built nothing under tests/" sh -c "[ -z \"\$(find tests -newer '$T_TMP/stamp' ! -type d ! -path 'tests/fuzz/work/*' | head)\" ]"
 ok "make install needs nothing under tests/" sh -c "! make -n install DESTDIR='$T_TMP/dry' | grep 'tests/'"
 make -s uninstall DESTDIR="$T_TMP/dest" prefix=/usr mandir=/usr/share/man datadir=/usr/share >/dev/null 2>&1
 ok "make uninstall removes them" sh -c "[ -z \"\$(find '$T_TMP/dest' ! -type d)\" ]"
