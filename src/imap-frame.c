@@ -84,6 +84,8 @@ enum {
 static int
 imap_frame_plain(int state, unsigned char c)
 {
+	if (c == '\0')
+		return 0;
 	if (state == IMAP_FRAME_QUOTED)
 		return c != '"' && c != '\\' && c != '\n';
 	return c != '"' && c != '(' && c != ')' && c != '{' && c != '\n';
@@ -233,6 +235,9 @@ imap_frame_head(struct imap_frame *f, unsigned char c)
 		    c == '"'))
 			return imap_frame_stop(f, "a response that starts with "
 			    "'%c'", c);
+		if (f->wlen == 0 && (c < 0x20 || c >= 0x7f))
+			return imap_frame_stop(f, "a response that starts with "
+			    "the byte 0x%02x", c);
 		if (!imap_frame_wordc(c))
 			break;
 		if (f->wlen == 0)
@@ -384,6 +389,13 @@ imap_frame_byte(struct imap_frame *f, unsigned char c)
 	}
 	if (imap_frame_count(f, c) == -1)
 		return -1;
+	/*
+	 * No NUL outside a literal: libetpan reads its lines as C strings,
+	 * so a NUL hides the rest of the line from its parser but not from
+	 * the checks here
+	 */
+	if (c == '\0')
+		return imap_frame_stop(f, "a NUL byte outside a literal");
 	if (f->collect)
 		imap_frame_keep(f, &c, 1);
 	for (;;) {
@@ -523,6 +535,8 @@ imap_frame_run(const struct imap_frame *f, const unsigned char *p, size_t n)
 		if (f->strict)
 			return 0;
 		if ((nl = memchr(p, '\n', n)) != NULL)
+			n = (size_t)(nl - p);
+		if ((nl = memchr(p, '\0', n)) != NULL)
 			n = (size_t)(nl - p);
 		return n;
 	default:

@@ -289,6 +289,19 @@ test_text(void)
 	    "follows)");
 	TAP_STR(verdict_str(" (x)\r\n"), "a response that starts with '('",
 	    "... or with a list");
+	TAP_STR(verdict_str("\002x {4}\r\n* BYE [PERMANENTFLAGS (\r\n"),
+	    "a response that starts with the byte 0x02", "... or with a "
+	    "control byte");
+	{
+		static const char nul[] = "* OK a\0b\r\n";
+		static const char lit[] = "* 1 FETCH (BODY[] {3}\r\na\0b)\r\n";
+
+		TAP_STR(verdict(nul, sizeof nul - 1), "a NUL byte outside a "
+		    "literal", "a NUL outside a literal is refused (libetpan "
+		    "reads lines as C strings)");
+		TAP_OK(verdict(lit, sizeof lit - 1) == NULL, "... inside one "
+		    "it passes");
+	}
 	TAP_STR(verdict_str("* STATUS T ()\r\n"), "a STATUS response "
 	    "without counts", "a STATUS with an empty list is refused "
 	    "(libetpan frees a list it never made)");
