@@ -302,7 +302,11 @@ guarded() {
 	sane && has "$T_TMP/run.out" "$2" || return 1
 	rss=$(tail -1 "$T_TMP/rss")
 	echo "largest resident size: $rss kB"
-	[ -n "$rss" ] && [ "$rss" -lt 100000 ]
+	# libetpan holds a line of up to 16 MiB while it grows (doubling),
+	# and AddressSanitizer keeps freed memory a while: some 140 MB with
+	# the sanitizers, 40 without; past the bound it would hold the fake
+	# server's 256 MB and more
+	[ -n "$rss" ] && [ "$rss" -lt 200000 ]
 }
 
 fake imap-hugeliteral "$STEED_SERVER_CERT" "$STEED_SERVER_KEY"
