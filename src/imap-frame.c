@@ -181,7 +181,8 @@ imap_frame_status(const struct imap_frame *f)
  * the ANNOTATEMORE one frees a list it never made on a broken answer
  * (found by fuzzing libetpan built with the fuzzer's instrumentation).
  * No command of steedmail's asks for any of them, so a server sending one
- * is refused rather than let into those parsers. -1 when it is one.
+ * is refused rather than let into those parsers. Nor is a tagged response
+ * that is not a status. -1 when it is one of these.
  */
 static int
 imap_frame_unasked(struct imap_frame *f)
@@ -191,6 +192,16 @@ imap_frame_unasked(struct imap_frame *f)
 	    "ENABLED", "VANISHED", "SORT", "METADATA", "THREAD" };
 	size_t			 i;
 
+	/*
+	 * A tagged response is OK, NO or BAD and its text: libetpan, finding
+	 * none of them ("C{5}"), gives up on the line, while the scan here
+	 * would go on to a literal that libetpan then never reads
+	 */
+	if (f->tagged && (f->head == IMAP_FRAME_WORD1 ||
+	    f->head == IMAP_FRAME_BLANK1 ||
+	    (f->head == IMAP_FRAME_WORD2 && !imap_frame_status(f))))
+		return imap_frame_stop(f, "a tagged response that is not OK, "
+		    "NO or BAD");
 	if (f->tagged || f->head != IMAP_FRAME_WORD2)
 		return 0;
 	f->statusdata = f->wlen == 6 && strncasecmp(f->word, "STATUS", 6) == 0;

@@ -157,14 +157,13 @@ imap_ops_flag_letters(const struct mailimap_flag_list *fl,
 	imap_ops_letters(bits, out);
 }
 
-int
-imap_ops_error(mailimap *imap, int err, const char *what, char **cause)
+/* The words for libetpan's error err on a connection still open. */
+static int
+imap_ops_cause(mailimap *imap, int err, const char *what, char **cause)
 {
 	char	*words;
 	int	 rc = IMAP_OPS_REFUSED;
 
-	if (err == MAILIMAP_NO_ERROR)
-		return IMAP_OPS_OK;
 	/* the guard below libetpan ended the stream: say why */
 	if ((*cause = imap_frame_cause(imap->imap_stream, what)) != NULL)
 		return IMAP_OPS_LOST;
@@ -201,6 +200,24 @@ imap_ops_error(mailimap *imap, int err, const char *what, char **cause)
 		*cause = xasprintf("the IMAP server refused %s: %s", what,
 		    words);
 	free(words);
+	return rc;
+}
+
+int
+imap_ops_error(mailimap *imap, int err, const char *what, char **cause)
+{
+	int	rc;
+
+	if (err == MAILIMAP_NO_ERROR)
+		return IMAP_OPS_OK;
+	if (imap->imap_stream == NULL) {
+		*cause = xasprintf("%s: the connection to the IMAP server is "
+		    "closed", what);
+		return IMAP_OPS_LOST;
+	}
+	rc = imap_ops_cause(imap, err, what, cause);
+	if (rc == IMAP_OPS_LOST)
+		imap_session_lose(imap);
 	return rc;
 }
 

@@ -92,6 +92,30 @@ imap_session_drop(mailimap *imap)
 	mailimap_free(imap);
 }
 
+int
+imap_session_broken(int err)
+{
+	switch (err) {
+	case MAILIMAP_ERROR_STREAM:
+	case MAILIMAP_ERROR_PARSE:
+	case MAILIMAP_ERROR_PROTOCOL:
+	case MAILIMAP_ERROR_MEMORY:
+	case MAILIMAP_ERROR_FATAL:
+		return 1;
+	}
+	return 0;
+}
+
+void
+imap_session_lose(mailimap *imap)
+{
+	if (imap->imap_stream != NULL) {
+		mailstream_close(imap->imap_stream);
+		imap->imap_stream = NULL;
+	}
+	imap->imap_state = MAILIMAP_STATE_DISCONNECTED;
+}
+
 static struct mailimap_capability_data *
 imap_session_caps(mailimap *imap)
 {

@@ -68,6 +68,24 @@ void		 imap_session_close(mailimap *);
 void		 imap_session_drop(mailimap *);
 
 /*
+ * What libetpan's error err says of the connection: 1 when it is lost or
+ * out of step with the server (an answer broke off or could not be
+ * parsed, no memory for it), 0 when the server only refused a command.
+ */
+int		 imap_session_broken(int err);
+
+/*
+ * After a broken answer (imap_session_broken()): close the stream at
+ * once, so that nothing more the server sent is read. libetpan gives up
+ * on an answer it cannot parse wherever it stood in it, and would read
+ * the next answer from that point, not where the guard below it
+ * (imap-frame.h) left off: the two would no longer agree on what is a
+ * literal, and the guard would check the wrong bytes. Every command after
+ * this fails as on a lost connection; the mailimap stays to be freed.
+ */
+void		 imap_session_lose(mailimap *);
+
+/*
  * The server's own words from the last line it sent (the tagged reply, or
  * the greeting), without tag and status: "[CODE] text", bounded and
  * terminal-safe. Returns new memory.

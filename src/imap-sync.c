@@ -25,8 +25,8 @@
 #include "strsafe.h"
 #include "xmalloc.h"
 
-char *
-imap_sync_error(mailimap *imap, const char *what, int err)
+static char *
+imap_sync_words(mailimap *imap, const char *what, int err)
 {
 	const char	*r = imap->imap_response;
 	char		*safe, *msg;
@@ -37,6 +37,9 @@ imap_sync_error(mailimap *imap, const char *what, int err)
 	if (err == MAILIMAP_ERROR_STREAM)
 		return xasprintf("%s: the connection to the IMAP server was "
 		    "lost", what);
+	if (err == MAILIMAP_ERROR_PARSE || err == MAILIMAP_ERROR_PROTOCOL)
+		return xasprintf("%s: the IMAP server's reply was not "
+		    "understood", what);
 	if (r == NULL || *r == '\0')
 		return xasprintf("%s failed (libetpan error %d)", what, err);
 	buf_init(&b);
@@ -44,6 +47,20 @@ imap_sync_error(mailimap *imap, const char *what, int err)
 	safe = buf_take(&b);
 	msg = xasprintf("%s failed: %s", what, safe);
 	free(safe);
+	return msg;
+}
+
+char *
+imap_sync_error(mailimap *imap, const char *what, int err)
+{
+	char	*msg;
+
+	if (imap->imap_stream == NULL)
+		return xasprintf("%s: the connection to the IMAP server is "
+		    "closed", what);
+	msg = imap_sync_words(imap, what, err);
+	if (imap_session_broken(err) || imap_frame_stopped(imap->imap_stream))
+		imap_session_lose(imap);
 	return msg;
 }
 

@@ -287,6 +287,18 @@ test_text(void)
 	    "a response that starts with '{'", "a line that starts with a "
 	    "literal is refused (libetpan reads past it and into what "
 	    "follows)");
+	TAP_STR(verdict_str("C{5}\n1 OK [PERMANENTFLAGS (\n"),
+	    "a tagged response that is not OK, NO or BAD", "a tag followed "
+	    "by a literal is refused (libetpan gives up on the line and "
+	    "never reads the literal)");
+	TAP_STR(verdict_str("A1 FETCH (UID 1)\r\n"), "a tagged response "
+	    "that is not OK, NO or BAD", "... as is a tagged response of "
+	    "data");
+	TAP_STR(verdict_str("A1\r\n"), "a tagged response that is not OK, "
+	    "NO or BAD", "... or a tag alone");
+	TAP_OK(verdict_str("A1 OK\r\nA2 ok \r\nA3 NO [ALERT] x\r\n"
+	    "A4 BAD y\r\n") == NULL, "tagged OK, NO and BAD pass, with or "
+	    "without text");
 	TAP_STR(verdict_str(" (x)\r\n"), "a response that starts with '('",
 	    "... or with a list");
 	TAP_STR(verdict_str("\002x {4}\r\n* BYE [PERMANENTFLAGS (\r\n"),
