@@ -5,6 +5,7 @@
  * cache calls imap-conn.c relies on (flags of one message, the pending
  * table across a UIDVALIDITY change).
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "cache.h"
 #include "imap-idle.h"
 #include "imap-ops.h"
+#include "imap-session.h"
 #include "tap.h"
 
 static char	dir[] = "/tmp/steed-ops-XXXXXX";
@@ -131,6 +133,21 @@ test_flag_list(void)
 	mailimap_flag_list_free(fl);
 }
 
+/* A session with a stream that goes nowhere: the errors below are read
+ * from what its buffer holds, and a lost connection closes it. */
+static void
+attach(mailimap *imap)
+{
+	int	fd;
+
+	if (imap->imap_stream != NULL)
+		return;
+	if ((fd = open("/dev/null", O_RDWR)) == -1 ||
+	    (imap->imap_stream = mailstream_socket_open(fd)) == NULL)
+		abort();
+	imap->imap_state = MAILIMAP_STATE_SELECTED;
+}
+
 static void
 test_errors(void)
 {
@@ -138,14 +155,22 @@ test_errors(void)
 	char		*cause = NULL;
 
 	imap = mailimap_new(0, NULL);
+	attach(imap);
 	TAP_OK(imap_ops_error(imap, MAILIMAP_ERROR_STREAM, "UID STORE",
 	    &cause) == IMAP_OPS_LOST && strstr(cause, "UID STORE") != NULL,
 	    "a stream error is a lost connection, naming the command");
 	free(cause);
+	TAP_OK(imap->imap_stream == NULL, "and the connection is closed");
+	TAP_OK(imap_ops_error(imap, MAILIMAP_ERROR_NOOP, "NOOP", &cause) ==
+	    IMAP_OPS_LOST && strstr(cause, "is closed") != NULL,
+	    "a command after that: lost, saying the connection is closed");
+	free(cause);
+	attach(imap);
 	TAP_OK(imap_ops_error(imap, MAILIMAP_ERROR_PARSE, "UID MOVE",
 	    &cause) == IMAP_OPS_LOST, "a reply not understood: lost too");
 	free(cause);
 
+	attach(imap);
 	mmap_string_assign(imap->imap_stream_buffer,
 	    "5 NO [TRYCREATE] Mailbox doesn't exist: Arch\033[2Jive\r\n");
 	TAP_OK(imap_ops_error(imap, MAILIMAP_ERROR_UID_COPY, "UID COPY",
@@ -156,6 +181,7 @@ test_errors(void)
 	    "made terminal-safe");
 	free(cause);
 
+	attach(imap);
 	mmap_string_assign(imap->imap_stream_buffer,
 	    "* BYE Disconnected by an administrator\r\n");
 	TAP_OK(imap_ops_error(imap, MAILIMAP_ERROR_FATAL, "NOOP", &cause) ==
@@ -171,6 +197,7 @@ test_errors(void)
 
 		memset(big, 'x', 4990);
 		memcpy(big, "7 BAD ", 6);
+		attach(imap);
 		strcpy(big + 4990, "\r\n");
 		mmap_string_assign(imap->imap_stream_buffer, big);
 		free(big);
@@ -180,6 +207,7 @@ test_errors(void)
 		free(cause);
 	}
 
+	imap_session_lose(imap);
 	TAP_OK(imap_ops_noop(imap, &cause) == IMAP_OPS_LOST,
 	    "NOOP without a connection: lost, without trying");
 	free(cause);
