@@ -29,6 +29,7 @@
 #include "config.h"
 #include "imap-mailbox.h"
 #include "trust-store.h"
+#include "verdict.h"
 
 struct message;
 struct session;
@@ -66,15 +67,6 @@ enum tui_color {
 
 /* Indicator glyphs; each has a UTF-8 form and an ASCII form (LANG=C). */
 enum tui_glyph {
-	TG_ENCRYPTED,		/* the message is encrypted */
-	TG_SIGNED,		/* signed */
-	TG_FIRST,		/* first contact */
-	TG_KNOWN,		/* known key */
-	TG_CHANGED,		/* key changed */
-	TG_REVOKED,		/* key revoked */
-	TG_VERIFIED,		/* verified in person */
-	TG_DNSSEC,		/* key confirmed by DNSSEC */
-	TG_BOGUS,		/* DNS answer bogus */
 	TG_NEW,			/* flags column: new */
 	TG_REPLIED,
 	TG_FLAGGED,
@@ -96,6 +88,14 @@ int		 tui_attr(enum tui_color);
 const char	*tui_glyph(enum tui_glyph);
 /* The glyph's one-line legend: "encrypted", "first contact", ... */
 const char	*tui_glyph_name(enum tui_glyph);
+/*
+ * The words of src/verdict.h as the screens draw them: a verdict's glyph
+ * in the terminal's character set ("" for none), and the attribute of an
+ * indicator and of a banner in its tone.
+ */
+const char	*tui_verdict_glyph(const struct verdict_word *);
+int		 tui_tone_ind(enum verdict_tone);
+int		 tui_tone_banner(enum verdict_tone);
 
 /*
  * Draw text (bytes from anywhere: invalid UTF-8, controls and escape
@@ -147,7 +147,7 @@ enum tui_action {
 	TA_LIMIT, TA_SEARCH_BODY, TA_NEXT_NEW,
 	/* pager */
 	TA_LINE_UP, TA_LINE_DOWN, TA_NEXT_MESSAGE, TA_PREV_MESSAGE,
-	TA_RAW, TA_HEADERS, TA_ATTACHMENTS, TA_SAVE, TA_OPEN, TA_PIPE,
+	TA_RAW, TA_DETAILS, TA_HEADERS, TA_ATTACHMENTS, TA_SAVE, TA_OPEN, TA_PIPE,
 	TA_NEXT_PART,
 	/* trust */
 	TA_VERIFY, TA_ACCEPT, TA_REJECT,
