@@ -16,6 +16,7 @@
 #include "buf.h"
 #include "crypto-in.h"
 #include "draft.h"
+#include "message.h"
 #include "mime-build.h"
 #include "mime-body.h"
 #include "mime-header.h"
@@ -441,17 +442,15 @@ draft_add_new(struct draft *d, enum draft_field f, char **v, size_t n)
 	}
 }
 
-int
-draft_reply(struct draft *d, struct mime_msg *m, int flags, char **cause)
+static int
+draft_reply_ci(struct draft *d, struct mime_msg *m, struct crypto_in *ci,
+    int flags)
 {
 	const struct mime_header	*h;
-	struct crypto_in		*ci;
 	struct buf			 body;
 	char				**v = NULL, *from;
 	size_t				  n = 0;
 
-	(void)cause;
-	ci = crypto_in_analyse(m, 0);
 	h = draft_header(m, ci);
 	draft_thread(d, &m->root->header);
 	d->from_encrypted = draft_was_encrypted(m, ci);
@@ -484,24 +483,41 @@ quote:
 		draft_set_body(d, buf_take(&body));
 		buf_free(&body);
 	}
-	crypto_in_free(ci);
 	return 0;
 }
 
 int
-draft_forward(struct draft *d, struct mime_msg *m, const char *raw,
-    size_t len, int flags, char **cause)
+draft_reply(struct draft *d, struct mime_msg *m, int flags, char **cause)
+{
+	struct crypto_in	*ci;
+	int			 rc;
+
+	(void)cause;
+	ci = crypto_in_analyse(m, 0);
+	rc = draft_reply_ci(d, m, ci, flags);
+	crypto_in_free(ci);
+	return rc;
+}
+
+int
+draft_reply_opened(struct draft *d, const struct message *msg, int flags,
+    char **cause)
+{
+	(void)cause;
+	return draft_reply_ci(d, msg->mime, msg->ci, flags);
+}
+
+static int
+draft_forward_ci(struct draft *d, struct mime_msg *m, struct crypto_in *ci,
+    const char *raw, size_t len, int flags)
 {
 	static const char	*fields[] = { "From", "Date", "Subject", "To",
 				    "Cc" };
 	const struct mime_header *h;
-	struct crypto_in	*ci;
 	struct buf		 body;
 	char			*v;
 	size_t			 i;
 
-	(void)cause;
-	ci = crypto_in_analyse(m, 0);
 	h = draft_header(m, ci);
 	d->from_encrypted = draft_was_encrypted(m, ci);
 	d->forwarding = 1;
@@ -524,6 +540,28 @@ draft_forward(struct draft *d, struct mime_msg *m, const char *raw,
 	} else
 		draft_attach_data(d, "forwarded.eml", "message/rfc822", raw,
 		    len);
-	crypto_in_free(ci);
 	return 0;
+}
+
+int
+draft_forward(struct draft *d, struct mime_msg *m, const char *raw,
+    size_t len, int flags, char **cause)
+{
+	struct crypto_in	*ci;
+	int			 rc;
+
+	(void)cause;
+	ci = crypto_in_analyse(m, 0);
+	rc = draft_forward_ci(d, m, ci, raw, len, flags);
+	crypto_in_free(ci);
+	return rc;
+}
+
+int
+draft_forward_opened(struct draft *d, const struct message *msg, int flags,
+    char **cause)
+{
+	(void)cause;
+	return draft_forward_ci(d, msg->mime, msg->ci, msg->mime->buf,
+	    msg->mime->len, flags);
 }

@@ -20,6 +20,7 @@
 #include "config.h"
 #include "policy.h"
 
+struct message;
 struct mime_msg;
 
 struct draft_blob {
@@ -103,6 +104,14 @@ int	 draft_reply(struct draft *, struct mime_msg *m, int flags,
 #define DRAFT_INLINE	0x4	/* forward: the text in the body */
 int	 draft_forward(struct draft *, struct mime_msg *m, const char *raw,
 	    size_t len, int flags, char **cause);
+/*
+ * The same for a message already opened (message.h): its verdicts are
+ * taken as they are, so gpg is not run again (the pager's reply).
+ */
+int	 draft_reply_opened(struct draft *, const struct message *, int flags,
+	    char **cause);
+int	 draft_forward_opened(struct draft *, const struct message *,
+	    int flags, char **cause);
 
 /* What the user asked of this message (the batch command's flags). */
 struct draft_opts {

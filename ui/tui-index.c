@@ -1071,8 +1071,7 @@ ixs_event(struct tui_screen *sc, struct tui_event *ev)
 			return;
 		}
 		tui_message_clear_if("opening the message...");
-		p = tui_pager_new(s->ta, s->folder, s->cur_uid, ev->msg,
-		    &ev->raw, sc);
+		p = tui_pager_new(s->ta, s->folder, s->cur_uid, ev->msg, sc);
 		if (p != NULL) {
 			ev->msg = NULL;
 			tui_push(p);

@@ -192,13 +192,13 @@ pager_lines_tone(const struct pager_lines *p, const struct view_line *l,
 static void
 pager_lines_raw(struct pager_lines *p, int headers_only)
 {
-	const char	*s = p->raw->data, *end, *q;
+	const char	*s = p->msg->mime->buf, *end, *q;
 	struct buf	 b;
 	size_t		 n;
 
 	if (s == NULL)
 		return;
-	end = s + p->raw->len;
+	end = s + p->msg->mime->len;
 	while (s < end) {
 		if ((q = memchr(s, '\n', end - s)) == NULL)
 			q = end;
@@ -234,7 +234,7 @@ pager_lines_evidence(struct pager_lines *p, enum pager_tone tone)
 
 void
 pager_lines_load(struct pager_lines *p, struct message *msg,
-    const struct buf *raw, enum pager_mode mode)
+    enum pager_mode mode)
 {
 	const struct view_lines	*vl;
 	const struct view_line	*l;
@@ -244,7 +244,6 @@ pager_lines_load(struct pager_lines *p, struct message *msg,
 
 	pager_lines_clear(p);
 	p->msg = msg;
-	p->raw = raw;
 	p->mode = mode;
 	if (p->mode == PAGER_RAW) {
 		pager_lines_raw(p, 0);

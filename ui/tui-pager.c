@@ -25,6 +25,7 @@
 #include "cache.h"
 #include "crypto-in.h"
 #include "message.h"
+#include "mime-parse.h"
 #include "tui.h"
 #include "tui-pager.h"
 #include "xmalloc.h"
@@ -35,8 +36,7 @@ struct pager {
 	struct tui_account	*acct;
 	char			*folder;
 	uint32_t		 uid;
-	struct message		*msg;
-	struct buf		 raw;
+	struct message		*msg;		/* with the raw bytes */
 	struct tui_screen	*index;
 	char			 title[128];
 
@@ -423,7 +423,7 @@ pager_set_mode(struct pager *p, enum pager_mode mode)
 	p->l.mode = p->l.mode == mode ? PAGER_MESSAGE : mode;
 	p->top = 0;
 	p->have_match = 0;
-	pager_lines_load(&p->l, p->msg, &p->raw, p->l.mode);
+	pager_lines_load(&p->l, p->msg, p->l.mode);
 	pager_title(p);
 	tui_dirty();
 }
@@ -593,7 +593,8 @@ pager_action(struct tui_screen *sc, enum tui_action a, int key)
 		tui_push(tui_attach_new(p->acct, p->msg));
 		return 1;
 	case TA_PIPE:
-		tui_pager_pipe("the message", p->raw.data, p->raw.len);
+		tui_pager_pipe("the message", p->msg->mime->buf,
+		    p->msg->mime->len);
 		return 1;
 	case TA_TRUST:
 		if (p->msg->ci->from == NULL) {
@@ -667,17 +668,12 @@ pager_event(struct tui_screen *sc, struct tui_event *ev)
 	message_free(p->msg);
 	p->msg = ev->msg;
 	ev->msg = NULL;
-	if (p->raw.data != NULL)
-		explicit_bzero(p->raw.data, p->raw.cap);
-	buf_free(&p->raw);
-	p->raw = ev->raw;
-	buf_init(&ev->raw);
 	p->uid = p->open_uid;
 	p->l.mode = PAGER_MESSAGE;
 	p->top = 0;
 	p->have_match = 0;
 	pager_flags(p);
-	pager_lines_load(&p->l, p->msg, &p->raw, p->l.mode);
+	pager_lines_load(&p->l, p->msg, p->l.mode);
 	pager_title(p);
 	tui_message(" ");
 	tui_dirty();
@@ -690,9 +686,6 @@ pager_free(struct tui_screen *sc)
 
 	pager_lines_clear(&p->l);
 	message_free(p->msg);
-	if (p->raw.data != NULL)
-		explicit_bzero(p->raw.data, p->raw.cap);
-	buf_free(&p->raw);
 	free(p->folder);
 	free(p->search);
 	free(p);
@@ -710,9 +703,18 @@ pager_current(struct tui_screen *sc, const char **folder, uint32_t *uid)
 	return 1;
 }
 
+/* ... and opened, so that they need no second fetch nor decryption. */
+static const struct message *
+pager_opened(struct tui_screen *sc)
+{
+	struct pager	*p = sc->data;
+
+	return p->msg;
+}
+
 struct tui_screen *
 tui_pager_new(struct tui_account *acct, const char *folder, uint32_t uid,
-    struct message *msg, struct buf *raw, struct tui_screen *index)
+    struct message *msg, struct tui_screen *index)
 {
 	struct tui_screen	*sc;
 	struct pager		*p;
@@ -722,14 +724,9 @@ tui_pager_new(struct tui_account *acct, const char *folder, uint32_t uid,
 	p->folder = xstrdup(folder);
 	p->uid = uid;
 	p->msg = msg;
-	buf_init(&p->raw);
-	if (raw != NULL) {
-		p->raw = *raw;
-		buf_init(raw);
-	}
 	p->index = index;
 	pager_flags(p);
-	pager_lines_load(&p->l, p->msg, &p->raw, p->l.mode);
+	pager_lines_load(&p->l, p->msg, p->l.mode);
 	pager_title(p);
 
 	sc = xcalloc(1, sizeof *sc);
@@ -741,6 +738,7 @@ tui_pager_new(struct tui_account *acct, const char *folder, uint32_t uid,
 	sc->status = pager_status;
 	sc->free = pager_free;
 	sc->current = pager_current;
+	sc->opened = pager_opened;
 	sc->data = p;
 	return sc;
 }

@@ -50,8 +50,7 @@ struct pager_row {
 
 /* The lines of a message in a mode, and their rows (tui-pager-lines.c). */
 struct pager_lines {
-	struct message		*msg;		/* the pager's */
-	const struct buf	*raw;		/* the pager's */
+	struct message		*msg;		/* the pager's, with its bytes */
 	enum pager_mode		 mode;
 	struct pager_src	*src;
 	size_t			 nsrc;
@@ -60,9 +59,9 @@ struct pager_lines {
 	int			 cols;		/* the width rows are cut for */
 };
 
-/* Make the lines of msg (and its raw bytes) in mode; rows come later. */
+/* Make the lines of msg (or of its raw bytes) in mode; rows come later. */
 void		 pager_lines_load(struct pager_lines *, struct message *,
-		     const struct buf *raw, enum pager_mode);
+		     enum pager_mode);
 /* Cut them into rows of cols columns. */
 void		 pager_lines_wrap(struct pager_lines *, int cols);
 void		 pager_lines_clear(struct pager_lines *);

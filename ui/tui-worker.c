@@ -481,7 +481,7 @@ static void
 do_open(struct tui_account *ta, struct tui_job *j, struct tui_event *ev)
 {
 	struct buf	 raw;
-	char		*copy;
+	size_t		 len;
 
 	buf_init(&raw);
 	ev->result = session_fetch(ta->s, j->folder, j->uid, NULL, &raw,
@@ -499,21 +499,20 @@ do_open(struct tui_account *ta, struct tui_job *j, struct tui_event *ev)
 			free(c);
 		}
 	}
-	copy = xmalloc(raw.len + 1);
-	memcpy(copy, raw.data != NULL ? raw.data : "", raw.len);
-	copy[raw.len] = '\0';
-	ev->msg = message_open(copy, raw.len, ta->ts,
+	/* the message keeps the bytes: the pager's one copy of them */
+	len = raw.len;
+	ev->msg = message_open(buf_take(&raw), len, ta->ts,
 	    ta->ts == NULL ? MESSAGE_NO_TRUST : 0, &ev->cause);
 	if (ev->msg == NULL)
 		ev->result = -1;
 	else {
 		message_lines(ev->msg);
+		message_brief(ev->msg);
 		/* its protected header into the cache: the index row shows
 		   the real Subject from the next snapshot on */
 		if (session_opened(ta->s, j->folder, j->uid, ev->msg) == 1)
 			post_changed(ta, j->folder);
 	}
-	ev->raw = raw;
 	/* reading it marks it read, as in any mail reader */
 	if (ev->msg != NULL) {
 		char	*c = NULL;

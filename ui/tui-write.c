@@ -2,9 +2,12 @@
  * tui-write.c: where writing starts. m (a new message, or a postponed
  * draft first when some wait), r g L f from the index or the pager (a
  * reply, a group reply, a list reply, a forward of the message the
- * screen's current() hook names), and a mailto: URL. It owns the short
- * wait while a reply is prepared: a screen of its own, drawn as the one
- * below it, that fetches the message on the account's worker (TJ_RAW),
+ * screen's current() hook names), and a mailto: URL. From the pager the
+ * message is taken as it was opened (the opened() hook): its verdicts and
+ * decrypted content are used as they are, with no fetch and no gpg. From
+ * the index it owns the short wait while a reply is prepared: a screen of
+ * its own, drawn as the one below it, that fetches the message on the
+ * account's worker (TJ_RAW),
  * has the draft made on a thread of its own (mime_parse, draft_reply,
  * draft_forward: gpg may decrypt there) and hands it to the compose
  * screen. It never decides what a reply quotes or how it is protected
@@ -22,6 +25,7 @@
 #include "crypto.h"
 #include "draft.h"
 #include "mailto.h"
+#include "message.h"
 #include "mime-header.h"
 #include "mime-parse.h"
 #include "tui.h"
@@ -167,18 +171,27 @@ write_set_to(struct draft *d, const char *addr)
 	draft_add(d, DRAFT_TO, addr);
 }
 
+/*
+ * The draft of b's action on m; opened, when not NULL, is m opened (the
+ * pager's): its verdicts are used as they are, and gpg is not run.
+ */
 static int
-write_make(struct write_build *b, struct mime_msg *m)
+write_make(struct write_build *b, struct mime_msg *m,
+    const struct message *opened)
 {
 	const struct mime_header	*h = &m->root->header;
 	const struct account		*from = b->a;
 	char				*list = NULL;
-	int				 rc;
+	int				 rc, flags;
 
 	if (b->action == TA_FORWARD) {
 		b->d = draft_new(b->a);
-		return draft_forward(b->d, m, b->raw.data, b->raw.len,
-		    b->attach ? 0 : DRAFT_INLINE, &b->cause);
+		flags = b->attach ? 0 : DRAFT_INLINE;
+		if (opened != NULL)
+			return draft_forward_opened(b->d, opened, flags,
+			    &b->cause);
+		return draft_forward(b->d, m, b->raw.data, b->raw.len, flags,
+		    &b->cause);
 	}
 	list = write_list_post(h);
 	if (b->action == TA_LIST_REPLY && list == NULL) {
@@ -189,8 +202,11 @@ write_make(struct write_build *b, struct mime_msg *m)
 	from = write_from(b->cf, b->a, h);
 	b->other = from != b->a;
 	b->d = draft_new(from);
-	rc = draft_reply(b->d, m, DRAFT_QUOTE | (b->action == TA_GROUP_REPLY ?
-	    DRAFT_GROUP : 0), &b->cause);
+	flags = DRAFT_QUOTE | (b->action == TA_GROUP_REPLY ? DRAFT_GROUP : 0);
+	if (opened != NULL)
+		rc = draft_reply_opened(b->d, opened, flags, &b->cause);
+	else
+		rc = draft_reply(b->d, m, flags, &b->cause);
 	if (rc == 0 && b->action == TA_LIST_REPLY)
 		write_set_to(b->d, list);
 	else if (rc == 0 && b->action == TA_GROUP_REPLY && list != NULL &&
@@ -215,7 +231,7 @@ write_build_run(void *arg)
 	if ((m = mime_parse_copy(b->raw.data, b->raw.len, &b->cause)) ==
 	    NULL)
 		return b;
-	if (write_make(b, m) == -1) {
+	if (write_make(b, m, NULL) == -1) {
 		draft_free(b->d);
 		b->d = NULL;
 		if (b->cause == NULL)
@@ -371,6 +387,7 @@ tui_write_from(struct tui_screen *s, enum tui_action a)
 	struct write_wait	*w;
 	struct write_build	*b;
 	struct tui_job		 j;
+	const struct message	*opened;
 	const char		*folder;
 	uint32_t		 uid;
 	int			 attach = 0;
@@ -390,6 +407,24 @@ tui_write_from(struct tui_screen *s, enum tui_action a)
 	b->action = a;
 	b->attach = attach;
 	buf_init(&b->raw);
+
+	/* Opened already (the pager): no second fetch, no second
+	 * decryption; making the draft from its model runs no gpg. */
+	if (s->opened != NULL && (opened = s->opened(s)) != NULL) {
+		if (write_make(b, opened->mime, opened) == -1) {
+			draft_free(b->d);
+			b->d = NULL;
+			tui_error("no reply: %s", b->cause != NULL ? b->cause :
+			    "the draft could not be made");
+		} else {
+			w = xcalloc(1, sizeof *w);
+			w->acct = ta;
+			write_ready(w, b);
+			free(w);
+		}
+		write_build_free(b);
+		return;
+	}
 
 	w = xcalloc(1, sizeof *w);
 	w->acct = ta;

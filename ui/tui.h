@@ -347,6 +347,9 @@ struct tui_screen {
 	 * and forward from any screen. */
 	int		(*current)(struct tui_screen *, const char **folder,
 			    uint32_t *uid);
+	/* The message shown, opened (the pager), or NULL: reply and
+	 * forward take it as it is, with no second fetch or decryption. */
+	const struct message *(*opened)(struct tui_screen *);
 	/* The index: the UID after or before uid (tui_index_step()). */
 	uint32_t	(*step)(struct tui_screen *, uint32_t uid, int dir);
 	/* Called by the loop once the screen is drawn, before it waits: a
@@ -390,10 +393,11 @@ struct tui_screen *tui_index_new(struct tui_account *, const char *folder);
 /* The UID after (dir 1) or before (dir -1) uid in an index screen's
  * view, or 0 at the end; for the pager's next and previous message. */
 uint32_t	 tui_index_step(struct tui_screen *index, uint32_t uid, int dir);
-/* The pager takes over msg and raw (the event's payloads). index: the
- * index screen below, to step through (tui_index_step()), or NULL. */
+/* The pager takes over msg (the event's payload, holding the message's
+ * bytes). index: the index screen below, to step through
+ * (tui_index_step()), or NULL. */
 struct tui_screen *tui_pager_new(struct tui_account *, const char *folder,
-		     uint32_t uid, struct message *msg, struct buf *raw,
+		     uint32_t uid, struct message *msg,
 		     struct tui_screen *index);
 /* The sender's key screen for a message's sender (addr), and the list. */
 struct tui_screen *tui_trust_new(struct tui_account *, const char *addr);

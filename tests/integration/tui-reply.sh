@@ -156,6 +156,10 @@ ok "alice's index is read" tui_wait a "? help" 60
 tui_keys a Enter
 ok "it opens decrypted in the pager" tui_wait a "body line $u" 30
 rm -f "$T_TMP/seen"
+# alice's secret keys gone for a moment: a reply from the pager takes the
+# message as it was opened, with no second fetch nor decryption
+gpgconf --homedir "$AH" --kill gpg-agent 2>/dev/null
+mv "$AH/private-keys-v1.d" "$T_TMP/alice-secret"
 tui_keys a r
 sleep 1
 if tui_capture a | grep -q "not yet: the compose screen"; then
@@ -164,8 +168,9 @@ if tui_capture a | grep -q "not yet: the compose screen"; then
 else
 	compose=1
 	edited
-	ok "r: the editor gets the attribution and the quote" sh -c "grep -q '^Bob Example <bob@steed.test> wrote:' '$T_TMP/seen' && grep -q '^> body line $u' '$T_TMP/seen'"
+	ok "r: the editor gets the attribution and the quote, with no secret key at hand" sh -c "grep -q '^Bob Example <bob@steed.test> wrote:' '$T_TMP/seen' && grep -q '^> body line $u' '$T_TMP/seen'"
 	ok "compose: the real Subject, with Re:" subject a "Re: secret $u"
+	mv "$T_TMP/alice-secret" "$AH/private-keys-v1.d"
 	nb=$(count bob INBOX)
 	tui_keys a y
 	ok "y sends it" arrived bob INBOX $((nb + 1))
@@ -175,6 +180,7 @@ else
 	as bob steedmail --view "$T_TMP/re.eml" >"$T_TMP/re.view" 2>&1
 	ok "bob decrypts it: the subject, the quote and alice's answer" sh -c "grep -q 'Re: secret $u' '$T_TMP/re.view' && grep -q '> body line $u' '$T_TMP/re.view' && grep -q 'answer-$u' '$T_TMP/re.view'"
 fi
+[ -d "$T_TMP/alice-secret" ] && mv "$T_TMP/alice-secret" "$AH/private-keys-v1.d"
 # a new session for what follows
 tui_keys a q q q
 tui_stop a
