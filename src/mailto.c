@@ -15,7 +15,9 @@
 #include "addr.h"
 #include "buf.h"
 #include "charset.h"
+#include "addr-list.h"
 #include "mailto.h"
+#include "mime-header.h"
 #include "xmalloc.h"
 
 #define MAILTO_MAX_URL		(256 * 1024)	/* a body fits; no more */
@@ -357,4 +359,27 @@ mailto_free(struct mailto *m)
 	free(m->in_reply_to);
 	free(m->references);
 	memset(m, 0, sizeof *m);
+}
+
+char *
+mailto_list_post(const struct mime_header *h)
+{
+	struct mailto	 m;
+	char		*v, *p, *end, *url, *cause = NULL, *addr = NULL;
+
+	if ((v = mime_header_get(h, "List-Post", NULL)) == NULL)
+		return NULL;
+	if ((p = strcasestr(v, "<mailto:")) != NULL &&
+	    (end = strchr(p, '>')) != NULL) {
+		url = xstrndup(p + 1, end - p - 1);
+		if (mailto_parse(url, &m, &cause) == 0) {
+			if (m.nto > 0)
+				addr = addr_list_lower(m.to[0]);
+			mailto_free(&m);
+		}
+		free(cause);
+		free(url);
+	}
+	free(v);
+	return addr;
 }

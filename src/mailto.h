@@ -33,4 +33,13 @@ struct mailto {
 int	 mailto_parse(const char *url, struct mailto *m, char **cause);
 void	 mailto_free(struct mailto *m);
 
+struct mime_header;
+/*
+ * The address a mailing list takes posts at: the first mailto: URL of
+ * the header's List-Post field (RFC 2369), its first address, in lower
+ * case; NULL when there is none ("NO", no field, a URL that does not
+ * parse).
+ */
+char	*mailto_list_post(const struct mime_header *);
+
 #endif

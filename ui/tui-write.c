@@ -76,55 +76,6 @@ write_build_free(void *p)
 
 /* ---- on the thread of its own --------------------------------------------- */
 
-static unsigned
-write_hex(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	return (c | 0x20) - 'a' + 10;
-}
-
-/*
- * The address of a List-Post field ("<mailto:list@host?subject=x>"), or
- * NULL: no field, "NO", or no plain address in it.
- */
-static char *
-write_list_post(const struct mime_header *h)
-{
-	const char	*p;
-	char		*v, *addr = NULL, *s;
-	size_t		 len, i, o;
-	unsigned	 c;
-
-	if ((v = mime_header_get(h, "List-Post", NULL)) == NULL)
-		return NULL;
-	if ((p = strcasestr(v, "<mailto:")) != NULL) {
-		p += strlen("<mailto:");
-		len = strcspn(p, ">?");
-		s = xmalloc(len + 1);
-		for (i = o = 0; i < len; i++) {
-			if (p[i] == '%' && i + 2 < len &&
-			    isxdigit((unsigned char)p[i + 1]) &&
-			    isxdigit((unsigned char)p[i + 2])) {
-				c = write_hex(p[i + 1]) * 16 +
-				    write_hex(p[i + 2]);
-				s[o++] = c > ' ' && c < 0x7f ? (char)c : '?';
-				i += 2;
-			} else
-				s[o++] = p[i];
-		}
-		s[o] = '\0';
-		addr = addr_list_lower(s);
-		free(s);
-		if (!addr_valid(addr)) {
-			free(addr);
-			addr = NULL;
-		}
-	}
-	free(v);
-	return addr;
-}
-
 /* Is addr in list v of n? */
 static int
 write_has(char **v, size_t n, const char *addr)
@@ -193,7 +144,7 @@ write_make(struct write_build *b, struct mime_msg *m,
 		return draft_forward(b->d, m, b->raw.data, b->raw.len, flags,
 		    &b->cause);
 	}
-	list = write_list_post(h);
+	list = mailto_list_post(h);
 	if (b->action == TA_LIST_REPLY && list == NULL) {
 		b->cause = xstrdup("this message has no List-Post field: "
 		    "it did not come through a mailing list that takes posts");

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "mailto.h"
+#include "mime-parse.h"
 #include "tap.h"
 
 static struct mailto	m;
@@ -50,6 +51,57 @@ refused(const char *url, const char *want)
 		return 0;
 	}
 	return m.nto == 0 && m.subject == NULL && m.body == NULL;
+}
+
+/* The List-Post address of a message with this header block. */
+static char *
+list_post(const char *head)
+{
+	struct mime_msg	*mm;
+	char		*raw, *why = NULL, *addr;
+
+	raw = malloc(strlen(head) + 16);
+	sprintf(raw, "%s\r\nbody\r\n", head);
+	if ((mm = mime_parse(raw, strlen(raw), &why)) == NULL) {
+		free(why);
+		return NULL;
+	}
+	addr = mailto_list_post(&mm->root->header);
+	mime_msg_free(mm);
+	return addr;
+}
+
+static int
+list_post_is(const char *head, const char *want)
+{
+	char	*got = list_post(head);
+	int	 same;
+
+	same = want == NULL ? got == NULL : got != NULL &&
+	    strcmp(got, want) == 0;
+	if (!same)
+		printf("# got %s\n", got != NULL ? got : "(none)");
+	free(got);
+	return same;
+}
+
+static void
+test_list_post(void)
+{
+	TAP_OK(list_post_is("List-Post: <mailto:Steed-Users@steed.test?"
+	    "subject=help>\r\n", "steed-users@steed.test"),
+	    "List-Post: the address, lower case, without the query");
+	TAP_OK(list_post_is("List-Post: <http://www.example.org/post>, "
+	    "\r\n <mailto:list%40x@example.org>\r\n", NULL),
+	    "an address that is not one once decoded: none");
+	TAP_OK(list_post_is("List-Post: <http://x.test/post>,\r\n "
+	    "<mailto:list@x.test>\r\n", "list@x.test"),
+	    "folded, after a web URL: the mailto: one");
+	TAP_OK(list_post_is("List-Post: NO (posting not allowed)\r\n", NULL),
+	    "NO: none");
+	TAP_OK(list_post_is("Subject: x\r\n", NULL), "no field: none");
+	TAP_OK(list_post_is("List-Post: <mailto:list@x.test\r\n", NULL),
+	    "no closing bracket: none");
 }
 
 int
@@ -188,6 +240,7 @@ main(void)
 	TAP_OK(refused(big, "recipients"), "200 recipients: refused");
 	free(big);
 
+	test_list_post();
 	mailto_free(&m);
 	free(cause);
 	return TAP_DONE();
