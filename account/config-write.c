@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "account/config-write.h"
+#include "atomic.h"
 #include "buf.h"
 #include "config.h"
 #include "xmalloc.h"
@@ -239,47 +240,12 @@ config_write_check(const char *account, const char *key, const char *value,
 	return 0;
 }
 
-/* Write b to path through a temporary file in its directory. */
+/* Write b to path, whole or not at all (atomic.h). */
 static int
 config_write_replace(const char *path, const struct buf *b, char **cause)
 {
-	char	*tmp;
-	size_t	 off = 0;
-	ssize_t	 n;
-	int	 fd;
-
-	tmp = xasprintf("%s.XXXXXX", path);
-	if ((fd = mkostemp(tmp, O_CLOEXEC)) == -1) {
-		*cause = xasprintf("%s: %s", tmp, strerror(errno));
-		free(tmp);
-		return -1;
-	}
-	if (fchmod(fd, 0600) == -1)
-		goto fail;
-	while (off < b->len) {
-		if ((n = write(fd, b->data + off, b->len - off)) == -1 &&
-		    errno == EINTR)
-			continue;
-		if (n <= 0)
-			goto fail;
-		off += n;
-	}
-	if (fsync(fd) == -1 || close(fd) == -1) {
-		fd = -1;
-		goto fail;
-	}
-	fd = -1;
-	if (rename(tmp, path) == -1)
-		goto fail;
-	free(tmp);
-	return 0;
-fail:
-	*cause = xasprintf("%s: %s", path, strerror(errno));
-	if (fd != -1)
-		close(fd);
-	unlink(tmp);
-	free(tmp);
-	return -1;
+	return atomic_write(path, b->data != NULL ? b->data : "", b->len,
+	    cause);
 }
 
 int

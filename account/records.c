@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "atomic.h"
 #include "buf.h"
 #include "hex.h"
 #include "ownkey.h"
@@ -64,28 +65,7 @@ records_one(const struct account *a, enum dns_type type, struct buf *b,
 static int
 records_write(const char *path, const char *text, char **cause)
 {
-	size_t	len = strlen(text);
-	char	*tmp;
-	int	 fd;
-
-	tmp = xasprintf("%s.new", path);
-	unlink(tmp);
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600)) == -1) {
-		*cause = xasprintf("cannot create %s: %s", tmp,
-		    strerror(errno));
-		free(tmp);
-		return -1;
-	}
-	if (write(fd, text, len) != (ssize_t)len || close(fd) == -1 ||
-	    rename(tmp, path) == -1) {
-		*cause = xasprintf("cannot write %s: %s", path,
-		    strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	free(tmp);
-	return 0;
+	return atomic_write(path, text, strlen(text), cause);
 }
 
 int

@@ -19,6 +19,7 @@
 #include <gpgme.h>
 
 #include "crypto.h"
+#include "atomic.h"
 #include "keydata.h"
 #include "log.h"
 #include "xmalloc.h"
@@ -248,9 +249,7 @@ keydata_memo_get(const char *path)
 static void
 keydata_memo_put(const char *path, const char *fpr)
 {
-	char	*dir, *tmp, *line;
-	size_t	 n;
-	int	 fd, ok;
+	char	*dir, *line, *cause = NULL;
 
 	dir = xstrdup(path);
 	*strrchr(dir, '/') = '\0';
@@ -261,24 +260,12 @@ keydata_memo_put(const char *path, const char *fpr)
 		return;
 	}
 	free(dir);
-	tmp = xasprintf("%s.%ld.tmp", path, (long)getpid());
 	line = xasprintf("%s\n", fpr);
-	n = strlen(line);
-	ok = 0;
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-	    0600)) != -1) {
-		ok = write(fd, line, n) == (ssize_t)n;
-		ok = close(fd) == 0 && ok;
-		if (!ok || rename(tmp, path) == -1) {
-			ok = 0;
-			unlink(tmp);
-		}
+	if (atomic_write(path, line, strlen(line), &cause) == -1) {
+		log_msg(LOG_INFO, "keydata: %s", cause);
+		free(cause);
 	}
-	if (!ok)
-		log_msg(LOG_INFO, "keydata: cannot write %s: %s", path,
-		    strerror(errno));
 	free(line);
-	free(tmp);
 }
 
 char *

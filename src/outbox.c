@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "atomic.h"
 #include "outbox.h"
 #include "paths.h"
 #include "xmalloc.h"
@@ -44,60 +45,18 @@ outbox_dir(char **cause)
 	return paths_data_subdir("outbox", cause);
 }
 
-static int
-outbox_sync_dir(const char *dir)
-{
-	int	fd, rc;
-
-	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
-		return -1;
-	rc = fsync(fd);
-	close(fd);
-	return rc;
-}
-
-/* Write data to DIR/NAME durably: temporary file, fsync, rename. */
+/* Write data to DIR/NAME durably (atomic.h). */
 static int
 outbox_write_file(const char *dir, const char *name, const char *data,
     size_t len, char **cause)
 {
-	char	*tmp, *path;
-	int	 fd = -1;
-	size_t	 off = 0;
-	ssize_t	 n;
+	char	*path;
+	int	 rc;
 
-	tmp = xasprintf("%s/.tmp-%s", dir, name);
 	path = xasprintf("%s/%s", dir, name);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd == -1)
-		goto fail;
-	while (off < len) {
-		n = write(fd, data + off, len - off);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1)
-			goto fail;
-		off += n;
-	}
-	if (fsync(fd) == -1 || close(fd) == -1) {
-		fd = -1;
-		goto fail;
-	}
-	fd = -1;
-	if (rename(tmp, path) == -1 || outbox_sync_dir(dir) == -1)
-		goto fail;
-	free(tmp);
+	rc = atomic_write(path, data, len, cause);
 	free(path);
-	return 0;
-
-fail:
-	*cause = xasprintf("cannot write %s: %s", path, strerror(errno));
-	if (fd != -1)
-		close(fd);
-	unlink(tmp);
-	free(tmp);
-	free(path);
-	return -1;
+	return rc;
 }
 
 static char *
@@ -279,7 +238,7 @@ outbox_release(const char *dir, struct outbox_entry *e, const char *msg,
 		    strerror(errno));
 	}
 	free(p);
-	outbox_sync_dir(dir);
+	atomic_sync_dir(dir);
 	e->held = 0;
 	return 0;
 }
@@ -524,7 +483,7 @@ outbox_remove(const char *dir, const struct outbox_entry *e, char **cause)
 		}
 		free(p);
 	}
-	outbox_sync_dir(dir);
+	atomic_sync_dir(dir);
 	return 0;
 }
 
@@ -580,7 +539,7 @@ outbox_fail(const char *dir, const struct outbox_entry *e, const char *reason,
 	free(from);
 	free(to);
 	to = xasprintf("%s/%s.eml", fdir, e->id);
-	outbox_sync_dir(fdir);
+	atomic_sync_dir(fdir);
 	free(fdir);
 	if (outbox_remove(dir, e, cause) == -1) {
 		free(to);

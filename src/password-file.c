@@ -26,6 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "atomic.h"
 #include "buf.h"
 #include "crypto.h"
 #include "password.h"
@@ -52,36 +53,12 @@ password_file_path(const char *id, char **cause)
 	return path;
 }
 
-/* Write len bytes to path through a copy beside it, mode 0600. */
+/* Write len bytes to path, whole or not at all (atomic.h), mode 0600. */
 static int
 password_file_put(const char *path, const char *data, size_t len,
     char **cause)
 {
-	char	*tmp;
-	int	 fd, rc = -1;
-
-	tmp = xasprintf("%s.new-%ld", path, (long)getpid());
-	unlink(tmp);
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-	    0600)) == -1) {
-		*cause = xasprintf("cannot create %s: %s", tmp,
-		    strerror(errno));
-		free(tmp);
-		return -1;
-	}
-	if (write(fd, data, len) != (ssize_t)len || fsync(fd) == -1) {
-		*cause = xasprintf("cannot write %s: %s", tmp,
-		    strerror(errno));
-		close(fd);
-	} else if (close(fd) == -1 || rename(tmp, path) == -1)
-		*cause = xasprintf("cannot write %s: %s", path,
-		    strerror(errno));
-	else
-		rc = 0;
-	if (rc == -1)
-		unlink(tmp);
-	free(tmp);
-	return rc;
+	return atomic_write(path, data, len, cause);
 }
 
 int
