@@ -60,6 +60,10 @@ const struct config_setting config_settings[] = {
 	  "keep the Subject, From, To and other header fields an encrypted "
 	  "message holds inside in the header cache, decrypted, for the "
 	  "index and --list (default: yes)" },
+	{ "autoedit", CONFIG_GLOBAL, CONFIG_BOOL, G(autoedit), 0, "yes|no",
+	  "m opens the editor at once, as mutt's autoedit (default: no: "
+	  "To and Subject are asked first, so the security line says "
+	  "whether the message will be encrypted before it is written)" },
 	{ "bind", CONFIG_GLOBAL, CONFIG_LIST, G(binds), 0, "MAP KEY ACTION",
 	  "in the interface, KEY on screen MAP runs ACTION (repeatable; "
 	  "see steedmail(1), SCREENS)" },

@@ -60,6 +60,7 @@ struct config {
 	char		*dns_config;	/* an unbound.conf, or NULL */
 	char		*dns_forwarder;	/* instead of /etc/resolv.conf */
 	int		 dns_recursion;	/* from the roots, no forwarder */
+	int		 autoedit;	/* m: the editor first, as mutt's */
 	char		*dns_trust_anchor; /* extra anchors file */
 	int		 dns_timeout;	/* seconds; 0: the default */
 

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "clock.h"
 #include "draft.h"
 #include "mime-build.h"
 #include "tui.h"
@@ -348,7 +349,8 @@ cp_status(struct tui_screen *s, struct buf *b)
 
 /* ---- headers ------------------------------------------------------------ */
 
-static void
+/* Ask for a recipient list; 1 when it was answered, 0 when cancelled. */
+static int
 cp_edit_rcpts(struct compose *c, enum draft_field f)
 {
 	static const char *q[] = { "To: ", "Cc: ", "Bcc: " };
@@ -372,7 +374,7 @@ cp_edit_rcpts(struct compose *c, enum draft_field f)
 	init = tui_compose_addr_join(*vp, *np);
 	if (tui_compose_addr_ask(c->ta, q[f], init, &v, &n) != 1) {
 		free(init);
-		return;
+		return 0;
 	}
 	free(init);
 	tui_compose_addr_free(*vp, *np);
@@ -382,18 +384,21 @@ cp_edit_rcpts(struct compose *c, enum draft_field f)
 		draft_add(c->d, f, v[i]);
 	tui_compose_addr_free(v, n);
 	tui_compose_preview(c);
+	return 1;
 }
 
-static void
+/* Ask for the Subject; 1 when it was answered, 0 when cancelled. */
+static int
 cp_edit_subject(struct compose *c)
 {
 	char	*s;
 
 	if ((s = tui_prompt("Subject: ", c->d->subject, 0, NULL, NULL)) ==
 	    NULL)
-		return;
+		return 0;
 	draft_set_subject(c->d, *s != '\0' ? s : NULL);
 	free(s);
+	return 1;
 }
 
 /* F: the next account sends it. */
@@ -724,6 +729,45 @@ cp_free(struct tui_screen *s)
 	free(s);
 }
 
+/*
+ * m without autoedit, as mutt asks: To, then Subject, then the editor,
+ * each once the screen is drawn. Between To and Subject the screen is
+ * shown with its security line (for up to 1.5 s while the lookup runs),
+ * so the writer knows before writing whether the message will be
+ * encrypted. An empty answer goes on; Escape stops asking and leaves the
+ * compose screen as it is.
+ */
+static int
+cp_ready(struct tui_screen *s)
+{
+	struct compose	*c = s->data;
+
+	switch (c->ask) {
+	case CP_ASK_TO:
+		c->ask = CP_ASK_NONE;
+		if (!cp_edit_rcpts(c, DRAFT_TO))
+			return 1;
+		c->ask = CP_ASK_SUBJECT;
+		c->asked_at = clock_ms();
+		return 1;
+	case CP_ASK_SUBJECT:
+		if (tui_compose_looking(c) && clock_ms() - c->asked_at < 1500)
+			return 0;
+		c->ask = CP_ASK_NONE;
+		if (!cp_edit_subject(c))
+			return 1;
+		c->ask = CP_ASK_EDIT;
+		return 1;
+	case CP_ASK_EDIT:
+		c->ask = CP_ASK_NONE;
+		cp_edit_text(c);
+		return 1;
+	default:
+		s->ready = NULL;	/* nothing more to ask */
+		return 0;
+	}
+}
+
 struct tui_screen *
 tui_compose_new(struct tui_account *ta, struct draft *d, const char *resumed,
     int edit_first)
@@ -750,7 +794,10 @@ tui_compose_new(struct tui_account *ta, struct draft *d, const char *resumed,
 	s->free = cp_free;
 	s->data = c;
 	tui_compose_preview(c);
-	if (edit_first)
+	if (edit_first == TUI_COMPOSE_ASK) {
+		c->ask = CP_ASK_TO;
+		s->ready = cp_ready;
+	} else if (edit_first)
 		cp_edit_text(c);
 	return s;
 }

@@ -49,6 +49,11 @@ struct compose {
 	uint64_t		 send_job;
 	uint64_t		 postpone_job;
 	int			 done;		/* pop at the next draw */
+
+	/* m without autoedit: To, then Subject, then the editor, asked
+	 * once the screen is up (its ready hook) */
+	enum { CP_ASK_NONE, CP_ASK_TO, CP_ASK_SUBJECT, CP_ASK_EDIT } ask;
+	int64_t			 asked_at;	/* To answered, clock_ms() */
 };
 
 /* tui-compose-send.c */

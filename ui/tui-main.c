@@ -350,6 +350,12 @@ loop(void)
 			handle_key(key);
 			if (tui.quit)
 				break;
+			/* a screen that asks at once (compose's To) gets
+			 * the keys typed ahead, not its own bindings */
+			if (tui.top != NULL && tui.top->ready != NULL) {
+				tui_dirty();
+				break;
+			}
 		}
 		if ((pfd[0].revents & (POLLHUP | POLLERR)) != 0)
 			break;

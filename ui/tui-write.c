@@ -416,7 +416,8 @@ tui_write_new(struct tui_account *ta)
 			tui_push(s);
 		return;
 	}
-	s = tui_compose_new(ta, draft_new(tui_account_config(ta)), NULL, 1);
+	s = tui_compose_new(ta, draft_new(tui_account_config(ta)), NULL,
+	    tui.cf->autoedit ? 1 : TUI_COMPOSE_ASK);
 	if (s != NULL)
 		tui_push(s);
 }

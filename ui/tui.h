@@ -421,6 +421,8 @@ struct draft_opts;
  */
 struct tui_screen *tui_compose_new(struct tui_account *, struct draft *d,
 		     const char *resumed, int edit_first);
+/* For edit_first: ask To and Subject, then open the editor (m). */
+#define TUI_COMPOSE_ASK	2
 
 /*
  * tui-write.c: where writing starts. tui_write_new() opens compose for a

@@ -227,7 +227,7 @@ ok "... bob gets it in clear" sh -c "grep -q 'agreed $$' '$T_TMP/agreed.eml' && 
 # time-out); q, y (discard) and q leave at once, status 0, without
 # waiting for it.
 conf "$T_TMP/slow.conf" "$STEED_ENV/alice.conf" \
-    "dns-config = $T_TMP/fault.unbound.conf" "dns-timeout = 30"
+    "dns-config = $T_TMP/fault.unbound.conf" "dns-timeout = 30" "autoedit = yes"
 printf '#!/bin/sh\necho "a line" >>"$1"\n' >"$T_TMP/editor"
 chmod +x "$T_TMP/editor"
 echo drop >"$MODE"

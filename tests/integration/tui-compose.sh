@@ -63,20 +63,21 @@ run_alice() {
 	    TMPDIR="$T_TMP" "$STEED_ENV_BIN/as" alice steedmail
 	tui_wait "$1" "sort: date" 30
 }
-# compose NAME: m (no to its question when drafts wait), and the screen
-# is compose's.
+# compose NAME: m (no to its question when drafts wait), the screen is
+# compose's; its questions for To and Subject answered empty, so the
+# editor opens.
 compose() {
 	tui_keys "$1" m
 	if [ -n "$(ls "$AH/data/steedmail/drafts" 2>/dev/null)" ]; then
 		tui_wait "$1" "recall one?" && tui_keys "$1" n
 	fi
-	tui_wait "$1" "| compose" 10
+	tui_wait "$1" "| compose" 10 && tui_keys "$1" Enter Enter
 }
 
 say "Hello Bob $u"
 run_alice c1 >/dev/null || bail "alice's index did not open"
 compose c1 >/dev/null
-ok "m: compose, the editor ran at once and wrote the text" tui_wait c1 "Hello Bob $u"
+ok "m, To and Subject left empty: compose, the editor ran and wrote the text" tui_wait c1 "Hello Bob $u"
 shown c1 "$T_TMP/s1"
 ok "the header rows, in order" sh -c "sed -n '2,7p' '$T_TMP/s1' | cut -c1-9 | tr -d ' ' | tr '\n' ' ' | grep -qx 'From: To: Cc: Bcc: Subject: Security: '"
 ok "From is alice's account" grep -q "^From: *Alice Example <alice@steed.test>" "$T_TMP/s1"
@@ -152,7 +153,7 @@ ok "the message on the wire is encrypted" sh -c "grep -q 'BEGIN PGP MESSAGE' '$T
 # runs, and the editor gets its SIGINT from kill.
 say "before ctrl-c $u" wait
 rm -f "$T_TMP/waiting"
-tui_keys c1 m
+tui_keys c1 m Enter Enter
 for _ in $(seq 1 50); do [ -s "$T_TMP/waiting" ] && break; sleep 0.1; done
 ed=$(cat "$T_TMP/waiting" 2>/dev/null)
 sm=$(ps -o ppid= -p "${ed:-1}" | tr -d ' ')
@@ -268,3 +269,48 @@ ok "LANG=C: nothing but printable ASCII on the screen" sh -c "! LC_ALL=C grep -q
 tui_keys c3 q; tui_wait c3 "discard this message?" >/dev/null; tui_keys c3 y
 tui_keys c3 q
 tui_ended c3 20 >/dev/null
+
+# --- m as mutt asks: To, the security line, Subject, then the editor ---------
+say "asked first $u" ""
+run_alice c5 >/dev/null
+tui_keys c5 m
+if [ -n "$(ls "$AH/data/steedmail/drafts" 2>/dev/null)" ]; then
+	tui_wait c5 "recall one?" >/dev/null && tui_keys c5 n
+fi
+# asking NAME WORD: the message line (the last row) asks for WORD
+asking() {
+	for _ in $(seq 1 100); do
+		tui_capture "$1" | tail -1 | grep -q "^$2:" && return 0
+		sleep 0.1
+	done
+	tui_capture "$1" | tail -2 >&2; return 1
+}
+ok "m asks for To first, on the compose screen" asking c5 To
+tui_capture c5 >"$T_TMP/s4"
+ok "... and the editor has not run yet" sh -c "! grep -q 'asked first $u' '$T_TMP/s4'"
+tui_type c5 "bob@steed.test"; tui_keys c5 Enter
+ok "To answered: the security line says encrypt, before Subject is asked" \
+    tui_wait c5 "encrypt: yes" 30
+tui_capture c5 >"$T_TMP/s5"
+ok "... and the text is still not written" sh -c "! grep -q 'asked first $u' '$T_TMP/s5'"
+ok "then Subject is asked" asking c5 Subject
+tui_type c5 "asked $u"; tui_keys c5 Enter
+ok "then the editor runs and writes the text" tui_wait c5 "asked first $u" 20
+tui_capture c5 >"$T_TMP/s7"
+ok "... To and Subject are the answers" sh -c "grep -q '^To: *bob@steed.test' '$T_TMP/s7' && grep -q '^Subject: asked $u' '$T_TMP/s7'"
+tui_keys c5 q; tui_wait c5 "discard this message?" >/dev/null; tui_keys c5 y
+tui_wait c5 "sort: date" >/dev/null
+# Escape at To: nothing more is asked, the compose screen stays
+tui_keys c5 m
+if [ -n "$(ls "$AH/data/steedmail/drafts" 2>/dev/null)" ]; then
+	tui_wait c5 "recall one?" >/dev/null && tui_keys c5 n
+fi
+tui_wait c5 "| compose" 10 >/dev/null
+tui_keys c5 Escape
+sleep 1
+tui_capture c5 >"$T_TMP/s6"
+ok "Escape at To: the compose screen stays, and no editor ran" sh -c "grep -q 'y:send P:postpone' '$T_TMP/s6' && ! grep -q 'asked first $u' '$T_TMP/s6'"
+tui_keys c5 q; tui_wait c5 "discard this message?" >/dev/null; tui_keys c5 y
+tui_keys c5 q
+tui_ended c5 20 >/dev/null
+exit 0

@@ -75,7 +75,7 @@ compose() {
 	if tui_capture "$1" | grep -q "recall one?" || { sleep 0.3; tui_capture "$1" | grep -q "recall one?"; }; then
 		tui_keys "$1" n
 	fi
-	tui_wait "$1" "| compose" 10
+	tui_wait "$1" "| compose" 10 && tui_keys "$1" Enter Enter
 }
 # secline NAME: the security line as it reads, its second row joined when
 # it goes on there.

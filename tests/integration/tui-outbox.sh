@@ -82,6 +82,7 @@ for lang in C C.UTF-8; do
 	run_alice "$n" "$lang"
 	tui_wait "$n" "sort: date" 30 >/dev/null || bail "alice's index did not open"
 	tui_keys "$n" m
+	tui_wait "$n" "| compose" 10 >/dev/null && tui_keys "$n" Enter Enter
 	ok "$lang: m: compose, the editor wrote the text" tui_wait "$n" "written while the MTA was away"
 	tui_keys "$n" t; tui_type "$n" "$STEED_BOB"; tui_keys "$n" Enter
 	tui_keys "$n" s; tui_type "$n" "$s"; tui_keys "$n" Enter
