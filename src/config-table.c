@@ -63,6 +63,10 @@ const struct config_setting config_settings[] = {
 	{ "bind", CONFIG_GLOBAL, CONFIG_LIST, G(binds), 0, "MAP KEY ACTION",
 	  "in the interface, KEY on screen MAP runs ACTION (repeatable; "
 	  "see steedmail(1), SCREENS)" },
+	{ "color", CONFIG_GLOBAL, CONFIG_LIST, G(colors), 0,
+	  "OBJECT FG BG [ATTRS]",
+	  "in the interface, draw OBJECT in these colours (repeatable; "
+	  "mutt's form, also without the =)" },
 
 	{ "name", CONFIG_ACCOUNT, CONFIG_STRING, A(name), 0, "TEXT",
 	  "your name, as shown in From" },
@@ -119,6 +123,10 @@ const struct config_setting config_settings[] = {
 _Static_assert(offsetof(struct config, nbinds) ==
     offsetof(struct config, binds) + sizeof(char **),
     "nbinds must follow binds");
+
+_Static_assert(offsetof(struct config, ncolors) ==
+    offsetof(struct config, colors) + sizeof(char **),
+    "ncolors must follow colors");
 
 const size_t config_nsettings =
     sizeof config_settings / sizeof config_settings[0];

@@ -20,6 +20,7 @@
 
 #include "addr.h"
 #include "buf.h"
+#include "color.h"
 #include "config.h"
 #include "dns-update.h"
 #include "log.h"
@@ -262,6 +263,32 @@ config_list_add(char ***list, const char *v)
 	return 0;
 }
 
+/*
+ * A color line: kept when color_parse() takes it; one it skips (a mutt
+ * object steedmail does not draw) is a warning, so that a mutt theme
+ * loads; a wrong one is an error.
+ */
+static int
+config_color(struct config_parser *p, char ***list, const char *v)
+{
+	struct color_line	 cl;
+	char			*why;
+	int			 rc;
+
+	if ((rc = color_parse(v, &cl, &why)) == -1) {
+		config_error(p, "color: %s", why);
+		free(why);
+		return -1;
+	}
+	if (rc == 1) {
+		config_warn(p->cf, xasprintf("%s:%d: color: %s", p->file,
+		    p->line, why));
+		free(why);
+		return 0;
+	}
+	return config_list_add(list, v);
+}
+
 /* The settings of text whose form one module knows (dns-update.h). */
 int
 config_duration(const char *v, long long *secs, char **why)
@@ -394,6 +421,8 @@ config_set(struct config_parser *p, const struct config_setting *s,
 			    s->name, s->metavar);
 		break;
 	case CONFIG_LIST:
+		if (strcmp(s->name, "color") == 0)
+			return config_color(p, (char ***)field, v);
 		return config_list_add((char ***)field, v);
 	case CONFIG_STRING:
 	case CONFIG_SECRET:
@@ -592,14 +621,42 @@ config_assignment(struct config_parser *p, char *line)
 	return 0;
 }
 
+/*
+ * mutt's form of the lines a theme or another file holds, "color OBJECT
+ * FG BG" without "=": read as "color = OBJECT FG BG".
+ */
+static int
+config_command(struct config_parser *p, char *line)
+{
+	static const char	*cmds[] = { "color" };
+	char			 buf[CONFIG_LINE_MAX + 4];
+	size_t			 i, n;
+
+	for (i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+		n = strlen(cmds[i]);
+		if (strncmp(line, cmds[i], n) != 0 ||
+		    (line[n] != ' ' && line[n] != '\t'))
+			continue;
+		if (line[n + strspn(line + n, " \t")] == '=')
+			return 0;
+		snprintf(buf, sizeof buf, "%s =%s", cmds[i], line + n);
+		return config_assignment(p, buf) == -1 ? -1 : 1;
+	}
+	return 0;
+}
+
 static int
 config_parse_line(struct config_parser *p, char *line)
 {
+	int	rc;
+
 	line = config_trim(line);
 	if (*line == '\0' || *line == '#')
 		return 0;
 	if (*line == '[')
 		return config_section(p, line);
+	if ((rc = config_command(p, line)) != 0)
+		return rc == -1 ? -1 : 0;
 	return config_assignment(p, line);
 }
 
@@ -793,6 +850,9 @@ config_free(struct config *cf)
 	for (i = 0; i < cf->nbinds; i++)
 		free(cf->binds[i]);
 	free(cf->binds);
+	for (i = 0; i < cf->ncolors; i++)
+		free(cf->colors[i]);
+	free(cf->colors);
 	free(cf->dns_config);
 	free(cf->dns_forwarder);
 	free(cf->dns_trust_anchor);

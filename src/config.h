@@ -87,6 +87,10 @@ struct config {
 	 * checked here (tui-keys.c knows the names) */
 	char		**binds;
 	size_t		 nbinds;	/* must follow binds: CONFIG_LIST */
+	/* `color OBJECT FG BG [ATTRS]` lines, in file order, each checked
+	 * by color_parse() (color.h); the interface applies them */
+	char		**colors;
+	size_t		 ncolors;	/* must follow colors */
 
 	struct account	*accounts;
 	size_t		 naccounts;

@@ -469,7 +469,7 @@ ixs_draw_row(struct ixs *s, int y, const struct index_row *r, int sel)
 	else if (strchr(fl, 'S') == NULL)
 		base = tui_attr(TC_NEW);
 	else
-		base = tui_attr(TC_NORMAL);
+		base = tui_attr(TC_INDEX);
 	tui_putfill(y, 0, COLS, "", base);
 
 	/* flags: new or deleted, flagged, replied or attachment */
@@ -484,11 +484,11 @@ ixs_draw_row(struct ixs *s, int y, const struct index_row *r, int sel)
 	x++;
 	/* security: the protection, then the sender's trust */
 	if (r->hints & CACHE_HINT_ENCRYPTED)
-		tui_put(y, x, 1, tui_glyph(TG_ENCRYPTED),
-		    sel ? base : tui_attr(TC_IND_GOOD));
+		tui_put(y, x, 1, tui_glyph(TG_ENCRYPTED), sel ? base :
+		    tui_attr_protection(MESSAGE_ENCRYPTED, TC_IND_GOOD));
 	else if (r->hints & CACHE_HINT_SIGNED)
-		tui_put(y, x, 1, tui_glyph(TG_SIGNED),
-		    sel ? base : tui_attr(TC_IND_GOOD));
+		tui_put(y, x, 1, tui_glyph(TG_SIGNED), sel ? base :
+		    tui_attr_protection(MESSAGE_SIGNED, TC_IND_GOOD));
 	x++;
 	/* a bogus DNS answer for the sender outweighs the rest */
 	if (r->dns_bogus) {
@@ -498,7 +498,7 @@ ixs_draw_row(struct ixs *s, int y, const struct index_row *r, int sel)
 		g = ixs_trust_glyph(r->trust, &tc);
 	if (g >= 0)
 		tui_put(y, x, 1, tui_glyph(g), sel ? base | (int)A_BOLD :
-		    tui_attr(tc));
+		    r->dns_bogus ? tui_attr(tc) : tui_attr_trust(r->trust, tc));
 	x += 2;
 	ixs_date(r->date, date, sizeof date);
 	x += tui_put(y, x, 6, date, base) + 1;

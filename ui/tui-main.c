@@ -422,6 +422,7 @@ tui_run(struct config *cf, const char *account, const char *mailto,
 	define_key("\033OF", KEY_END);
 	curs_set(0);
 	tui_draw_init();
+	tui_color_load(cf);
 	tui_keys_load(cf);
 
 	if (tui.naccounts > 0)

@@ -71,7 +71,7 @@ void
 tui_message_draw(void)
 {
 	tui_putfill(LINES - 1, 0, COLS, line_text != NULL ? line_text : "",
-	    tui_attr(line_error ? TC_ERROR : TC_NORMAL));
+	    tui_attr(line_error ? TC_ERROR : TC_MESSAGE));
 }
 
 /* The text as typed: bytes of UTF-8, edited at the end only (a prompt's

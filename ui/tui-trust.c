@@ -1307,7 +1307,7 @@ tui_trust_list_draw(struct tui_screen *s)
 			gi = tui_trust_glyph(r->state, &c);
 		if (gi != -1)
 			tui_put(y, x, 3, tui_glyph(gi), i == d->cur ? attr :
-			    tui_attr(c));
+			    r->bogus ? tui_attr(c) : tui_attr_trust(r->state, c));
 		tui_put(y, x + 4, 16, r->bogus ? "DNS bogus" :
 		    tui_trust_word(r->state), attr);
 		fp = tui_trust_short(r->fpr);

@@ -6,8 +6,9 @@
  * and hands back events through a queue the main loop (tui-main.c) drains.
  *
  *   tui-main.c     the loop: keys, worker events, resize, Ctrl-Z, shell
- *   tui-draw.c     text on the screen (every byte made safe), colours,
- *                  indicator glyphs and their ASCII forms
+ *   tui-draw.c     text on the screen (every byte made safe), indicator
+ *                  glyphs and their ASCII forms
+ *   tui-color.c    colours and attributes, the `color` lines
  *   tui-keys.c     key names, actions, default bindings, `bind` lines
  *   tui-prompt.c   the status line: messages, line input, yes/no
  *   tui-worker.c   an account's worker: jobs in, events out
@@ -28,6 +29,7 @@
 #include "buf.h"
 #include "config.h"
 #include "imap-mailbox.h"
+#include "message.h"
 #include "trust-store.h"
 
 struct message;
@@ -61,6 +63,17 @@ enum tui_color {
 	TC_IND_WARN,		/* first contact */
 	TC_IND_BAD,		/* changed, revoked, bogus */
 	TC_TREE,		/* thread lines */
+	TC_INDEX,		/* an index row (read, not flagged) */
+	TC_MESSAGE,		/* a message in the status line */
+	TC_SIGNATURE,		/* body text after "-- " */
+	TC_TILDE,		/* the pager's "~" lines past the end */
+	/* each trust state's indicator and each protection verdict's: the
+	 * screen's tone (TC_IND_*) until a color line sets one */
+	TC_TRUST_FIRST_CONTACT, TC_TRUST_KNOWN, TC_TRUST_KEY_CHANGED,
+	TC_TRUST_REVOKED, TC_TRUST_EXPIRED, TC_TRUST_DNS_CONFIRMED,
+	TC_TRUST_CONFLICT, TC_TRUST_VERIFIED,
+	TC_PROT_SIGNED, TC_PROT_ENCRYPTED, TC_PROT_SIGNED_ENCRYPTED,
+	TC_PROT_UNPROTECTED,
 	TC_COUNT
 };
 
@@ -89,10 +102,19 @@ enum tui_glyph {
 };
 
 extern int	 tui_utf8;	/* the locale is UTF-8 */
-extern int	 tui_colors;	/* colours in use (0: NO_COLOR or none) */
+extern int	 tui_colors;	/* colours in use: 8, 256, direct, or 0
+				   (NO_COLOR or none) */
+#define TUI_COLORS_DIRECT	0x1000000
 
 void		 tui_draw_init(void);	/* after initscr() */
+/* The configuration's color lines, over the defaults (tui-color.c). */
+void		 tui_color_load(const struct config *);
 int		 tui_attr(enum tui_color);
+/* The indicator of a trust state or a protection verdict: its own colour
+ * once a color line set it, else tone's. */
+int		 tui_attr_trust(enum trust_state, enum tui_color tone);
+int		 tui_attr_protection(enum message_protection,
+		     enum tui_color tone);
 const char	*tui_glyph(enum tui_glyph);
 /* The glyph's one-line legend: "encrypted", "first contact", ... */
 const char	*tui_glyph_name(enum tui_glyph);

@@ -46,6 +46,8 @@ ok "... and the bash and zsh completions where those shells look" sh -c "cmp con
 	for f in contrib/providers/*.xml; do
 		echo "/usr/share/steedmail/providers/${f##*/}"
 	done
+	echo /usr/share/steedmail/themes/dark
+	echo /usr/share/steedmail/themes/light
 } | LC_ALL=C sort >"$T_TMP/expected"
 (cd "$T_TMP/dest" && find . ! -type d | sed 's/^\.//' | LC_ALL=C sort) >"$T_TMP/installed"
 ok "make install installs exactly those files" diff "$T_TMP/expected" "$T_TMP/installed"
