@@ -48,6 +48,10 @@ const struct config_setting config_settings[] = {
 	{ "alias-file", CONFIG_GLOBAL, CONFIG_PATH, G(alias_file), 0, "FILE",
 	  "aliases for address completion, in mutt's form (default: "
 	  "$XDG_CONFIG_HOME/steedmail/aliases)" },
+	{ "new-mail-command", CONFIG_GLOBAL, CONFIG_COMMAND,
+	  G(new_mail_command), 0, "COMMAND",
+	  "in the interface, a shell command run when IDLE brings new "
+	  "mail (%f the folder, %n how many, %a the account)" },
 	{ "provider-dir", CONFIG_GLOBAL, CONFIG_PATH, G(provider_dir), 0,
 	  "DIR", "the provider files the setup wizard looks domains up in "
 	  "(default: those make install put in its data directory)" },

@@ -72,6 +72,9 @@ struct config {
 	/* the aliases for address completion (addrbook.h); NULL: default */
 	char		*alias_file;
 
+	/* commands the interface runs (command.h); NULL: none */
+	char		*new_mail_command;	/* %f folder, %n count */
+
 	/* the provider files of the setup wizard (provider.h); NULL: the
 	 * directory make install filled */
 	char		*provider_dir;
