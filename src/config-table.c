@@ -52,6 +52,11 @@ const struct config_setting config_settings[] = {
 	  G(new_mail_command), 0, "COMMAND",
 	  "in the interface, a shell command run when IDLE brings new "
 	  "mail (%f the folder, %n how many, %a the account)" },
+	{ "query-command", CONFIG_GLOBAL, CONFIG_COMMAND,
+	  G(query_command), 0, "COMMAND",
+	  "an address book to ask, as mutt's query_command: %s is what was "
+	  "typed; its output a line of text, then ADDRESS<TAB>NAME<TAB>"
+	  "OTHER lines (khard email --parsable %s, abook --mutt-query %s)" },
 	{ "provider-dir", CONFIG_GLOBAL, CONFIG_PATH, G(provider_dir), 0,
 	  "DIR", "the provider files the setup wizard looks domains up in "
 	  "(default: those make install put in its data directory)" },

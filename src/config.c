@@ -914,6 +914,7 @@ config_free(struct config *cf)
 	free(cf->default_account);
 	free(cf->alias_file);
 	free(cf->new_mail_command);
+	free(cf->query_command);
 	free(cf->provider_dir);
 	free(cf->ca_file);
 	free(cf->gnupg_home);

@@ -74,6 +74,7 @@ struct config {
 
 	/* commands the interface runs (command.h); NULL: none */
 	char		*new_mail_command;	/* %f folder, %n count */
+	char		*query_command;		/* %s what is looked up */
 
 	/* the provider files of the setup wizard (provider.h); NULL: the
 	 * directory make install filled */

@@ -270,6 +270,11 @@ generic(enum tui_action a, int key)
 		    (s = tui_outbox_new(tui_current())) != NULL)
 			tui_push(s);
 		break;
+	case TA_QUERY:
+		if (tui_current() != NULL &&
+		    (s = tui_query_new(tui_current())) != NULL)
+			tui_push(s);
+		break;
 	case TA_NONE:
 		if (key != KEY_RESIZE && key != ERR)
 			tui_message("%s: not bound here; ? lists the keys",

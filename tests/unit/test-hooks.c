@@ -1,7 +1,8 @@
 /*
  * test-hooks.c: the configuration's commands (command.h): %-sequences
  * quoted for the shell, a command started and left, a command's output
- * read with its bounds; and `source FILE` in the configuration.
+ * read with its bounds; query-command's output (addrbook-query.h); and
+ * `source FILE` in the configuration.
  */
 #include <sys/stat.h>
 
@@ -11,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "addrbook-query.h"
 #include "buf.h"
 #include "command.h"
 #include "config.h"
@@ -118,6 +120,63 @@ main(void)
 	TAP_OK(rc == 0 && access(path, F_OK) == -1,
 	    "command_spawn does not wait for the command");
 	TAP_OK(wait_file(path, 5) == 0, "... which runs, with its environment");
+
+	/* query-command: mutt's form, khard's and abook's */
+	{
+		static const char out[] =
+		    "Searching 2 address books... 3 found\n"
+		    "ann@one.test\tAnn One\thome\n"
+		    "bob@two.test\r\n"
+		    "not an address\tX\n"
+		    "ANN@one.test\tAgain\n"
+		    "carl@three.test\t\tfriend\n";
+		struct addrbook_entry	*e;
+		struct config		 qc;
+		char			*msg;
+		size_t			 n;
+		int			 r;
+
+		n = addrbook_query_parse(out, sizeof out - 1, &e, &msg);
+		TAP_OK(n == 3 && msg != NULL && strcmp(msg,
+		    "Searching 2 address books... 3 found") == 0,
+		    "the first line is the message; bad and repeated "
+		    "addresses are skipped");
+		TAP_OK(n == 3 && strcmp(e[0].addr, "ann@one.test") == 0 &&
+		    strcmp(e[0].name, "Ann One") == 0 &&
+		    strcmp(e[0].other, "home") == 0 &&
+		    strcmp(e[0].source, "query") == 0,
+		    "address, name and the third column");
+		TAP_OK(n == 3 && strcmp(e[1].addr, "bob@two.test") == 0 &&
+		    e[1].name == NULL && e[2].name == NULL &&
+		    strcmp(e[2].other, "friend") == 0,
+		    "an address alone (CRLF too), an empty name");
+		addrbook_free(e, n);
+		free(msg);
+
+		memset(&qc, 0, sizeof qc);
+		qc.query_command = "printf 'found\\n%%s@q.test\\tQ\\n' %s";
+		r = addrbook_query(&qc, "o'neil", &e, &msg, &cause);
+		TAP_OK(r == 1 && strcmp(e[0].addr, "o'neil@q.test") == 0,
+		    "%%s is what was typed, one word for the shell");
+		addrbook_free(e, r > 0 ? (size_t)r : 0);
+		free(msg);
+		qc.query_command = "echo";
+		r = addrbook_query(&qc, "x@y.test", &e, &msg, &cause);
+		TAP_OK(r == 0 && msg != NULL && strcmp(msg, "x@y.test") == 0,
+		    "without %%s the query goes after the command");
+		free(msg);
+		addrbook_free(e, 0);
+		qc.query_command = "echo 'No matches'; exit 1";
+		r = addrbook_query(&qc, "z", &e, &msg, &cause);
+		TAP_OK(r == 0 && msg != NULL, "exit 1 with a message: none");
+		free(msg);
+		qc.query_command = "exit 2";
+		r = addrbook_query(&qc, "z", &e, &msg, &cause);
+		TAP_OK(r == -1 && cause != NULL && strstr(cause, "status 2"),
+		    "a failure without a word is an error: %s", cause);
+		free(cause);
+		cause = NULL;
+	}
 
 	/* source */
 	put("secrets", "password = s3cret\n", 0600);
