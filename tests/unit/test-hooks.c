@@ -87,7 +87,8 @@ main(void)
 		char	got[64] = "";
 
 		if (f != NULL) {
-			fgets(got, sizeof got, f);
+			if (fgets(got, sizeof got, f) == NULL)
+				got[0] = '\0';
 			fclose(f);
 		}
 		TAP_STR(got, "it's; rm -rf ~", "the shell gets the value back");
@@ -229,7 +230,8 @@ main(void)
 		char	cmd[300];
 
 		snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-		system(cmd);
+		if (system(cmd) != 0)
+			printf("# could not remove %s\n", dir);
 	}
 	return TAP_DONE();
 }
