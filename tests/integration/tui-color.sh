@@ -34,10 +34,10 @@ conf() {
 	} >"$_f"
 	chmod 600 "$_f"
 }
-# run NAME CONF [ENV...]: steedmail in a 256-colour pane.
+# run NAME CONF [ENV...]: steedmail in a 256-colour pane (or $TERM_IS).
 run() {
 	_n=$1 _c=$2; shift 2
-	TUI_TERM=screen-256color tui_start "$_n" env LANG=C.UTF-8 \
+	TUI_TERM=${TERM_IS:-screen-256color} tui_start "$_n" env LANG=C.UTF-8 \
 	    XDG_DATA_HOME="$T_TMP/data" XDG_CACHE_HOME="$T_TMP/cache" "$@" \
 	    "$STEEDMAIL" -F "$_c"
 	tui_wait "$_n" "colour read" 30 && tui_wait "$_n" "? help" 10
@@ -102,6 +102,27 @@ ok "NO_COLOR wins over every color line: no colour at all" \
 ok "... the bars still in reverse video" sgr "$T_TMP/nocolor" "steedmail |" 7
 tui_keys n q
 tui_ended n 10 >/dev/null
+
+# direct colours, where the terminal has them (terminfo from ncurses-term)
+if infocmp xterm-direct >/dev/null 2>&1; then
+	conf "$T_TMP/direct.conf" "color title #ff8000 #123456" \
+	    "color index color200 default"
+	TERM_IS=xterm-direct run d "$T_TMP/direct.conf" || bail "steedmail did not start"
+	esc d >"$T_TMP/direct"
+	# in reverse video: the background given is the pair's foreground
+	ok "on a terminal of direct colours, #ff8000 on #123456 as they are" \
+	    sgr "$T_TMP/direct" "steedmail |" "48;2;255;128;0"
+	ok "... both" sgr "$T_TMP/direct" "steedmail |" "38;2;18;52;86"
+	ok "... in reverse video" sgr "$T_TMP/direct" "steedmail |" 7
+	# (the pager above has read "colour new": an index row now)
+	ok "... and color200 as its value, #ff00d7" \
+	    sgr "$T_TMP/direct" "colour new" "38;2;255;0;215"
+	tui_keys d q
+	tui_ended d 10 >/dev/null
+else
+	echo "ok $((t_n + 1)) # SKIP no xterm-direct terminfo (ncurses-term)"
+	t_n=$((t_n + 1))
+fi
 
 conf "$T_TMP/bad.conf" "color quoted white blue reverse"
 "$STEEDMAIL" -F "$T_TMP/bad.conf" --check-config >"$T_TMP/bad.out" 2>&1
