@@ -61,6 +61,35 @@ static const enum tui_color tui_help_glyph_color[TG_COUNT] = {
 	[TG_COLLAPSED] = TC_TREE,
 };
 
+/* A glyph's attribute in the legend: a trust state's or a protection
+ * verdict's own colour once a color line sets it, as on the index. */
+static int
+tui_help_glyph_attr(enum tui_glyph g)
+{
+	enum tui_color	c = tui_help_glyph_color[g];
+
+	switch (g) {
+	case TG_ENCRYPTED:
+		return tui_attr_protection(MESSAGE_ENCRYPTED, c);
+	case TG_SIGNED:
+		return tui_attr_protection(MESSAGE_SIGNED, c);
+	case TG_FIRST:
+		return tui_attr_trust(TRUST_FIRST_CONTACT, c);
+	case TG_KNOWN:
+		return tui_attr_trust(TRUST_KNOWN, c);
+	case TG_CHANGED:
+		return tui_attr_trust(TRUST_KEY_CHANGED, c);
+	case TG_REVOKED:
+		return tui_attr_trust(TRUST_REVOKED, c);
+	case TG_VERIFIED:
+		return tui_attr_trust(TRUST_VERIFIED, c);
+	case TG_DNSSEC:
+		return tui_attr_trust(TRUST_DNS_CONFIRMED, c);
+	default:
+		return tui_attr(c);
+	}
+}
+
 /* Columns of a binding line: keys, action, description. */
 #define TUI_HELP_KEYS_X		1
 #define TUI_HELP_KEYS_W		18
@@ -183,7 +212,7 @@ tui_help_draw(struct tui_screen *s)
 		case TUI_HELP_GLYPH:
 			tui_put(TUI_FIRST_ROW + y, TUI_HELP_GLYPH_X,
 			    TUI_HELP_GLYPH_W, tui_glyph(l->glyph),
-			    tui_attr(tui_help_glyph_color[l->glyph]));
+			    tui_help_glyph_attr(l->glyph));
 			tui_put(TUI_FIRST_ROW + y, TUI_HELP_LEGEND_X,
 			    COLS - TUI_HELP_LEGEND_X,
 			    tui_glyph_name(l->glyph), tui_attr(TC_NORMAL));

@@ -66,7 +66,8 @@ tui_ended p 10 >/dev/null
 
 conf "$T_TMP/color.conf" "color = title color123 #ff0000 bold" \
     "color index red default ~N" "color index brightgreen default" \
-    "color signature color200 default" "color tilde yellow default"
+    "color signature color200 default" "color tilde yellow default" \
+    "color trust-known color201 default bold"
 run c "$T_TMP/color.conf" || bail "steedmail did not start"
 esc c >"$T_TMP/color"
 # tmux draws reverse video as it was given: the colours swapped, then 7
@@ -82,6 +83,19 @@ esc c >"$T_TMP/color2"
 ok "color index colours a read one bright green" \
     sgr "$T_TMP/color2" "colour read" "92|38;5;10"
 check "the lines differ from the defaults" sh -c "! cmp -s '$T_TMP/plain' '$T_TMP/color'"
+# the legend of the marks, on the help's last pages
+tui_keys c '?'
+tui_wait c "help" 5 >/dev/null
+i=0
+while ! tui_capture c | grep -q "known key" && [ $i -lt 15 ]; do
+	tui_keys c PageDown; sleep 0.2; i=$((i + 1))
+done
+esc c >"$T_TMP/legend"
+ok "a trust state's colour: the legend's known key" \
+    sgr "$T_TMP/legend" "known key" "38;5;201"
+check "... and not the first contact's" nosgr "$T_TMP/legend" "first contact" "38;5;201"
+tui_keys c q
+tui_wait c "INBOX  1/2" 5 >/dev/null
 tui_keys c Enter
 ok "the first message opens" tui_wait c "plain body text" 20
 sleep 0.5
