@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "color.h"
+#include "verdict.h"
 #include "xmalloc.h"
 
 struct color_name {
@@ -47,23 +48,7 @@ static const struct {
 	[COLOR_SECURITY_WARN] =	{ "security-warn", COLOR_CLASS_CHROME },
 	[COLOR_SECURITY_BAD] =	{ "security-bad", COLOR_CLASS_CHROME },
 	[COLOR_BOUNDARY] =	{ "boundary", COLOR_CLASS_CHROME },
-	[COLOR_TRUST_FIRST_CONTACT] = { "trust-first-contact",
-				  COLOR_CLASS_OTHER },
-	[COLOR_TRUST_KNOWN] =	{ "trust-known", COLOR_CLASS_OTHER },
-	[COLOR_TRUST_KEY_CHANGED] = { "trust-key-changed", COLOR_CLASS_OTHER },
-	[COLOR_TRUST_REVOKED] =	{ "trust-revoked", COLOR_CLASS_OTHER },
-	[COLOR_TRUST_EXPIRED] =	{ "trust-expired", COLOR_CLASS_OTHER },
-	[COLOR_TRUST_DNS_CONFIRMED] = { "trust-dns-confirmed",
-				  COLOR_CLASS_OTHER },
-	[COLOR_TRUST_CONFLICT] = { "trust-conflict", COLOR_CLASS_OTHER },
-	[COLOR_TRUST_VERIFIED] = { "trust-verified", COLOR_CLASS_OTHER },
-	[COLOR_PROTECTION_SIGNED] = { "protection-signed", COLOR_CLASS_OTHER },
-	[COLOR_PROTECTION_ENCRYPTED] = { "protection-encrypted",
-				  COLOR_CLASS_OTHER },
-	[COLOR_PROTECTION_SIGNED_ENCRYPTED] = { "protection-signed-encrypted",
-				  COLOR_CLASS_OTHER },
-	[COLOR_PROTECTION_UNPROTECTED] = { "protection-unprotected",
-				  COLOR_CLASS_OTHER },
+	[COLOR_VERDICT] =	{ "trust-/protection-", COLOR_CLASS_OTHER },
 };
 
 /* mutt's other names for the same objects. */
@@ -127,6 +112,34 @@ color_obj_class(enum color_obj o)
 	return color_objs[o].cls;
 }
 
+/* trust-TOKEN or protection-TOKEN: the word of verdict.h, or NULL. */
+static const struct verdict_word *
+color_find_verdict(const char *w)
+{
+	const struct verdict_word	*v;
+	int				 i;
+
+	if (strncasecmp(w, "trust-", 6) == 0) {
+		w += 6;
+		for (i = TRUST_NONE; i <= TRUST_VERIFIED; i++) {
+			v = verdict_trust((enum trust_state)i);
+			if (strcasecmp(w, v->token) == 0)
+				return v;
+		}
+		v = verdict_dns_bogus();
+		return strcasecmp(w, v->token) == 0 ? v : NULL;
+	}
+	if (strncasecmp(w, "protection-", 11) == 0) {
+		w += 11;
+		for (i = 0; i < VERDICT_PROTECTION_COUNT; i++) {
+			v = verdict_protection((enum verdict_protection)i);
+			if (strcasecmp(w, v->token) == 0)
+				return v;
+		}
+	}
+	return NULL;
+}
+
 /* 0 and *o for a name of the table or an alias; -1 otherwise. */
 static int
 color_find_obj(const char *w, enum color_obj *o)
@@ -134,7 +147,8 @@ color_find_obj(const char *w, enum color_obj *o)
 	size_t	i;
 
 	for (i = 0; i < COLOR_OBJ_COUNT; i++) {
-		if (strcasecmp(w, color_objs[i].name) == 0) {
+		if (i != COLOR_VERDICT &&
+		    strcasecmp(w, color_objs[i].name) == 0) {
 			*o = (enum color_obj)i;
 			return 0;
 		}
@@ -279,7 +293,9 @@ color_parse(const char *line, struct color_line *out, char **why)
 		*why = xstrdup("too many words");
 		goto out;
 	}
-	if (color_find_obj(w[0], &out->obj) == -1) {
+	if ((out->word = color_find_verdict(w[0])) != NULL)
+		out->obj = COLOR_VERDICT;
+	else if (color_find_obj(w[0], &out->obj) == -1) {
 		for (k = 0; k < sizeof color_ignored / sizeof *color_ignored;
 		    k++) {
 			if (strcasecmp(w[0], color_ignored[k]) == 0 ||

@@ -3,8 +3,9 @@
  * ask for: an object (what is drawn), a foreground and a background (the
  * terminal's default, one of 256 numbered colours, or a direct #rrggbb
  * one) and attributes. The names of the objects are mutt's where mutt has
- * them, steedmail's own for the rest (each trust state, each protection
- * verdict, the security bars); the interface (ui/tui-draw.c) maps each
+ * them, steedmail's own for the rest (the security bars; each trust state
+ * and each protection verdict by its token in verdict.h, trust-known,
+ * protection-bad-signature); the interface (ui/tui-color.c) maps each
  * object to what it draws. Never touches the terminal.
  */
 #ifndef STEED_COLOR_H
@@ -12,6 +13,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+struct verdict_word;
 
 enum color_obj {
 	COLOR_NORMAL,
@@ -39,18 +42,8 @@ enum color_obj {
 	COLOR_SECURITY_WARN,
 	COLOR_SECURITY_BAD,
 	COLOR_BOUNDARY,		/* where protected content begins, ends */
-	COLOR_TRUST_FIRST_CONTACT, /* the trust states' indicators */
-	COLOR_TRUST_KNOWN,
-	COLOR_TRUST_KEY_CHANGED,
-	COLOR_TRUST_REVOKED,
-	COLOR_TRUST_EXPIRED,
-	COLOR_TRUST_DNS_CONFIRMED,
-	COLOR_TRUST_CONFLICT,
-	COLOR_TRUST_VERIFIED,
-	COLOR_PROTECTION_SIGNED, /* the protection verdicts' indicators */
-	COLOR_PROTECTION_ENCRYPTED,
-	COLOR_PROTECTION_SIGNED_ENCRYPTED,
-	COLOR_PROTECTION_UNPROTECTED,
+	COLOR_VERDICT,		/* trust-TOKEN, protection-TOKEN: the
+				   indicator of one word of verdict.h */
 	COLOR_OBJ_COUNT
 };
 
@@ -87,6 +80,7 @@ struct color_value {
 
 struct color_line {
 	enum color_obj		 obj;
+	const struct verdict_word *word;	/* COLOR_VERDICT's */
 	struct color_value	 fg, bg;
 	unsigned		 attrs;		/* COLOR_A_* */
 };

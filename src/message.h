@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "trust-store.h"
+#include "verdict.h"
 #include "view.h"
 
 struct buf;
@@ -65,13 +66,18 @@ struct message {
 	 * (trust.evidence, or trust_cause when the store failed). */
 	int			 have_trust;
 	struct trust_verdict	 trust;
+	time_t			 dns_bogus;	/* the sender's last DNS
+						   answer was bogus: when */
 
 	struct message_note	*notes;
 	size_t			 nnotes;
 
-	/* The display model, made on the first message_lines(). */
+	/* The display model, made on the first message_lines(), and the
+	 * brief one, on the first message_brief(). */
 	struct view_lines	 lines;
 	int			 have_lines;
+	struct view_lines	 brief;
+	int			 have_brief;
 };
 
 #define MESSAGE_NO_TRUST	0x1	/* leave the trust store alone */
@@ -96,6 +102,27 @@ int		 message_trust(struct message *, struct trust_store *,
 		    time_t now, char **cause);
 /* The display model: lines with roles, each terminal-safe. */
 const struct view_lines *message_lines(struct message *);
+/*
+ * The brief display model, the pager's first view: the header block, one
+ * security line (message_security()) and at most one warning line; a
+ * part's own security line only where its protection differs from the
+ * message's, and the boundaries of content shown in place of a part
+ * wherever protected and unprotected text meet. message_lines() has the
+ * details.
+ */
+const struct view_lines *message_brief(struct message *);
+/* What protects the message as a whole, in verdict.h's words. */
+enum verdict_protection message_verdict(const struct message *);
+/*
+ * The message's one security line (allocated, terminal-safe only once
+ * drawn as a view line): what protects it and who says so, e.g.
+ * "encrypted and signed by bob@steed.test; key confirmed by DNSSEC", and
+ * its tone. *warning gets the one thing that needs the reader's attention
+ * (key changed, revoked, mixed protection, the first of the verdicts'
+ * warnings), allocated, or NULL.
+ */
+char		*message_security(const struct message *, enum verdict_tone *,
+		    char **warning);
 /* The display model as --view prints it. */
 void		 message_render(struct message *, struct buf *out);
 void		 message_free(struct message *);

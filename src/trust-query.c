@@ -105,6 +105,28 @@ trust_verdict_copy(struct trust_verdict *to, const struct trust_verdict *v)
 	to->evidence = v->evidence != NULL ? xstrdup(v->evidence) : NULL;
 }
 
+/* The state to show for a peer (trust_peer.shown). */
+static enum trust_state
+trust_peer_shown(const struct trust_peer *p)
+{
+	size_t	i;
+
+	for (i = 0; i < TRUST_NPROTO; i++) {
+		if (p->pins[i].v.other != NULL &&
+		    p->pins[i].v.state != TRUST_CONFLICT)
+			return TRUST_KEY_CHANGED;
+	}
+	if (p->v.state != TRUST_KNOWN || p->pinned == NULL)
+		return p->v.state;
+	for (i = 0; i < p->nkeys; i++) {
+		if (strcasecmp(p->keys[i].fpr, p->pinned) == 0 &&
+		    strcmp(p->keys[i].decision, "accepted") == 0 &&
+		    p->keys[i].messages <= 1 && p->nkeys == 1)
+			return TRUST_FIRST_CONTACT;
+	}
+	return p->v.state;
+}
+
 int
 trust_store_peer(struct trust_store *ts, const char *addr_in,
     struct trust_peer *peer, char **cause)
@@ -195,6 +217,7 @@ trust_store_peer(struct trust_store *ts, const char *addr_in,
 		peer->v.evidence = xstrdup(peer->nkeys > 0 ?
 		    "no key is accepted" : "no key known");
 	}
+	peer->shown = trust_peer_shown(peer);
 	for (i = 0; i < TRUST_NPROTO; i++)
 		trust_pin_free(&p[i]);
 	return 0;

@@ -136,6 +136,14 @@ struct trust_peer {
 	 * main protocol, named by proto). pins[] has both.
 	 */
 	struct trust_verdict	 v;
+	/*
+	 * The state every screen and command shows for the address: v's,
+	 * but a new key waiting for a decision is a key change whatever
+	 * the pin's own state, and a key accepted on first contact stays a
+	 * first contact until it has signed a second message (or was
+	 * confirmed, verified or changed).
+	 */
+	enum trust_state	 shown;
 	char			*pinned;
 	int			 usable;
 	const char		*proto;

@@ -47,6 +47,8 @@ struct view_ctx {
 	view_inner_fn		  inner_fn;
 	const struct mime_part	 *prot;		/* headers_part */
 	void			 *arg;
+	int			  brief;
+	size_t			  body;		/* lines before the body */
 	struct mime_part	**atts;
 	size_t			  natts;
 };
@@ -570,7 +572,8 @@ view_text(struct view_ctx *c, struct mime_part *p)
 			return;
 		}
 	}
-	view_part_line(c, p, NULL);
+	if (!c->brief || c->lines->n != c->body)
+		view_part_line(c, p, NULL);
 	view_flag_notes(c, p);
 	if (note != NULL) {
 		view_note(c, note);
@@ -609,16 +612,20 @@ view_inner(struct view_ctx *c, struct mime_part *p, struct mime_part *in)
 	struct mime_part	**atts = c->atts;
 	size_t			  natts = c->natts;
 	const char		 *name = *p->section == '\0' ? "-" : p->section;
+	int			  lines = !c->brief || *p->section != '\0';
 
-	view_begin(c, VIEW_BOUNDARY);
-	buf_adds(&c->cur, "part ");
-	view_safe_str(&c->cur, name);
-	buf_adds(&c->cur, ": ");
-	view_safe_str(&c->cur, p->type);
-	buf_addc(&c->cur, '/');
-	view_safe_str(&c->cur, p->subtype);
-	buf_adds(&c->cur, ", its content follows");
-	view_end(c);
+	if (lines) {
+		view_begin(c, VIEW_BOUNDARY);
+		buf_adds(&c->cur, "part ");
+		view_safe_str(&c->cur, name);
+		buf_adds(&c->cur, ": ");
+		view_safe_str(&c->cur, p->type);
+		buf_addc(&c->cur, '/');
+		view_safe_str(&c->cur, p->subtype);
+		buf_adds(&c->cur, ", its content follows");
+		view_end(c);
+	} else
+		c->body = c->lines->n;
 	c->atts = NULL;
 	c->natts = 0;
 	c->inner++;
@@ -629,6 +636,8 @@ view_inner(struct view_ctx *c, struct mime_part *p, struct mime_part *in)
 	c->atts = atts;
 	c->natts = natts;
 	c->part = p;
+	if (!lines)
+		return;
 	view_begin(c, VIEW_BOUNDARY);
 	buf_adds(&c->cur, "end of the content of part ");
 	view_safe_str(&c->cur, name);
@@ -743,6 +752,7 @@ view_lines(struct mime_msg *m, const struct view_hooks *h,
 	c.inner_fn = h->inner;
 	c.prot = h->headers != NULL ? h->headers_part : NULL;
 	c.arg = h->arg;
+	c.brief = h->brief;
 	if (m->len == 0) {
 		view_line(&c, VIEW_NOTE, "(empty message)");
 		return;
@@ -754,6 +764,7 @@ view_lines(struct mime_msg *m, const struct view_hooks *h,
 		view_safe_str(&c.cur, h->notes[i].text);
 		view_end(&c);
 	}
+	c.body = out->n;
 	view_part(&c, m->root);
 	view_attachments(&c);
 	c.part = NULL;

@@ -101,6 +101,10 @@ struct view_hooks {
 	/* Lines drawn as view lines after the header block. */
 	const struct view_note		*notes;
 	size_t				 nnotes;
+	/* Brief: no boundary lines around content shown in place of the
+	 * whole message (the security line above speaks for all of it),
+	 * and no part line before the first text of the body. */
+	int				 brief;
 	void				*arg;
 };
 

@@ -18,6 +18,7 @@
 #include "message.h"
 #include "strsafe.h"
 #include "trust-store.h"
+#include "verdict.h"
 #include "xmalloc.h"
 
 /* "key: value", the value made terminal-safe and kept on one line. */
@@ -107,6 +108,26 @@ cmd_inspect_autocrypt(const struct crypto_in *ci)
 	}
 }
 
+/* The message's verdict and its one security line, as the pager has them. */
+static void
+cmd_inspect_verdict(const struct message *m)
+{
+	const struct verdict_word	*w = verdict_protection(
+					    message_verdict(m));
+	enum verdict_tone		 tone;
+	char				*line, *warning;
+
+	line = message_security(m, &tone, &warning);
+	cmd_inspect_kv("verdict", "%s", w->token);
+	cmd_inspect_kv("verdict.word", "%s", w->word);
+	cmd_inspect_kv("verdict.line", "%s", line);
+	cmd_inspect_kv("verdict.tone", "%s", verdict_tone_name(tone));
+	if (warning != NULL)
+		cmd_inspect_kv("verdict.warning", "%s", warning);
+	free(line);
+	free(warning);
+}
+
 /* The sender's trust state (doc/trust.md), recorded in the trust store. */
 static void
 cmd_inspect_trust(const struct message *m)
@@ -120,6 +141,7 @@ cmd_inspect_trust(const struct message *m)
 		return;
 	}
 	cmd_inspect_kv("trust.state", "%s", trust_state_name(v->state));
+	cmd_inspect_kv("trust.word", "%s", verdict_trust(v->state)->word);
 	cmd_inspect_kv("trust.fpr", "%s", v->fpr != NULL ? v->fpr : "none");
 	if (v->other != NULL)
 		cmd_inspect_kv("trust.other-fpr", "%s", v->other);
@@ -208,6 +230,7 @@ cmd_inspect_one(struct cmd_ctx *ctx, const char *path)
 	cmd_inspect_kv("protected-headers", "%s", ci->protected != NULL ?
 	    "yes" : "no");
 	cmd_inspect_autocrypt(ci);
+	cmd_inspect_verdict(m);
 	cmd_inspect_trust(m);
 	cmd_inspect_parts(m);
 	for (i = 0; i < m->nnotes; i++) {

@@ -20,6 +20,7 @@
 #include "send.h"
 #include "session.h"
 #include "strsafe.h"
+#include "verdict.h"
 #include "xmalloc.h"
 
 #define CMD_IDLE_TIMEOUT	300	/* seconds --idle waits by default */
@@ -121,9 +122,9 @@ cmd_list_one(const struct index_row *msg, struct buf *b)
 	/* The DNS indicators, only when there is one. */
 	if (msg->trust == TRUST_DNS_CONFIRMED || msg->dns_bogus)
 		buf_addf(b, "\t%s%s%s", msg->trust == TRUST_DNS_CONFIRMED ?
-		    "dns-confirmed" : "", msg->trust == TRUST_DNS_CONFIRMED &&
-		    msg->dns_bogus ? " " : "", msg->dns_bogus ? "dns-bogus" :
-		    "");
+		    verdict_trust(TRUST_DNS_CONFIRMED)->token : "",
+		    msg->trust == TRUST_DNS_CONFIRMED && msg->dns_bogus ? " " :
+		    "", msg->dns_bogus ? verdict_dns_bogus()->token : "");
 	buf_addc(b, '\n');
 	fwrite(b->data, 1, b->len, stdout);
 }

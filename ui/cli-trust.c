@@ -31,6 +31,7 @@
 #include "trust-move.h"
 #include "trust-msg.h"
 #include "trust-store.h"
+#include "verdict.h"
 #include "xmalloc.h"
 
 /* A fingerprint operand: 40 or 64 hex digits, spaces allowed. */
@@ -105,6 +106,8 @@ cmd_trust_show(struct trust_store *ts, const char *addr)
 	}
 	cmd_print(stdout, "", "address: %s", p.addr);
 	cmd_print(stdout, "", "state: %s", trust_state_name(p.v.state));
+	/* what every screen calls it (a new key waiting shows as a change) */
+	cmd_print(stdout, "", "shown as: %s", verdict_trust(p.shown)->word);
 	cmd_print(stdout, "", "pinned: %s%s", p.pinned != NULL ? p.pinned : "none",
 	    p.pinned != NULL && !p.usable ? " (not usable)" : "");
 	if (p.v.other != NULL)

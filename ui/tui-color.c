@@ -20,6 +20,7 @@
 #include "color.h"
 #include "config.h"
 #include "tui.h"
+#include "verdict.h"
 
 int	tui_colors;
 
@@ -62,8 +63,6 @@ static const struct tui_style styles[TC_COUNT] = {
 	[TC_MESSAGE] =		{ -1, -1, A_NORMAL, A_NORMAL },
 	[TC_SIGNATURE] =	{ -1, -1, A_NORMAL, A_NORMAL },
 	[TC_TILDE] =		{ COLOR_BLUE, -1, A_NORMAL, A_NORMAL },
-	/* the trust states and protection verdicts: until a color line
-	 * sets one, the tone the screen gives it (tui_attr_trust()) */
 };
 
 /* What each object of a color line sets. */
@@ -93,27 +92,27 @@ static const enum tui_color tui_color_of[COLOR_OBJ_COUNT] = {
 	[COLOR_SECURITY_WARN] = TC_BANNER_WARN,
 	[COLOR_SECURITY_BAD] = TC_BANNER_BAD,
 	[COLOR_BOUNDARY] = TC_BOUNDARY,
-	[COLOR_TRUST_FIRST_CONTACT] = TC_TRUST_FIRST_CONTACT,
-	[COLOR_TRUST_KNOWN] = TC_TRUST_KNOWN,
-	[COLOR_TRUST_KEY_CHANGED] = TC_TRUST_KEY_CHANGED,
-	[COLOR_TRUST_REVOKED] = TC_TRUST_REVOKED,
-	[COLOR_TRUST_EXPIRED] = TC_TRUST_EXPIRED,
-	[COLOR_TRUST_DNS_CONFIRMED] = TC_TRUST_DNS_CONFIRMED,
-	[COLOR_TRUST_CONFLICT] = TC_TRUST_CONFLICT,
-	[COLOR_TRUST_VERIFIED] = TC_TRUST_VERIFIED,
-	[COLOR_PROTECTION_SIGNED] = TC_PROT_SIGNED,
-	[COLOR_PROTECTION_ENCRYPTED] = TC_PROT_ENCRYPTED,
-	[COLOR_PROTECTION_SIGNED_ENCRYPTED] = TC_PROT_SIGNED_ENCRYPTED,
-	[COLOR_PROTECTION_UNPROTECTED] = TC_PROT_UNPROTECTED,
+	[COLOR_VERDICT] = TC_NORMAL,	/* tui_verdict_attr() */
 };
 
-/* The styles in use: the table, then the color lines. */
-static struct {
+/* A style in use: from the table, then the color lines. */
+struct tui_now {
 	int	 fg, bg;	/* curses colour numbers; -1 the default */
 	attr_t	 attr;
 	int	 set;		/* by a color line */
 	short	 pair;
-} now[TC_COUNT];
+};
+
+static struct tui_now	now[TC_COUNT];
+
+/* The verdicts (verdict.h) a color line gave a colour of their own; the
+ * others keep their tone's. Their pairs follow the table's. */
+#define TUI_VERDICTS	32
+static struct {
+	const struct verdict_word *w;
+	struct tui_now		 s;
+} verdicts[TUI_VERDICTS];
+static size_t	nverdicts;
 
 static int
 tui_color_chrome(enum tui_color c)
@@ -173,15 +172,34 @@ tui_color_attrs(unsigned a)
 static void
 tui_color_apply(const struct color_line *cl)
 {
-	enum tui_color	c = tui_color_of[cl->obj];
-	int		bold = 0, fg, bg;
+	struct tui_now	*to = &now[tui_color_of[cl->obj]];
+	size_t		 i;
+	int		 bold = 0;
 
-	fg = tui_color_number(&cl->fg, &bold);
-	bg = tui_color_number(&cl->bg, &bold);
-	now[c].fg = fg;
-	now[c].bg = bg;
-	now[c].attr = tui_color_attrs(cl->attrs) | (bold ? A_BOLD : 0);
-	now[c].set = 1;
+	if (cl->obj == COLOR_VERDICT) {
+		for (i = 0; i < nverdicts; i++)
+			if (verdicts[i].w == cl->word)
+				break;
+		if (i == TUI_VERDICTS)
+			return;
+		if (i == nverdicts)
+			verdicts[nverdicts++].w = cl->word;
+		to = &verdicts[i].s;
+	}
+	to->fg = tui_color_number(&cl->fg, &bold);
+	to->bg = tui_color_number(&cl->bg, &bold);
+	to->attr = tui_color_attrs(cl->attrs) | (bold ? A_BOLD : 0);
+	to->set = 1;
+}
+
+static void
+tui_color_pair(short pair, int fg, int bg)
+{
+#if defined(NCURSES_EXT_COLORS)
+	init_extended_pair(pair, fg, bg);
+#else
+	init_pair(pair, (short)fg, (short)bg);
+#endif
 }
 
 static void
@@ -203,11 +221,12 @@ tui_color_pairs(void)
 			continue;
 		}
 		now[i].pair = (short)(i + 1);
-#if defined(NCURSES_EXT_COLORS)
-		init_extended_pair(now[i].pair, fg, bg);
-#else
-		init_pair(now[i].pair, (short)fg, (short)bg);
-#endif
+		tui_color_pair(now[i].pair, fg, bg);
+	}
+	for (i = 0; i < (int)nverdicts; i++) {
+		verdicts[i].s.pair = (short)(TC_COUNT + 1 + i);
+		tui_color_pair(verdicts[i].s.pair, verdicts[i].s.fg,
+		    verdicts[i].s.bg);
 	}
 }
 
@@ -218,6 +237,7 @@ tui_draw_init(void)
 	int		 i;
 
 	tui_colors = 0;
+	nverdicts = 0;
 	for (i = 0; i < TC_COUNT; i++) {
 		now[i].fg = styles[i].fg;
 		now[i].bg = styles[i].bg;
@@ -266,54 +286,16 @@ tui_attr(enum tui_color c)
 	return (int)(now[c].attr | COLOR_PAIR(now[c].pair));
 }
 
-/* A state's or verdict's own colour once a color line set it; until
- * then the screen's tone. */
-static int
-tui_attr_or(enum tui_color own, enum tui_color tone)
-{
-	if (tui_colors && now[own].set)
-		return tui_attr(own);
-	return tui_attr(tone);
-}
-
 int
-tui_attr_trust(enum trust_state s, enum tui_color tone)
+tui_verdict_attr(const struct verdict_word *w)
 {
-	switch (s) {
-	case TRUST_FIRST_CONTACT:
-		return tui_attr_or(TC_TRUST_FIRST_CONTACT, tone);
-	case TRUST_KNOWN:
-		return tui_attr_or(TC_TRUST_KNOWN, tone);
-	case TRUST_KEY_CHANGED:
-		return tui_attr_or(TC_TRUST_KEY_CHANGED, tone);
-	case TRUST_REVOKED:
-		return tui_attr_or(TC_TRUST_REVOKED, tone);
-	case TRUST_EXPIRED:
-		return tui_attr_or(TC_TRUST_EXPIRED, tone);
-	case TRUST_DNS_CONFIRMED:
-		return tui_attr_or(TC_TRUST_DNS_CONFIRMED, tone);
-	case TRUST_CONFLICT:
-		return tui_attr_or(TC_TRUST_CONFLICT, tone);
-	case TRUST_VERIFIED:
-		return tui_attr_or(TC_TRUST_VERIFIED, tone);
-	default:
-		return tui_attr(tone);
-	}
-}
+	size_t	i;
 
-int
-tui_attr_protection(enum message_protection p, enum tui_color tone)
-{
-	switch (p) {
-	case MESSAGE_SIGNED:
-		return tui_attr_or(TC_PROT_SIGNED, tone);
-	case MESSAGE_ENCRYPTED:
-		return tui_attr_or(TC_PROT_ENCRYPTED, tone);
-	case MESSAGE_SIGNED_ENCRYPTED:
-		return tui_attr_or(TC_PROT_SIGNED_ENCRYPTED, tone);
-	case MESSAGE_UNPROTECTED:
-		return tui_attr_or(TC_PROT_UNPROTECTED, tone);
-	default:
-		return tui_attr(tone);
+	if (tui_colors) {
+		for (i = 0; i < nverdicts; i++)
+			if (verdicts[i].w == w)
+				return (int)(verdicts[i].s.attr |
+				    COLOR_PAIR(verdicts[i].s.pair));
 	}
+	return tui_tone_ind(w->tone);
 }

@@ -61,6 +61,7 @@ cp_size(char *out, size_t len, size_t n)
 		snprintf(out, len, "%.1f MB", (double)n / (1024 * 1024));
 }
 
+/* A recipient's key state worth a word in the compose line. */
 static const char *
 cp_state_word(enum trust_state st)
 {
@@ -68,11 +69,9 @@ cp_state_word(enum trust_state st)
 	case TRUST_KEY_CHANGED:
 		return "key changed: sending asks first";
 	case TRUST_REVOKED:
-		return "key revoked";
 	case TRUST_EXPIRED:
-		return "key expired";
 	case TRUST_CONFLICT:
-		return "key differs from the one in DNS";
+		return verdict_trust(st)->word;
 	default:
 		return NULL;
 	}

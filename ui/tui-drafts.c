@@ -459,7 +459,8 @@ drafts_row(struct drafts *dl, int y, size_t i)
 	x += tui_put(y, x, 13, date, attr) + 1;
 	x = 15;
 	if (e->encrypted)
-		tui_put(y, x, 2, tui_glyph(TG_ENCRYPTED), i == dl->cur ? attr :
+		tui_put(y, x, 2, tui_verdict_glyph(
+		    verdict_protection(VERDICT_ENCRYPTED)), i == dl->cur ? attr :
 		    tui_attr(TC_IND_GOOD));
 	x = 17;
 	tui_put(y, x, 22, e->to != NULL && *e->to != '\0' ? e->to :

@@ -7,9 +7,9 @@
  * visible stand-ins on every screen and in every batch command (ESC as
  * ^[, BEL ^G, CR ^M, BS ^H, RLO <U+202E>, a stray byte \xHH), so no byte
  * from a message or a server is ever sent to the terminal as it came.
- * Also the colours (8 or 256, none with NO_COLOR or a terminal without
- * them: attributes only) and the indicator glyphs with their ASCII forms
- * for a locale that is not UTF-8.
+ * Also the indicator glyphs with their ASCII forms for a locale that is
+ * not UTF-8, and a verdict's tone as an attribute; the colours themselves
+ * are tui-color.c's.
  */
 #include <curses.h>
 #include <stdlib.h>
@@ -31,15 +31,6 @@ struct tui_glyph_form {
 /* Each form is one column wide; no UTF-8 form is an ASCII letter, so the
  * two sets are told apart at a glance. */
 static const struct tui_glyph_form glyphs[TG_COUNT] = {
-	[TG_ENCRYPTED] =	{ "\xe2\x97\x86", "E", "encrypted" },	/* ◆ */
-	[TG_SIGNED] =		{ "\xe2\x97\x87", "S", "signed, not encrypted" },
-	[TG_FIRST] =		{ "\xe2\x98\x86", "f", "first contact: key accepted" },
-	[TG_KNOWN] =		{ "\xe2\x97\x8f", "k", "known key" },	/* ● */
-	[TG_CHANGED] =		{ "\xe2\x89\xa0", "C", "key changed" },	/* ≠ */
-	[TG_REVOKED] =		{ "\xe2\x9c\x97", "R", "key revoked or expired" },
-	[TG_VERIFIED] =		{ "\xe2\x9c\x94", "V", "key verified in person" },
-	[TG_DNSSEC] =		{ "\xe2\x9c\xa6", "D", "key confirmed by DNSSEC" },
-	[TG_BOGUS] =		{ "\xe2\x98\xa0", "B", "DNS answer bogus or in conflict" },
 	[TG_NEW] =		{ "N", "N", "new" },
 	[TG_REPLIED] =		{ "r", "r", "replied" },
 	[TG_FLAGGED] =		{ "!", "!", "flagged" },
@@ -66,6 +57,42 @@ tui_glyph_name(enum tui_glyph g)
 	if ((unsigned)g >= TG_COUNT)
 		return "";
 	return glyphs[g].name;
+}
+
+const char *
+tui_verdict_glyph(const struct verdict_word *w)
+{
+	if (w->utf8 == NULL)
+		return "";
+	return tui_utf8 ? w->utf8 : w->ascii;
+}
+
+int
+tui_tone_ind(enum verdict_tone t)
+{
+	switch (t) {
+	case VERDICT_GOOD:
+		return tui_attr(TC_IND_GOOD);
+	case VERDICT_WARN:
+		return tui_attr(TC_IND_WARN);
+	case VERDICT_BAD:
+		return tui_attr(TC_IND_BAD);
+	default:
+		return tui_attr(TC_NORMAL);
+	}
+}
+
+int
+tui_tone_banner(enum verdict_tone t)
+{
+	switch (t) {
+	case VERDICT_GOOD:
+		return tui_attr(TC_BANNER_GOOD);
+	case VERDICT_BAD:
+		return tui_attr(TC_BANNER_BAD);
+	default:
+		return tui_attr(TC_BANNER_WARN);
+	}
 }
 
 /*

@@ -28,6 +28,7 @@ struct tui_help_line {
 	char		*text;		/* a heading, or a binding's keys */
 	enum tui_action	 action;
 	enum tui_glyph	 glyph;
+	const struct verdict_word *word; /* or the glyph of a verdict */
 };
 
 struct tui_help {
@@ -40,15 +41,6 @@ struct tui_help {
 
 /* The colour each indicator is drawn in, on the index and in the legend. */
 static const enum tui_color tui_help_glyph_color[TG_COUNT] = {
-	[TG_ENCRYPTED] = TC_IND_GOOD,
-	[TG_SIGNED] = TC_IND_GOOD,
-	[TG_FIRST] = TC_IND_WARN,
-	[TG_KNOWN] = TC_IND_GOOD,
-	[TG_CHANGED] = TC_IND_BAD,
-	[TG_REVOKED] = TC_IND_BAD,
-	[TG_VERIFIED] = TC_IND_GOOD,
-	[TG_DNSSEC] = TC_IND_GOOD,
-	[TG_BOGUS] = TC_IND_BAD,
 	[TG_NEW] = TC_NEW,
 	[TG_REPLIED] = TC_NORMAL,
 	[TG_FLAGGED] = TC_FLAGGED,
@@ -60,35 +52,6 @@ static const enum tui_color tui_help_glyph_color[TG_COUNT] = {
 	[TG_TREE_ORPHAN] = TC_TREE,
 	[TG_COLLAPSED] = TC_TREE,
 };
-
-/* A glyph's attribute in the legend: a trust state's or a protection
- * verdict's own colour once a color line sets it, as on the index. */
-static int
-tui_help_glyph_attr(enum tui_glyph g)
-{
-	enum tui_color	c = tui_help_glyph_color[g];
-
-	switch (g) {
-	case TG_ENCRYPTED:
-		return tui_attr_protection(MESSAGE_ENCRYPTED, c);
-	case TG_SIGNED:
-		return tui_attr_protection(MESSAGE_SIGNED, c);
-	case TG_FIRST:
-		return tui_attr_trust(TRUST_FIRST_CONTACT, c);
-	case TG_KNOWN:
-		return tui_attr_trust(TRUST_KNOWN, c);
-	case TG_CHANGED:
-		return tui_attr_trust(TRUST_KEY_CHANGED, c);
-	case TG_REVOKED:
-		return tui_attr_trust(TRUST_REVOKED, c);
-	case TG_VERIFIED:
-		return tui_attr_trust(TRUST_VERIFIED, c);
-	case TG_DNSSEC:
-		return tui_attr_trust(TRUST_DNS_CONFIRMED, c);
-	default:
-		return tui_attr(c);
-	}
-}
 
 /* Columns of a binding line: keys, action, description. */
 #define TUI_HELP_KEYS_X		1
@@ -162,11 +125,18 @@ tui_help_binding(enum tui_map map, int key, enum tui_action action,
 static void
 tui_help_legend(struct tui_help *h)
 {
+	const struct verdict_word *w;
 	struct tui_help_line	*l;
+	size_t			 i;
 	int			 g;
 
 	tui_help_add(h, TUI_HELP_BLANK, NULL);
 	tui_help_add(h, TUI_HELP_HEADING, "Indicators");
+	/* the legend of src/verdict.c, then the screens' own glyphs */
+	for (i = 0; (w = verdict_legend(i)) != NULL; i++) {
+		l = tui_help_add(h, TUI_HELP_GLYPH, NULL);
+		l->word = w;
+	}
 	for (g = 0; g < TG_COUNT; g++) {
 		l = tui_help_add(h, TUI_HELP_GLYPH, NULL);
 		l->glyph = g;
@@ -210,9 +180,19 @@ tui_help_draw(struct tui_screen *s)
 				    tui_attr(TC_NORMAL));
 			break;
 		case TUI_HELP_GLYPH:
+			if (l->word != NULL) {
+				tui_put(TUI_FIRST_ROW + y, TUI_HELP_GLYPH_X,
+				    TUI_HELP_GLYPH_W,
+				    tui_verdict_glyph(l->word),
+				    tui_verdict_attr(l->word));
+				tui_put(TUI_FIRST_ROW + y, TUI_HELP_LEGEND_X,
+				    COLS - TUI_HELP_LEGEND_X, l->word->word,
+				    tui_attr(TC_NORMAL));
+				break;
+			}
 			tui_put(TUI_FIRST_ROW + y, TUI_HELP_GLYPH_X,
 			    TUI_HELP_GLYPH_W, tui_glyph(l->glyph),
-			    tui_help_glyph_attr(l->glyph));
+			    tui_attr(tui_help_glyph_color[l->glyph]));
 			tui_put(TUI_FIRST_ROW + y, TUI_HELP_LEGEND_X,
 			    COLS - TUI_HELP_LEGEND_X,
 			    tui_glyph_name(l->glyph), tui_attr(TC_NORMAL));

@@ -350,38 +350,6 @@ ixs_set_overlay(struct ixs *s, uint32_t uid, const char *flags, uint64_t job)
 	snprintf(s->ov[i].flags, sizeof s->ov[i].flags, "%.7s", flags);
 }
 
-/* The trust indicator of a row, and its colour. */
-static int
-ixs_trust_glyph(enum trust_state t, enum tui_color *c)
-{
-	switch (t) {
-	case TRUST_FIRST_CONTACT:
-		*c = TC_IND_WARN;
-		return TG_FIRST;
-	case TRUST_KNOWN:
-		*c = TC_IND_GOOD;
-		return TG_KNOWN;
-	case TRUST_KEY_CHANGED:
-		*c = TC_IND_BAD;
-		return TG_CHANGED;
-	case TRUST_REVOKED:
-	case TRUST_EXPIRED:
-		*c = TC_IND_BAD;
-		return TG_REVOKED;
-	case TRUST_DNS_CONFIRMED:
-		*c = TC_IND_GOOD;
-		return TG_DNSSEC;
-	case TRUST_CONFLICT:
-		*c = TC_IND_BAD;
-		return TG_BOGUS;
-	case TRUST_VERIFIED:
-		*c = TC_IND_GOOD;
-		return TG_VERIFIED;
-	default:
-		return -1;
-	}
-}
-
 static void
 ixs_date(time_t t, char *out, size_t len)
 {
@@ -454,8 +422,8 @@ static void
 ixs_draw_row(struct ixs *s, int y, const struct index_row *r, int sel)
 {
 	const char	*fl = ixs_flags(s, r);
-	int		 base, x = 0, w, g, fw;
-	enum tui_color	 tc = TC_NORMAL;
+	int		 base, x = 0, w, fw;
+	const struct verdict_word *vw;
 	char		 date[32];
 	struct buf	 b;
 	uint32_t	 d;
@@ -483,22 +451,20 @@ ixs_draw_row(struct ixs *s, int y, const struct index_row *r, int sel)
 	    base);
 	x++;
 	/* security: the protection, then the sender's trust */
+	vw = NULL;
 	if (r->hints & CACHE_HINT_ENCRYPTED)
-		tui_put(y, x, 1, tui_glyph(TG_ENCRYPTED), sel ? base :
-		    tui_attr_protection(MESSAGE_ENCRYPTED, TC_IND_GOOD));
+		vw = verdict_protection(VERDICT_ENCRYPTED);
 	else if (r->hints & CACHE_HINT_SIGNED)
-		tui_put(y, x, 1, tui_glyph(TG_SIGNED), sel ? base :
-		    tui_attr_protection(MESSAGE_SIGNED, TC_IND_GOOD));
+		vw = verdict_protection(VERDICT_SIGNED);
+	if (vw != NULL)
+		tui_put(y, x, 1, tui_verdict_glyph(vw), sel ? base :
+		    tui_verdict_attr(vw));
 	x++;
 	/* a bogus DNS answer for the sender outweighs the rest */
-	if (r->dns_bogus) {
-		g = TG_BOGUS;
-		tc = TC_IND_BAD;
-	} else
-		g = ixs_trust_glyph(r->trust, &tc);
-	if (g >= 0)
-		tui_put(y, x, 1, tui_glyph(g), sel ? base | (int)A_BOLD :
-		    r->dns_bogus ? tui_attr(tc) : tui_attr_trust(r->trust, tc));
+	vw = r->dns_bogus ? verdict_dns_bogus() : verdict_trust(r->trust);
+	if (vw->utf8 != NULL)
+		tui_put(y, x, 1, tui_verdict_glyph(vw), sel ? base |
+		    (int)A_BOLD : tui_verdict_attr(vw));
 	x += 2;
 	ixs_date(r->date, date, sizeof date);
 	x += tui_put(y, x, 6, date, base) + 1;

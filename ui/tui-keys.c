@@ -111,6 +111,8 @@ static const struct {
 	[TA_PREV_MESSAGE] = { "previous-message", "the previous message" },
 	[TA_RAW] = { "raw", "the message's raw source" },
 	[TA_HEADERS] = { "headers", "all headers, or the chosen ones" },
+	[TA_DETAILS] = { "security-details", "every part's security, the key, "
+	    "the evidence" },
 	[TA_ATTACHMENTS] = { "attachments", "the list of attachments" },
 	[TA_SAVE] = { "save", "save to a file" },
 	[TA_OPEN] = { "open", "open with its mailcap viewer" },
@@ -237,6 +239,7 @@ static const struct {
 	{ TM_PAGER, 'j', TA_NEXT_MESSAGE },
 	{ TM_PAGER, 'k', TA_PREV_MESSAGE },
 	{ TM_PAGER, 'h', TA_HEADERS },
+	{ TM_PAGER, 'S', TA_DETAILS },
 	{ TM_PAGER, 'e', TA_RAW },
 	{ TM_PAGER, 'v', TA_ATTACHMENTS },
 	{ TM_PAGER, '|', TA_PIPE },

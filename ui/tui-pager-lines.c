@@ -132,34 +132,49 @@ pager_lines_message_tone(const struct message *m)
 }
 
 static enum pager_tone
-pager_lines_trust_tone(const struct message *m)
+pager_lines_verdict_tone(enum verdict_tone t)
 {
-	switch (m->trust.state) {
-	case TRUST_KNOWN:
-	case TRUST_DNS_CONFIRMED:
-	case TRUST_VERIFIED:
+	switch (t) {
+	case VERDICT_GOOD:
 		return PAGER_GOOD;
-	case TRUST_KEY_CHANGED:
-	case TRUST_CONFLICT:
-	case TRUST_REVOKED:
+	case VERDICT_BAD:
 		return PAGER_BAD;
 	default:
 		return PAGER_WARN;
 	}
 }
 
-/* The tone of view line l: its bar's colour, or the margin's inside. */
+/*
+ * The tone of view line l: its bar's colour, or the margin's inside. The
+ * lines above the body are the message's own: in the brief model its
+ * security line and the warning after it, in the details the protection
+ * line, then the sender's trust line (top counts them).
+ */
 static enum pager_tone
-pager_lines_tone(const struct message *m, const struct view_line *l,
-    enum pager_tone inside)
+pager_lines_tone(const struct pager_lines *p, const struct view_line *l,
+    enum pager_tone inside, int top)
 {
+	const struct message	*m = p->msg;
 	enum message_protection	 prot;
+	enum verdict_tone	 t;
+	char			*line, *warning;
 	int			 found;
 
+	if (l->part == NULL && (l->role == VIEW_BANNER || (l->role ==
+	    VIEW_NOTE && p->mode != PAGER_DETAILS && top == 1))) {
+		if (p->mode == PAGER_DETAILS && top == 1 && m->have_trust)
+			return pager_lines_verdict_tone(
+			    verdict_trust(m->trust.state)->tone);
+		if (p->mode == PAGER_DETAILS)
+			return pager_lines_message_tone(m);
+		line = message_security(m, &t, &warning);
+		free(line);
+		free(warning);
+		if (l->role == VIEW_NOTE)
+			return t == VERDICT_BAD ? PAGER_BAD : PAGER_WARN;
+		return pager_lines_verdict_tone(t);
+	}
 	if (l->role == VIEW_BANNER) {
-		if (l->part == NULL)
-			return strncmp(l->text, "trust: ", 7) == 0 ?
-			    pager_lines_trust_tone(m) : pager_lines_message_tone(m);
 		if (pager_lines_part_bad(m, l->part))
 			return PAGER_BAD;
 		return pager_lines_tone_of(pager_lines_protection(m, l->part, &found));
@@ -227,7 +242,7 @@ pager_lines_load(struct pager_lines *p, struct message *msg,
 	enum pager_tone		 inside = PAGER_WARN, tone;
 	const void		*sigpart = NULL;
 	size_t			 i;
-	int			 headers_done = 0, sig = 0;
+	int			 headers_done = 0, top = 0, sig = 0;
 
 	pager_lines_clear(p);
 	p->msg = msg;
@@ -237,7 +252,8 @@ pager_lines_load(struct pager_lines *p, struct message *msg,
 		pager_lines_raw(p, 0);
 		return;
 	}
-	vl = message_lines(p->msg);
+	vl = p->mode == PAGER_DETAILS ? message_lines(p->msg) :
+	    message_brief(p->msg);
 	for (i = 0; i < vl->n; i++) {
 		l = &vl->v[i];
 		if (l->role == VIEW_HEADER && p->mode == PAGER_HEADERS) {
@@ -246,10 +262,10 @@ pager_lines_load(struct pager_lines *p, struct message *msg,
 			headers_done = 1;
 			continue;
 		}
-		tone = pager_lines_tone(p->msg, l, inside);
+		tone = pager_lines_tone(p, l, inside, top);
 		if (l->role == VIEW_BOUNDARY && i + 1 < vl->n &&
 		    vl->v[i + 1].inner > l->inner)
-			inside = pager_lines_tone(p->msg, &vl->v[i + 1], inside);
+			inside = pager_lines_tone(p, &vl->v[i + 1], inside, -1);
 		if (l->inner > 0 && l->role != VIEW_BANNER)
 			tone = l->role == VIEW_BOUNDARY ? inside : tone;
 		pager_lines_add(p, l->role, l->quote, l->inner, tone, l->text, 0);
@@ -260,9 +276,16 @@ pager_lines_load(struct pager_lines *p, struct message *msg,
 		} else if (l->role != VIEW_TEXT || l->part != sigpart)
 			sig = 0;
 		p->src[p->nsrc - 1].sig = sig;
-		if (l->role == VIEW_BANNER && l->part == NULL &&
-		    strncmp(l->text, "trust: ", 7) == 0)
-			pager_lines_evidence(p, tone);
+		if (l->part == NULL && (l->role == VIEW_BANNER ||
+		    l->role == VIEW_NOTE) && top >= 0) {
+			if (p->mode == PAGER_DETAILS && top == 1 &&
+			    p->msg->have_trust)
+				pager_lines_evidence(p, tone);
+			top++;
+		}
+		if (l->role != VIEW_BANNER && l->role != VIEW_NOTE &&
+		    l->role != VIEW_HEADER && l->role != VIEW_SPACE)
+			top = -1;	/* the body has begun */
 	}
 }
 

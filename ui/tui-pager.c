@@ -327,38 +327,18 @@ pager_status(struct tui_screen *sc, struct buf *out)
 {
 	struct pager		*p = sc->data;
 	const struct message	*m = p->msg;
+	const struct verdict_word *w = verdict_protection(message_verdict(m));
 	const char		*where;
-	enum message_protection	 prot = MESSAGE_CLEAR;
-	size_t			 i, pct;
-	int			 enc = 0;
+	size_t			 pct;
 
-	for (i = 0; i < m->nparts; i++) {
-		if (m->parts[i].inner == 0 && m->parts[i].depth == 0)
-			continue;
-		if (m->parts[i].protection > prot)
-			prot = m->parts[i].protection;
-	}
-	enc = m->ci->encryption != CRYPTO_IN_NONE;
-	if (enc)
-		buf_addf(out, "%s ", tui_glyph(TG_ENCRYPTED));
-	if (m->ci->nsigs > 0)
-		buf_addf(out, "%s ", tui_glyph(TG_SIGNED));
-	if (enc && !m->ci->decrypted)
-		buf_adds(out, "NOT DECRYPTED");
-	else if (prot == MESSAGE_UNPROTECTED)
-		buf_adds(out, "decrypted, NOT PROTECTED");
-	else if (prot == MESSAGE_SIGNED_ENCRYPTED)
-		buf_adds(out, "decrypted, signed");
-	else if (prot == MESSAGE_ENCRYPTED)
-		buf_adds(out, "decrypted");
-	else if (prot == MESSAGE_SIGNED)
-		buf_adds(out, "signed");
-	else if (m->ci->nsigs > 0)
-		buf_adds(out, "signature NOT good");
-	else
-		buf_adds(out, "not protected");
-	buf_addf(out, " | trust: %s", m->have_trust ?
-	    trust_state_name(m->trust.state) : "unknown");
+	if (w->utf8 != NULL)
+		buf_addf(out, "%s ", tui_verdict_glyph(w));
+	buf_adds(out, w->word);
+	if (m->have_trust && m->trust.state != TRUST_UNSIGNED &&
+	    m->trust.state != TRUST_NONE)
+		buf_addf(out, " | %s", verdict_trust(m->trust.state)->word);
+	if (m->dns_bogus != 0)
+		buf_addf(out, " | %s", verdict_dns_bogus()->word);
 	if ((where = pager_where(p)) != NULL)
 		buf_addf(out, " | %s", where);
 	pct = p->l.nrows <= (size_t)tui_rows() ? 100 :
@@ -435,6 +415,7 @@ pager_title(struct pager *p)
 {
 	snprintf(p->title, sizeof p->title, "%s: message %u%s", p->folder,
 	    p->uid, p->l.mode == PAGER_RAW ? " (raw source)" :
+	    p->l.mode == PAGER_DETAILS ? " (security details)" :
 	    p->l.mode == PAGER_HEADERS ? " (all headers)" : "");
 }
 
@@ -606,6 +587,9 @@ pager_action(struct tui_screen *sc, enum tui_action a, int key)
 		return 1;
 	case TA_RAW:
 		pager_set_mode(p, PAGER_RAW);
+		return 1;
+	case TA_DETAILS:
+		pager_set_mode(p, PAGER_DETAILS);
 		return 1;
 	case TA_ATTACHMENTS:
 		tui_push(tui_attach_new(p->acct, p->msg));

@@ -18,7 +18,8 @@ struct tui_screen;
 #define PAGER_MARGIN	2	/* columns left of body text */
 
 enum pager_mode {
-	PAGER_MESSAGE,		/* the display model */
+	PAGER_MESSAGE,		/* the brief display model */
+	PAGER_DETAILS,		/* the display model with every detail */
 	PAGER_HEADERS,		/* the same with every header field */
 	PAGER_RAW		/* the raw source */
 };

@@ -107,76 +107,11 @@ static struct tui_trust_call	*tui_trust_calls;
 
 /* ---- words, glyphs, fingerprints --------------------------------------- */
 
+/* A state's word, as src/verdict.c has it. */
 static const char *
 tui_trust_word(enum trust_state s)
 {
-	switch (s) {
-	case TRUST_FIRST_CONTACT:
-		return "first contact";
-	case TRUST_KNOWN:
-		return "known";
-	case TRUST_KEY_CHANGED:
-		return "key changed";
-	case TRUST_REVOKED:
-		return "revoked";
-	case TRUST_EXPIRED:
-		return "expired";
-	case TRUST_DNS_CONFIRMED:
-		return "DNSSEC-confirmed";
-	case TRUST_CONFLICT:
-		return "DNS conflict";
-	case TRUST_VERIFIED:
-		return "verified";
-	case TRUST_UNSIGNED:
-		return "unsigned";
-	default:
-		return "no key";
-	}
-}
-
-/* The indicator glyph of a state (-1: none) and its colour. */
-static int
-tui_trust_glyph(enum trust_state s, enum tui_color *c)
-{
-	*c = TC_NORMAL;
-	switch (s) {
-	case TRUST_FIRST_CONTACT:
-		*c = TC_IND_WARN;
-		return TG_FIRST;
-	case TRUST_KNOWN:
-		*c = TC_IND_GOOD;
-		return TG_KNOWN;
-	case TRUST_DNS_CONFIRMED:
-		*c = TC_IND_GOOD;
-		return TG_DNSSEC;
-	case TRUST_VERIFIED:
-		*c = TC_IND_GOOD;
-		return TG_VERIFIED;
-	case TRUST_KEY_CHANGED:
-	case TRUST_CONFLICT:
-		*c = TC_IND_BAD;
-		return TG_CHANGED;
-	case TRUST_REVOKED:
-	case TRUST_EXPIRED:
-		*c = TC_IND_BAD;
-		return TG_REVOKED;
-	default:
-		return -1;
-	}
-}
-
-/* The banner's colour for a state. */
-static int
-tui_trust_banner_attr(enum trust_state s)
-{
-	enum tui_color	c;
-
-	tui_trust_glyph(s, &c);
-	if (c == TC_IND_GOOD)
-		return tui_attr(TC_BANNER_GOOD);
-	if (c == TC_IND_BAD)
-		return tui_attr(TC_BANNER_BAD);
-	return tui_attr(TC_BANNER_WARN);
+	return verdict_trust(s)->word;
 }
 
 /*
@@ -210,36 +145,6 @@ tui_trust_short(const char *fpr)
 		return xstrdup("none");
 	len = strlen(fpr);
 	return tui_trust_groups(fpr, len > 16 ? len - 16 : 0, len);
-}
-
-/*
- * The state to show for an address. A new key waiting for a decision is
- * a key change, whatever the pinned key's own state (the store says
- * "verified" for a verified pin with a new key pending). The store calls
- * an address whose key was accepted on first use "known" from then on;
- * until that key has signed a second message (or been confirmed,
- * verified or changed) it is still a first contact to the person
- * reading, as the index shows its first message.
- */
-static enum trust_state
-tui_trust_shown(const struct trust_peer *p)
-{
-	size_t	i;
-
-	for (i = 0; i < TRUST_NPROTO; i++) {
-		if (p->pins[i].v.other != NULL &&
-		    p->pins[i].v.state != TRUST_CONFLICT)
-			return TRUST_KEY_CHANGED;
-	}
-	if (p->v.state != TRUST_KNOWN || p->pinned == NULL)
-		return p->v.state;
-	for (i = 0; i < p->nkeys; i++) {
-		if (strcasecmp(p->keys[i].fpr, p->pinned) == 0 &&
-		    strcmp(p->keys[i].decision, "accepted") == 0 &&
-		    p->keys[i].messages <= 1 && p->nkeys == 1)
-			return TRUST_FIRST_CONTACT;
-	}
-	return p->v.state;
 }
 
 /* ---- the key screen's lines ------------------------------------------- */
@@ -402,7 +307,7 @@ tui_trust_build(struct tui_trust *d, struct tui_trust_lines *l)
 	}
 	tui_trust_add(l, "Address", xstrdup(p->addr), tui_attr(TC_HEADER));
 	tui_trust_add(l, "State", xasprintf("%s%s%s",
-	    tui_trust_word(tui_trust_shown(p)), p->proto != NULL &&
+	    tui_trust_word(p->shown), p->proto != NULL &&
 	    strcmp(p->proto, "smime") == 0 ? " (S/MIME)" : "", p->pinned != NULL && !p->usable ?
 	    "; the key cannot be used" : ""), normal);
 	if (p->pinned != NULL) {
@@ -478,15 +383,12 @@ static char *
 tui_trust_banner(struct tui_trust *d)
 {
 	struct trust_peer	*p = &d->peer;
-	enum tui_color		 c;
-	const char		*glyph = "", *what;
-	int			 gi;
+	const char		*glyph, *what;
 
 	if (d->error != NULL)
 		return xstrdup("the trust store cannot be read");
-	if ((gi = tui_trust_glyph(tui_trust_shown(p), &c)) != -1)
-		glyph = tui_glyph(gi);
-	switch (tui_trust_shown(p)) {
+	glyph = tui_verdict_glyph(verdict_trust(p->shown));
+	switch (p->shown) {
 	case TRUST_FIRST_CONTACT:
 		what = "accepted on first use; compare it (v) to be sure";
 		break;
@@ -516,7 +418,7 @@ tui_trust_banner(struct tui_trust *d)
 		break;
 	}
 	return xasprintf(" %s%s%s: %s", glyph, *glyph != '\0' ? " " : "",
-	    tui_trust_word(tui_trust_shown(p)), what);
+	    tui_trust_word(p->shown), what);
 }
 
 /* ---- loading, the worker's lookup ------------------------------------- */
@@ -986,7 +888,7 @@ tui_trust_draw(struct tui_screen *s)
 	banner = tui_trust_banner(d);
 	tui_bar(TUI_FIRST_ROW, banner, d->error != NULL ?
 	    tui_attr(TC_BANNER_BAD) :
-	    tui_trust_banner_attr(tui_trust_shown(&d->peer)));
+	    tui_tone_banner(verdict_trust(d->peer.shown)->tone));
 	free(banner);
 	tui_trust_build(d, &l);
 	d->nlines = l.n;
@@ -1232,7 +1134,7 @@ tui_trust_list_load(struct tui_trust_list *d)
 			cause = NULL;
 			continue;
 		}
-		r->state = tui_trust_shown(&p);
+		r->state = p.shown;
 		r->fpr = p.pinned != NULL ? xstrdup(p.pinned) : NULL;
 		{
 			struct trust_dns	td;
@@ -1261,23 +1163,23 @@ tui_trust_list_draw(struct tui_screen *s)
 {
 	struct tui_trust_list	*d = s->data;
 	struct tui_trust_row	*r;
-	enum tui_color		 c;
+	const struct verdict_word *vw;
 	char			*fp;
 	size_t			 i;
-	int			 y, rows = tui_rows() - 1, aw, x, gi, attr;
+	int			 y, rows = tui_rows() - 1, aw, x, attr;
 
 	if (d->generation != tui_trust_generation)
 		tui_trust_list_load(d);
-	aw = COLS - 52;
+	aw = COLS - 59;
 	if (aw < 12)
 		aw = 12;
 	x = aw + 1;
 	tui_putfill(TUI_FIRST_ROW, 0, COLS, "", tui_attr(TC_HEADER_NAME));
 	tui_put(TUI_FIRST_ROW, 1, aw - 1, "Address", tui_attr(TC_HEADER_NAME));
-	tui_put(TUI_FIRST_ROW, x + 4, 16, "State", tui_attr(TC_HEADER_NAME));
-	tui_put(TUI_FIRST_ROW, x + 21, 19, "Key (last digits)",
+	tui_put(TUI_FIRST_ROW, x + 4, 23, "State", tui_attr(TC_HEADER_NAME));
+	tui_put(TUI_FIRST_ROW, x + 28, 19, "Key (last digits)",
 	    tui_attr(TC_HEADER_NAME));
-	tui_put(TUI_FIRST_ROW, x + 41, 10, "Last seen",
+	tui_put(TUI_FIRST_ROW, x + 48, 10, "Last seen",
 	    tui_attr(TC_HEADER_NAME));
 	if (rows < 1)
 		rows = 1;
@@ -1300,20 +1202,14 @@ tui_trust_list_draw(struct tui_screen *s)
 		tui_putfill(y, 0, COLS, "", attr);
 		tui_put(y, 1, aw - 1, r->addr, attr);
 		/* a bogus DNS answer outweighs the rest, as in the index */
-		if (r->bogus) {
-			gi = TG_BOGUS;
-			c = TC_IND_BAD;
-		} else
-			gi = tui_trust_glyph(r->state, &c);
-		if (gi != -1)
-			tui_put(y, x, 3, tui_glyph(gi), i == d->cur ? attr :
-			    r->bogus ? tui_attr(c) : tui_attr_trust(r->state, c));
-		tui_put(y, x + 4, 16, r->bogus ? "DNS bogus" :
-		    tui_trust_word(r->state), attr);
+		vw = r->bogus ? verdict_dns_bogus() : verdict_trust(r->state);
+		tui_put(y, x, 3, tui_verdict_glyph(vw), i == d->cur ? attr :
+		    tui_verdict_attr(vw));
+		tui_put(y, x + 4, 23, vw->word, attr);
 		fp = tui_trust_short(r->fpr);
-		tui_put(y, x + 21, 19, fp, attr);
+		tui_put(y, x + 28, 19, fp, attr);
 		free(fp);
-		tui_put(y, x + 41, 10, r->last != 0 ? trust_date(r->last) : "",
+		tui_put(y, x + 48, 10, r->last != 0 ? trust_date(r->last) : "",
 		    attr);
 	}
 }

@@ -33,6 +33,7 @@
 #include "imap-mailbox.h"
 #include "message.h"
 #include "trust-store.h"
+#include "verdict.h"
 
 struct message;
 struct session;
@@ -69,27 +70,11 @@ enum tui_color {
 	TC_MESSAGE,		/* a message in the status line */
 	TC_SIGNATURE,		/* body text after "-- " */
 	TC_TILDE,		/* the pager's "~" lines past the end */
-	/* each trust state's indicator and each protection verdict's: the
-	 * screen's tone (TC_IND_*) until a color line sets one */
-	TC_TRUST_FIRST_CONTACT, TC_TRUST_KNOWN, TC_TRUST_KEY_CHANGED,
-	TC_TRUST_REVOKED, TC_TRUST_EXPIRED, TC_TRUST_DNS_CONFIRMED,
-	TC_TRUST_CONFLICT, TC_TRUST_VERIFIED,
-	TC_PROT_SIGNED, TC_PROT_ENCRYPTED, TC_PROT_SIGNED_ENCRYPTED,
-	TC_PROT_UNPROTECTED,
 	TC_COUNT
 };
 
 /* Indicator glyphs; each has a UTF-8 form and an ASCII form (LANG=C). */
 enum tui_glyph {
-	TG_ENCRYPTED,		/* the message is encrypted */
-	TG_SIGNED,		/* signed */
-	TG_FIRST,		/* first contact */
-	TG_KNOWN,		/* known key */
-	TG_CHANGED,		/* key changed */
-	TG_REVOKED,		/* key revoked */
-	TG_VERIFIED,		/* verified in person */
-	TG_DNSSEC,		/* key confirmed by DNSSEC */
-	TG_BOGUS,		/* DNS answer bogus */
 	TG_NEW,			/* flags column: new */
 	TG_REPLIED,
 	TG_FLAGGED,
@@ -112,14 +97,20 @@ void		 tui_draw_init(void);	/* after initscr() */
 /* The configuration's color lines, over the defaults (tui-color.c). */
 void		 tui_color_load(const struct config *);
 int		 tui_attr(enum tui_color);
-/* The indicator of a trust state or a protection verdict: its own colour
- * once a color line set it, else tone's. */
-int		 tui_attr_trust(enum trust_state, enum tui_color tone);
-int		 tui_attr_protection(enum message_protection,
-		     enum tui_color tone);
 const char	*tui_glyph(enum tui_glyph);
 /* The glyph's one-line legend: "encrypted", "first contact", ... */
 const char	*tui_glyph_name(enum tui_glyph);
+/*
+ * The words of src/verdict.h as the screens draw them: a verdict's glyph
+ * in the terminal's character set ("" for none), and the attribute of an
+ * indicator and of a banner in its tone.
+ */
+const char	*tui_verdict_glyph(const struct verdict_word *);
+int		 tui_tone_ind(enum verdict_tone);
+int		 tui_tone_banner(enum verdict_tone);
+/* A verdict's indicator: the colour a `color trust-TOKEN` or `color
+ * protection-TOKEN` line gave it, else its tone's (tui-color.c). */
+int		 tui_verdict_attr(const struct verdict_word *);
 
 /*
  * Draw text (bytes from anywhere: invalid UTF-8, controls and escape
@@ -171,7 +162,7 @@ enum tui_action {
 	TA_LIMIT, TA_SEARCH_BODY, TA_NEXT_NEW,
 	/* pager */
 	TA_LINE_UP, TA_LINE_DOWN, TA_NEXT_MESSAGE, TA_PREV_MESSAGE,
-	TA_RAW, TA_HEADERS, TA_ATTACHMENTS, TA_SAVE, TA_OPEN, TA_PIPE,
+	TA_RAW, TA_DETAILS, TA_HEADERS, TA_ATTACHMENTS, TA_SAVE, TA_OPEN, TA_PIPE,
 	TA_NEXT_PART,
 	/* trust */
 	TA_VERIFY, TA_ACCEPT, TA_REJECT,

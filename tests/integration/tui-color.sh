@@ -104,7 +104,7 @@ ok "its signature is in the signature's colour" \
     sgr "$T_TMP/pager" "signing off" "38;5;200"
 check "... its body not" nosgr "$T_TMP/pager" "plain body text" "38;5;200"
 ok "... the lines past its end in the tilde's" sgr "$T_TMP/pager" "~" 33
-ok "the security bar is in reverse video" sgr "$T_TMP/pager" "security:" 7
+ok "the security line is in reverse video" sgr "$T_TMP/pager" "not signed, not encrypted" 7
 check "body text is not" nosgr "$T_TMP/pager" "plain body text" 7
 tui_keys c q q
 tui_ended c 10 >/dev/null

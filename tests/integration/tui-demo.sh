@@ -31,16 +31,66 @@ tui_keys u /; tui_wait u "Search for:" >/dev/null; tui_type u "Archive room"; tu
 tui_keys u Enter
 ok "the encrypted message opens in the pager" tui_wait u "main door" 30
 tui_capture u >"$T_TMP/pg"
-ok "... under a banner that says it was decrypted and by whom it is signed" sh -c "grep -q 'decrypted' '$T_TMP/pg' && grep -q 'carol@steed.test' '$T_TMP/pg'"
-ok "... with a bar where the decrypted content begins" grep -q '==\[' "$T_TMP/pg"
+ok "... under one line that says it is encrypted and by whom it is signed" grep -q '^encrypted, signed by carol@steed.test; ' "$T_TMP/pg"
+ok "... with the margin of decrypted content beside its text" grep -q '^▌ .*main door' "$T_TMP/pg"
+tui_keys u S
+ok "S: the details, with a bar where the decrypted content begins" tui_wait u '==[' 10
 tui_keys u q
 ok "q goes back to the index" tui_wait u "sort: date"
+
+# One word for each state, wherever it is shown: the pager's security line
+# and status bar, the sender's key screen (K), --inspect and --trust show.
+A() { "$STEED_ENV_BIN/as" alice steedmail "$@"; }
+A --list >"$T_TMP/list" 2>/dev/null
+same_word() {
+	subj=$1 word=$2 addr=$3 f=$T_TMP/w.$4
+	tui_keys u /; tui_wait u "Search for:" >/dev/null
+	tui_type u "$subj"; tui_keys u Enter Enter
+	tui_wait u "INBOX: message" 20 >/dev/null
+	tui_wait u " | $word | " 10 >/dev/null
+	tui_capture u >"$f.pager"
+	tui_keys u K
+	tui_wait u " $word: " 20 >/dev/null
+	tui_capture u >"$f.key"
+	tui_keys u q; tui_wait u "INBOX: message" 10 >/dev/null
+	tui_keys u q; tui_wait u "sort: date" 10 >/dev/null
+	uid=$(awk -F '\t' -v s="$subj" '$5 == s { print $1; exit }' "$T_TMP/list")
+	A --fetch "$uid" 2>/dev/null | A --inspect - >"$f.inspect" 2>&1
+	A --trust show "$addr" >"$f.show" 2>&1
+	grep -q "; $word\$" "$f.pager" &&
+	    sed -n 23p "$f.pager" | grep -qF " | $word | " &&
+	    sed -n 2p "$f.key" | grep -qF " $word: " &&
+	    grep -qx "trust.word: $word" "$f.inspect" &&
+	    grep -q "^verdict.line: .*; $word\$" "$f.inspect" &&
+	    grep -qx "shown as: $word" "$f.show" ||
+	    { head -9 "$f.pager"; sed -n 2p "$f.key"; grep word "$f.inspect";
+	      grep shown "$f.show"; false; }
+}
+ok "carol's second message: known key, in every screen and command" \
+    same_word "Re: Hello from the archive team" "known key" carol@steed.test carol
+ok "dave's new key: key changed, in every screen and command" \
+    same_word "New bank details for invoice 2026-114" "key changed" dave@steed.test dave
+ok "bob's answer: key confirmed by DNSSEC, in every screen and command" \
+    same_word "Re: Hello from Alice" "key confirmed by DNSSEC" bob@steed.test bob
+ok "... and dave's one warning line under it" \
+    grep -q '^warning: not the key known for this sender' "$T_TMP/w.dave.pager"
+ok "... and bob's message starts within the first 9 rows" \
+    sh -c "sed -n 8,9p '$T_TMP/w.bob.pager' | grep -q '^▌ Hello Alice'"
+tui_keys u /; tui_wait u "Search for:" >/dev/null
+tui_type u "My key is in DNS"; tui_keys u Enter Enter
+ok "erin: signed, not checked, with the bogus DNS answer, never unsigned" \
+    tui_wait u "signed, not checked: the key is not known yet; bogus DNS answer for broken.test" 20
+tui_capture u >"$T_TMP/w.erin"
+ok "... nor NOT good" sh -c "! grep -Eq 'NOT good|unsigned' '$T_TMP/w.erin'"
+ok "... the status bar in the same words" \
+    sh -c "sed -n 23p '$T_TMP/w.erin' | grep -qF 'signed, not checked | bogus DNS answer |'"
+tui_keys u q; tui_wait u "sort: date" 10 >/dev/null
 
 # Every message of the demo, newest first (k in the pager): its From line
 # shows the sender's address, whole, or says it has none.
 tui_keys u End
 tui_keys u Enter
-tui_wait u "security: " 30 >/dev/null
+tui_wait u "INBOX: message" 30 >/dev/null
 n=0 bad=
 : >"$T_TMP/froms"
 while [ $n -lt 100 ]; do

@@ -251,7 +251,7 @@ ok "K: the key screen has a DNS line: the answer bogus, nothing taken" eval "tui
 ok "... nothing pinned: no fingerprint shown" eval "! tui_capture k | grep -q '^ *Fingerprint'"
 tui_keys k q
 tui_keys k W
-ok "W: the list marks dora: DNS bogus" tui_wait k "DNS bogus" 10
+ok "W: the list marks dora: bogus DNS answer" tui_wait k "bogus DNS answer" 10
 tui_keys k q q
 tui_ended k 20 >/dev/null
 as alice steedmail -F "$T_TMP/default.conf" --trust show "$BOG" >"$T_TMP/show" 2>&1

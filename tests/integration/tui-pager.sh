@@ -125,17 +125,29 @@ ok "the index comes up with the messages" tui_wait enc "ATTWORD" 20
 open_msg enc "Alice"
 ok "the pager shows the decrypted text" tui_wait enc "SECRETBODY-$u" 20
 tui_capture enc >"$T_TMP/enc.screen"
-ok "the security banner says decrypted and signed" \
-    grep -q "^security: encrypted (OpenPGP) and decrypted; signed by alice@steed.test" "$T_TMP/enc.screen"
-ok "a bar where the decrypted content begins" \
-    grep -Eq '^==\[ part .*its content follows \]=+$' "$T_TMP/enc.screen"
-ok "and one where it ends" \
-    grep -Eq '^==\[ end of the content of part .* \]=+$' "$T_TMP/enc.screen"
+ok "one security line: encrypted, signed by alice, her key known" \
+    grep -q "^encrypted, signed by alice@steed.test; known key\$" "$T_TMP/enc.screen"
+ok "no other line of security text above the body" \
+    sh -c "! grep -Eq '^(security|trust|==\\[)' '$T_TMP/enc.screen'"
+ok "the body starts within the first 9 rows" \
+    sh -c "sed -n 1,9p '$T_TMP/enc.screen' | grep -q '^| SECRETBODY-$u\$'"
 ok "the text inside has the margin of protected content" \
     grep -q "^| SECRETBODY-$u\$" "$T_TMP/enc.screen"
 ok "quoted text inside too" grep -q "^| > quoted in the secret" "$T_TMP/enc.screen"
 ok "the status bar: encrypted and signed, and the sender's trust" \
-    sh -c "sed -n 23p '$T_TMP/enc.screen' | grep -q 'decrypted, signed | trust: known'"
+    sh -c "sed -n 23p '$T_TMP/enc.screen' | grep -q 'encrypted and signed | known key'"
+# S: the details, one key away.
+tui_keys enc S
+ok "S shows the security details" tui_wait enc "(security details)" 10
+tui_capture enc >"$T_TMP/enc.details"
+ok "the details say decrypted and signed" \
+    grep -q "^security: encrypted (OpenPGP) and decrypted; signed by alice@steed.test" "$T_TMP/enc.details"
+ok "a bar where the decrypted content begins" \
+    grep -Eq '^==\[ part .*its content follows \]=+$' "$T_TMP/enc.details"
+ok "and one where it ends" \
+    grep -Eq '^==\[ end of the content of part .* \]=+$' "$T_TMP/enc.details"
+tui_keys enc S
+ok "S again: back to the message" tui_gone enc "(security details)" 10
 # The top of the screen inside the decrypted content: the status says so.
 tui_keys enc /
 tui_type enc "SECRETBODY"
@@ -171,7 +183,7 @@ ok "nothing cleared the screen: the headers are still above" \
     grep -q '^  From: Eve <eve@evil.example>' "$T_TMP/esc.screen"
 ok "the title bar is steedmail's" sh -c "sed -n 1p '$T_TMP/esc.screen' | grep -q 'INBOX: message'"
 ok "the status bar is the pager's" \
-    sh -c "sed -n 23p '$T_TMP/esc.screen' | grep -q 'not protected | trust: '"
+    sh -c "sed -n 23p '$T_TMP/esc.screen' | grep -q '^not signed, not encrypted | '"
 ok "the pane's title was never set by the message" \
     sh -c "[ \"\$(tmux -S '$TUI_SOCK' display-message -p -t esc '#{pane_title}')\" = '$title0' ]"
 tui_keys esc e

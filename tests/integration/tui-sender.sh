@@ -153,7 +153,7 @@ for m in "Partly signed|partly|1|NOT signed" "Middle|middle|1|FIRST" \
 	subj=${m%%|*}; rest=${m#*|}; f=${rest%%|*}; rest=${rest#*|}
 	part=${rest%%|*}; word=${rest#*|}
 	open_msg ix "$subj"
-	tui_wait ix "security: " 20 >/dev/null
+	tui_wait ix "INBOX: message" 20 >/dev/null
 	whole ix "$T_TMP/$f.pager"
 	tui_keys ix q
 	tui_wait ix "sort: date" 10 >/dev/null
@@ -170,10 +170,11 @@ ok "the signed part has a good signature's bar" \
 
 # --- The pager: a signature dated years ahead ----------------------------------
 open_msg ix "Signed in the future"
-ok "the future signature: the pager opens it" tui_wait ix "security: " 20
+ok "the future signature: the pager opens it" tui_wait ix "INBOX: message" 20
+tui_wait ix "the meeting is at noon" 20 >/dev/null
 tui_capture ix >"$T_TMP/future"
-ok "the message's bar names the date and says it does not count" \
-    grep -q "^security: the signature does not count: it is dated $(date -u -d '+1094 days' +%Y)-" "$T_TMP/future"
+ok "the message's line names the date and says it was not checked" \
+    grep -q "^signed, not checked: it is dated $(date -u -d '+1094 days' +%Y)-" "$T_TMP/future"
 ok "never called good" sh -c "! grep -qi 'good sig' '$T_TMP/future'"
 tui_keys ix q
 tui_stop ix

@@ -101,7 +101,7 @@ tui_keys t1 Enter
 ok "groups can come a few at a time" tui_wait t1 "Groups from 6 on:"
 tui_type t1 "$(groups "$a1" 6 10)"
 tui_keys t1 Enter
-ok "all groups match: marked verified" tui_wait t1 "verified: you compared the fingerprint with its owner"
+ok "all groups match: marked verified" tui_wait t1 "key verified in person: you compared the fingerprint with its owner"
 ok "--trust show agrees" show_has "$T_TMP/s2" "state: verified"
 ok "the verified key is the pinned one" show_has "$T_TMP/s3" "pinned: $a1"
 
@@ -110,7 +110,7 @@ tui_wait t1 "first $u" >/dev/null 2>&1
 tui_keys t1 W
 ok "W: the list of correspondents" tui_wait t1 "Correspondents:"
 shown t1 "$T_TMP/l1"
-ok "alice's row: verified, her key's last digits" grep -q "alice@steed.test .* verified  *$(groups "$a1" 7 10)" "$T_TMP/l1"
+ok "alice's row: verified, her key's last digits" grep -q "alice@steed.test .* key verified in person  *$(groups "$a1" 7 10)" "$T_TMP/l1"
 bob --trust list >"$T_TMP/tl" 2>&1
 ok "every address --trust list has is on the screen" sh -c "[ -s '$T_TMP/tl' ] && cut -f1 '$T_TMP/tl' | while read -r a; do grep -qF \"\$a\" '$T_TMP/l1' || exit 1; done"
 tui_keys t1 Enter

@@ -43,16 +43,21 @@ else
 	t_n=$((t_n + 1))
 	echo "ok $t_n - # SKIP the default keys: make tests/unit/test-tui-keys"
 fi
-# The legend of the indicators: each glyph of ui/tui-draw.c, its ASCII
-# form and its meaning, is a row ".It UTF8 Ta ASCII Ta MEANING" there.
-sed -n 's/^[[:space:]]*\[TG_[A-Z_]*\] =[[:space:]]*{ "[^"]*", "\([^"]*\)", "\([^"]*\)" },.*/\1 \2/p' \
-    ui/tui-draw.c | sed 's/^\([^ ]*\)  */\1 /' | sort >"$T_TMP/glyphs"
+# The legend of the indicators: each glyph of src/verdict.c's legend and
+# of ui/tui-draw.c, its ASCII form and its meaning, is a row
+# ".It UTF8 Ta ASCII Ta MEANING" there.
+{
+	if [ -x tests/unit/test-verdict ]; then tests/unit/test-verdict --legend
+	else echo "test-verdict is not built"; fi
+	sed -n 's/^[[:space:]]*\[TG_[A-Z_]*\] =[[:space:]]*{ "[^"]*", "\([^"]*\)", "\([^"]*\)" },.*/\1 \2/p' \
+	    ui/tui-draw.c | sed 's/^\([^ ]*\)  */\1 /'
+} | sort >"$T_TMP/glyphs"
 awk -F ' Ta ' '/^\.\\" glyphs: / { on = 1; next } on && /^\.El/ { on = 0 }
     on && /^\.It / && $2 !~ /^Em / {
 	a = $2; gsub(/\\&/, "", a); gsub(/\\-/, "-", a)
 	gsub(/\\\(ga/, "`", a); gsub(/\\e/, "\\", a)
 	print a " " $3
     }' doc/steedmail.1 | sort >"$T_TMP/legend"
-ok "steedmail(1) shows every indicator glyph as tui-draw.c has it" \
+ok "steedmail(1) shows every indicator glyph as verdict.c and tui-draw.c have it" \
     sh -c 'test -s "$1" && diff "$1" "$2"' - "$T_TMP/glyphs" "$T_TMP/legend"
 ok "man pages lint clean" mandoc -Tlint -Wwarning doc/steedmail.1 doc/steedmail.conf.5

@@ -10,6 +10,7 @@
 #include "color.h"
 #include "config.h"
 #include "tap.h"
+#include "verdict.h"
 
 static int
 parse(const char *line, struct color_line *cl, char **why)
@@ -55,10 +56,21 @@ main(void)
 	TAP_OK(parse("sidebar_new red default", &cl, &why) == 1,
 	    "a mutt object steedmail does not draw is skipped");
 	TAP_OK(parse("trust-key-changed brightwhite red", &cl, &why) == 0 &&
-	    cl.obj == COLOR_TRUST_KEY_CHANGED, "a trust state");
+	    cl.obj == COLOR_VERDICT &&
+	    cl.word == verdict_trust(TRUST_KEY_CHANGED),
+	    "a trust state, by its token in verdict.h");
+	TAP_OK(parse("trust-dns-bogus red default", &cl, &why) == 0 &&
+	    cl.word == verdict_dns_bogus(), "the bogus DNS answer's mark");
 	TAP_OK(parse("protection-signed-encrypted green default", &cl,
-	    &why) == 0 && cl.obj == COLOR_PROTECTION_SIGNED_ENCRYPTED,
+	    &why) == 0 && cl.word ==
+	    verdict_protection(VERDICT_SIGNED_ENCRYPTED),
 	    "a protection verdict");
+	TAP_OK(parse("protection-bad-signature red default", &cl, &why) == 0 &&
+	    cl.word == verdict_protection(VERDICT_SIG_BAD),
+	    "every protection verdict");
+	TAP_OK(parse("trust-signed red default", &cl, &why) == -1 &&
+	    parse("protection-known red default", &cl, &why) == -1,
+	    "a trust token is not a protection one, nor the other way");
 	TAP_OK(parse("security-bad white red", &cl, &why) == 0 &&
 	    cl.obj == COLOR_SECURITY_BAD && color_obj_class(cl.obj) ==
 	    COLOR_CLASS_CHROME, "the security bars are chrome");
