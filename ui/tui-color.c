@@ -286,6 +286,35 @@ tui_attr(enum tui_color c)
 	return (int)(now[c].attr | COLOR_PAIR(now[c].pair));
 }
 
+/* A verdict's tone as an indicator's and as a banner's attribute. */
+int
+tui_tone_ind(enum verdict_tone t)
+{
+	switch (t) {
+	case VERDICT_GOOD:
+		return tui_attr(TC_IND_GOOD);
+	case VERDICT_WARN:
+		return tui_attr(TC_IND_WARN);
+	case VERDICT_BAD:
+		return tui_attr(TC_IND_BAD);
+	default:
+		return tui_attr(TC_NORMAL);
+	}
+}
+
+int
+tui_tone_banner(enum verdict_tone t)
+{
+	switch (t) {
+	case VERDICT_GOOD:
+		return tui_attr(TC_BANNER_GOOD);
+	case VERDICT_BAD:
+		return tui_attr(TC_BANNER_BAD);
+	default:
+		return tui_attr(TC_BANNER_WARN);
+	}
+}
+
 int
 tui_verdict_attr(const struct verdict_word *w)
 {

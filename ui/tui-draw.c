@@ -8,8 +8,7 @@
  * ^[, BEL ^G, CR ^M, BS ^H, RLO <U+202E>, a stray byte \xHH), so no byte
  * from a message or a server is ever sent to the terminal as it came.
  * Also the indicator glyphs with their ASCII forms for a locale that is
- * not UTF-8, and a verdict's tone as an attribute; the colours themselves
- * are tui-color.c's.
+ * not UTF-8; the colours, a verdict's tone's too, are tui-color.c's.
  */
 #include <curses.h>
 #include <stdlib.h>
@@ -65,34 +64,6 @@ tui_verdict_glyph(const struct verdict_word *w)
 	if (w->utf8 == NULL)
 		return "";
 	return tui_utf8 ? w->utf8 : w->ascii;
-}
-
-int
-tui_tone_ind(enum verdict_tone t)
-{
-	switch (t) {
-	case VERDICT_GOOD:
-		return tui_attr(TC_IND_GOOD);
-	case VERDICT_WARN:
-		return tui_attr(TC_IND_WARN);
-	case VERDICT_BAD:
-		return tui_attr(TC_IND_BAD);
-	default:
-		return tui_attr(TC_NORMAL);
-	}
-}
-
-int
-tui_tone_banner(enum verdict_tone t)
-{
-	switch (t) {
-	case VERDICT_GOOD:
-		return tui_attr(TC_BANNER_GOOD);
-	case VERDICT_BAD:
-		return tui_attr(TC_BANNER_BAD);
-	default:
-		return tui_attr(TC_BANNER_WARN);
-	}
 }
 
 /*

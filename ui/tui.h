@@ -102,8 +102,8 @@ const char	*tui_glyph(enum tui_glyph);
 const char	*tui_glyph_name(enum tui_glyph);
 /*
  * The words of src/verdict.h as the screens draw them: a verdict's glyph
- * in the terminal's character set ("" for none), and the attribute of an
- * indicator and of a banner in its tone.
+ * in the terminal's character set ("" for none; tui-draw.c), and the
+ * attribute of an indicator and of a banner in its tone (tui-color.c).
  */
 const char	*tui_verdict_glyph(const struct verdict_word *);
 int		 tui_tone_ind(enum verdict_tone);
