@@ -473,6 +473,7 @@ addrbook_free(struct addrbook_entry *v, size_t n)
 		free(v[i].alias);
 		free(v[i].name);
 		free(v[i].addr);
+		free(v[i].other);
 	}
 	free(v);
 }

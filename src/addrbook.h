@@ -23,7 +23,10 @@ struct addrbook_entry {
 	char		*name;		/* display name (UTF-8), or NULL */
 	char		*addr;		/* local@domain; an alias of several:
 					   "a@x, b@y" */
-	const char	*source;	/* "alias", "trust store", "mail seen" */
+	const char	*source;	/* "alias", "trust store", "mail seen",
+					   "query" (addrbook-query.h) */
+	char		*other;		/* query-command's third column, or
+					   NULL */
 };
 
 /*

@@ -48,6 +48,15 @@ const struct config_setting config_settings[] = {
 	{ "alias-file", CONFIG_GLOBAL, CONFIG_PATH, G(alias_file), 0, "FILE",
 	  "aliases for address completion, in mutt's form (default: "
 	  "$XDG_CONFIG_HOME/steedmail/aliases)" },
+	{ "new-mail-command", CONFIG_GLOBAL, CONFIG_COMMAND,
+	  G(new_mail_command), 0, "COMMAND",
+	  "in the interface, a shell command run when IDLE brings new "
+	  "mail (%f the folder, %n how many, %a the account)" },
+	{ "query-command", CONFIG_GLOBAL, CONFIG_COMMAND,
+	  G(query_command), 0, "COMMAND",
+	  "an address book to ask, as mutt's query_command: %s is what was "
+	  "typed; its output a line of text, then ADDRESS<TAB>NAME<TAB>"
+	  "OTHER lines (khard email --parsable %s, abook --mutt-query %s)" },
 	{ "provider-dir", CONFIG_GLOBAL, CONFIG_PATH, G(provider_dir), 0,
 	  "DIR", "the provider files the setup wizard looks domains up in "
 	  "(default: those make install put in its data directory)" },
@@ -67,6 +76,10 @@ const struct config_setting config_settings[] = {
 	{ "bind", CONFIG_GLOBAL, CONFIG_LIST, G(binds), 0, "MAP KEY ACTION",
 	  "in the interface, KEY on screen MAP runs ACTION (repeatable; "
 	  "see steedmail(1), SCREENS)" },
+	{ "color", CONFIG_GLOBAL, CONFIG_LIST, G(colors), 0,
+	  "OBJECT FG BG [ATTRS]",
+	  "in the interface, draw OBJECT in these colours (repeatable; "
+	  "mutt's form, also without the =)" },
 
 	{ "name", CONFIG_ACCOUNT, CONFIG_STRING, A(name), 0, "TEXT",
 	  "your name, as shown in From" },
@@ -123,6 +136,10 @@ const struct config_setting config_settings[] = {
 _Static_assert(offsetof(struct config, nbinds) ==
     offsetof(struct config, binds) + sizeof(char **),
     "nbinds must follow binds");
+
+_Static_assert(offsetof(struct config, ncolors) ==
+    offsetof(struct config, colors) + sizeof(char **),
+    "ncolors must follow colors");
 
 const size_t config_nsettings =
     sizeof config_settings / sizeof config_settings[0];

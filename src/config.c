@@ -20,6 +20,7 @@
 
 #include "addr.h"
 #include "buf.h"
+#include "color.h"
 #include "config.h"
 #include "dns-update.h"
 #include "log.h"
@@ -37,7 +38,13 @@ struct config_parser {
 	struct account	**tail;
 	unsigned char	 seen[64];	/* settings set in this section */
 	char		*cause;
+	int		 depth;		/* of source lines */
+	int		 npasswords;	/* password lines read */
 };
+
+#define CONFIG_SOURCE_DEPTH	8
+
+static int	config_read_lines(struct config_parser *, FILE *);
 
 static int
 config_error(struct config_parser *p, const char *fmt, ...)
@@ -262,6 +269,32 @@ config_list_add(char ***list, const char *v)
 	return 0;
 }
 
+/*
+ * A color line: kept when color_parse() takes it; one it skips (a mutt
+ * object steedmail does not draw) is a warning, so that a mutt theme
+ * loads; a wrong one is an error.
+ */
+static int
+config_color(struct config_parser *p, char ***list, const char *v)
+{
+	struct color_line	 cl;
+	char			*why;
+	int			 rc;
+
+	if ((rc = color_parse(v, &cl, &why)) == -1) {
+		config_error(p, "color: %s", why);
+		free(why);
+		return -1;
+	}
+	if (rc == 1) {
+		config_warn(p->cf, xasprintf("%s:%d: color: %s", p->file,
+		    p->line, why));
+		free(why);
+		return 0;
+	}
+	return config_list_add(list, v);
+}
+
 /* The settings of text whose form one module knows (dns-update.h). */
 int
 config_duration(const char *v, long long *secs, char **why)
@@ -394,6 +427,8 @@ config_set(struct config_parser *p, const struct config_setting *s,
 			    s->name, s->metavar);
 		break;
 	case CONFIG_LIST:
+		if (strcmp(s->name, "color") == 0)
+			return config_color(p, (char ***)field, v);
 		return config_list_add((char ***)field, v);
 	case CONFIG_STRING:
 	case CONFIG_SECRET:
@@ -540,6 +575,62 @@ config_section(struct config_parser *p, char *line)
 	return 0;
 }
 
+/*
+ * "source FILE": FILE's lines read here, as if they stood in place of
+ * this one (a secrets file, a theme). A relative name is from the
+ * directory of the file that names it. Errors name FILE and its line.
+ */
+static int
+config_source(struct config_parser *p, const char *v)
+{
+	struct config_parser	 sub;
+	struct stat		 sb;
+	const char		*slash;
+	char			*path;
+	FILE			*f;
+	int			 rc;
+
+	if (*v == '\0')
+		return config_error(p, "source: empty value");
+	if (p->depth >= CONFIG_SOURCE_DEPTH)
+		return config_error(p, "source: more than %d files deep (a "
+		    "file that sources itself?)", CONFIG_SOURCE_DEPTH);
+	if (v[0] != '/' && v[0] != '~' &&
+	    (slash = strrchr(p->file, '/')) != NULL)
+		path = xasprintf("%.*s/%s", (int)(slash - p->file), p->file, v);
+	else
+		path = config_expand_path(v);
+	if ((f = fopen(path, "r")) == NULL) {
+		rc = config_error(p, "source: %s: %s", path, strerror(errno));
+		free(path);
+		return rc;
+	}
+	sub = *p;
+	sub.file = path;
+	sub.line = 0;
+	sub.depth = p->depth + 1;
+	sub.cause = NULL;
+	rc = config_read_lines(&sub, f);
+	/* a file of secrets others can read, as for the main file */
+	if (rc == 0 && sub.npasswords > p->npasswords &&
+	    fstat(fileno(f), &sb) == 0 && (sb.st_mode & 077) != 0)
+		config_warn(p->cf, xasprintf("%s holds a password but can be "
+		    "read by others (mode %03o); run: chmod 600 %s", path,
+		    (unsigned)(sb.st_mode & 0777), path));
+	p->npasswords = sub.npasswords;
+	fclose(f);
+	/* the section it ended in goes on in this file */
+	p->acct = sub.acct;
+	p->tail = sub.tail;
+	memcpy(p->seen, sub.seen, sizeof p->seen);
+	if (rc == -1) {
+		free(p->cause);
+		p->cause = sub.cause;
+	}
+	free(path);
+	return rc;
+}
+
 static int
 config_assignment(struct config_parser *p, char *line)
 {
@@ -556,6 +647,8 @@ config_assignment(struct config_parser *p, char *line)
 	value = config_trim(eq + 1);
 	if (config_unquote(p, value) == -1)
 		return -1;
+	if (strcmp(key, "source") == 0)
+		return config_source(p, value);
 
 	scope = p->acct != NULL ? CONFIG_ACCOUNT : CONFIG_GLOBAL;
 	for (i = 0; i < config_nsettings; i++) {
@@ -584,22 +677,52 @@ config_assignment(struct config_parser *p, char *line)
 	p->seen[i] = 1;
 	if (config_set(p, s, value) == -1)
 		return -1;
-	if (p->acct != NULL && strcmp(s->name, "password") == 0)
+	if (p->acct != NULL && strcmp(s->name, "password") == 0) {
 		p->acct->password_line = p->line;
+		p->npasswords++;
+	}
 	log_msg(LOG_TRACE, "config: %s%s%s = %s",
 	    p->acct != NULL ? p->acct->id : "", p->acct != NULL ? "." : "",
 	    key, s->type == CONFIG_SECRET ? "(secret)" : value);
 	return 0;
 }
 
+/*
+ * mutt's form of the lines a theme or another file holds, "color OBJECT
+ * FG BG" without "=": read as "color = OBJECT FG BG".
+ */
+static int
+config_command(struct config_parser *p, char *line)
+{
+	static const char	*cmds[] = { "color", "source" };
+	char			 buf[CONFIG_LINE_MAX + 4];
+	size_t			 i, n;
+
+	for (i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+		n = strlen(cmds[i]);
+		if (strncmp(line, cmds[i], n) != 0 ||
+		    (line[n] != ' ' && line[n] != '\t'))
+			continue;
+		if (line[n + strspn(line + n, " \t")] == '=')
+			return 0;
+		snprintf(buf, sizeof buf, "%s =%s", cmds[i], line + n);
+		return config_assignment(p, buf) == -1 ? -1 : 1;
+	}
+	return 0;
+}
+
 static int
 config_parse_line(struct config_parser *p, char *line)
 {
+	int	rc;
+
 	line = config_trim(line);
 	if (*line == '\0' || *line == '#')
 		return 0;
 	if (*line == '[')
 		return config_section(p, line);
+	if ((rc = config_command(p, line)) != 0)
+		return rc == -1 ? -1 : 0;
 	return config_assignment(p, line);
 }
 
@@ -622,7 +745,7 @@ config_check_mode(struct config *cf, FILE *f)
 }
 
 static int
-config_parse_file(struct config_parser *p, FILE *f)
+config_read_lines(struct config_parser *p, FILE *f)
 {
 	char	line[CONFIG_LINE_MAX + 2];
 	size_t	n;
@@ -644,6 +767,14 @@ config_parse_file(struct config_parser *p, FILE *f)
 	}
 	if (ferror(f))
 		return config_error(p, "read error: %s", strerror(errno));
+	return 0;
+}
+
+static int
+config_parse_file(struct config_parser *p, FILE *f)
+{
+	if (config_read_lines(p, f) == -1)
+		return -1;
 	p->line++;
 	return config_end_account(p);
 }
@@ -782,6 +913,8 @@ config_free(struct config *cf)
 	free(cf->path);
 	free(cf->default_account);
 	free(cf->alias_file);
+	free(cf->new_mail_command);
+	free(cf->query_command);
 	free(cf->provider_dir);
 	free(cf->ca_file);
 	free(cf->gnupg_home);
@@ -793,6 +926,9 @@ config_free(struct config *cf)
 	for (i = 0; i < cf->nbinds; i++)
 		free(cf->binds[i]);
 	free(cf->binds);
+	for (i = 0; i < cf->ncolors; i++)
+		free(cf->colors[i]);
+	free(cf->colors);
 	free(cf->dns_config);
 	free(cf->dns_forwarder);
 	free(cf->dns_trust_anchor);

@@ -73,6 +73,10 @@ struct config {
 	/* the aliases for address completion (addrbook.h); NULL: default */
 	char		*alias_file;
 
+	/* commands the interface runs (command.h); NULL: none */
+	char		*new_mail_command;	/* %f folder, %n count */
+	char		*query_command;		/* %s what is looked up */
+
 	/* the provider files of the setup wizard (provider.h); NULL: the
 	 * directory make install filled */
 	char		*provider_dir;
@@ -88,6 +92,10 @@ struct config {
 	 * checked here (tui-keys.c knows the names) */
 	char		**binds;
 	size_t		 nbinds;	/* must follow binds: CONFIG_LIST */
+	/* `color OBJECT FG BG [ATTRS]` lines, in file order, each checked
+	 * by color_parse() (color.h); the interface applies them */
+	char		**colors;
+	size_t		 ncolors;	/* must follow colors */
 
 	struct account	*accounts;
 	size_t		 naccounts;

@@ -4,7 +4,10 @@
  * addresses, aliases expanded, and the Tab completion of its last element
  * from the address book (addrbook.h: the alias file, the trust store's
  * correspondents, the senders the header cache has seen; local SQLite on
- * the interface thread's own handles, fast). Called by tui-compose.c only.
+ * the interface thread's own handles, fast), joined by what query-command
+ * answers (tui-query.c: on a thread of its own; the prompt looks for the
+ * answer while it waits for keys, and shows it when it comes). Called by
+ * tui-compose.c only.
  * It never touches the draft and never decides anything about encryption.
  */
 #include <curses.h>
@@ -21,6 +24,10 @@
 #include "xmalloc.h"
 
 #define CP_ADDR_CANDIDATES	6	/* shown when several match */
+
+/* query-command's answer for the prompt that is open: one at a time. */
+static struct tui_query	*cp_query;
+static int		 cp_query_shown;
 
 void
 tui_compose_addr_free(char **v, size_t n)
@@ -193,6 +200,112 @@ cp_addr_key(const struct addrbook_entry *e)
 	return e->alias != NULL ? e->alias : e->addr;
 }
 
+/*
+ * query-command's matches for prefix after the n local ones in *e, each
+ * address once, up to CP_ADDR_CANDIDATES in all. *pending: asked, no
+ * answer yet. The query starts here the first time a prefix is seen.
+ */
+static int
+cp_addr_query(const char *prefix, struct addrbook_entry **e, int n,
+    int *pending)
+{
+	const struct addrbook_entry	*q;
+	const char			*msg, *cause;
+	int				 nq, i, j;
+
+	*pending = 0;
+	if (tui.cf->query_command == NULL)
+		return n;
+	if (cp_query == NULL || strcmp(tui_query_what(cp_query), prefix) != 0) {
+		tui_query_unref(cp_query);
+		cp_query = tui_query_start(prefix);
+		cp_query_shown = 0;
+	}
+	if (!tui_query_done(cp_query)) {
+		*pending = 1;
+		return n;
+	}
+	nq = tui_query_result(cp_query, &q, &msg, &cause);
+	for (i = 0; i < nq && n < CP_ADDR_CANDIDATES; i++) {
+		for (j = 0; j < n; j++)
+			if (strcasecmp((*e)[j].addr, q[i].addr) == 0)
+				break;
+		if (j < n)
+			continue;
+		*e = xreallocarray(*e, (size_t)n + 1, sizeof **e);
+		memset(&(*e)[n], 0, sizeof **e);
+		(*e)[n].addr = xstrdup(q[i].addr);
+		(*e)[n].name = q[i].name != NULL ? xstrdup(q[i].name) : NULL;
+		(*e)[n].source = "query";
+		n++;
+	}
+	return n;
+}
+
+/* The candidates' line above the prompt. */
+static void
+cp_addr_show(struct addrbook_entry *e, int n, const char *prefix,
+    int pending)
+{
+	struct buf	 b;
+	int		 i;
+
+	buf_init(&b);
+	if (n == 0 && pending)
+		buf_addf(&b, " nothing known yet; asking query-command for "
+		    "\"%s\"...", prefix);
+	else if (n == 0)
+		buf_addf(&b, " nothing known starts with \"%s\"", prefix);
+	else {
+		buf_adds(&b, " ");
+		for (i = 0; i < n; i++) {
+			char	*c = cp_addr_choice(&e[i]);
+
+			buf_addf(&b, "%s%s", i > 0 ? " | " : "", c);
+			free(c);
+		}
+		if (pending)
+			buf_adds(&b, " | asking query-command...");
+	}
+	cp_addr_note(b.data, 0);
+	buf_free(&b);
+}
+
+/* While the prompt waits for a key: query-command's answer came. */
+static void
+cp_addr_tick(void *arg)
+{
+	struct tui_account	*ta = arg;
+	struct addrbook_entry	*e = NULL;
+	char			*cause = NULL;
+	int			 n, pending = 0;
+
+	if (cp_query == NULL || cp_query_shown || !tui_query_done(cp_query))
+		return;
+	cp_query_shown = 1;
+	n = addrbook_complete(tui.cf, tui_account_trust(ta),
+	    tui_account_cache(ta), tui_query_what(cp_query),
+	    CP_ADDR_CANDIDATES, &e, &cause);
+	free(cause);
+	if (n < 0)
+		n = 0;
+	n = cp_addr_query(tui_query_what(cp_query), &e, n, &pending);
+	{
+		const struct addrbook_entry	*q;
+		const char			*msg, *why = NULL;
+
+		if (n == 0 && tui_query_result(cp_query, &q, &msg, &why) < 0) {
+			char	*line = xasprintf(" query-command: %s",
+			    why != NULL ? why : "failed");
+
+			cp_addr_note(line, 1);
+			free(line);
+		} else
+			cp_addr_show(e, n, tui_query_what(cp_query), 0);
+	}
+	addrbook_free(e, (size_t)n);
+}
+
 static char *
 cp_addr_complete(const char *text, void *arg)
 {
@@ -201,7 +314,7 @@ cp_addr_complete(const char *text, void *arg)
 	struct buf		 b;
 	char			*head, *prefix, *cause = NULL, *with = NULL;
 	size_t			 last, i, common;
-	int			 n;
+	int			 n, pending = 0;
 
 	last = cp_addr_last(text);
 	prefix = cp_addr_trim(text + last, strlen(text + last));
@@ -211,6 +324,8 @@ cp_addr_complete(const char *text, void *arg)
 	}
 	n = addrbook_complete(tui.cf, tui_account_trust(ta),
 	    tui_account_cache(ta), prefix, CP_ADDR_CANDIDATES, &e, &cause);
+	if (n >= 0)
+		n = cp_addr_query(prefix, &e, n, &pending);
 	if (n == -1) {
 		buf_init(&b);
 		buf_addf(&b, " %s", cause != NULL ? cause : "no address book");
@@ -221,10 +336,8 @@ cp_addr_complete(const char *text, void *arg)
 		return NULL;
 	}
 	if (n == 0) {
-		buf_init(&b);
-		buf_addf(&b, " nothing known starts with \"%s\"", prefix);
-		cp_addr_note(b.data, 0);
-		buf_free(&b);
+		cp_addr_show(e, 0, prefix, pending);
+		free(e);
 		free(prefix);
 		return NULL;
 	}
@@ -246,16 +359,7 @@ cp_addr_complete(const char *text, void *arg)
 		if (common > strlen(prefix) && strncasecmp(cp_addr_key(&e[0]),
 		    prefix, strlen(prefix)) == 0)
 			with = xstrndup(cp_addr_key(&e[0]), common);
-		buf_init(&b);
-		buf_adds(&b, " ");
-		for (i = 0; i < (size_t)n; i++) {
-			char	*c = cp_addr_choice(&e[i]);
-
-			buf_addf(&b, "%s%s", i > 0 ? " | " : "", c);
-			free(c);
-		}
-		cp_addr_note(b.data, 0);
-		buf_free(&b);
+		cp_addr_show(e, n, prefix, pending);
 	}
 	addrbook_free(e, (size_t)n);
 	free(prefix);
@@ -276,10 +380,12 @@ tui_compose_addr_ask(struct tui_account *ta, const char *question,
 	char	*text, *cause = NULL, *again = NULL;
 
 	for (;;) {
-		text = tui_prompt(question, again != NULL ? again : init, 0,
-		    cp_addr_complete, ta);
+		text = tui_prompt_tick(question, again != NULL ? again : init,
+		    0, cp_addr_complete, cp_addr_tick, ta);
 		free(again);
 		again = NULL;
+		tui_query_unref(cp_query);
+		cp_query = NULL;
 		if (text == NULL)
 			return 0;
 		if (cp_addr_parse(text, v, n, &cause) == 0) {

@@ -7,9 +7,8 @@
  * visible stand-ins on every screen and in every batch command (ESC as
  * ^[, BEL ^G, CR ^M, BS ^H, RLO <U+202E>, a stray byte \xHH), so no byte
  * from a message or a server is ever sent to the terminal as it came.
- * Also the colours (8 or 256, none with NO_COLOR or a terminal without
- * them: attributes only) and the indicator glyphs with their ASCII forms
- * for a locale that is not UTF-8.
+ * Also the indicator glyphs with their ASCII forms for a locale that is
+ * not UTF-8; the colours, a verdict's tone's too, are tui-color.c's.
  */
 #include <curses.h>
 #include <stdlib.h>
@@ -21,49 +20,6 @@
 #include "tui.h"
 
 int	tui_utf8;
-int	tui_colors;
-
-struct tui_style {
-	short	fg, bg;
-	attr_t	attr;		/* with colours */
-	attr_t	mono;		/* without */
-};
-
-/*
- * Banners and boundaries are reverse video in both modes: nothing from a
- * message is ever drawn reversed (the cursor row of the index is a list
- * of headers, not message text), so a body cannot imitate them.
- */
-static const struct tui_style styles[TC_COUNT] = {
-	[TC_NORMAL] =		{ -1, -1, A_NORMAL, A_NORMAL },
-	[TC_TITLE] =		{ COLOR_WHITE, COLOR_BLUE, A_BOLD, A_REVERSE },
-	[TC_STATUS] =		{ COLOR_WHITE, COLOR_BLUE, A_NORMAL, A_REVERSE },
-	[TC_SELECTED] =		{ COLOR_BLACK, COLOR_CYAN, A_NORMAL, A_REVERSE },
-	[TC_ERROR] =		{ COLOR_RED, -1, A_BOLD, A_BOLD },
-	[TC_HEADER_NAME] =	{ COLOR_CYAN, -1, A_BOLD, A_BOLD },
-	[TC_HEADER] =		{ -1, -1, A_NORMAL, A_NORMAL },
-	[TC_QUOTE1] =		{ COLOR_GREEN, -1, A_NORMAL, A_NORMAL },
-	[TC_QUOTE2] =		{ COLOR_YELLOW, -1, A_NORMAL, A_NORMAL },
-	[TC_QUOTE3] =		{ COLOR_MAGENTA, -1, A_NORMAL, A_NORMAL },
-	[TC_URL] =		{ COLOR_BLUE, -1, A_UNDERLINE, A_UNDERLINE },
-	[TC_BANNER_GOOD] =	{ COLOR_BLACK, COLOR_GREEN, A_BOLD,
-				  A_REVERSE | A_BOLD },
-	[TC_BANNER_WARN] =	{ COLOR_BLACK, COLOR_YELLOW, A_BOLD,
-				  A_REVERSE | A_BOLD },
-	[TC_BANNER_BAD] =	{ COLOR_WHITE, COLOR_RED, A_BOLD,
-				  A_REVERSE | A_BOLD | A_BLINK },
-	[TC_BOUNDARY] =		{ COLOR_BLACK, COLOR_WHITE, A_NORMAL,
-				  A_REVERSE },
-	[TC_PART] =		{ COLOR_CYAN, -1, A_NORMAL, A_DIM },
-	[TC_NOTE] =		{ COLOR_YELLOW, -1, A_BOLD, A_BOLD },
-	[TC_NEW] =		{ -1, -1, A_BOLD, A_BOLD },
-	[TC_FLAGGED] =		{ COLOR_RED, -1, A_BOLD, A_BOLD },
-	[TC_DELETED] =		{ COLOR_BLACK, -1, A_BOLD, A_DIM },
-	[TC_IND_GOOD] =		{ COLOR_GREEN, -1, A_BOLD, A_BOLD },
-	[TC_IND_WARN] =		{ COLOR_YELLOW, -1, A_BOLD, A_NORMAL },
-	[TC_IND_BAD] =		{ COLOR_RED, -1, A_BOLD, A_BOLD | A_UNDERLINE },
-	[TC_TREE] =		{ COLOR_BLUE, -1, A_NORMAL, A_NORMAL },
-};
 
 struct tui_glyph_form {
 	const char	*utf8;
@@ -85,39 +41,6 @@ static const struct tui_glyph_form glyphs[TG_COUNT] = {
 	[TG_TREE_ORPHAN] =	{ "*->", "*->", "parent missing" },
 	[TG_COLLAPSED] =	{ "\xe2\x96\xb8", ">", "collapsed thread" },
 };
-
-static short	pair_of[TC_COUNT];
-
-void
-tui_draw_init(void)
-{
-	const char	*nc = getenv("NO_COLOR");
-	int		 i;
-
-	tui_colors = 0;
-	if ((nc == NULL || *nc == '\0') && has_colors() && start_color() == OK) {
-		use_default_colors();
-		tui_colors = COLORS >= 256 ? 256 : 8;
-		for (i = 0; i < TC_COUNT; i++) {
-			if (styles[i].fg == -1 && styles[i].bg == -1) {
-				pair_of[i] = 0;
-				continue;
-			}
-			pair_of[i] = (short)(i + 1);
-			init_pair(pair_of[i], styles[i].fg, styles[i].bg);
-		}
-	}
-}
-
-int
-tui_attr(enum tui_color c)
-{
-	if ((unsigned)c >= TC_COUNT)
-		c = TC_NORMAL;
-	if (!tui_colors)
-		return (int)styles[c].mono;
-	return (int)(styles[c].attr | COLOR_PAIR(pair_of[c]));
-}
 
 const char *
 tui_glyph(enum tui_glyph g)
@@ -141,34 +64,6 @@ tui_verdict_glyph(const struct verdict_word *w)
 	if (w->utf8 == NULL)
 		return "";
 	return tui_utf8 ? w->utf8 : w->ascii;
-}
-
-int
-tui_tone_ind(enum verdict_tone t)
-{
-	switch (t) {
-	case VERDICT_GOOD:
-		return tui_attr(TC_IND_GOOD);
-	case VERDICT_WARN:
-		return tui_attr(TC_IND_WARN);
-	case VERDICT_BAD:
-		return tui_attr(TC_IND_BAD);
-	default:
-		return tui_attr(TC_NORMAL);
-	}
-}
-
-int
-tui_tone_banner(enum verdict_tone t)
-{
-	switch (t) {
-	case VERDICT_GOOD:
-		return tui_attr(TC_BANNER_GOOD);
-	case VERDICT_BAD:
-		return tui_attr(TC_BANNER_BAD);
-	default:
-		return tui_attr(TC_BANNER_WARN);
-	}
 }
 
 /*

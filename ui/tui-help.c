@@ -184,7 +184,7 @@ tui_help_draw(struct tui_screen *s)
 				tui_put(TUI_FIRST_ROW + y, TUI_HELP_GLYPH_X,
 				    TUI_HELP_GLYPH_W,
 				    tui_verdict_glyph(l->word),
-				    tui_tone_ind(l->word->tone));
+				    tui_verdict_attr(l->word));
 				tui_put(TUI_FIRST_ROW + y, TUI_HELP_LEGEND_X,
 				    COLS - TUI_HELP_LEGEND_X, l->word->word,
 				    tui_attr(TC_NORMAL));

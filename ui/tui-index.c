@@ -437,7 +437,7 @@ ixs_draw_row(struct ixs *s, int y, const struct index_row *r, int sel)
 	else if (strchr(fl, 'S') == NULL)
 		base = tui_attr(TC_NEW);
 	else
-		base = tui_attr(TC_NORMAL);
+		base = tui_attr(TC_INDEX);
 	tui_putfill(y, 0, COLS, "", base);
 
 	/* flags: new or deleted, flagged, replied or attachment */
@@ -458,13 +458,13 @@ ixs_draw_row(struct ixs *s, int y, const struct index_row *r, int sel)
 		vw = verdict_protection(VERDICT_SIGNED);
 	if (vw != NULL)
 		tui_put(y, x, 1, tui_verdict_glyph(vw), sel ? base :
-		    tui_tone_ind(vw->tone));
+		    tui_verdict_attr(vw));
 	x++;
 	/* a bogus DNS answer for the sender outweighs the rest */
 	vw = r->dns_bogus ? verdict_dns_bogus() : verdict_trust(r->trust);
 	if (vw->utf8 != NULL)
 		tui_put(y, x, 1, tui_verdict_glyph(vw), sel ? base |
-		    (int)A_BOLD : tui_tone_ind(vw->tone));
+		    (int)A_BOLD : tui_verdict_attr(vw));
 	x += 2;
 	ixs_date(r->date, date, sizeof date);
 	x += tui_put(y, x, 6, date, base) + 1;

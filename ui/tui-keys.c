@@ -79,6 +79,7 @@ static const struct {
 	[TA_SYNC] = { "sync", "fetch new mail now" },
 	[TA_CANCEL] = { "cancel", "stop the operation in progress" },
 	[TA_OUTBOX] = { "outbox", "mail waiting to be sent" },
+	[TA_QUERY] = { "query", "look addresses up (query-command)" },
 	[TA_READ] = { "mark-read", "mark the message read" },
 	[TA_UNREAD] = { "toggle-new", "mark the message new, or read" },
 	[TA_FLAG] = { "flag", "flag the message, or unflag it" },
@@ -204,6 +205,7 @@ static const struct {
 	{ TM_GENERIC, CTRL('c'), TA_CANCEL },
 	{ TM_GENERIC, 'O', TA_OUTBOX },
 	{ TM_GENERIC, 'w', TA_OUTBOX },
+	{ TM_GENERIC, 'Q', TA_QUERY },
 	{ TM_GENERIC, 'm', TA_COMPOSE },
 	{ TM_GENERIC, 'R', TA_RECALL },
 

@@ -270,6 +270,11 @@ generic(enum tui_action a, int key)
 		    (s = tui_outbox_new(tui_current())) != NULL)
 			tui_push(s);
 		break;
+	case TA_QUERY:
+		if (tui_current() != NULL &&
+		    (s = tui_query_new(tui_current())) != NULL)
+			tui_push(s);
+		break;
 	case TA_NONE:
 		if (key != KEY_RESIZE && key != ERR)
 			tui_message("%s: not bound here; ? lists the keys",
@@ -428,6 +433,7 @@ tui_run(struct config *cf, const char *account, const char *mailto,
 	define_key("\033OF", KEY_END);
 	curs_set(0);
 	tui_draw_init();
+	tui_color_load(cf);
 	tui_keys_load(cf);
 
 	if (tui.naccounts > 0)

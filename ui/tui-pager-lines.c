@@ -29,6 +29,7 @@ pager_lines_add(struct pager_lines *p, enum view_role role, int quote, int inner
 	s->quote = quote;
 	s->inner = inner;
 	s->tone = tone;
+	s->sig = 0;
 	s->text = text;
 	s->own = own;
 }
@@ -239,8 +240,9 @@ pager_lines_load(struct pager_lines *p, struct message *msg,
 	const struct view_lines	*vl;
 	const struct view_line	*l;
 	enum pager_tone		 inside = PAGER_WARN, tone;
+	const void		*sigpart = NULL;
 	size_t			 i;
-	int			 headers_done = 0, top = 0;
+	int			 headers_done = 0, top = 0, sig = 0;
 
 	pager_lines_clear(p);
 	p->msg = msg;
@@ -266,6 +268,13 @@ pager_lines_load(struct pager_lines *p, struct message *msg,
 		if (l->inner > 0 && l->role != VIEW_BANNER)
 			tone = l->role == VIEW_BOUNDARY ? inside : tone;
 		pager_lines_add(p, l->role, l->quote, l->inner, tone, l->text, 0);
+		/* a text part's signature: from its "-- " line to its end */
+		if (l->role == VIEW_TEXT && strcmp(l->text, "-- ") == 0) {
+			sig = 1;
+			sigpart = l->part;
+		} else if (l->role != VIEW_TEXT || l->part != sigpart)
+			sig = 0;
+		p->src[p->nsrc - 1].sig = sig;
 		if (l->part == NULL && (l->role == VIEW_BANNER ||
 		    l->role == VIEW_NOTE) && top >= 0) {
 			if (p->mode == PAGER_DETAILS && top == 1 &&

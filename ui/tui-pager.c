@@ -262,7 +262,9 @@ pager_draw_row(struct pager *p, const struct pager_row *r, int y)
 		pager_mark(p, r, y);
 		return;
 	}
-	if (s->quote >= 3)
+	if (s->sig)
+		attr = tui_attr(TC_SIGNATURE);
+	else if (s->quote >= 3)
 		attr = tui_attr(TC_QUOTE3);
 	else if (s->quote == 2)
 		attr = tui_attr(TC_QUOTE2);
@@ -291,7 +293,7 @@ pager_draw(struct tui_screen *sc)
 			pager_draw_row(p, &p->l.rows[i], TUI_FIRST_ROW + y);
 		else
 			tui_putfill(TUI_FIRST_ROW + y, 0, COLS, "~",
-			    tui_attr(TC_TREE));
+			    tui_attr(TC_TILDE));
 	}
 }
 

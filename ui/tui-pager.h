@@ -37,6 +37,7 @@ struct pager_src {
 	int			 quote;
 	int			 inner;
 	enum pager_tone		 tone;	/* banners, and the margin inside */
+	int			 sig;	/* text of a signature ("-- " on) */
 	const char		*text;	/* safe; owned when own is set */
 	int			 own;
 };

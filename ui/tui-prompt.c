@@ -71,7 +71,7 @@ void
 tui_message_draw(void)
 {
 	tui_putfill(LINES - 1, 0, COLS, line_text != NULL ? line_text : "",
-	    tui_attr(line_error ? TC_ERROR : TC_NORMAL));
+	    tui_attr(line_error ? TC_ERROR : TC_MESSAGE));
 }
 
 /* The text as typed: bytes of UTF-8, edited at the end only (a prompt's
@@ -143,6 +143,14 @@ char *
 tui_prompt(const char *question, const char *init, int secret,
     char *(*complete)(const char *, void *), void *arg)
 {
+	return tui_prompt_tick(question, init, secret, complete, NULL, arg);
+}
+
+char *
+tui_prompt_tick(const char *question, const char *init, int secret,
+    char *(*complete)(const char *, void *), void (*tick)(void *),
+    void *arg)
+{
 	struct buf	 b;
 	wint_t		 wc;
 	int		 r;
@@ -151,15 +159,22 @@ tui_prompt(const char *question, const char *init, int secret,
 	buf_init(&b);
 	buf_adds(&b, init != NULL ? init : "");
 	curs_set(1);
-	/* the loop reads without waiting; a prompt waits for the key */
-	nodelay(stdscr, FALSE);
+	/* the loop reads without waiting; a prompt waits for the key, or a
+	 * tenth of a second at a time when it has something to look at */
+	if (tick != NULL)
+		timeout(100);
+	else
+		nodelay(stdscr, FALSE);
 	for (;;) {
 		draw_prompt(question, PSTR(&b), secret);
 		r = get_wch(&wc);
 		if (r == ERR && tty_gone())
 			wc = 27;		/* as Escape */
-		else if (r == ERR)
+		else if (r == ERR) {
+			if (tick != NULL)
+				tick(arg);
 			continue;
+		}
 		if (r == KEY_CODE_YES) {
 			if (wc == KEY_BACKSPACE)
 				chop_last(&b);

@@ -1204,7 +1204,7 @@ tui_trust_list_draw(struct tui_screen *s)
 		/* a bogus DNS answer outweighs the rest, as in the index */
 		vw = r->bogus ? verdict_dns_bogus() : verdict_trust(r->state);
 		tui_put(y, x, 3, tui_verdict_glyph(vw), i == d->cur ? attr :
-		    tui_tone_ind(vw->tone));
+		    tui_verdict_attr(vw));
 		tui_put(y, x + 4, 23, vw->word, attr);
 		fp = tui_trust_short(r->fpr);
 		tui_put(y, x + 28, 19, fp, attr);

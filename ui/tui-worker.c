@@ -24,6 +24,7 @@
 #include "clock.h"
 #include "crypto.h"
 #include "frontend.h"
+#include "command.h"
 #include "log.h"
 #include "message.h"
 #include "session.h"
@@ -56,6 +57,7 @@ struct tui_account {
 	char		*down;		/* why not connected, or NULL */
 	char		*progress;	/* the running job's progress */
 	int		 idling;
+	int		 idle_sync;	/* the worker's: a sync IDLE asked for */
 	/* a question waiting for the interface thread */
 	int		 answered, yes;
 	char		*secret;
@@ -451,6 +453,41 @@ post_changed(struct tui_account *ta, const char *folder)
 	post(ch);
 }
 
+/*
+ * new-mail-command, when IDLE brought n new messages to folder: started
+ * and left to run, so that neither the worker nor the screen waits on it.
+ */
+static void
+new_mail_hook(struct tui_account *ta, const char *folder, uint32_t n)
+{
+	char			 count[16], *cmd, *cause = NULL, *env[4];
+	struct command_var		 vars[3];
+	size_t			 i;
+
+	if (ta->cf->new_mail_command == NULL)
+		return;
+	snprintf(count, sizeof count, "%u", (unsigned)n);
+	vars[0].letter = 'f';
+	vars[0].value = folder;
+	vars[1].letter = 'n';
+	vars[1].value = count;
+	vars[2].letter = 'a';
+	vars[2].value = ta->a->id;
+	cmd = command_expand(ta->cf->new_mail_command, vars, 3);
+	env[0] = xasprintf("STEED_FOLDER=%s", folder);
+	env[1] = xasprintf("STEED_NEW=%s", count);
+	env[2] = xasprintf("STEED_ACCOUNT=%s", ta->a->id);
+	env[3] = xasprintf("STEED_ADDRESS=%s", ta->a->address);
+	log_msg(LOG_INFO, "new-mail-command: %u in %s", (unsigned)n, folder);
+	if (command_spawn(cmd, env, 4, &cause) == -1) {
+		hook_notice(ta, FE_WARNING, cause);
+		free(cause);
+	}
+	for (i = 0; i < 4; i++)
+		free(env[i]);
+	free(cmd);
+}
+
 /* A sync, then its trust step; the index hears of what changed only. */
 static void
 do_sync(struct tui_account *ta, const char *folder, struct tui_event *ev)
@@ -468,6 +505,8 @@ do_sync(struct tui_account *ta, const char *folder, struct tui_event *ev)
 		post_changed(ta, folder);
 	if (ev->result != IMAP_OPS_OK)
 		return;
+	if (ta->idle_sync && ss.st.fetched > 0)
+		new_mail_hook(ta, folder, ss.st.fetched);
 	crypto_set_no_prompt(1);
 	memset(&st, 0, sizeof st);
 	ev->result = session_trust(ta->s, folder, &ss, &st);
@@ -664,7 +703,9 @@ idle_once(struct tui_account *ta, const char *folder)
 		memset(&jb, 0, sizeof jb);
 		jb.j = j;
 		jb.id = 0;
+		ta->idle_sync = 1;
 		run_job(ta, &jb);
+		ta->idle_sync = 0;
 		free(j.folder);
 	} else if (r != IMAP_OPS_OK && r != SESSION_CANCELLED) {
 		set_state(ta, cause != NULL ? cause : "the connection was lost");

@@ -6,8 +6,11 @@
  * and hands back events through a queue the main loop (tui-main.c) drains.
  *
  *   tui-main.c     the loop: keys, worker events, resize, Ctrl-Z, shell
- *   tui-draw.c     text on the screen (every byte made safe), colours,
- *                  indicator glyphs and their ASCII forms
+ *   tui-draw.c     text on the screen (every byte made safe), indicator
+ *                  glyphs and their ASCII forms
+ *   tui-color.c    colours and attributes, the `color` lines
+ *   tui-query.c    query-command on a thread of its own; the Q screen is
+ *                  tui-query-screen.c
  *   tui-keys.c     key names, actions, default bindings, `bind` lines
  *   tui-prompt.c   the status line: messages, line input, yes/no
  *   tui-worker.c   an account's worker: jobs in, events out
@@ -28,6 +31,7 @@
 #include "buf.h"
 #include "config.h"
 #include "imap-mailbox.h"
+#include "message.h"
 #include "trust-store.h"
 #include "verdict.h"
 
@@ -62,6 +66,10 @@ enum tui_color {
 	TC_IND_WARN,		/* first contact */
 	TC_IND_BAD,		/* changed, revoked, bogus */
 	TC_TREE,		/* thread lines */
+	TC_INDEX,		/* an index row (read, not flagged) */
+	TC_MESSAGE,		/* a message in the status line */
+	TC_SIGNATURE,		/* body text after "-- " */
+	TC_TILDE,		/* the pager's "~" lines past the end */
 	TC_COUNT
 };
 
@@ -81,21 +89,28 @@ enum tui_glyph {
 };
 
 extern int	 tui_utf8;	/* the locale is UTF-8 */
-extern int	 tui_colors;	/* colours in use (0: NO_COLOR or none) */
+extern int	 tui_colors;	/* colours in use: 8, 256, direct, or 0
+				   (NO_COLOR or none) */
+#define TUI_COLORS_DIRECT	0x1000000
 
 void		 tui_draw_init(void);	/* after initscr() */
+/* The configuration's color lines, over the defaults (tui-color.c). */
+void		 tui_color_load(const struct config *);
 int		 tui_attr(enum tui_color);
 const char	*tui_glyph(enum tui_glyph);
 /* The glyph's one-line legend: "encrypted", "first contact", ... */
 const char	*tui_glyph_name(enum tui_glyph);
 /*
  * The words of src/verdict.h as the screens draw them: a verdict's glyph
- * in the terminal's character set ("" for none), and the attribute of an
- * indicator and of a banner in its tone.
+ * in the terminal's character set ("" for none; tui-draw.c), and the
+ * attribute of an indicator and of a banner in its tone (tui-color.c).
  */
 const char	*tui_verdict_glyph(const struct verdict_word *);
 int		 tui_tone_ind(enum verdict_tone);
 int		 tui_tone_banner(enum verdict_tone);
+/* A verdict's indicator: the colour a `color trust-TOKEN` or `color
+ * protection-TOKEN` line gave it, else its tone's (tui-color.c). */
+int		 tui_verdict_attr(const struct verdict_word *);
 
 /*
  * Draw text (bytes from anywhere: invalid UTF-8, controls and escape
@@ -137,7 +152,7 @@ enum tui_action {
 	TA_UP, TA_DOWN, TA_PAGE_UP, TA_PAGE_DOWN, TA_HALF_UP, TA_HALF_DOWN,
 	TA_TOP, TA_BOTTOM, TA_SELECT, TA_SEARCH, TA_SEARCH_NEXT,
 	TA_SEARCH_PREV, TA_FOLDERS, TA_CHANGE_FOLDER, TA_NEXT_ACCOUNT,
-	TA_SYNC, TA_CANCEL, TA_OUTBOX,
+	TA_SYNC, TA_CANCEL, TA_OUTBOX, TA_QUERY,
 	/* messages (index and pager) */
 	TA_READ, TA_UNREAD, TA_FLAG, TA_DELETE, TA_UNDELETE, TA_EXPUNGE,
 	TA_MOVE, TA_COPY, TA_TRUST, TA_TRUST_LIST,
@@ -199,6 +214,11 @@ void		 tui_error(const char *fmt, ...)
 char		*tui_prompt(const char *question, const char *init,
 		     int secret, char *(*complete)(const char *, void *),
 		     void *arg);
+/* The same, calling tick(arg) every tenth of a second while no key comes
+ * (what it draws shows with the prompt). */
+char		*tui_prompt_tick(const char *question, const char *init,
+		     int secret, char *(*complete)(const char *, void *),
+		     void (*tick)(void *), void *arg);
 /* Clear the message line if it still says text (a "working..." note). */
 void		 tui_message_clear_if(const char *text);
 /* y/n on the bottom line: 1 yes, 0 no or cancelled. */
@@ -404,6 +424,26 @@ struct tui_screen *tui_trust_new(struct tui_account *, const char *addr);
 struct tui_screen *tui_trust_list_new(struct tui_account *);
 /* The bindings of map, with the legend of indicators on the index's. */
 struct tui_screen *tui_help_new(enum tui_map);
+
+/*
+ * query-command, asked on a thread of its own (tui_background()), never
+ * on the interface thread (tui-query.c). A query is shared by whoever
+ * holds it: tui_query_done() says whether the answer is in (then its
+ * matches, message and error may be read); tui_query_unref() lets go.
+ */
+struct tui_query;
+struct addrbook_entry;
+struct tui_query *tui_query_start(const char *what);
+const char	*tui_query_what(const struct tui_query *);
+int		 tui_query_done(struct tui_query *);
+/* The answer once done: the matches and their count (-1: failed). */
+int		 tui_query_result(struct tui_query *,
+		     const struct addrbook_entry **, const char **msg,
+		     const char **cause);
+void		 tui_query_unref(struct tui_query *);
+/* The Q screen: ask what to look up, list what the address book says;
+ * Enter writes to the address under the cursor. NULL when cancelled. */
+struct tui_screen *tui_query_new(struct tui_account *);
 
 /* ---- writing (tui-compose.c, tui-write.c, tui-send.c, tui-outbox.c,
  * tui-drafts.c) -------------------------------------------------------- */

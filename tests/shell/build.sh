@@ -46,6 +46,8 @@ ok "... and the bash and zsh completions where those shells look" sh -c "cmp con
 	for f in contrib/providers/*.xml; do
 		echo "/usr/share/steedmail/providers/${f##*/}"
 	done
+	echo /usr/share/steedmail/themes/dark
+	echo /usr/share/steedmail/themes/light
 } | LC_ALL=C sort >"$T_TMP/expected"
 (cd "$T_TMP/dest" && find . ! -type d | sed 's/^\.//' | LC_ALL=C sort) >"$T_TMP/installed"
 ok "make install installs exactly those files" diff "$T_TMP/expected" "$T_TMP/installed"
@@ -71,3 +73,17 @@ else
 	echo "ok $((t_n + 1)) # SKIP not a git checkout: make dist needs git ls-files"
 	t_n=$((t_n + 1))
 fi
+
+# contrib/debian builds with what contrib/install-deps installs to build
+# (doc/packaging.md); a library added to one and not the other shows here.
+want=$(sed -n '/^BUILD="/,/"/p' contrib/install-deps | tr -d '"' |
+    sed 's/^BUILD=//' | tr ' ' '\n' | grep -v -e '^$' -e '^build-essential$' | sort)
+have=$(sed -n '/^Build-Depends:/,/^[A-Z]/p' contrib/debian/control |
+    sed 's/^Build-Depends://' | tr ',' '\n' | sed 's/[(<].*//; s/^ *//; s/ *$//' |
+    grep -v -e '^$' -e '^debhelper-compat' -e '^[A-Z]' | sort)
+missing=$(printf '%s\n' "$want" | while read -r p; do
+	printf '%s\n' "$have" | grep -qx "$p" || printf ' %s' "$p"; done)
+ok "contrib/debian/control build-depends on every build package of install-deps${missing:+; missing:$missing}" \
+    test -z "$missing"
+ok "contrib/debian/changelog's version is src/version.h's" \
+    sh -c "head -1 contrib/debian/changelog | grep -qF \"steedmail (\$(sed -n 's/^#define STEED_VERSION \"\\(.*\\)\"/\\1/p' src/version.h))\""
