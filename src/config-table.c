@@ -60,6 +60,10 @@ const struct config_setting config_settings[] = {
 	  "keep the Subject, From, To and other header fields an encrypted "
 	  "message holds inside in the header cache, decrypted, for the "
 	  "index and --list (default: yes)" },
+	{ "body-cache-size", CONFIG_GLOBAL, CONFIG_STRING,
+	  G(body_cache_size), 0, "SIZE",
+	  "how much of the mail read is kept, as fetched, to read again "
+	  "without the server and to search (default: 512M; 0: none)" },
 	{ "bind", CONFIG_GLOBAL, CONFIG_LIST, G(binds), 0, "MAP KEY ACTION",
 	  "in the interface, KEY on screen MAP runs ACTION (repeatable; "
 	  "see steedmail(1), SCREENS)" },

@@ -12,9 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "body-cache.h"
 #include "cache-protected.h"
 #include "frontend.h"
 #include "log.h"
+#include "mime-parse.h"
 #include "password.h"
 #include "session.h"
 #include "xmalloc.h"
@@ -24,8 +26,39 @@ struct session {
 	const struct account	*a;
 	struct cache		*cache;
 	struct imap_conn	*conn;
+	struct body_cache	*bodies;	/* NULL: none */
+	int			 cached;	/* the last fetch was read from
+						   the body cache */
 	char			*down;	/* why the server is out of reach */
 };
+
+#define SESSION_OFFLINE	"started with --offline: only cached mail"
+
+/*
+ * The body cache, with its configured bound; without it (a file that
+ * cannot be made) messages are only ever fetched, which is said once.
+ */
+static void
+session_open_bodies(struct session *s)
+{
+	uint64_t	 limit = BODY_CACHE_DEFAULT;
+	char		*cause = NULL;
+
+	if (s->cf->body_cache_size != NULL &&
+	    body_cache_size_parse(s->cf->body_cache_size, &limit,
+	    &cause) == -1) {
+		fe_notice(FE_WARNING, "%s; %llu bytes it is", cause,
+		    (unsigned long long)BODY_CACHE_DEFAULT);
+		free(cause);
+		cause = NULL;
+		limit = BODY_CACHE_DEFAULT;
+	}
+	if ((s->bodies = body_cache_open(s->a->id, limit, &cause)) == NULL) {
+		fe_notice(FE_WARNING, "%s: messages are not kept: %s",
+		    s->a->id, cause);
+		free(cause);
+	}
+}
 
 /* Are an opened message's protected header values kept in the cache? */
 static int
@@ -77,7 +110,17 @@ session_open(struct config *cf, const char *id, struct session **sp,
 		return SESSION_NO_CACHE;
 	}
 	session_forget_protected(s);
+	session_open_bodies(s);
+	if (cf->offline) {
+		/* no password asked, no connection tried, ever */
+		s->conn = imap_conn_new(s->a, cf->ca_file, NULL, s->cache);
+		s->down = xstrdup(SESSION_OFFLINE);
+		imap_conn_offline(s->conn, s->down);
+		*sp = s;
+		return IMAP_OPS_OK;
+	}
 	if ((pw = password_get(cf, s->a, cause)) == NULL) {
+		body_cache_close(s->bodies);
 		cache_close(s->cache);
 		free(s);
 		return SESSION_NO_PASSWORD;
@@ -97,6 +140,7 @@ session_close(struct session *s)
 	if (s == NULL)
 		return;
 	imap_conn_close(s->conn);
+	body_cache_close(s->bodies);
 	cache_close(s->cache);
 	free(s->down);
 	free(s);
@@ -348,11 +392,103 @@ session_trust(struct session *s, const char *folder,
 	return IMAP_OPS_OK;
 }
 
+struct body_cache *
+session_bodies(struct session *s)
+{
+	return s->bodies;
+}
+
+const char *
+session_offline(const struct session *s)
+{
+	return s->cf->offline ? SESSION_OFFLINE : NULL;
+}
+
+int
+session_cached(const struct session *s)
+{
+	return s->cached;
+}
+
+/*
+ * Section part of a whole message, as BODY[part] would give it: the
+ * part's body, still encoded. 1 and out, 0 if there is no such part.
+ */
+static int
+session_section(const struct buf *whole, const char *part, struct buf *out)
+{
+	struct mime_msg		*msg;
+	struct mime_part	*p;
+	char			*why = NULL;
+	int			 rc = 0;
+
+	if ((msg = mime_parse_copy(whole->data != NULL ? whole->data : "",
+	    whole->len, &why)) == NULL) {
+		free(why);
+		return 0;
+	}
+	if ((p = mime_msg_section(msg, part)) != NULL) {
+		buf_add(out, p->body, p->bodylen);
+		rc = 1;
+	}
+	mime_msg_free(msg);
+	return rc;
+}
+
 int
 session_fetch(struct session *s, const char *folder, uint32_t uid,
     const char *part, struct buf *out, char **cause)
 {
-	return imap_conn_fetch(s->conn, folder, uid, part, out, cause);
+	struct cache_mailbox	 mb;
+	struct buf		 whole;
+	char			*why = NULL;
+	int			 have, rc;
+
+	s->cached = 1;
+	/* the UIDVALIDITY the header cache has: the last sync's */
+	have = s->bodies != NULL &&
+	    cache_mailbox_peek(s->cache, folder, &mb, &why) == 1;
+	free(why);
+	why = NULL;
+	if (have && part == NULL) {
+		if ((rc = body_cache_get(s->bodies, folder, mb.uidvalidity,
+		    uid, out, &why)) == 1) {
+			log_msg(LOG_INFO, "session: %s UID %u from the body "
+			    "cache", folder, uid);
+			return IMAP_OPS_OK;
+		}
+		if (rc == -1)
+			log_msg(LOG_INFO, "session: %s", why);
+		free(why);
+		why = NULL;
+	}
+	s->cached = 0;
+	rc = imap_conn_fetch(s->conn, folder, uid, part, out, cause);
+	if (rc == IMAP_OPS_OK && part == NULL && have &&
+	    body_cache_put(s->bodies, folder, mb.uidvalidity, uid, out->data,
+	    out->len, &why) == -1) {
+		log_msg(LOG_INFO, "session: not kept: %s", why);
+		free(why);
+	}
+	if (rc != IMAP_OPS_LOST || !have)
+		return rc;
+	/* Out of reach: a part of a message kept whole will do. */
+	buf_init(&whole);
+	if (part != NULL && body_cache_get(s->bodies, folder, mb.uidvalidity,
+	    uid, &whole, &why) == 1 && session_section(&whole, part, out)) {
+		s->cached = 1;
+		buf_free(&whole);
+		free(*cause);
+		*cause = NULL;
+		return IMAP_OPS_OK;
+	}
+	buf_free(&whole);
+	free(why);
+	why = *cause;
+	*cause = xasprintf("UID %u is not in the body cache (%s)", uid,
+	    why);
+	free(why);
+	return rc;
 }
 
 int
@@ -386,6 +522,8 @@ session_delete(struct session *s, const char *folder, uint32_t uid,
 void
 session_retry(struct session *s)
 {
+	if (s->cf->offline)
+		return;
 	free(s->down);
 	s->down = NULL;
 	imap_conn_retry(s->conn);

@@ -64,7 +64,17 @@ void		 session_close(struct session *);
 const struct account *session_account(const struct session *);
 /* The header cache, for the thread that drives the session. */
 struct cache	*session_cache(struct session *);
-/* Why the server could not be reached at open, or NULL. */
+/* --offline's reason ("started with --offline: ..."), or NULL. */
+const char	*session_offline(const struct session *);
+/* Did the last session_fetch() read the body cache (no server asked)? */
+int		 session_cached(const struct session *);
+/* The body cache, or NULL (for the full-text index, search-index.h). */
+struct body_cache *session_bodies(struct session *);
+/*
+ * Why the server could not be reached at open, or NULL. With the
+ * configuration's offline set (--offline), no password is asked, no
+ * connection is ever tried, and this says so.
+ */
 const char	*session_down(const struct session *);
 /* Saved flag changes sent to the server when it was opened. */
 size_t		 session_replayed(const struct session *);
@@ -113,7 +123,13 @@ int	 session_trust(struct session *, const char *folder,
 int	 session_opened(struct session *, const char *folder, uint32_t uid,
 	    const struct message *);
 
-/* One message by UID (part NULL: all of it), raw, into out. */
+/*
+ * One message by UID (part NULL: all of it), raw, into out. A whole
+ * message is read from the body cache (body-cache.h) when it is there,
+ * and kept there once fetched; with the server out of reach, a part of a
+ * message kept whole is cut from it. A message that is neither cached
+ * nor reachable: IMAP_OPS_LOST, and the cause says so.
+ */
 int	 session_fetch(struct session *, const char *folder, uint32_t uid,
 	    const char *part, struct buf *out, char **cause);
 

@@ -178,10 +178,13 @@ cmd_list_print(struct session *s, const char *folder,
 	return rc;
 }
 
-/* The server is out of reach: the cached copy, if there is one, and 75. */
+/*
+ * The server is out of reach: the cached copy, if there is one, and 75;
+ * 0 when out of reach was asked for (--offline).
+ */
 static int
 cmd_list_cached(struct session *s, const char *folder,
-    const struct index_view *v, const char *why)
+    const struct index_view *v, const char *why, int asked)
 {
 	struct cache_mailbox	 mb;
 	char			*cause = NULL;
@@ -198,7 +201,7 @@ cmd_list_cached(struct session *s, const char *folder,
 	}
 	cmd_error("%s: showing the cached copy (%s)", folder, why);
 	cmd_list_print(s, folder, v);
-	return EX_TEMPFAIL;
+	return asked ? EX_OK : EX_TEMPFAIL;
 }
 
 int
@@ -221,10 +224,11 @@ cmd_list(struct cmd_ctx *ctx)
 	if ((rc = cmd_open(ctx, &s)) != EX_OK)
 		return rc;
 	if (session_down(s) != NULL)
-		rc = cmd_list_cached(s, folder, &v, session_down(s));
+		rc = cmd_list_cached(s, folder, &v, session_down(s),
+		    ctx->cf->offline);
 	else if ((rc = session_sync(s, folder, &ss, &cause)) ==
 	    IMAP_OPS_LOST) {
-		rc = cmd_list_cached(s, folder, &v, cause);
+		rc = cmd_list_cached(s, folder, &v, cause, 0);
 		free(cause);
 	} else if (rc != IMAP_OPS_OK) {
 		cmd_error("%s: %s", folder, cause);
@@ -257,8 +261,7 @@ cmd_fetch(struct cmd_ctx *ctx)
 		return EX_USAGE;
 	if ((rc = cmd_open(ctx, &s)) != EX_OK)
 		return rc;
-	if (session_down(s) != NULL)
-		return cmd_down(s, NULL);
+	/* down, a message in the body cache still comes */
 	buf_init(&b);
 	if ((rc = session_fetch(s, folder, uid, ctx->part, &b,
 	    &cause)) != IMAP_OPS_OK) {

@@ -617,10 +617,16 @@ run_job(struct tui_account *ta, struct job *jb)
 		free(ev->cause);
 		ev->cause = xstrdup("stopped");
 	}
-	if (is_lost(ev->result))
+	/* --offline stays so; a message from the body cache says nothing
+	   of the server */
+	if (session_offline(ta->s) != NULL)
+		set_state(ta, session_offline(ta->s));
+	else if (is_lost(ev->result))
 		set_state(ta, ev->cause != NULL ? ev->cause :
 		    "the connection was lost");
-	else if (ev->result == IMAP_OPS_OK && j->kind != TJ_CALL)
+	else if (ev->result == IMAP_OPS_OK && j->kind != TJ_CALL &&
+	    !((j->kind == TJ_OPEN || j->kind == TJ_RAW) &&
+	    session_cached(ta->s)))
 		set_state(ta, NULL);
 	pthread_mutex_lock(&ta->mu);
 	free(ta->progress);
