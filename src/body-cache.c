@@ -254,6 +254,24 @@ body_cache_delete(struct body_cache *bc, const char *mailbox,
 }
 
 int
+body_cache_last_id(struct body_cache *bc, int64_t *id, char **cause)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	*id = 0;
+	if (sqlite3_prepare_v2(bc->db, "SELECT seq FROM sqlite_sequence "
+	    "WHERE name = 'body'", -1, &st, NULL) != SQLITE_OK)
+		return body_cache_fail(bc, "cannot read", cause);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		*id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return body_cache_fail(bc, "cannot read", cause);
+	return 0;
+}
+
+int
 body_cache_stats(struct body_cache *bc, uint64_t *count, uint64_t *bytes,
     char **cause)
 {

@@ -58,6 +58,9 @@ int	 body_cache_put(struct body_cache *, const char *mailbox,
 /* Forget one message (expunged); 0 or -1. */
 int	 body_cache_delete(struct body_cache *, const char *mailbox,
 	    uint32_t uidvalidity, uint32_t uid, char **cause);
+/* The highest id ever given (0: none): it only grows while the file
+ * lives, so a smaller one than before means the cache was made anew. */
+int	 body_cache_last_id(struct body_cache *, int64_t *, char **cause);
 /* How many messages and bytes are stored. */
 int	 body_cache_stats(struct body_cache *, uint64_t *count,
 	    uint64_t *bytes, char **cause);

@@ -64,6 +64,10 @@ const struct config_setting config_settings[] = {
 	  G(body_cache_size), 0, "SIZE",
 	  "how much of the mail read is kept, as fetched, to read again "
 	  "without the server and to search (default: 512M; 0: none)" },
+	{ "index-decrypted", CONFIG_GLOBAL, CONFIG_CHOICE,
+	  G(index_decrypted), 0, "yes|no",
+	  "put the decrypted text of encrypted mail into the full-text "
+	  "index, so that searches find it (default: no)" },
 	{ "bind", CONFIG_GLOBAL, CONFIG_LIST, G(binds), 0, "MAP KEY ACTION",
 	  "in the interface, KEY on screen MAP runs ACTION (repeatable; "
 	  "see steedmail(1), SCREENS)" },

@@ -14,10 +14,12 @@
 
 #include "body-cache.h"
 #include "cache-protected.h"
+#include "crypto.h"
 #include "frontend.h"
 #include "log.h"
 #include "mime-parse.h"
 #include "password.h"
+#include "search-index.h"
 #include "session.h"
 #include "xmalloc.h"
 
@@ -27,6 +29,7 @@ struct session {
 	struct cache		*cache;
 	struct imap_conn	*conn;
 	struct body_cache	*bodies;	/* NULL: none */
+	struct search_index	*search;	/* opened when first needed */
 	int			 cached;	/* the last fetch was read from
 						   the body cache */
 	char			*down;	/* why the server is out of reach */
@@ -140,6 +143,7 @@ session_close(struct session *s)
 	if (s == NULL)
 		return;
 	imap_conn_close(s->conn);
+	search_index_close(s->search);
 	body_cache_close(s->bodies);
 	cache_close(s->cache);
 	free(s->down);
@@ -217,6 +221,7 @@ session_sync(struct session *s, const char *folder, struct session_sync *ss,
 	rc = imap_conn_sync(s->conn, folder, &ss->st, cause);
 	if ((rc = session_stopped(rc, cause)) != IMAP_OPS_OK)
 		return rc;
+	session_index(s);
 	/*
 	 * From the first message no sync has given the trust store yet:
 	 * those of an earlier sync that stopped between storing envelopes
@@ -396,6 +401,60 @@ struct body_cache *
 session_bodies(struct session *s)
 {
 	return s->bodies;
+}
+
+/* The full-text index, opened the first time; NULL after saying why. */
+static struct search_index *
+session_search_index(struct session *s, char **cause)
+{
+	int	dec;
+
+	if (s->search != NULL)
+		return s->search;
+	dec = s->cf->index_decrypted != NULL &&
+	    strcmp(s->cf->index_decrypted, "yes") == 0;
+	if (dec) {
+		char	*why = NULL;
+
+		/* what is decrypted for the index, with the configured home */
+		if (crypto_init(s->cf->gnupg_home, &why) == -1) {
+			log_msg(LOG_INFO, "session: %s", why);
+			free(why);
+		}
+	}
+	s->search = search_index_open(s->a->id, dec, cause);
+	return s->search;
+}
+
+void
+session_index(struct session *s)
+{
+	struct search_index	*si;
+	size_t			 added;
+	char			*cause = NULL;
+
+	if (s->bodies == NULL)
+		return;
+	if ((si = session_search_index(s, &cause)) == NULL ||
+	    search_index_update(si, s->bodies, &added, &cause) == -1) {
+		log_msg(LOG_INFO, "session: %s: full-text index: %s",
+		    s->a->id, cause);
+		free(cause);
+	}
+}
+
+int
+session_search_text(struct session *s, const char *folder,
+    const char *query, uint32_t **uids, size_t *n, char **cause)
+{
+	struct search_index	*si;
+
+	*uids = NULL;
+	*n = 0;
+	if ((si = session_search_index(s, cause)) == NULL)
+		return -1;
+	return search_index_find(si, s->bodies, s->cache, folder, query,
+	    uids, n, cause);
 }
 
 const char *

@@ -71,6 +71,19 @@ int		 session_cached(const struct session *);
 /* The body cache, or NULL (for the full-text index, search-index.h). */
 struct body_cache *session_bodies(struct session *);
 /*
+ * The full-text index (search-index.h) brought up to date with the body
+ * cache; a sync does it too. A failure is only logged.
+ */
+void	 session_index(struct session *);
+/*
+ * The UIDs (ascending, *uids allocated) of folder's messages that match
+ * query (search-query.h) in the full-text index, brought up to date
+ * first; no server is asked. -1 and a cause (a query that cannot be
+ * read says why).
+ */
+int	 session_search_text(struct session *, const char *folder,
+	    const char *query, uint32_t **uids, size_t *n, char **cause);
+/*
  * Why the server could not be reached at open, or NULL. With the
  * configuration's offline set (--offline), no password is asked, no
  * connection is ever tried, and this says so.

@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "index.h"
 #include "log.h"
+#include "search-query.h"
 #include "send.h"
 #include "session.h"
 #include "strsafe.h"
@@ -239,6 +240,57 @@ cmd_list(struct cmd_ctx *ctx)
 		cmd_sync_trust(s, folder, &ss, 0);
 		rc = cmd_list_print(s, folder, &v);
 	}
+	session_close(s);
+	return rc;
+}
+
+/*
+ * --search QUERY [FOLDER]: the full-text index brought up to date with
+ * the body cache, then the matching messages as --list prints them. The
+ * server is never asked (the session is opened as --offline opens it),
+ * so no password is wanted either.
+ */
+int
+cmd_search(struct cmd_ctx *ctx)
+{
+	struct session		*s;
+	struct search_query	 q;
+	struct index_view	 v = { INDEX_SORT_ARRIVAL, 0, NULL, NULL, 0 };
+	const char		*folder = cmd_mail_folder(ctx, 1);
+	uint32_t		*uids = NULL;
+	size_t			 n = 0;
+	char			*cause = NULL;
+	int			 rc;
+
+	if (ctx->argc < 1 || ctx->argc > 2) {
+		cmd_error("usage: steedmail --search QUERY [FOLDER]");
+		return EX_USAGE;
+	}
+	if (search_query_parse(ctx->argv[0], &q, &cause) == -1) {
+		cmd_error("--search %s: %s", ctx->argv[0], cause);
+		free(cause);
+		return EX_USAGE;
+	}
+	search_query_free(&q);
+	ctx->cf->offline = 1;
+	if ((rc = cmd_open(ctx, &s)) != EX_OK)
+		return rc;
+	if (session_search_text(s, folder, ctx->argv[0], &uids, &n,
+	    &cause) == -1) {
+		cmd_error("%s: %s", folder, cause);
+		free(cause);
+		session_close(s);
+		return EX_UNAVAILABLE;
+	}
+	/* an empty set means none, not all */
+	if (n == 0) {
+		session_close(s);
+		return EX_OK;
+	}
+	v.uids = uids;
+	v.nuids = n;
+	rc = cmd_list_print(s, folder, &v);
+	free(uids);
 	session_close(s);
 	return rc;
 }

@@ -71,6 +71,7 @@ enum {
 	CMD_EXPORT_SETUP,
 	CMD_IMPORT_SETUP,
 	CMD_EXPORT_SECRET_KEY,
+	CMD_SEARCH,
 	OPT_OFFLINE
 };
 
@@ -125,6 +126,7 @@ static const struct option main_options[] = {
 	{ "export-setup",	no_argument,	NULL, CMD_EXPORT_SETUP },
 	{ "import-setup",	no_argument,	NULL, CMD_IMPORT_SETUP },
 	{ "export-secret-key",	no_argument,	NULL, CMD_EXPORT_SECRET_KEY },
+	{ "search",		no_argument,	NULL, CMD_SEARCH },
 	{ "offline",		no_argument,	NULL, OPT_OFFLINE },
 	{ NULL, 0, NULL, 0 }
 };
@@ -184,6 +186,9 @@ main_usage(FILE *f)
 "                     the special folders (Sent, Trash, ...) first\n"
 "  --fetch UID [FOLDER]  the raw message on standard output (from the body\n"
 "                     cache when it is there)\n"
+"  --search QUERY [FOLDER]  the cached messages that match, in --list's\n"
+"                     form: words, \"a phrase\", prefix*, from: to:\n"
+"                     subject: date:FROM..TO, OR, NOT, -word, ( )\n"
 "  --part SECTION     with --fetch: only this MIME part (1, 2.1, ...)\n"
 "  --sort ORDER       with --list: arrival (default), date, from, subject,\n"
 "                     size or thread; -ORDER reverses it\n"
@@ -402,6 +407,7 @@ main_run(int command, struct cmd_ctx *ctx)
 	case CMD_EXPORT_SETUP:	return cmd_export_setup(ctx);
 	case CMD_IMPORT_SETUP:	return cmd_import_setup(ctx);
 	case CMD_EXPORT_SECRET_KEY: return cmd_export_secret_key(ctx);
+	case CMD_SEARCH:	return cmd_search(ctx);
 	default:		return cmd_check_config(ctx);
 	}
 }
@@ -506,6 +512,7 @@ main(int argc, char **argv)
 		case CMD_EXPORT_SETUP:
 		case CMD_IMPORT_SETUP:
 		case CMD_EXPORT_SECRET_KEY:
+		case CMD_SEARCH:
 			if (command != CMD_NONE && command != ch) {
 				cmd_error("give one command at a time");
 				return EX_USAGE;
