@@ -789,8 +789,8 @@ static void
 ixs_search_body(struct ixs *s)
 {
 	struct tui_job	 j;
-	char		*a = tui_prompt("Search message text on the server: ",
-	    NULL, 0, NULL, NULL);
+	char		*a = tui_prompt("Search the text (words, \"a phrase\", "
+	    "pre*, from: to: subject: date:, OR, -): ", NULL, 0, NULL, NULL);
 
 	if (a == NULL || *a == '\0') {
 		free(a);
@@ -803,7 +803,7 @@ ixs_search_body(struct ixs *s)
 	j.folder = s->folder;
 	j.arg = a;
 	s->search_job = tui_submit(s->ta, &j);
-	tui_message("searching on the server...");
+	tui_message("searching...");
 }
 
 static void
@@ -1128,7 +1128,7 @@ ixs_event(struct tui_screen *sc, struct tui_event *ev)
 	if (ev->job == s->search_job) {
 		s->search_job = 0;
 		if (ev->result != IMAP_OPS_OK) {
-			tui_error("server search: %s", ev->cause != NULL ?
+			tui_error("search: %s", ev->cause != NULL ?
 			    ev->cause : "failed");
 			return;
 		}
@@ -1139,8 +1139,9 @@ ixs_event(struct tui_screen *sc, struct tui_event *ev)
 		if (s->uids == NULL)
 			s->uids = xcalloc(1, sizeof *s->uids);
 		qsort(s->uids, s->nuids, sizeof *s->uids, uid_cmp);
-		tui_message("the server found %zu with \"%s\" in their text; "
-		    "l, then Enter, shows all again", s->nuids, s->body_words);
+		tui_message("%zu found in %s for \"%s\"; l, then Enter, "
+		    "shows all again", s->nuids, ev->text != NULL ? ev->text :
+		    "the text", s->body_words);
 		s->placed = 0;
 		ixs_set_view(s);
 		return;

@@ -8,8 +8,12 @@
 # encrypted word is found only with index-decrypted = yes, and is gone
 # again when the setting is off. The index survives a kill -9 in the
 # middle of a build (intact, resumed), and a file of another schema or
-# version, or not a database, is built anew.
+# version, or not a database, is built anew. In tmux at 80x24, B takes
+# the same queries and shows the results as a folder of their own: the
+# encrypted word with the setting on, from: and a date range, a query
+# it cannot read, and --offline where the cached mail answers alone.
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib-tui.sh"
 
 [ -n "${STEED_IMAPS_PORT:-}" ] || bail "no test environment (run under tests/env/run)"
 export TZ=UTC LANG=C.UTF-8
@@ -23,7 +27,7 @@ bob() { XDG_DATA_HOME="$T_TMP/bob" XDG_CACHE_HOME="$T_TMP/bob-c" sm -F "$T_TMP/b
 bobdec() { XDG_DATA_HOME="$T_TMP/bob" XDG_CACHE_HOME="$T_TMP/bob-c" sm -F "$T_TMP/dec.conf" "$@"; }
 AH=$T_TMP/alice/steedmail/gnupg
 BH=$T_TMP/bob/steedmail/gnupg
-trap 'for h in "$AH" "$BH"; do gpgconf --homedir "$h" --kill all >/dev/null 2>&1; done' EXIT
+trap 'for h in "$AH" "$BH"; do gpgconf --homedir "$h" --kill all >/dev/null 2>&1; done; tui_cleanup' EXIT
 C=$T_TMP/bob-c/steedmail
 
 alice --genkey >/dev/null 2>&1 || bail "alice --genkey failed"
@@ -110,6 +114,49 @@ ok "the setting off again: the index is built anew, without it" found xylophone
 ok "... no message in it holds decrypted text" sh -c "[ \"\$(sqlite3 '$C/bob.search' 'SELECT count(*) FROM doc WHERE decrypted = 1')\" = 0 ]"
 ok "... the rest is still found" found pumpernickel "$UB"
 ok "the index file is mode 0600" sh -c "[ \"\$(stat -c %a '$C/bob.search')\" = 600 ]"
+
+# --- In the interface: B, results as a folder ---------------------------------
+# pane NAME CONF [ARGS]: bob's interface at 80x24 with that configuration.
+pane() {
+	_n=$1 _c=$2; shift 2
+	tui_start "$_n" env XDG_DATA_HOME="$T_TMP/bob" XDG_CACHE_HOME="$T_TMP/bob-c" \
+	    HOME="$HOME" "$STEEDMAIL" -F "$T_TMP/$_c.conf" "$@"
+}
+# search NAME QUERY: B, the query, Enter.
+search() {
+	tui_keys "$1" B
+	tui_wait "$1" "Search the text" >/dev/null
+	tui_type "$1" "$2"
+	tui_keys "$1" Enter
+}
+pane d dec
+tui_wait d "Bread order" 20 >/dev/null || bail "the index did not show"
+search d xylophone
+ok "tmux: B finds the word inside the encrypted message (index-decrypted = yes)" tui_wait d '1 found in the cached mail and the server for "xylophone"'
+ok "... the results are a folder of their own: one row of five" tui_wait d "1/1 of 5"
+ok "... the encrypted message's row" sh -c "tmux -S '$TUI_SOCK' capture-pane -p -t d | grep -q 'Alice Example' && ! tmux -S '$TUI_SOCK' capture-pane -p -t d | grep -q 'Bread order'"
+tui_keys d Enter
+ok "... and it opens from there, decrypted" tui_wait d "the word only inside is xylophone"
+tui_keys d q
+tui_wait d "1/1 of 5" >/dev/null
+tui_keys d l; tui_wait d "Limit to" >/dev/null; tui_keys d C-u Enter
+ok "l and an empty expression show all again" tui_wait d "/5  sort"
+search d "from:dave date:2024-01-03.."
+ok "B takes the query language: from: and a date range" tui_wait d "1 found in the cached mail for"
+ok "... the folder of results holds that message" sh -c "sleep 0.3; tmux -S '$TUI_SOCK' capture-pane -p -t d | grep -q Figures && tmux -S '$TUI_SOCK' capture-pane -p -t d | grep -q '1/1 of 5'"
+search d "(fox"
+ok "a query it cannot read says why" tui_wait d "search: a ( is not closed"
+tui_keys d q
+tui_ended d >/dev/null
+pane o bob --offline
+tui_wait o "Bread order" 20 >/dev/null || bail "the offline index did not show"
+search o xylophone
+ok "index-decrypted off (again): the encrypted word is not found" tui_wait o '0 found in the cached mail for "xylophone"'
+search o marmalade
+ok "--offline: the cached mail answers alone" tui_wait o '1 found in the cached mail for "marmalade"'
+ok "... and the status line says offline" tui_wait o "offline: started with --offline"
+tui_keys o q
+tui_ended o >/dev/null
 
 # --- Built incrementally, killed, rebuilt -------------------------------------------
 # 30,000 stored bodies made straight in the body cache, so that the build
