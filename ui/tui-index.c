@@ -51,6 +51,9 @@ struct ixs {
 	uint32_t		*uids;		/* a body search's result */
 	size_t			 nuids;
 	char			*body_words;
+	uint32_t		*found;		/* / in the text: its matches */
+	size_t			 nfound;
+	uint64_t		 find_job;	/* / in the text, under way */
 
 	size_t			 count;		/* rows in the view */
 	size_t			 cur;		/* the cursor's row */
@@ -730,14 +733,46 @@ ixs_sort(struct ixs *s)
 	free(a);
 }
 
+/* The query of B, / or l to the full-text index (tui-worker.c). */
+static uint64_t
+ixs_text_job(struct ixs *s, const char *q)
+{
+	struct tui_job	 j;
+
+	memset(&j, 0, sizeof j);
+	j.kind = TJ_SEARCH;
+	j.folder = s->folder;
+	j.arg = (char *)q;
+	return tui_submit(s->ta, &j);
+}
+
 static void
 ixs_limit(struct ixs *s)
 {
+	struct index_view	 v = s->v;
+	size_t			 n;
+	char			*cause = NULL;
 	char	*a = tui_prompt("Limit to (~f ~s ~t ~N ~F ~D, words, !; "
 	    "empty: all): ", s->limit, 0, NULL, NULL);
 
 	if (a == NULL)
 		return;
+	/*
+	 * Words no header matches: the text of the cached mail, with the
+	 * language of --search, as B does.
+	 */
+	v.limit = a;
+	if (*a != '\0' && strchr(a, '~') == NULL && s->ix != NULL &&
+	    index_count(s->ix, &v, &n, &cause) == 0 && n == 0) {
+		free(s->body_words);
+		s->body_words = a;
+		free(s->limit);
+		s->limit = NULL;
+		s->search_job = ixs_text_job(s, a);
+		tui_message("no header matches; searching the text...");
+		return;
+	}
+	free(cause);
 	free(s->limit);
 	s->limit = *a != '\0' ? a : NULL;
 	if (*a == '\0') {
@@ -749,6 +784,37 @@ ixs_limit(struct ixs *s)
 		s->body_words = NULL;
 	}
 	ixs_set_view(s);
+}
+
+/*
+ * / found nothing in the headers but the text has matches: the nearest
+ * of them after (dir 1) or before (-1) the cursor, going round the end.
+ */
+static void
+ixs_found(struct ixs *s, int dir)
+{
+	size_t	i, off, d, best = SIZE_MAX, at = 0;
+
+	for (i = 0; i < s->nfound && s->count > 0; i++) {
+		if (index_find(s->ix, &s->v, s->found[i], &off) == -1)
+			continue;
+		d = dir > 0 ? (off + s->count - s->cur - 1) % s->count :
+		    (s->cur + s->count - off - 1) % s->count;
+		if (d < best) {
+			best = d;
+			at = off;
+		}
+	}
+	if (best == SIZE_MAX) {
+		tui_message("not found: %s", s->search);
+		return;
+	}
+	s->cur = at;
+	s->placed = 1;
+	ixs_clamp(s);
+	tui_message("found in the text of %zu message%s; n goes on",
+	    s->nfound, s->nfound == 1 ? "" : "s");
+	tui_dirty();
 }
 
 static void
@@ -770,6 +836,19 @@ ixs_search(struct ixs *s, int again, int dir)
 	if (s->ix == NULL)
 		return;
 	r = index_search(s->ix, &s->v, s->search, s->cur, dir, &off, &cause);
+	if (r == 1 && !again && strchr(s->search, '~') == NULL) {
+		/* no header has it: the text of the cached mail may */
+		free(s->found);
+		s->found = NULL;
+		s->nfound = 0;
+		s->find_job = ixs_text_job(s, s->search);
+		tui_message("not in the headers; searching the text...");
+		return;
+	}
+	if (r == 1 && s->found != NULL) {
+		ixs_found(s, dir);
+		return;
+	}
 	if (r == -1) {
 		tui_error("%s", cause != NULL ? cause : "bad search");
 		free(cause);
@@ -1125,6 +1204,23 @@ ixs_event(struct tui_screen *sc, struct tui_event *ev)
 		}
 		return;
 	}
+	if (ev->job == s->find_job) {
+		s->find_job = 0;
+		if (ev->result != IMAP_OPS_OK) {
+			tui_error("search: %s", ev->cause != NULL ? ev->cause :
+			    "failed");
+			return;
+		}
+		free(s->found);
+		s->found = ev->uids;
+		s->nfound = ev->nuids;
+		ev->uids = NULL;
+		if (s->nfound == 0)
+			tui_message("not found: %s", s->search);
+		else
+			ixs_found(s, 1);
+		return;
+	}
 	if (ev->job == s->search_job) {
 		s->search_job = 0;
 		if (ev->result != IMAP_OPS_OK) {
@@ -1185,6 +1281,7 @@ ixs_free(struct tui_screen *sc)
 	free(s->search);
 	free(s->uids);
 	free(s->body_words);
+	free(s->found);
 	free(s);
 	free(sc);
 }

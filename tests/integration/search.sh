@@ -146,6 +146,25 @@ ok "B takes the query language: from: and a date range" tui_wait d "1 found in t
 ok "... the folder of results holds that message" sh -c "sleep 0.3; tmux -S '$TUI_SOCK' capture-pane -p -t d | grep -q Figures && tmux -S '$TUI_SOCK' capture-pane -p -t d | grep -q '1/1 of 5'"
 search d "(fox"
 ok "a query it cannot read says why" tui_wait d "search: a ( is not closed"
+tui_keys d l; tui_wait d "Limit to" >/dev/null; tui_keys d C-u Enter
+tui_wait d "/5  sort" >/dev/null
+tui_keys d Home
+tui_wait d "INBOX  1/5" >/dev/null
+tui_keys d /; tui_wait d "Search for:" >/dev/null; tui_type d xylophone; tui_keys d Enter
+ok "/ with a word no header has: found in the text, the cursor on it" tui_wait d "found in the text of 1 message"
+ok "... the encrypted message's row (the newest: the last by date)" tui_wait d "INBOX  5/5"
+tui_keys d Home
+tui_wait d "INBOX  1/5" >/dev/null
+tui_keys d n
+ok "... n goes to it again" tui_wait d "INBOX  5/5"
+tui_keys d l; tui_wait d "Limit to" >/dev/null; tui_type d marmalade; tui_keys d Enter
+ok "l with words no header has: the text answers, as a folder" tui_wait d '1 found in the cached mail and the server for "marmalade"'
+ok "... of one row" tui_wait d "1/1 of 5"
+tui_keys d l; tui_wait d "Limit to" >/dev/null; tui_keys d C-u Enter
+ok "... and l with nothing shows all again" tui_wait d "/5  sort"
+tui_keys d l; tui_wait d "Limit to" >/dev/null; tui_type d jam; tui_keys d Enter
+ok "l with a word of a Subject: the header language, as before" tui_wait d "1/1 of 5"
+ok "... no text search" sh -c "! tmux -S '$TUI_SOCK' capture-pane -p -t d | grep -q 'found in the cached'"
 tui_keys d q
 tui_ended d >/dev/null
 pane o bob --offline
