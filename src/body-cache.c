@@ -3,7 +3,8 @@
  *
  * Two tables: body, one small row per message (where it came from, its
  * size, the order it was stored in), and body_raw, its bytes, so that
- * adding up the sizes or finding the oldest rows never reads a message.
+ * finding the oldest rows never reads a message; total, the sum of the
+ * sizes, kept by triggers, so that a store does not add them all up.
  * The ids grow (AUTOINCREMENT: an evicted id is never used again), which
  * is what eviction (lowest ids first) and the full-text index (the
  * highest id it has read) go by. The file name comes from the account's
@@ -45,8 +46,13 @@ static const char body_cache_schema[] =
     "CREATE TABLE body_raw ("
     " id INTEGER PRIMARY KEY,"
     " raw BLOB NOT NULL);"
+    "CREATE TABLE total (bytes INTEGER NOT NULL);"
+    "INSERT INTO total VALUES (0);"
     "CREATE TRIGGER body_gone AFTER DELETE ON body BEGIN"
-    " DELETE FROM body_raw WHERE id = old.id; END;";
+    " DELETE FROM body_raw WHERE id = old.id;"
+    " UPDATE total SET bytes = bytes - old.size; END;"
+    "CREATE TRIGGER body_new AFTER INSERT ON body BEGIN"
+    " UPDATE total SET bytes = bytes + new.size; END;";
 
 /* A cache: what is not ours or of another version is made anew. */
 static const struct db_schema body_cache_db = {
@@ -147,8 +153,8 @@ body_cache_evict(struct body_cache *bc, char **cause)
 	sqlite3_int64	 total, last = 0;
 	int		 rc;
 
-	if (sqlite3_prepare_v2(bc->db, "SELECT coalesce(sum(size), 0) "
-	    "FROM body", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(bc->db, "SELECT bytes FROM total", -1, &st,
+	    NULL) != SQLITE_OK)
 		return body_cache_fail(bc, "cannot evict", cause);
 	total = sqlite3_step(st) == SQLITE_ROW ?
 	    sqlite3_column_int64(st, 0) : 0;
@@ -277,8 +283,8 @@ body_cache_stats(struct body_cache *bc, uint64_t *count, uint64_t *bytes,
 {
 	sqlite3_stmt	*st;
 
-	if (sqlite3_prepare_v2(bc->db, "SELECT count(*), "
-	    "coalesce(sum(size), 0) FROM body", -1, &st, NULL) != SQLITE_OK ||
+	if (sqlite3_prepare_v2(bc->db, "SELECT (SELECT count(*) FROM body), "
+	    "bytes FROM total", -1, &st, NULL) != SQLITE_OK ||
 	    sqlite3_step(st) != SQLITE_ROW) {
 		sqlite3_finalize(st);
 		return body_cache_fail(bc, "cannot count", cause);
