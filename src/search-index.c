@@ -354,12 +354,18 @@ search_index_query(struct search_index *si, const char *mailbox,
 
 	*uids = NULL;
 	*n = 0;
+	/*
+	 * Newest stored first. Ordered by fts.rowid (the same ids), FTS5
+	 * walks its lists backwards and stops at the limit; ordered by
+	 * doc's id, every match would be read and sorted first.
+	 */
 	sql = xasprintf("SELECT d.uid FROM %s d.mailbox = ? AND "
-	    "d.uidvalidity = ?%s%s ORDER BY d.id DESC%s",
+	    "d.uidvalidity = ?%s%s ORDER BY %s DESC%s",
 	    q->match != NULL ? "fts JOIN doc d ON d.id = fts.rowid WHERE "
 	    "fts MATCH ? AND" : "doc d WHERE",
 	    q->after != 0 ? " AND d.sent >= ?" : "",
 	    q->before != 0 ? " AND d.sent < ?" : "",
+	    q->match != NULL ? "fts.rowid" : "d.id",
 	    limit > 0 ? " LIMIT ?" : "");
 	rc = sqlite3_prepare_v2(si->db, sql, -1, &st, NULL);
 	free(sql);
