@@ -500,13 +500,15 @@ session_fetch(struct session *s, const char *folder, uint32_t uid,
 {
 	struct cache_mailbox	 mb;
 	struct buf		 whole;
-	char			*why = NULL;
+	char			*why = NULL, flags[8];
 	int			 have, rc;
 
 	s->cached = 1;
-	/* the UIDVALIDITY the header cache has: the last sync's */
+	/* the UIDVALIDITY the header cache has (the last sync's), and a
+	   message it still lists: one expunged since is not given again */
 	have = s->bodies != NULL &&
-	    cache_mailbox_peek(s->cache, folder, &mb, &why) == 1;
+	    cache_mailbox_peek(s->cache, folder, &mb, &why) == 1 &&
+	    cache_get_flags(s->cache, &mb, uid, flags, &why) == 1;
 	free(why);
 	why = NULL;
 	if (have && part == NULL) {
