@@ -145,6 +145,28 @@ body_cache_get(struct body_cache *bc, const char *mailbox,
 	return 0;
 }
 
+int
+body_cache_has(struct body_cache *bc, const char *mailbox,
+    uint32_t uidvalidity, uint32_t uid, char **cause)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(bc->db, "SELECT 1 FROM body WHERE mailbox = ? "
+	    "AND uidvalidity = ? AND uid = ?", -1, &st, NULL) != SQLITE_OK)
+		return body_cache_fail(bc, "cannot read", cause);
+	sqlite3_bind_text(st, 1, mailbox, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, uidvalidity);
+	sqlite3_bind_int64(st, 3, uid);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc != SQLITE_DONE)
+		return body_cache_fail(bc, "cannot read", cause);
+	return 0;
+}
+
 /* Evict the oldest messages until the cache fits; in the transaction. */
 static int
 body_cache_evict(struct body_cache *bc, char **cause)

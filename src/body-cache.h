@@ -47,6 +47,9 @@ const char	*body_cache_path(const struct body_cache *);
 int	 body_cache_get(struct body_cache *, const char *mailbox,
 	    uint32_t uidvalidity, uint32_t uid, struct buf *out,
 	    char **cause);
+/* 1 if the message is stored, 0 if not, -1 (nothing is read). */
+int	 body_cache_has(struct body_cache *, const char *mailbox,
+	    uint32_t uidvalidity, uint32_t uid, char **cause);
 /*
  * Store a message (replacing an earlier copy), then evict the oldest
  * ones until the cache fits its limit again. A message larger than the

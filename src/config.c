@@ -791,6 +791,7 @@ config_free(struct config *cf)
 	free(cf->sync_trust_limit);
 	free(cf->cache_protected);
 	free(cf->body_cache_size);
+	free(cf->body_prefetch_days);
 	free(cf->index_decrypted);
 	for (i = 0; i < cf->nbinds; i++)
 		free(cf->binds[i]);

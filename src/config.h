@@ -85,6 +85,9 @@ struct config {
 
 	/* the body cache's bound (body-cache.h): a size; NULL: default */
 	char		*body_cache_size;
+	/* after a sync, the newest days of mail into the body cache; a
+	 * number; NULL: 0, none */
+	char		*body_prefetch_days;
 	/* decrypted text in the full-text index (search-index.h): "yes",
 	 * "no"; NULL: no */
 	char		*index_decrypted;

@@ -36,6 +36,7 @@ struct session {
 };
 
 #define SESSION_OFFLINE	"started with --offline: only cached mail"
+#define SESSION_PREFETCH_MAX	2000	/* messages looked at per prefetch */
 
 /*
  * The body cache, with its configured bound; without it (a file that
@@ -441,6 +442,89 @@ session_index(struct session *s)
 		    s->a->id, cause);
 		free(cause);
 	}
+}
+
+/* What session_prefetch() gathers: the newest messages not kept. */
+struct session_want {
+	struct session	*s;
+	const char	*folder;
+	uint32_t	 uidvalidity;
+	time_t		 since;
+	uint32_t	*uids;
+	size_t		 n;
+};
+
+static int
+session_want(const struct cache_msg *m, void *arg)
+{
+	struct session_want	*w = arg;
+	char			*why = NULL;
+
+	if (m->internaldate < w->since)
+		return 0;
+	if (body_cache_has(w->s->bodies, w->folder, w->uidvalidity, m->uid,
+	    &why) == 0) {
+		w->uids = xreallocarray(w->uids, w->n + 1, sizeof *w->uids);
+		w->uids[w->n++] = m->uid;
+	}
+	free(why);
+	return 0;
+}
+
+int
+session_prefetch(struct session *s, const char *folder, size_t *fetched,
+    char **cause)
+{
+	struct cache_mailbox	 mb;
+	struct session_want	 w;
+	struct buf		 b;
+	char			*end;
+	long			 days = 0;
+	size_t			 i;
+	int			 rc;
+
+	*fetched = 0;
+	if (s->cf->body_prefetch_days != NULL) {
+		days = strtol(s->cf->body_prefetch_days, &end, 10);
+		if (*s->cf->body_prefetch_days == '\0' || *end != '\0' ||
+		    days < 0 || days > 36500) {
+			*cause = xasprintf("body-prefetch-days %s: not a number "
+			    "of days (0 to 36500)", s->cf->body_prefetch_days);
+			return -1;
+		}
+	}
+	if (days == 0 || s->bodies == NULL || s->cf->offline)
+		return IMAP_OPS_OK;
+	if ((rc = cache_mailbox_peek(s->cache, folder, &mb, cause)) != 1)
+		return rc == 0 ? IMAP_OPS_OK : -1;
+	memset(&w, 0, sizeof w);
+	w.s = s;
+	w.folder = folder;
+	w.uidvalidity = mb.uidvalidity;
+	w.since = time(NULL) - (time_t)days * 86400;
+	if (cache_each_newest(s->cache, &mb, SESSION_PREFETCH_MAX,
+	    session_want, &w, cause) == -1)
+		return -1;
+	rc = IMAP_OPS_OK;
+	/* the newest first: a stopped prefetch has kept the most wanted */
+	for (i = 0; i < w.n && rc == IMAP_OPS_OK; i++) {
+		if (fe_cancelled()) {
+			rc = SESSION_CANCELLED;
+			break;
+		}
+		buf_init(&b);
+		if ((rc = session_fetch(s, folder, w.uids[i], NULL, &b,
+		    cause)) == IMAP_OPS_OK)
+			(*fetched)++;
+		buf_free(&b);
+	}
+	free(w.uids);
+	if (*fetched > 0) {
+		log_msg(LOG_INFO, "session: %s: %zu messages fetched into the "
+		    "body cache", folder, *fetched);
+		session_index(s);
+	}
+	return rc;
 }
 
 int

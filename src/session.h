@@ -71,6 +71,16 @@ int		 session_cached(const struct session *);
 /* The body cache, or NULL (for the full-text index, search-index.h). */
 struct body_cache *session_bodies(struct session *);
 /*
+ * After a sync: the messages of folder that arrived in the last
+ * body-prefetch-days days (of its newest 2000) and are not in the body
+ * cache, fetched into it, the newest first; *fetched says how many.
+ * Nothing when the setting is 0 (the default) or the session is
+ * offline. Stops at fe_cancelled() (SESSION_CANCELLED) or when the
+ * server is lost; -1 and a cause for a setting it cannot read.
+ */
+int	 session_prefetch(struct session *, const char *folder,
+	    size_t *fetched, char **cause);
+/*
  * The full-text index (search-index.h) brought up to date with the body
  * cache; a sync does it too. A failure is only logged.
  */

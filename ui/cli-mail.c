@@ -57,6 +57,24 @@ cmd_sync_trust(struct session *s, const char *folder,
 	}
 }
 
+/* body-prefetch-days: the newest mail into the body cache, said. */
+static void
+cmd_sync_prefetch(struct session *s, const char *folder)
+{
+	size_t	 fetched;
+	char	*cause = NULL;
+
+	if (session_prefetch(s, folder, &fetched, &cause) != IMAP_OPS_OK) {
+		cmd_error("warning: %s: %s", folder, cause != NULL ? cause :
+		    "messages not fetched for offline reading");
+		free(cause);
+	}
+	if (fetched > 0)
+		fprintf(stderr, "steedmail: %s: %zu message%s fetched for "
+		    "reading offline\n", folder, fetched,
+		    fetched == 1 ? "" : "s");
+}
+
 int
 cmd_sync(struct cmd_ctx *ctx)
 {
@@ -87,6 +105,7 @@ cmd_sync(struct cmd_ctx *ctx)
 	fflush(stdout);
 	send_crash_point("synced");
 	cmd_sync_trust(s, folder, &ss, 1);
+	cmd_sync_prefetch(s, folder);
 	session_close(s);
 	return EX_OK;
 }

@@ -453,6 +453,21 @@ post_changed(struct tui_account *ta, const char *folder)
 }
 
 /* A sync, then its trust step; the index hears of what changed only. */
+/* The newest days of mail into the body cache (body-prefetch-days). */
+static void
+do_prefetch(struct tui_account *ta, const char *folder)
+{
+	size_t	 fetched;
+	char	*cause = NULL;
+	int	 r;
+
+	r = session_prefetch(ta->s, folder, &fetched, &cause);
+	if (r != IMAP_OPS_OK && r != SESSION_CANCELLED)
+		hook_notice(ta, FE_WARNING, cause != NULL ? cause :
+		    "messages not fetched for offline reading");
+	free(cause);
+}
+
 static void
 do_sync(struct tui_account *ta, const char *folder, struct tui_event *ev)
 {
@@ -476,6 +491,8 @@ do_sync(struct tui_account *ta, const char *folder, struct tui_event *ev)
 	/* new trust states, or real subjects where "(encrypted)" was */
 	if (st.processed > 0 || st.kept > 0)
 		post_changed(ta, folder);
+	if (ev->result == IMAP_OPS_OK)
+		do_prefetch(ta, folder);
 }
 
 static void

@@ -4,7 +4,8 @@
 # asked, no connection) and a server that cannot be reached both give it
 # again, a part of it too, while a message never fetched is refused with
 # a sentence that says why. --list --offline shows the cached index and
-# exits 0. A small body-cache-size evicts the oldest first. In tmux at
+# exits 0. A small body-cache-size evicts the oldest first;
+# body-prefetch-days fetches the newest mail after a sync. In tmux at
 # 80x24: a message read before opens with Dovecot stopped, one never
 # read says it is not cached; started with --offline, the status line
 # says so, cached mail opens and the rest says what is missing.
@@ -81,6 +82,25 @@ ok "body-cache-size = 3K: the oldest message is evicted first" sh -c "
 	[ \"\$(sqlite3 '$DB' 'SELECT sum(size) FROM body')\" -le 3072 ]"
 b down --fetch "$U1" >/dev/null 2>"$T_TMP/ev"
 ok "... and is no longer there without the server" has "$T_TMP/ev" "not in the body cache"
+
+# --- body-prefetch-days: the newest mail fetched after a sync ------------------
+{ echo "body-prefetch-days = 30"; cat "$STEED_ENV/bob.conf"; } >"$T_TMP/pre.conf"
+chmod 600 "$T_TMP/pre.conf"
+pre() { XDG_DATA_HOME="$T_TMP/bob" XDG_CACHE_HOME="$T_TMP/pre-c" sm -F "$T_TMP/$1.conf" "${@:2}"; }
+pre bob --sync >/dev/null 2>"$T_TMP/pre0"
+ok "body-prefetch-days unset (0): a sync fetches no message" sh -c "! grep -q 'fetched for reading offline' '$T_TMP/pre0' && [ \"\$(sqlite3 '$T_TMP/pre-c/steedmail/bob.bodies' 'SELECT count(*) FROM body')\" = 0 ]"
+pre pre --sync >/dev/null 2>"$T_TMP/pre1"
+ok "body-prefetch-days = 30: the sync fetches the four new ones, and says so" has "$T_TMP/pre1" "INBOX: 4 messages fetched for reading offline"
+pre nopw --offline --fetch "$U2" >"$T_TMP/pre2" 2>&1 </dev/null
+ok "... one never opened reads offline" has "$T_TMP/pre2" "the body of message bravo"
+pre nopw --offline --search bravo >"$T_TMP/pre3" 2>&1 </dev/null
+ok "... and is in the full-text index" has "$T_TMP/pre3" "kept bravo $u"
+pre pre --sync >/dev/null 2>"$T_TMP/pre4"
+ok "... the next sync fetches nothing again" sh -c "! grep -q 'fetched for reading offline' '$T_TMP/pre4'"
+{ echo "body-prefetch-days = soon"; cat "$STEED_ENV/bob.conf"; } >"$T_TMP/prebad.conf"
+chmod 600 "$T_TMP/prebad.conf"
+pre prebad --sync >/dev/null 2>"$T_TMP/pre5"
+ok "... a setting it cannot read is a warning" has "$T_TMP/pre5" "body-prefetch-days soon: not a number of days"
 
 # --- The interface ------------------------------------------------------------
 start() {
