@@ -733,6 +733,14 @@ ixs_sort(struct ixs *s)
 	free(a);
 }
 
+/* Not the header language's own (~ terms, ! negation): words, for the
+ * full-text index when no header has them. */
+static int
+ixs_textual(const char *expr)
+{
+	return strchr(expr, '~') == NULL && strchr(expr, '!') == NULL;
+}
+
 /* The query of B, / or l to the full-text index (tui-worker.c). */
 static uint64_t
 ixs_text_job(struct ixs *s, const char *q)
@@ -751,18 +759,20 @@ ixs_limit(struct ixs *s)
 {
 	struct index_view	 v = s->v;
 	size_t			 n;
-	char			*cause = NULL;
-	char	*a = tui_prompt("Limit to (~f ~s ~t ~N ~F ~D, words, !; "
-	    "empty: all): ", s->limit, 0, NULL, NULL);
+	char			*a, *cause = NULL;
 
+	a = tui_prompt("Limit to (~f ~s ~t ~N ~F ~D, words, !; empty: all): ",
+	    s->limit, 0, NULL, NULL);
 	if (a == NULL)
 		return;
 	/*
-	 * Words no header matches: the text of the cached mail, with the
-	 * language of --search, as B does.
+	 * Words no header of the whole folder matches: the text of the
+	 * cached mail, with the language of --search, as B does.
 	 */
 	v.limit = a;
-	if (*a != '\0' && strchr(a, '~') == NULL && s->ix != NULL &&
+	v.uids = NULL;
+	v.nuids = 0;
+	if (*a != '\0' && ixs_textual(a) && s->ix != NULL &&
 	    index_count(s->ix, &v, &n, &cause) == 0 && n == 0) {
 		free(s->body_words);
 		s->body_words = a;
@@ -836,7 +846,7 @@ ixs_search(struct ixs *s, int again, int dir)
 	if (s->ix == NULL)
 		return;
 	r = index_search(s->ix, &s->v, s->search, s->cur, dir, &off, &cause);
-	if (r == 1 && !again && strchr(s->search, '~') == NULL) {
+	if (r == 1 && !again && ixs_textual(s->search)) {
 		/* no header has it: the text of the cached mail may */
 		free(s->found);
 		s->found = NULL;

@@ -165,6 +165,9 @@ ok "... and l with nothing shows all again" tui_wait d "/5  sort"
 tui_keys d l; tui_wait d "Limit to" >/dev/null; tui_type d jam; tui_keys d Enter
 ok "l with a word of a Subject: the header language, as before" tui_wait d "1/1 of 5"
 ok "... no text search" sh -c "! tmux -S '$TUI_SOCK' capture-pane -p -t d | grep -q 'found in the cached'"
+tui_keys d l; tui_wait d "Limit to" >/dev/null; tui_keys d C-u; tui_type d '!xylophone'; tui_keys d Enter
+ok "l with ! (the header language's not): every row, no text search" tui_wait_re d "[0-9]/5 of 5|INBOX  [0-9]/5  sort"
+ok "... none" sh -c "! tmux -S '$TUI_SOCK' capture-pane -p -t d | grep -q 'searching the text\|found in the cached'"
 tui_keys d q
 tui_ended d >/dev/null
 pane o bob --offline
