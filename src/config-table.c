@@ -73,6 +73,18 @@ const struct config_setting config_settings[] = {
 	  "m opens the editor at once, as mutt's autoedit (default: no: "
 	  "To and Subject are asked first, so the security line says "
 	  "whether the message will be encrypted before it is written)" },
+	{ "body-cache-size", CONFIG_GLOBAL, CONFIG_STRING,
+	  G(body_cache_size), 0, "SIZE",
+	  "how much of the mail read is kept, as fetched, to read again "
+	  "without the server and to search (default: 512M; 0: none)" },
+	{ "body-prefetch-days", CONFIG_GLOBAL, CONFIG_STRING,
+	  G(body_prefetch_days), 0, "DAYS",
+	  "after a sync, fetch into the body cache the messages that arrived "
+	  "in the last DAYS days (default: 0, none: for a metered link)" },
+	{ "index-decrypted", CONFIG_GLOBAL, CONFIG_CHOICE,
+	  G(index_decrypted), 0, "yes|no",
+	  "put the decrypted text of encrypted mail into the full-text "
+	  "index, so that searches find it (default: no)" },
 	{ "bind", CONFIG_GLOBAL, CONFIG_LIST, G(binds), 0, "MAP KEY ACTION",
 	  "in the interface, KEY on screen MAP runs ACTION (repeatable; "
 	  "see steedmail(1), SCREENS)" },

@@ -923,6 +923,9 @@ config_free(struct config *cf)
 	free(cf->dns_wait);
 	free(cf->sync_trust_limit);
 	free(cf->cache_protected);
+	free(cf->body_cache_size);
+	free(cf->body_prefetch_days);
+	free(cf->index_decrypted);
 	for (i = 0; i < cf->nbinds; i++)
 		free(cf->binds[i]);
 	free(cf->binds);

@@ -88,6 +88,17 @@ struct config {
 	 * cache (cache-protected.h): "yes", "no"; NULL: yes */
 	char		*cache_protected;
 
+	/* the body cache's bound (body-cache.h): a size; NULL: default */
+	char		*body_cache_size;
+	/* after a sync, the newest days of mail into the body cache; a
+	 * number; NULL: 0, none */
+	char		*body_prefetch_days;
+	/* decrypted text in the full-text index (search-index.h): "yes",
+	 * "no"; NULL: no */
+	char		*index_decrypted;
+	/* --offline: never connect (not a setting) */
+	int		 offline;
+
 	/* the interface's `bind MAP KEY ACTION` lines, in file order; not
 	 * checked here (tui-keys.c knows the names) */
 	char		**binds;

@@ -112,6 +112,12 @@ db_try_open(sqlite3 **dbp, const char *path, const struct db_schema *s,
 		free(sql);
 		version = 1;
 	}
+	/* A cache without migrations is made anew for any older one. */
+	if (version < s->version && s->migrations == NULL && s->rebuild) {
+		log_msg(LOG_INFO, "db: %s is of version %d, not %d; rebuilding",
+		    path, version, s->version);
+		return 1;
+	}
 	for (; version < s->version; version++) {
 		sql = xasprintf("BEGIN IMMEDIATE; %s PRAGMA user_version=%d; "
 		    "COMMIT;", s->migrations[version - 1], version + 1);

@@ -20,7 +20,8 @@ struct db_schema {
 	const char		 *what;		/* "header cache": for messages */
 	int			  app_id;
 	const char		 *create;
-	const char *const	 *migrations;
+	const char *const	 *migrations;	/* NULL: a cache of an older
+						   version is made anew */
 	int			  version;
 	const char		 *synchronous;	/* "NORMAL", "FULL" */
 	/*

@@ -145,6 +145,13 @@ imap_conn_retry(struct imap_conn *c)
 	c->down = NULL;
 }
 
+void
+imap_conn_offline(struct imap_conn *c, const char *why)
+{
+	free(c->down);
+	c->down = xstrdup(why);
+}
+
 static int
 imap_conn_connect(struct imap_conn *c, char **cause)
 {

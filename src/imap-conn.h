@@ -103,6 +103,8 @@ int	 imap_conn_copy(struct imap_conn *, const char *mailbox, uint32_t uid,
  * (a batch command says why and ends); this forgets it, so the next call
  * connects again: for a program that keeps running. */
 void	 imap_conn_retry(struct imap_conn *);
+/* Never connect: every operation fails as lost, saying why (--offline). */
+void	 imap_conn_offline(struct imap_conn *, const char *why);
 /* The UIDs of mailbox's messages whose text has every word (UID SEARCH
  * TEXT, on the server); *uids allocated. */
 int	 imap_conn_search(struct imap_conn *, const char *mailbox,

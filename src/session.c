@@ -12,10 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "body-cache.h"
 #include "cache-protected.h"
+#include "crypto.h"
 #include "frontend.h"
 #include "log.h"
+#include "mime-parse.h"
 #include "password.h"
+#include "search-index.h"
 #include "session.h"
 #include "xmalloc.h"
 
@@ -24,8 +28,41 @@ struct session {
 	const struct account	*a;
 	struct cache		*cache;
 	struct imap_conn	*conn;
+	struct body_cache	*bodies;	/* NULL: none */
+	struct search_index	*search;	/* opened when first needed */
+	int			 cached;	/* the last fetch was read from
+						   the body cache */
 	char			*down;	/* why the server is out of reach */
 };
+
+#define SESSION_OFFLINE	"started with --offline: only cached mail"
+#define SESSION_PREFETCH_MAX	2000	/* messages looked at per prefetch */
+
+/*
+ * The body cache, with its configured bound; without it (a file that
+ * cannot be made) messages are only ever fetched, which is said once.
+ */
+static void
+session_open_bodies(struct session *s)
+{
+	uint64_t	 limit = BODY_CACHE_DEFAULT;
+	char		*cause = NULL;
+
+	if (s->cf->body_cache_size != NULL &&
+	    body_cache_size_parse(s->cf->body_cache_size, &limit,
+	    &cause) == -1) {
+		fe_notice(FE_WARNING, "%s; %llu bytes it is", cause,
+		    (unsigned long long)BODY_CACHE_DEFAULT);
+		free(cause);
+		cause = NULL;
+		limit = BODY_CACHE_DEFAULT;
+	}
+	if ((s->bodies = body_cache_open(s->a->id, limit, &cause)) == NULL) {
+		fe_notice(FE_WARNING, "%s: messages are not kept: %s",
+		    s->a->id, cause);
+		free(cause);
+	}
+}
 
 /* Are an opened message's protected header values kept in the cache? */
 static int
@@ -77,7 +114,17 @@ session_open(struct config *cf, const char *id, struct session **sp,
 		return SESSION_NO_CACHE;
 	}
 	session_forget_protected(s);
+	session_open_bodies(s);
+	if (cf->offline) {
+		/* no password asked, no connection tried, ever */
+		s->conn = imap_conn_new(s->a, cf->ca_file, NULL, s->cache);
+		s->down = xstrdup(SESSION_OFFLINE);
+		imap_conn_offline(s->conn, s->down);
+		*sp = s;
+		return IMAP_OPS_OK;
+	}
 	if ((pw = password_get(cf, s->a, cause)) == NULL) {
+		body_cache_close(s->bodies);
 		cache_close(s->cache);
 		free(s);
 		return SESSION_NO_PASSWORD;
@@ -97,6 +144,8 @@ session_close(struct session *s)
 	if (s == NULL)
 		return;
 	imap_conn_close(s->conn);
+	search_index_close(s->search);
+	body_cache_close(s->bodies);
 	cache_close(s->cache);
 	free(s->down);
 	free(s);
@@ -173,6 +222,7 @@ session_sync(struct session *s, const char *folder, struct session_sync *ss,
 	rc = imap_conn_sync(s->conn, folder, &ss->st, cause);
 	if ((rc = session_stopped(rc, cause)) != IMAP_OPS_OK)
 		return rc;
+	session_index(s);
 	/*
 	 * From the first message no sync has given the trust store yet:
 	 * those of an earlier sync that stopped between storing envelopes
@@ -348,11 +398,242 @@ session_trust(struct session *s, const char *folder,
 	return IMAP_OPS_OK;
 }
 
+struct body_cache *
+session_bodies(struct session *s)
+{
+	return s->bodies;
+}
+
+/* The full-text index, opened the first time; NULL after saying why. */
+static struct search_index *
+session_search_index(struct session *s, char **cause)
+{
+	int	dec;
+
+	if (s->search != NULL)
+		return s->search;
+	dec = s->cf->index_decrypted != NULL &&
+	    strcmp(s->cf->index_decrypted, "yes") == 0;
+	if (dec) {
+		char	*why = NULL;
+
+		/* what is decrypted for the index, with the configured home */
+		if (crypto_init(s->cf->gnupg_home, &why) == -1) {
+			log_msg(LOG_INFO, "session: %s", why);
+			free(why);
+		}
+	}
+	s->search = search_index_open(s->a->id, dec, cause);
+	return s->search;
+}
+
+void
+session_index(struct session *s)
+{
+	struct search_index	*si;
+	size_t			 added;
+	char			*cause = NULL;
+
+	if (s->bodies == NULL)
+		return;
+	if ((si = session_search_index(s, &cause)) == NULL ||
+	    search_index_update(si, s->bodies, &added, &cause) == -1) {
+		log_msg(LOG_INFO, "session: %s: full-text index: %s",
+		    s->a->id, cause);
+		free(cause);
+	}
+}
+
+/* What session_prefetch() gathers: the newest messages not kept. */
+struct session_want {
+	struct session	*s;
+	const char	*folder;
+	uint32_t	 uidvalidity;
+	time_t		 since;
+	uint32_t	*uids;
+	size_t		 n;
+};
+
+static int
+session_want(const struct cache_msg *m, void *arg)
+{
+	struct session_want	*w = arg;
+	char			*why = NULL;
+
+	if (m->internaldate < w->since)
+		return 0;
+	if (body_cache_has(w->s->bodies, w->folder, w->uidvalidity, m->uid,
+	    &why) == 0) {
+		w->uids = xreallocarray(w->uids, w->n + 1, sizeof *w->uids);
+		w->uids[w->n++] = m->uid;
+	}
+	free(why);
+	return 0;
+}
+
+int
+session_prefetch(struct session *s, const char *folder, size_t *fetched,
+    char **cause)
+{
+	struct cache_mailbox	 mb;
+	struct session_want	 w;
+	struct buf		 b;
+	char			*end;
+	long			 days = 0;
+	size_t			 i;
+	int			 rc;
+
+	*fetched = 0;
+	if (s->cf->body_prefetch_days != NULL) {
+		days = strtol(s->cf->body_prefetch_days, &end, 10);
+		if (*s->cf->body_prefetch_days == '\0' || *end != '\0' ||
+		    days < 0 || days > 36500) {
+			*cause = xasprintf("body-prefetch-days %s: not a number "
+			    "of days (0 to 36500)", s->cf->body_prefetch_days);
+			return -1;
+		}
+	}
+	if (days == 0 || s->bodies == NULL || s->cf->offline)
+		return IMAP_OPS_OK;
+	if ((rc = cache_mailbox_peek(s->cache, folder, &mb, cause)) != 1)
+		return rc == 0 ? IMAP_OPS_OK : -1;
+	memset(&w, 0, sizeof w);
+	w.s = s;
+	w.folder = folder;
+	w.uidvalidity = mb.uidvalidity;
+	w.since = time(NULL) - (time_t)days * 86400;
+	if (cache_each_newest(s->cache, &mb, SESSION_PREFETCH_MAX,
+	    session_want, &w, cause) == -1)
+		return -1;
+	rc = IMAP_OPS_OK;
+	/* the newest first: a stopped prefetch has kept the most wanted */
+	for (i = 0; i < w.n && rc == IMAP_OPS_OK; i++) {
+		if (fe_cancelled()) {
+			rc = SESSION_CANCELLED;
+			break;
+		}
+		buf_init(&b);
+		if ((rc = session_fetch(s, folder, w.uids[i], NULL, &b,
+		    cause)) == IMAP_OPS_OK)
+			(*fetched)++;
+		buf_free(&b);
+	}
+	free(w.uids);
+	if (*fetched > 0) {
+		log_msg(LOG_INFO, "session: %s: %zu messages fetched into the "
+		    "body cache", folder, *fetched);
+		session_index(s);
+	}
+	return rc;
+}
+
+int
+session_search_text(struct session *s, const char *folder,
+    const char *query, uint32_t **uids, size_t *n, char **cause)
+{
+	struct search_index	*si;
+
+	*uids = NULL;
+	*n = 0;
+	if ((si = session_search_index(s, cause)) == NULL)
+		return -1;
+	return search_index_find(si, s->bodies, s->cache, folder, query,
+	    uids, n, cause);
+}
+
+const char *
+session_offline(const struct session *s)
+{
+	return s->cf->offline ? SESSION_OFFLINE : NULL;
+}
+
+int
+session_cached(const struct session *s)
+{
+	return s->cached;
+}
+
+/*
+ * Section part of a whole message, as BODY[part] would give it: the
+ * part's body, still encoded. 1 and out, 0 if there is no such part.
+ */
+static int
+session_section(const struct buf *whole, const char *part, struct buf *out)
+{
+	struct mime_msg		*msg;
+	struct mime_part	*p;
+	char			*why = NULL;
+	int			 rc = 0;
+
+	if ((msg = mime_parse_copy(whole->data != NULL ? whole->data : "",
+	    whole->len, &why)) == NULL) {
+		free(why);
+		return 0;
+	}
+	if ((p = mime_msg_section(msg, part)) != NULL) {
+		buf_add(out, p->body, p->bodylen);
+		rc = 1;
+	}
+	mime_msg_free(msg);
+	return rc;
+}
+
 int
 session_fetch(struct session *s, const char *folder, uint32_t uid,
     const char *part, struct buf *out, char **cause)
 {
-	return imap_conn_fetch(s->conn, folder, uid, part, out, cause);
+	struct cache_mailbox	 mb;
+	struct buf		 whole;
+	char			*why = NULL, flags[8];
+	int			 have, rc;
+
+	s->cached = 1;
+	/* the UIDVALIDITY the header cache has (the last sync's), and a
+	   message it still lists: one expunged since is not given again */
+	have = s->bodies != NULL &&
+	    cache_mailbox_peek(s->cache, folder, &mb, &why) == 1 &&
+	    cache_get_flags(s->cache, &mb, uid, flags, &why) == 1;
+	free(why);
+	why = NULL;
+	if (have && part == NULL) {
+		if ((rc = body_cache_get(s->bodies, folder, mb.uidvalidity,
+		    uid, out, &why)) == 1) {
+			log_msg(LOG_INFO, "session: %s UID %u from the body "
+			    "cache", folder, uid);
+			return IMAP_OPS_OK;
+		}
+		if (rc == -1)
+			log_msg(LOG_INFO, "session: %s", why);
+		free(why);
+		why = NULL;
+	}
+	s->cached = 0;
+	rc = imap_conn_fetch(s->conn, folder, uid, part, out, cause);
+	if (rc == IMAP_OPS_OK && part == NULL && have &&
+	    body_cache_put(s->bodies, folder, mb.uidvalidity, uid, out->data,
+	    out->len, &why) == -1) {
+		log_msg(LOG_INFO, "session: not kept: %s", why);
+		free(why);
+	}
+	if (rc != IMAP_OPS_LOST || !have)
+		return rc;
+	/* Out of reach: a part of a message kept whole will do. */
+	buf_init(&whole);
+	if (part != NULL && body_cache_get(s->bodies, folder, mb.uidvalidity,
+	    uid, &whole, &why) == 1 && session_section(&whole, part, out)) {
+		s->cached = 1;
+		buf_free(&whole);
+		free(*cause);
+		*cause = NULL;
+		return IMAP_OPS_OK;
+	}
+	buf_free(&whole);
+	free(why);
+	why = *cause;
+	*cause = xasprintf("UID %u is not in the body cache (%s)", uid,
+	    why);
+	free(why);
+	return rc;
 }
 
 int
@@ -386,6 +667,8 @@ session_delete(struct session *s, const char *folder, uint32_t uid,
 void
 session_retry(struct session *s)
 {
+	if (s->cf->offline)
+		return;
 	free(s->down);
 	s->down = NULL;
 	imap_conn_retry(s->conn);

@@ -64,7 +64,40 @@ void		 session_close(struct session *);
 const struct account *session_account(const struct session *);
 /* The header cache, for the thread that drives the session. */
 struct cache	*session_cache(struct session *);
-/* Why the server could not be reached at open, or NULL. */
+/* --offline's reason ("started with --offline: ..."), or NULL. */
+const char	*session_offline(const struct session *);
+/* Did the last session_fetch() read the body cache (no server asked)? */
+int		 session_cached(const struct session *);
+/* The body cache, or NULL (for the full-text index, search-index.h). */
+struct body_cache *session_bodies(struct session *);
+/*
+ * After a sync: the messages of folder that arrived in the last
+ * body-prefetch-days days (of its newest 2000) and are not in the body
+ * cache, fetched into it, the newest first; *fetched says how many.
+ * Nothing when the setting is 0 (the default) or the session is
+ * offline. Stops at fe_cancelled() (SESSION_CANCELLED) or when the
+ * server is lost; -1 and a cause for a setting it cannot read.
+ */
+int	 session_prefetch(struct session *, const char *folder,
+	    size_t *fetched, char **cause);
+/*
+ * The full-text index (search-index.h) brought up to date with the body
+ * cache; a sync does it too. A failure is only logged.
+ */
+void	 session_index(struct session *);
+/*
+ * The UIDs (ascending, *uids allocated) of folder's messages that match
+ * query (search-query.h) in the full-text index, brought up to date
+ * first; no server is asked. -1 and a cause (a query that cannot be
+ * read says why).
+ */
+int	 session_search_text(struct session *, const char *folder,
+	    const char *query, uint32_t **uids, size_t *n, char **cause);
+/*
+ * Why the server could not be reached at open, or NULL. With the
+ * configuration's offline set (--offline), no password is asked, no
+ * connection is ever tried, and this says so.
+ */
 const char	*session_down(const struct session *);
 /* Saved flag changes sent to the server when it was opened. */
 size_t		 session_replayed(const struct session *);
@@ -113,7 +146,13 @@ int	 session_trust(struct session *, const char *folder,
 int	 session_opened(struct session *, const char *folder, uint32_t uid,
 	    const struct message *);
 
-/* One message by UID (part NULL: all of it), raw, into out. */
+/*
+ * One message by UID (part NULL: all of it), raw, into out. A whole
+ * message is read from the body cache (body-cache.h) when it is there,
+ * and kept there once fetched; with the server out of reach, a part of a
+ * message kept whole is cut from it. A message that is neither cached
+ * nor reachable: IMAP_OPS_LOST, and the cause says so.
+ */
 int	 session_fetch(struct session *, const char *folder, uint32_t uid,
 	    const char *part, struct buf *out, char **cause);
 

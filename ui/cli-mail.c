@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "index.h"
 #include "log.h"
+#include "search-query.h"
 #include "send.h"
 #include "session.h"
 #include "strsafe.h"
@@ -57,6 +58,24 @@ cmd_sync_trust(struct session *s, const char *folder,
 	}
 }
 
+/* body-prefetch-days: the newest mail into the body cache, said. */
+static void
+cmd_sync_prefetch(struct session *s, const char *folder)
+{
+	size_t	 fetched;
+	char	*cause = NULL;
+
+	if (session_prefetch(s, folder, &fetched, &cause) != IMAP_OPS_OK) {
+		cmd_error("warning: %s: %s", folder, cause != NULL ? cause :
+		    "messages not fetched for offline reading");
+		free(cause);
+	}
+	if (fetched > 0)
+		fprintf(stderr, "steedmail: %s: %zu message%s fetched for "
+		    "reading offline\n", folder, fetched,
+		    fetched == 1 ? "" : "s");
+}
+
 int
 cmd_sync(struct cmd_ctx *ctx)
 {
@@ -87,6 +106,7 @@ cmd_sync(struct cmd_ctx *ctx)
 	fflush(stdout);
 	send_crash_point("synced");
 	cmd_sync_trust(s, folder, &ss, 1);
+	cmd_sync_prefetch(s, folder);
 	session_close(s);
 	return EX_OK;
 }
@@ -179,10 +199,13 @@ cmd_list_print(struct session *s, const char *folder,
 	return rc;
 }
 
-/* The server is out of reach: the cached copy, if there is one, and 75. */
+/*
+ * The server is out of reach: the cached copy, if there is one, and 75;
+ * 0 when out of reach was asked for (--offline).
+ */
 static int
 cmd_list_cached(struct session *s, const char *folder,
-    const struct index_view *v, const char *why)
+    const struct index_view *v, const char *why, int asked)
 {
 	struct cache_mailbox	 mb;
 	char			*cause = NULL;
@@ -199,7 +222,7 @@ cmd_list_cached(struct session *s, const char *folder,
 	}
 	cmd_error("%s: showing the cached copy (%s)", folder, why);
 	cmd_list_print(s, folder, v);
-	return EX_TEMPFAIL;
+	return asked ? EX_OK : EX_TEMPFAIL;
 }
 
 int
@@ -222,10 +245,11 @@ cmd_list(struct cmd_ctx *ctx)
 	if ((rc = cmd_open(ctx, &s)) != EX_OK)
 		return rc;
 	if (session_down(s) != NULL)
-		rc = cmd_list_cached(s, folder, &v, session_down(s));
+		rc = cmd_list_cached(s, folder, &v, session_down(s),
+		    ctx->cf->offline);
 	else if ((rc = session_sync(s, folder, &ss, &cause)) ==
 	    IMAP_OPS_LOST) {
-		rc = cmd_list_cached(s, folder, &v, cause);
+		rc = cmd_list_cached(s, folder, &v, cause, 0);
 		free(cause);
 	} else if (rc != IMAP_OPS_OK) {
 		cmd_error("%s: %s", folder, cause);
@@ -236,6 +260,57 @@ cmd_list(struct cmd_ctx *ctx)
 		cmd_sync_trust(s, folder, &ss, 0);
 		rc = cmd_list_print(s, folder, &v);
 	}
+	session_close(s);
+	return rc;
+}
+
+/*
+ * --search QUERY [FOLDER]: the full-text index brought up to date with
+ * the body cache, then the matching messages as --list prints them. The
+ * server is never asked (the session is opened as --offline opens it),
+ * so no password is wanted either.
+ */
+int
+cmd_search(struct cmd_ctx *ctx)
+{
+	struct session		*s;
+	struct search_query	 q;
+	struct index_view	 v = { INDEX_SORT_ARRIVAL, 0, NULL, NULL, 0 };
+	const char		*folder = cmd_mail_folder(ctx, 1);
+	uint32_t		*uids = NULL;
+	size_t			 n = 0;
+	char			*cause = NULL;
+	int			 rc;
+
+	if (ctx->argc < 1 || ctx->argc > 2) {
+		cmd_error("usage: steedmail --search QUERY [FOLDER]");
+		return EX_USAGE;
+	}
+	if (search_query_parse(ctx->argv[0], &q, &cause) == -1) {
+		cmd_error("--search %s: %s", ctx->argv[0], cause);
+		free(cause);
+		return EX_USAGE;
+	}
+	search_query_free(&q);
+	ctx->cf->offline = 1;
+	if ((rc = cmd_open(ctx, &s)) != EX_OK)
+		return rc;
+	if (session_search_text(s, folder, ctx->argv[0], &uids, &n,
+	    &cause) == -1) {
+		cmd_error("%s: %s", folder, cause);
+		free(cause);
+		session_close(s);
+		return EX_UNAVAILABLE;
+	}
+	/* an empty set means none, not all */
+	if (n == 0) {
+		session_close(s);
+		return EX_OK;
+	}
+	v.uids = uids;
+	v.nuids = n;
+	rc = cmd_list_print(s, folder, &v);
+	free(uids);
 	session_close(s);
 	return rc;
 }
@@ -258,8 +333,7 @@ cmd_fetch(struct cmd_ctx *ctx)
 		return EX_USAGE;
 	if ((rc = cmd_open(ctx, &s)) != EX_OK)
 		return rc;
-	if (session_down(s) != NULL)
-		return cmd_down(s, NULL);
+	/* down, a message in the body cache still comes */
 	buf_init(&b);
 	if ((rc = session_fetch(s, folder, uid, ctx->part, &b,
 	    &cause)) != IMAP_OPS_OK) {

@@ -70,7 +70,9 @@ enum {
 	CMD_PUBLISH,
 	CMD_EXPORT_SETUP,
 	CMD_IMPORT_SETUP,
-	CMD_EXPORT_SECRET_KEY
+	CMD_EXPORT_SECRET_KEY,
+	CMD_SEARCH,
+	OPT_OFFLINE
 };
 
 #define MAIN_TIMEOUT_MAX	86400	/* seconds --idle may wait at most */
@@ -124,6 +126,8 @@ static const struct option main_options[] = {
 	{ "export-setup",	no_argument,	NULL, CMD_EXPORT_SETUP },
 	{ "import-setup",	no_argument,	NULL, CMD_IMPORT_SETUP },
 	{ "export-secret-key",	no_argument,	NULL, CMD_EXPORT_SECRET_KEY },
+	{ "search",		no_argument,	NULL, CMD_SEARCH },
+	{ "offline",		no_argument,	NULL, OPT_OFFLINE },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -180,7 +184,11 @@ main_usage(FILE *f)
 "  --list [FOLDER]    one line per message: UID, flags, date, from, subject\n"
 "  --folders          one line per folder: name, unseen, total; INBOX and\n"
 "                     the special folders (Sent, Trash, ...) first\n"
-"  --fetch UID [FOLDER]  the raw message on standard output\n"
+"  --fetch UID [FOLDER]  the raw message on standard output (from the body\n"
+"                     cache when it is there)\n"
+"  --search QUERY [FOLDER]  the cached messages that match, in --list's\n"
+"                     form: words, \"a phrase\", prefix*, from: to:\n"
+"                     subject: date:FROM..TO, OR, NOT, -word, ( )\n"
 "  --part SECTION     with --fetch: only this MIME part (1, 2.1, ...)\n"
 "  --sort ORDER       with --list: arrival (default), date, from, subject,\n"
 "                     size or thread; -ORDER reverses it\n"
@@ -210,6 +218,8 @@ main_usage(FILE *f)
 "  -F FILE            configuration file (default:\n"
 "                     $XDG_CONFIG_HOME/steedmail/config)\n"
 "  -A ACCOUNT         account to use (default: default-account, or the first)\n"
+"  --offline          never connect: cached mail only (flag changes and\n"
+"                     mail to send wait for the next time)\n"
 "  -d LEVEL           write a debug log (1 info, 2 protocol, 3 trace) to\n"
 "                     $XDG_CACHE_HOME/steedmail/debug.log; passwords and\n"
 "                     decrypted text are never written to it\n"
@@ -397,6 +407,7 @@ main_run(int command, struct cmd_ctx *ctx)
 	case CMD_EXPORT_SETUP:	return cmd_export_setup(ctx);
 	case CMD_IMPORT_SETUP:	return cmd_import_setup(ctx);
 	case CMD_EXPORT_SECRET_KEY: return cmd_export_secret_key(ctx);
+	case CMD_SEARCH:	return cmd_search(ctx);
 	default:		return cmd_check_config(ctx);
 	}
 }
@@ -404,7 +415,7 @@ main_run(int command, struct cmd_ctx *ctx)
 /* No command, on a terminal: the curses interface (ui/tui-main.c). */
 static int
 main_interface(const char *config_path, const char *account,
-    const char *debug, const char *mailto)
+    const char *debug, const char *mailto, int offline)
 {
 	struct config	*cf;
 	char		*cause = NULL;
@@ -423,6 +434,7 @@ main_interface(const char *config_path, const char *account,
 	}
 	for (i = 0; i < cf->nwarnings; i++)
 		cmd_error("warning: %s", cf->warnings[i]);
+	cf->offline = offline;
 	rc = tui_main(cf, account, mailto);
 	config_free(cf);
 	log_close();
@@ -436,7 +448,7 @@ main(int argc, char **argv)
 	struct cmd_ctx	 ctx;
 	char		*cause = NULL, *flags, **operands = NULL;
 	size_t		 i;
-	int		 ch, command = CMD_NONE, rc;
+	int		 ch, command = CMD_NONE, rc, offline = 0;
 
 	/* A peer that goes away is an error to report, not a reason to die. */
 	signal(SIGPIPE, SIG_IGN);
@@ -500,11 +512,15 @@ main(int argc, char **argv)
 		case CMD_EXPORT_SETUP:
 		case CMD_IMPORT_SETUP:
 		case CMD_EXPORT_SECRET_KEY:
+		case CMD_SEARCH:
 			if (command != CMD_NONE && command != ch) {
 				cmd_error("give one command at a time");
 				return EX_USAGE;
 			}
 			command = ch;
+			break;
+		case OPT_OFFLINE:
+			offline = 1;
 			break;
 		case OPT_SIGN:
 			ctx.sign = 1;
@@ -582,7 +598,8 @@ main(int argc, char **argv)
 	if (flags != NULL)
 		operands = main_put_flags(&ctx, flags);
 	if (command == CMD_NONE && ctx.argc == 0 && isatty(0) && isatty(1))
-		return main_interface(config_path, ctx.account, debug, NULL);
+		return main_interface(config_path, ctx.account, debug, NULL,
+		    offline);
 	/* steedmail mailto:URL, as a desktop's mail handler calls it */
 	if (command == CMD_NONE && ctx.argc == 1 &&
 	    strncasecmp(ctx.argv[0], "mailto:", 7) == 0) {
@@ -592,7 +609,7 @@ main(int argc, char **argv)
 			return EX_USAGE;
 		}
 		return main_interface(config_path, ctx.account, debug,
-		    ctx.argv[0]);
+		    ctx.argv[0], offline);
 	}
 	if (command == CMD_NONE) {
 		cmd_error("no command given");
@@ -706,6 +723,8 @@ main(int argc, char **argv)
 	}
 	for (i = 0; ctx.cf != NULL && i < ctx.cf->nwarnings; i++)
 		cmd_error("warning: %s", ctx.cf->warnings[i]);
+	if (ctx.cf != NULL)
+		ctx.cf->offline = offline;
 	ctx.config_path = config_path;
 	cmd_hooks_install();
 	rc = main_run(command, &ctx);

@@ -59,6 +59,7 @@ int	cmd_flush(struct cmd_ctx *);
 int	cmd_resume(struct cmd_ctx *);
 int	cmd_list(struct cmd_ctx *);
 int	cmd_fetch(struct cmd_ctx *);
+int	cmd_search(struct cmd_ctx *);
 int	cmd_sync(struct cmd_ctx *);
 int	cmd_view(struct cmd_ctx *);
 int	cmd_inspect(struct cmd_ctx *);

@@ -51,6 +51,9 @@ struct ixs {
 	uint32_t		*uids;		/* a body search's result */
 	size_t			 nuids;
 	char			*body_words;
+	uint32_t		*found;		/* / in the text: its matches */
+	size_t			 nfound;
+	uint64_t		 find_job;	/* / in the text, under way */
 
 	size_t			 count;		/* rows in the view */
 	size_t			 cur;		/* the cursor's row */
@@ -696,14 +699,56 @@ ixs_sort(struct ixs *s)
 	free(a);
 }
 
+/* Not the header language's own (~ terms, ! negation): words, for the
+ * full-text index when no header has them. */
+static int
+ixs_textual(const char *expr)
+{
+	return strchr(expr, '~') == NULL && strchr(expr, '!') == NULL;
+}
+
+/* The query of B, / or l to the full-text index (tui-worker.c). */
+static uint64_t
+ixs_text_job(struct ixs *s, const char *q)
+{
+	struct tui_job	 j;
+
+	memset(&j, 0, sizeof j);
+	j.kind = TJ_SEARCH;
+	j.folder = s->folder;
+	j.arg = (char *)q;
+	return tui_submit(s->ta, &j);
+}
+
 static void
 ixs_limit(struct ixs *s)
 {
-	char	*a = tui_prompt("Limit to (~f ~s ~t ~N ~F ~D, words, !; "
-	    "empty: all): ", s->limit, 0, NULL, NULL);
+	struct index_view	 v = s->v;
+	size_t			 n;
+	char			*a, *cause = NULL;
 
+	a = tui_prompt("Limit to (~f ~s ~t ~N ~F ~D, words, !; empty: all): ",
+	    s->limit, 0, NULL, NULL);
 	if (a == NULL)
 		return;
+	/*
+	 * Words no header of the whole folder matches: the text of the
+	 * cached mail, with the language of --search, as B does.
+	 */
+	v.limit = a;
+	v.uids = NULL;
+	v.nuids = 0;
+	if (*a != '\0' && ixs_textual(a) && s->ix != NULL &&
+	    index_count(s->ix, &v, &n, &cause) == 0 && n == 0) {
+		free(s->body_words);
+		s->body_words = a;
+		free(s->limit);
+		s->limit = NULL;
+		s->search_job = ixs_text_job(s, a);
+		tui_message("no header matches; searching the text...");
+		return;
+	}
+	free(cause);
 	free(s->limit);
 	s->limit = *a != '\0' ? a : NULL;
 	if (*a == '\0') {
@@ -715,6 +760,37 @@ ixs_limit(struct ixs *s)
 		s->body_words = NULL;
 	}
 	ixs_set_view(s);
+}
+
+/*
+ * / found nothing in the headers but the text has matches: the nearest
+ * of them after (dir 1) or before (-1) the cursor, going round the end.
+ */
+static void
+ixs_found(struct ixs *s, int dir)
+{
+	size_t	i, off, d, best = SIZE_MAX, at = 0;
+
+	for (i = 0; i < s->nfound && s->count > 0; i++) {
+		if (index_find(s->ix, &s->v, s->found[i], &off) == -1)
+			continue;
+		d = dir > 0 ? (off + s->count - s->cur - 1) % s->count :
+		    (s->cur + s->count - off - 1) % s->count;
+		if (d < best) {
+			best = d;
+			at = off;
+		}
+	}
+	if (best == SIZE_MAX) {
+		tui_message("not found: %s", s->search);
+		return;
+	}
+	s->cur = at;
+	s->placed = 1;
+	ixs_clamp(s);
+	tui_message("found in the text of %zu message%s; n goes on",
+	    s->nfound, s->nfound == 1 ? "" : "s");
+	tui_dirty();
 }
 
 static void
@@ -736,6 +812,19 @@ ixs_search(struct ixs *s, int again, int dir)
 	if (s->ix == NULL)
 		return;
 	r = index_search(s->ix, &s->v, s->search, s->cur, dir, &off, &cause);
+	if (r == 1 && !again && ixs_textual(s->search)) {
+		/* no header has it: the text of the cached mail may */
+		free(s->found);
+		s->found = NULL;
+		s->nfound = 0;
+		s->find_job = ixs_text_job(s, s->search);
+		tui_message("not in the headers; searching the text...");
+		return;
+	}
+	if (r == 1 && s->found != NULL) {
+		ixs_found(s, dir);
+		return;
+	}
 	if (r == -1) {
 		tui_error("%s", cause != NULL ? cause : "bad search");
 		free(cause);
@@ -755,8 +844,8 @@ static void
 ixs_search_body(struct ixs *s)
 {
 	struct tui_job	 j;
-	char		*a = tui_prompt("Search message text on the server: ",
-	    NULL, 0, NULL, NULL);
+	char		*a = tui_prompt("Search the text (words, \"a phrase\", "
+	    "pre*, from: to: subject: date:, OR, -): ", NULL, 0, NULL, NULL);
 
 	if (a == NULL || *a == '\0') {
 		free(a);
@@ -769,7 +858,7 @@ ixs_search_body(struct ixs *s)
 	j.folder = s->folder;
 	j.arg = a;
 	s->search_job = tui_submit(s->ta, &j);
-	tui_message("searching on the server...");
+	tui_message("searching...");
 }
 
 static void
@@ -1090,10 +1179,27 @@ ixs_event(struct tui_screen *sc, struct tui_event *ev)
 		}
 		return;
 	}
+	if (ev->job == s->find_job) {
+		s->find_job = 0;
+		if (ev->result != IMAP_OPS_OK) {
+			tui_error("search: %s", ev->cause != NULL ? ev->cause :
+			    "failed");
+			return;
+		}
+		free(s->found);
+		s->found = ev->uids;
+		s->nfound = ev->nuids;
+		ev->uids = NULL;
+		if (s->nfound == 0)
+			tui_message("not found: %s", s->search);
+		else
+			ixs_found(s, 1);
+		return;
+	}
 	if (ev->job == s->search_job) {
 		s->search_job = 0;
 		if (ev->result != IMAP_OPS_OK) {
-			tui_error("server search: %s", ev->cause != NULL ?
+			tui_error("search: %s", ev->cause != NULL ?
 			    ev->cause : "failed");
 			return;
 		}
@@ -1104,8 +1210,9 @@ ixs_event(struct tui_screen *sc, struct tui_event *ev)
 		if (s->uids == NULL)
 			s->uids = xcalloc(1, sizeof *s->uids);
 		qsort(s->uids, s->nuids, sizeof *s->uids, uid_cmp);
-		tui_message("the server found %zu with \"%s\" in their text; "
-		    "l, then Enter, shows all again", s->nuids, s->body_words);
+		tui_message("%zu found in %s for \"%s\"; l, then Enter, "
+		    "shows all again", s->nuids, ev->text != NULL ? ev->text :
+		    "the text", s->body_words);
 		s->placed = 0;
 		ixs_set_view(s);
 		return;
@@ -1149,6 +1256,7 @@ ixs_free(struct tui_screen *sc)
 	free(s->search);
 	free(s->uids);
 	free(s->body_words);
+	free(s->found);
 	free(s);
 	free(sc);
 }

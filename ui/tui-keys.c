@@ -102,8 +102,8 @@ static const struct {
 	[TA_THREADS_ALL] = { "collapse-all", "collapse or expand every "
 	    "thread" },
 	[TA_LIMIT] = { "limit", "show only messages matching an expression" },
-	[TA_SEARCH_BODY] = { "search-bodies", "search the bodies on the "
-	    "server" },
+	[TA_SEARCH_BODY] = { "search-bodies", "search the text: the cached "
+	    "mail's index, and the server" },
 	[TA_NEXT_NEW] = { "next-new", "the next new message" },
 	[TA_LINE_UP] = { "previous-line", "one line up" },
 	[TA_LINE_DOWN] = { "next-line", "one line down" },

@@ -9,6 +9,7 @@
  * (a password, yes/no, the terminal for pinentry) blocks the worker until
  * the interface thread answers it (tui_answer()); never the other way.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -489,6 +490,21 @@ new_mail_hook(struct tui_account *ta, const char *folder, uint32_t n)
 }
 
 /* A sync, then its trust step; the index hears of what changed only. */
+/* The newest days of mail into the body cache (body-prefetch-days). */
+static void
+do_prefetch(struct tui_account *ta, const char *folder)
+{
+	size_t	 fetched;
+	char	*cause = NULL;
+	int	 r;
+
+	r = session_prefetch(ta->s, folder, &fetched, &cause);
+	if (r != IMAP_OPS_OK && r != SESSION_CANCELLED)
+		hook_notice(ta, FE_WARNING, cause != NULL ? cause :
+		    "messages not fetched for offline reading");
+	free(cause);
+}
+
 static void
 do_sync(struct tui_account *ta, const char *folder, struct tui_event *ev)
 {
@@ -514,6 +530,8 @@ do_sync(struct tui_account *ta, const char *folder, struct tui_event *ev)
 	/* new trust states, or real subjects where "(encrypted)" was */
 	if (st.processed > 0 || st.kept > 0)
 		post_changed(ta, folder);
+	if (ev->result == IMAP_OPS_OK)
+		do_prefetch(ta, folder);
 }
 
 static void
@@ -559,6 +577,85 @@ do_open(struct tui_account *ta, struct tui_job *j, struct tui_event *ev)
 		session_flag(ta->s, j->folder, j->uid, "\\Seen", "", &c);
 		free(c);
 	}
+}
+
+static int
+uid_cmp(const void *a, const void *b)
+{
+	uint32_t	x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Only words (letters, digits, blanks): what a server's SEARCH reads too. */
+static int
+plain_words(const char *q)
+{
+	for (; *q != '\0'; q++)
+		if (!isalnum((unsigned char)*q) && *q != ' ' &&
+		    (unsigned char)*q < 0x80)
+			return 0;
+	return 1;
+}
+
+/*
+ * B: the full-text index of the cached mail answers the query (its
+ * syntax, search-query.h); plain words also go to the server, when it
+ * can be reached, for the messages not cached. ev->text says who
+ * answered.
+ */
+static void
+do_search(struct tui_account *ta, struct tui_job *j, struct tui_event *ev)
+{
+	uint32_t	*srv = NULL;
+	size_t		 nsrv = 0, k;
+	int		 i;
+	char		*why = NULL;
+	int		 local;
+
+	local = session_search_text(ta->s, j->folder, j->arg, &ev->uids,
+	    &ev->nuids, &ev->cause) == 0;
+	if (!local && strstr(ev->cause, "not in the header cache") == NULL &&
+	    !plain_words(j->arg)) {
+		ev->result = -1;	/* a query it cannot read: say why */
+		return;
+	}
+	ev->result = IMAP_OPS_OK;
+	ev->text = xstrdup("the cached mail");
+	if (!plain_words(j->arg) || session_offline(ta->s) != NULL ||
+	    (i = session_search(ta->s, j->folder, j->arg, &srv, &nsrv,
+	    &why)) != IMAP_OPS_OK) {
+		if (!local) {
+			/* neither could answer: the index's reason, or the
+			   server's when it was asked */
+			ev->result = why != NULL ? (int)i : -1;
+			if (why != NULL) {
+				free(ev->cause);
+				ev->cause = why;
+			}
+			return;
+		}
+		free(why);
+		free(ev->cause);
+		ev->cause = NULL;
+		return;
+	}
+	free(ev->cause);
+	ev->cause = NULL;
+	free(ev->text);
+	ev->text = xstrdup(local ? "the cached mail and the server" :
+	    "the server");
+	/* the union, ascending, without repeats */
+	ev->uids = xreallocarray(ev->uids, ev->nuids + nsrv + 1,
+	    sizeof *ev->uids);
+	memcpy(ev->uids + ev->nuids, srv, nsrv * sizeof *srv);
+	ev->nuids += nsrv;
+	free(srv);
+	qsort(ev->uids, ev->nuids, sizeof *ev->uids, uid_cmp);
+	for (k = 0, nsrv = 0; nsrv < ev->nuids; nsrv++)
+		if (k == 0 || ev->uids[k - 1] != ev->uids[nsrv])
+			ev->uids[k++] = ev->uids[nsrv];
+	ev->nuids = k;
 }
 
 static void
@@ -644,8 +741,7 @@ run_job(struct tui_account *ta, struct job *jb)
 		ev->result = session_expunge(ta->s, j->folder, &ev->cause);
 		break;
 	case TJ_SEARCH:
-		ev->result = session_search(ta->s, j->folder, j->arg,
-		    &ev->uids, &ev->nuids, &ev->cause);
+		do_search(ta, j, ev);
 		break;
 	case TJ_CALL:
 		ev->result = j->fn(ta->s, j->fn_arg, ev);
@@ -655,10 +751,16 @@ run_job(struct tui_account *ta, struct job *jb)
 		free(ev->cause);
 		ev->cause = xstrdup("stopped");
 	}
-	if (is_lost(ev->result))
+	/* --offline stays so; a message from the body cache says nothing
+	   of the server */
+	if (session_offline(ta->s) != NULL)
+		set_state(ta, session_offline(ta->s));
+	else if (is_lost(ev->result))
 		set_state(ta, ev->cause != NULL ? ev->cause :
 		    "the connection was lost");
-	else if (ev->result == IMAP_OPS_OK && j->kind != TJ_CALL)
+	else if (ev->result == IMAP_OPS_OK && j->kind != TJ_CALL &&
+	    !((j->kind == TJ_OPEN || j->kind == TJ_RAW) &&
+	    session_cached(ta->s)))
 		set_state(ta, NULL);
 	pthread_mutex_lock(&ta->mu);
 	free(ta->progress);

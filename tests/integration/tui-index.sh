@@ -114,8 +114,8 @@ tui_keys u l; tui_wait u "Limit to" >/dev/null; tui_type u "~s account"; tui_key
 ok "l limits the index to what matches" tui_wait u "3/3 of 41"
 tui_keys u l; tui_wait u "Limit to" >/dev/null; tui_keys u C-u Enter
 ok "an empty limit shows everything again" tui_wait u "/41  sort"
-tui_keys u B; tui_wait u "Search message text" >/dev/null; tui_type u pumpernickel; tui_keys u Enter
-ok "B searches the text on the server: one message has the word" tui_wait u 'the server found 1 with "pumpernickel"'
+tui_keys u B; tui_wait u "Search the text" >/dev/null; tui_type u pumpernickel; tui_keys u Enter
+ok "B searches the text on the server: one message has the word" tui_wait u '1 found in the cached mail and the server for "pumpernickel"'
 ok "... and the index shows only it" tui_wait u "filler message 17"
 tui_keys u l; tui_wait u "Limit to" >/dev/null; tui_keys u Enter
 tui_wait u "/41  sort" >/dev/null
