@@ -18,6 +18,7 @@
 #include "imap-mailbox.h"
 #include "imap-session.h"
 #include "log.h"
+#include "oauth2.h"
 #include "outbox.h"
 #include "password.h"
 #include "send.h"
@@ -103,18 +104,48 @@ send_password(struct send_ctx *ctx, struct send_conn *c)
 	return c->password;
 }
 
+/*
+ * An OAuth2 account's server refused its access token: a fresh one in
+ * place of the one in hand. 0, or -1 with the reason as the smtp error.
+ */
+static int
+send_token(struct send_ctx *ctx, struct send_conn *c)
+{
+	char	*token, *why = NULL;
+
+	if ((token = oauth2_access(ctx->cf, c->a, OAUTH2_FORCE, &why)) ==
+	    NULL) {
+		free(c->smtp_error);
+		c->smtp_error = why;
+		return -1;
+	}
+	freezero_str(c->password);
+	c->password = token;
+	return 0;
+}
+
 static mailsmtp *
 send_smtp(struct send_ctx *ctx, struct send_conn *c, const char **why)
 {
-	const char	*pw;
+	enum smtp_session_stage	 stage;
+	const char		*pw;
 
 	if (c->smtp == NULL && c->smtp_error == NULL) {
 		if ((pw = send_password(ctx, c)) == NULL) {
 			*why = c->password_error;
 			return NULL;
 		}
-		c->smtp = smtp_session_open(c->a, send_ca_file(ctx, c->a), pw,
-		    &c->smtp_error);
+		c->smtp = smtp_session_open_stage(c->a,
+		    send_ca_file(ctx, c->a), pw, &stage, &c->smtp_error);
+		if (c->smtp == NULL && stage == SMTP_SESSION_LOGIN &&
+		    oauth2_account(c->a) && send_token(ctx, c) == 0) {
+			/* refused before its time: once more, fresh */
+			free(c->smtp_error);
+			c->smtp_error = NULL;
+			c->smtp = smtp_session_open(c->a,
+			    send_ca_file(ctx, c->a), c->password,
+			    &c->smtp_error);
+		}
 	}
 	*why = c->smtp_error;
 	return c->smtp;

@@ -15,6 +15,7 @@
 #include "cache-protected.h"
 #include "frontend.h"
 #include "log.h"
+#include "oauth2.h"
 #include "password.h"
 #include "session.h"
 #include "xmalloc.h"
@@ -78,9 +79,19 @@ session_open(struct config *cf, const char *id, struct session **sp,
 	}
 	session_forget_protected(s);
 	if ((pw = password_get(cf, s->a, cause)) == NULL) {
-		cache_close(s->cache);
-		free(s);
-		return SESSION_NO_PASSWORD;
+		if (!oauth2_account(s->a)) {
+			cache_close(s->cache);
+			free(s);
+			return SESSION_NO_PASSWORD;
+		}
+		/*
+		 * No OAuth2 token now (the authorization server out of
+		 * reach, the sign-in refused): the cache is there, and the
+		 * connection tries again for a token when it reconnects.
+		 */
+		log_msg(LOG_INFO, "session: %s: %s", s->a->id, *cause);
+		free(*cause);
+		*cause = NULL;
 	}
 	s->conn = imap_conn_new(s->a, cf->ca_file, pw, s->cache);
 	freezero_str(pw);

@@ -70,7 +70,8 @@ enum {
 	CMD_PUBLISH,
 	CMD_EXPORT_SETUP,
 	CMD_IMPORT_SETUP,
-	CMD_EXPORT_SECRET_KEY
+	CMD_EXPORT_SECRET_KEY,
+	CMD_OAUTH2_LOGIN
 };
 
 #define MAIN_TIMEOUT_MAX	86400	/* seconds --idle may wait at most */
@@ -124,6 +125,7 @@ static const struct option main_options[] = {
 	{ "export-setup",	no_argument,	NULL, CMD_EXPORT_SETUP },
 	{ "import-setup",	no_argument,	NULL, CMD_IMPORT_SETUP },
 	{ "export-secret-key",	no_argument,	NULL, CMD_EXPORT_SECRET_KEY },
+	{ "oauth2-login",	no_argument,	NULL, CMD_OAUTH2_LOGIN },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -154,6 +156,8 @@ main_usage(FILE *f)
 "  --smime            with -s, --genkey, --export-key: S/MIME instead;\n"
 "                     with --setup: an S/MIME certificate too\n"
 "  --genkey           make the account's key if it has none; show it\n"
+"  --oauth2-login     sign an account with auth = oauth2 in: a URL and a\n"
+"                     code to enter there; the token kept encrypted\n"
 "  --export-key       the account's public key, ASCII-armored, on stdout\n"
 "  --import-key FILE|-  add public keys or certificates to steedmail's home\n"
 "  --export-secret-key  the account's secret key, armored, on stdout\n"
@@ -397,6 +401,7 @@ main_run(int command, struct cmd_ctx *ctx)
 	case CMD_EXPORT_SETUP:	return cmd_export_setup(ctx);
 	case CMD_IMPORT_SETUP:	return cmd_import_setup(ctx);
 	case CMD_EXPORT_SECRET_KEY: return cmd_export_secret_key(ctx);
+	case CMD_OAUTH2_LOGIN:	return cmd_oauth2_login(ctx);
 	default:		return cmd_check_config(ctx);
 	}
 }
@@ -500,6 +505,7 @@ main(int argc, char **argv)
 		case CMD_EXPORT_SETUP:
 		case CMD_IMPORT_SETUP:
 		case CMD_EXPORT_SECRET_KEY:
+		case CMD_OAUTH2_LOGIN:
 			if (command != CMD_NONE && command != ch) {
 				cmd_error("give one command at a time");
 				return EX_USAGE;
@@ -663,6 +669,7 @@ main(int argc, char **argv)
 	case CMD_FOLDERS:
 	case CMD_GENKEY:
 	case CMD_EXPORT_KEY:
+	case CMD_OAUTH2_LOGIN:
 		if (ctx.argc != 0) {
 			cmd_error("unexpected argument \"%s\"", ctx.argv[0]);
 			return EX_USAGE;

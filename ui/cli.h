@@ -68,6 +68,8 @@ int	cmd_flag(struct cmd_ctx *);
 int	cmd_move(struct cmd_ctx *);
 int	cmd_delete(struct cmd_ctx *);
 int	cmd_genkey(struct cmd_ctx *);
+/* cli-oauth.c */
+int	cmd_oauth2_login(struct cmd_ctx *);
 int	cmd_export_key(struct cmd_ctx *);
 int	cmd_import_key(struct cmd_ctx *);
 int	cmd_trust(struct cmd_ctx *);
