@@ -268,7 +268,11 @@ oauth2_store(const struct config *cf, const struct account *a,
 	return 0;
 }
 
-/* The state of a, read from its file when this process has none. */
+/*
+ * The state of a, read from its file when this process has none. A state
+ * that could not be read keeps why (refused), so that a later call
+ * without cf (a reconnection) says the same; one with cf reads again.
+ */
 static struct oauth2_state *
 oauth2_load(const struct config *cf, const struct account *a,
     const char *path, char **cause)
@@ -289,30 +293,24 @@ oauth2_load(const struct config *cf, const struct account *a,
 		    "with steedmail -A %s --oauth2-login", a->id, a->id);
 		return NULL;
 	}
-	if (access(path, F_OK) != 0) {
-		*cause = xasprintf("account %s is not signed in with OAuth2 "
-		    "yet: run steedmail -A %s --oauth2-login", a->id, a->id);
-		return NULL;
-	}
 	s = xcalloc(1, sizeof *s);
-	if (oauth2_endpoints(cf, a, &s->e, cause) == -1) {
-		free(s);
-		return NULL;
-	}
-	if (crypto_init(cf->gnupg_home, &why) == -1 ||
-	    (s->refresh = password_file_read(path, &why)) == NULL) {
-		*cause = xasprintf("cannot decrypt the OAuth2 refresh token "
-		    "of account %s: %s", a->id, why != NULL ? why :
-		    "no reason given");
-		free(why);
-		oauth2_endpoints_free(&s->e);
-		free(s);
-		return NULL;
-	}
-	log_secret_add(s->refresh);
 	s->path = xstrdup(path);
 	s->next = oauth2_states;
 	oauth2_states = s;
+	if (access(path, F_OK) != 0)
+		s->refused = xasprintf("account %s is not signed in with "
+		    "OAuth2 yet: run steedmail -A %s --oauth2-login", a->id,
+		    a->id);
+	else if (oauth2_endpoints(cf, a, &s->e, &why) == -1)
+		s->refused = why;
+	else if (crypto_init(cf->gnupg_home, &why) == -1 ||
+	    (s->refresh = password_file_read(path, &why)) == NULL) {
+		s->refused = xasprintf("cannot decrypt the OAuth2 refresh "
+		    "token of account %s: %s", a->id, why != NULL ? why :
+		    "no reason given");
+		free(why);
+	} else
+		log_secret_add(s->refresh);
 	return s;
 }
 

@@ -1,0 +1,157 @@
+# tests/integration/oauth2.sh: signing in with OAuth2 against the real
+# servers of tests/env: the device grant at the test authorization server
+# (tests/env/oauth.py) with steedmail --oauth2-login; Dovecot's oauth2
+# passdb taking the access token (SASL OAUTHBEARER, and XOAUTH2 when the
+# account asks for it) for IMAP, and Postfix submission through Dovecot's
+# SASL; the refresh token kept encrypted, never a token in clear on disk;
+# the access token refreshed before it expires, and once more when the
+# server refuses it before its time (mid-session, across a dropped
+# connection); a revoked refresh token and an authorization server that
+# is down, each said in words, the outbox keeping what waits until the
+# sign-in works again.
+. "$(dirname "$0")/../lib.sh"
+
+[ -n "${STEED_OAUTH_URL:-}" ] || bail "the test environment has no authorization server"
+
+AS=$STEED_OAUTH_URL
+LOG=$STEED_OAUTH_DIR/requests.log
+D=$T_TMP/alice
+dove() { doveadm -c "$STEED_DOVECOT_CONF" "$@"; }
+
+# conf FILE [SETTING...]: alice's configuration, signing in with OAuth2.
+conf() {
+	_f=$1; shift
+	{
+		echo "ca-file = $STEED_CA_FILE"
+		echo "[account alice]"
+		echo "name = Alice Example"
+		echo "address = alice@steed.test"
+		echo "imap = imaps://localhost:$STEED_IMAPS_PORT"
+		echo "smtp = smtp://localhost:$STEED_SUBMISSION_PORT"
+		echo "auth = oauth2"
+		echo "oauth2-token-url = $AS/token"
+		echo "oauth2-device-url = $AS/device"
+		echo "oauth2-client-id = steedmail-test"
+		echo "oauth2-scope = mail"
+		for _s in "$@"; do echo "$_s"; done
+	} >"$_f"
+	chmod 0600 "$_f"
+}
+conf "$T_TMP/alice.conf"
+conf "$T_TMP/xoauth2.conf" "oauth2-mechanism = xoauth2"
+
+alice() { XDG_DATA_HOME="$D" XDG_CACHE_HOME="$T_TMP/alice-c" sm -F "$T_TMP/alice.conf" "$@"; }
+alicex() { XDG_DATA_HOME="$D" XDG_CACHE_HOME="$T_TMP/alice-c" sm -F "$T_TMP/xoauth2.conf" "$@"; }
+bob() { XDG_DATA_HOME="$T_TMP/bob" XDG_CACHE_HOME="$T_TMP/bob-c" sm -F "$STEED_ENV/bob.conf" "$@"; }
+as_post() { curl -s --cacert "$STEED_CA_FILE" -X POST "$AS$1" >/dev/null; }
+# approve CODE [deny]: the person at the verification page.
+approve() {
+	curl -s --cacert "$STEED_CA_FILE" "$AS/verify?user_code=$1&user=alice@steed.test${2:+&deny=1}"
+}
+count() { "$1" --list "$2" 2>/dev/null | grep -cF -- "$3"; }
+arrives() {
+	for _ in $(seq 1 30); do
+		[ "$(count "$1" "$2" "$3")" = "$4" ] && return 0
+		sleep 0.5
+	done
+	echo "expected $4 message(s) '$3' in $1's $2; found $(count "$1" "$2" "$3")"
+	return 1
+}
+refreshes() { grep -c "POST /token refresh_token" "$LOG"; }
+queued() { ls "$D/steedmail/outbox/" 2>/dev/null | grep -c '\.env$'; }
+# login [deny]: steedmail --oauth2-login, the code approved (or denied).
+login() {
+	alice --oauth2-login >"$T_TMP/login" 2>&1 &
+	_p=$!
+	for _ in $(seq 1 50); do
+		grep -q "enter the code" "$T_TMP/login" && break
+		sleep 0.1
+	done
+	_c=$(sed -n 's/^and enter the code \([0-9-]*\)$/\1/p' "$T_TMP/login")
+	approve "$_c" "$@" >/dev/null
+	wait "$_p"
+}
+u=$$-$(date +%s)
+
+# --- before signing in ------------------------------------------------------
+alice --sync >"$T_TMP/o" 2>&1
+ok "not signed in yet: --sync fails and says how to sign in" sh -c "[ $? != 0 ] && grep -q 'not signed in with OAuth2 yet: run steedmail -A alice --oauth2-login' '$T_TMP/o'"
+
+# --- the device grant -------------------------------------------------------
+login deny
+ok "the sign-in denied at the provider: said, nothing kept" sh -c "[ $? != 0 ] && grep -q 'the sign-in was refused at the provider: access_denied: the user said no' '$T_TMP/login' && [ ! -e '$D/steedmail/oauth2-alice.asc' ]"
+login
+ok "--oauth2-login shows a URL and a code, and is signed in once approved" sh -c "[ $? = 0 ] && grep -q '^  $AS/verify\$' '$T_TMP/login' && grep -q '^Signed in. The refresh token is kept encrypted to your key in $D/steedmail/oauth2-alice.asc' '$T_TMP/login'"
+ok "the refresh token file is an OpenPGP message, mode 0600" sh -c "head -1 '$D/steedmail/oauth2-alice.asc' | grep -q 'BEGIN PGP MESSAGE' && [ \"\$(stat -c %a '$D/steedmail/oauth2-alice.asc')\" = 600 ]"
+gpg --homedir "$D/steedmail/gnupg" --batch -q -d "$D/steedmail/oauth2-alice.asc" >"$T_TMP/rt" 2>/dev/null
+ok "it holds a refresh token, encrypted to alice's own key" grep -q '^rt-' "$T_TMP/rt"
+
+# --- IMAP and SMTP with the token ---------------------------------------------
+alice --sync >"$T_TMP/o" 2>&1
+ok "--sync logs in to Dovecot with the token" sh -c "[ $? = 0 ] && grep -q 'method=OAUTHBEARER' '$STEED_DOVECOT_LOG'"
+alicex --sync >"$T_TMP/o" 2>&1
+ok "oauth2-mechanism = xoauth2: Dovecot sees XOAUTH2" sh -c "[ $? = 0 ] && grep -q 'method=XOAUTH2' '$STEED_DOVECOT_LOG'"
+echo "sent with a token" | alice -s "oauth send $u" "$STEED_BOB" >"$T_TMP/o" 2>&1
+ok "-s sends through Postfix, which asks Dovecot about the token" sh -c "[ $? = 0 ] && grep -q 'sasl_method=OAUTHBEARER, sasl_username=alice@steed.test' '$STEED_POSTFIX_LOG'"
+ok "it arrives at bob's" arrives bob INBOX "oauth send $u" 1
+ok "and a copy is in alice's Sent" arrives alice Sent "oauth send $u" 1
+echo "bob to alice" | bob -s "to alice $u" "$STEED_ALICE" >/dev/null 2>&1
+ok "alice reads her INBOX with the token" arrives alice INBOX "to alice $u" 1
+ok "the refresh token rotated at each refresh: the file holds the newest" sh -c "gpg --homedir '$D/steedmail/gnupg' --batch -q -d '$D/steedmail/oauth2-alice.asc' 2>/dev/null | grep -q '^rt-' && ! gpg --homedir '$D/steedmail/gnupg' --batch -q -d '$D/steedmail/oauth2-alice.asc' 2>/dev/null | grep -qxF '$(cat "$T_TMP/rt")'"
+alice -d 3 --sync >/dev/null 2>&1
+ok "no token in clear anywhere under the data or cache directory" sh -c "! grep -rqaE '(at|rt)-[A-Za-z0-9_-]{20}' '$D' '$T_TMP/alice-c'"
+
+# --- expiry: before, and refused before its time mid-session --------------------
+echo 8 >"$STEED_OAUTH_DIR/expires-in"
+DLOG=$T_TMP/alice-c/steedmail/debug.log
+n=$(refreshes)
+rm -f "$DLOG"
+alice -d 3 --idle --timeout 20 >"$T_TMP/idle" 2>&1 &
+pid=$!
+sleep 1
+as_post /test/expire
+dove kick "$STEED_ALICE" >/dev/null
+sleep 1
+echo "after the kick" | bob -s "kick $u" "$STEED_ALICE" >/dev/null 2>&1
+wait "$pid"; rc=$?
+ok "a token refused before its time mid-session: --idle refreshes it and goes on" sh -c "[ $rc = 0 ] && grep -qx 'new mail' '$T_TMP/idle' && [ $(refreshes) -ge $((n + 2)) ]"
+ok "the server refused the old token once; the new one was asked for then" sh -c "[ \$(grep -c 'IMAP login as alice@steed.test refused (OAuth2)' '$DLOG') = 1 ] && grep -q 'refreshing the access token (the server refused the last one)' '$DLOG'"
+n=$(refreshes)
+rm -f "$DLOG"
+alice -d 3 --idle --timeout 9 >"$T_TMP/idle" 2>&1 &
+pid=$!
+sleep 7
+dove kick "$STEED_ALICE" >/dev/null
+sleep 1
+echo "near expiry" | bob -s "near $u" "$STEED_ALICE" >/dev/null 2>&1
+wait "$pid"
+ok "an access token about to expire is refreshed before it is used" sh -c "grep -qx 'new mail' '$T_TMP/idle' && [ $(refreshes) -ge $((n + 2)) ] && ! grep -q 'refused' '$DLOG'"
+echo 3600 >"$STEED_OAUTH_DIR/expires-in"
+
+# --- the authorization server down ----------------------------------------------
+touch "$STEED_OAUTH_DIR/down"
+echo "while it is down" | alice -s "down $u" "$STEED_BOB" >"$T_TMP/o" 2>&1
+ok "authorization server down: -s keeps the message in the outbox and says why" sh -c "grep -q 'queued: .*the authorization server cannot be reached' '$T_TMP/o' && [ $(queued) = 1 ]"
+alice --list >"$T_TMP/o" 2>"$T_TMP/e"
+ok "--list still shows the cached headers, with the reason" sh -c "grep -qF 'to alice $u' '$T_TMP/o' && grep -q 'authorization server cannot be reached' '$T_TMP/e'"
+rm -f "$STEED_OAUTH_DIR/down"
+alice --flush >"$T_TMP/o" 2>&1
+ok "the server back: --flush sends what waited" sh -c "[ $? = 0 ] && [ $(queued) = 0 ]"
+ok "it arrives at bob's, once" arrives bob INBOX "down $u" 1
+
+# --- a revoked refresh token ----------------------------------------------------------
+as_post /test/revoke
+alice --sync >"$T_TMP/o" 2>&1
+ok "refresh token revoked: --sync says to sign in again" sh -c "[ $? != 0 ] && grep -q 'account alice must sign in again (steedmail -A alice --oauth2-login): the authorization server refused the refresh token (revoked or expired): invalid_grant' '$T_TMP/o'"
+echo "after the revocation" | alice -s "revoked $u" "$STEED_BOB" >"$T_TMP/o" 2>&1
+ok "and -s keeps the message in the outbox" sh -c "grep -q 'queued: account alice must sign in again' '$T_TMP/o' && [ $(queued) = 1 ]"
+login
+ok "signed in again" test $? = 0
+alice --flush >"$T_TMP/o" 2>&1
+ok "--flush then sends it" sh -c "[ $? = 0 ] && [ $(queued) = 0 ]"
+ok "it arrives at bob's, once" arrives bob INBOX "revoked $u" 1
+
+# --- a password account is untouched ------------------------------------------------------
+bob --sync >/dev/null 2>&1
+ok "bob, with a password, still logs in with PLAIN" sh -c "[ $? = 0 ] && grep -q 'user=<bob@steed.test>, method=PLAIN' '$STEED_DOVECOT_LOG'"
+
