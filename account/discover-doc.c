@@ -226,9 +226,10 @@ discover_doc_found(struct discover *d, const struct discover_cand *imap,
 	os = discover_oauth2_only(smtp);
 	if (oi || os)
 		discover_advice(f, xasprintf("%s takes only OAuth2 sign-in "
-		    "for %s, which steedmail cannot do yet: a password will "
-		    "be refused there", name, oi && os ? "IMAP and SMTP" :
-		    oi ? "IMAP" : "SMTP"));
+		    "for %s: a password will be refused there; set auth = "
+		    "oauth2 (and the client ID you registered) for the "
+		    "account and sign in with steedmail --oauth-login",
+		    name, oi && os ? "IMAP and SMTP" : oi ? "IMAP" : "SMTP"));
 	if (ac->app_password.url != NULL || ac->app_password.text != NULL) {
 		what = xasprintf("%s wants an app password instead of your "
 		    "account's password: make one", name);

@@ -89,7 +89,7 @@ const struct config_setting config_settings[] = {
 	{ "auth", CONFIG_ACCOUNT, CONFIG_CHOICE, A(auth), 0,
 	  "password|oauth2", "how to log in to both servers: with the "
 	  "password (default), or with OAuth2 (SASL OAUTHBEARER or XOAUTH2; "
-	  "steedmail --oauth2-login signs in once)" },
+	  "steedmail --oauth-login signs in once)" },
 	{ "oauth2-token-file", CONFIG_ACCOUNT, CONFIG_PATH,
 	  A(oauth2_token_file), 0, "FILE",
 	  "where the OAuth2 refresh token is kept, encrypted to your "

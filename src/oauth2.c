@@ -290,7 +290,7 @@ oauth2_load(const struct config *cf, const struct account *a,
 		return s;
 	if (cf == NULL) {
 		*cause = xasprintf("account %s has no OAuth2 token: sign in "
-		    "with steedmail -A %s --oauth2-login", a->id, a->id);
+		    "with steedmail -A %s --oauth-login", a->id, a->id);
 		return NULL;
 	}
 	s = xcalloc(1, sizeof *s);
@@ -299,7 +299,7 @@ oauth2_load(const struct config *cf, const struct account *a,
 	oauth2_states = s;
 	if (access(path, F_OK) != 0)
 		s->refused = xasprintf("account %s is not signed in with "
-		    "OAuth2 yet: run steedmail -A %s --oauth2-login", a->id,
+		    "OAuth2 yet: run steedmail -A %s --oauth-login", a->id,
 		    a->id);
 	else if (oauth2_endpoints(cf, a, &s->e, &why) == -1)
 		s->refused = why;
@@ -329,7 +329,7 @@ oauth2_renew(const struct account *a, struct oauth2_state *s, int flags,
 		if (refused) {
 			free(s->refused);
 			s->refused = xasprintf("account %s must sign in again "
-			    "(steedmail -A %s --oauth2-login): %s", a->id,
+			    "(steedmail -A %s --oauth-login): %s", a->id,
 			    a->id, why);
 			*cause = xstrdup(s->refused);
 			free(why);

@@ -125,7 +125,7 @@ static const struct option main_options[] = {
 	{ "export-setup",	no_argument,	NULL, CMD_EXPORT_SETUP },
 	{ "import-setup",	no_argument,	NULL, CMD_IMPORT_SETUP },
 	{ "export-secret-key",	no_argument,	NULL, CMD_EXPORT_SECRET_KEY },
-	{ "oauth2-login",	no_argument,	NULL, CMD_OAUTH2_LOGIN },
+	{ "oauth-login",	no_argument,	NULL, CMD_OAUTH2_LOGIN },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -156,7 +156,7 @@ main_usage(FILE *f)
 "  --smime            with -s, --genkey, --export-key: S/MIME instead;\n"
 "                     with --setup: an S/MIME certificate too\n"
 "  --genkey           make the account's key if it has none; show it\n"
-"  --oauth2-login     sign an account with auth = oauth2 in: a URL and a\n"
+"  --oauth-login      sign an account with auth = oauth2 in: a URL and a\n"
 "                     code to enter there; the token kept encrypted\n"
 "  --export-key       the account's public key, ASCII-armored, on stdout\n"
 "  --import-key FILE|-  add public keys or certificates to steedmail's home\n"

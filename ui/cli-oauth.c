@@ -1,5 +1,5 @@
 /*
- * cli-oauth.c: steedmail --oauth2-login, signing an account in with
+ * cli-oauth.c: steedmail --oauth-login, signing an account in with
  * OAuth2 by the device authorization grant (RFC 8628): it shows a URL
  * and a code to type there on any device (a phone will do; nothing needs
  * a browser on this machine, so it works over SSH), waits while the

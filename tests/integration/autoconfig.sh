@@ -107,7 +107,7 @@ ok "its login, the local part, is shown and used" sh -c "
 	grep -qx 'Login: x (as the servers.* document says)' '$T_TMP/out' &&
 	grep -q 'IMAP login as x refused' '$T_TMP/out' && [ $rc = 77 ]"
 ok "OAuth2 only: said before anything is tried" out_has \
-	"advice: OAuth Test Mail takes only OAuth2 sign-in for IMAP and SMTP, which steedmail cannot do yet"
+	"advice: OAuth Test Mail takes only OAuth2 sign-in for IMAP and SMTP: a password will be refused there; set auth = oauth2"
 ok "an app password, and where to make one" out_has \
 	"advice: OAuth Test Mail wants an app password instead of your account's password: make one at https://oauth.autoconfig.test/app-passwords"
 ok "IMAP to be switched on, where, in the document's words" out_has \

@@ -1,6 +1,6 @@
 # tests/integration/oauth2.sh: signing in with OAuth2 against the real
 # servers of tests/env: the device grant at the test authorization server
-# (tests/env/oauth.py) with steedmail --oauth2-login; Dovecot's oauth2
+# (tests/env/oauth.py) with steedmail --oauth-login; Dovecot's oauth2
 # passdb taking the access token (SASL OAUTHBEARER, and XOAUTH2 when the
 # account asks for it) for IMAP, and Postfix submission through Dovecot's
 # SASL; the refresh token kept encrypted, never a token in clear on disk;
@@ -59,9 +59,9 @@ arrives() {
 }
 refreshes() { grep -c "POST /token refresh_token" "$LOG"; }
 queued() { ls "$D/steedmail/outbox/" 2>/dev/null | grep -c '\.env$'; }
-# login [deny]: steedmail --oauth2-login, the code approved (or denied).
+# login [deny]: steedmail --oauth-login, the code approved (or denied).
 login() {
-	alice --oauth2-login >"$T_TMP/login" 2>&1 &
+	alice --oauth-login >"$T_TMP/login" 2>&1 &
 	_p=$!
 	for _ in $(seq 1 50); do
 		grep -q "enter the code" "$T_TMP/login" && break
@@ -75,13 +75,13 @@ u=$$-$(date +%s)
 
 # --- before signing in ------------------------------------------------------
 alice --sync >"$T_TMP/o" 2>&1
-ok "not signed in yet: --sync fails and says how to sign in" sh -c "[ $? != 0 ] && grep -q 'not signed in with OAuth2 yet: run steedmail -A alice --oauth2-login' '$T_TMP/o'"
+ok "not signed in yet: --sync fails and says how to sign in" sh -c "[ $? != 0 ] && grep -q 'not signed in with OAuth2 yet: run steedmail -A alice --oauth-login' '$T_TMP/o'"
 
 # --- the device grant -------------------------------------------------------
 login deny
 ok "the sign-in denied at the provider: said, nothing kept" sh -c "[ $? != 0 ] && grep -q 'the sign-in was refused at the provider: access_denied: the user said no' '$T_TMP/login' && [ ! -e '$D/steedmail/oauth2-alice.asc' ]"
 login
-ok "--oauth2-login shows a URL and a code, and is signed in once approved" sh -c "[ $? = 0 ] && grep -q '^  $AS/verify\$' '$T_TMP/login' && grep -q '^Signed in. The refresh token is kept encrypted to your key in $D/steedmail/oauth2-alice.asc' '$T_TMP/login'"
+ok "--oauth-login shows a URL and a code, and is signed in once approved" sh -c "[ $? = 0 ] && grep -q '^  $AS/verify\$' '$T_TMP/login' && grep -q '^Signed in. The refresh token is kept encrypted to your key in $D/steedmail/oauth2-alice.asc' '$T_TMP/login'"
 ok "the refresh token file is an OpenPGP message, mode 0600" sh -c "head -1 '$D/steedmail/oauth2-alice.asc' | grep -q 'BEGIN PGP MESSAGE' && [ \"\$(stat -c %a '$D/steedmail/oauth2-alice.asc')\" = 600 ]"
 gpg --homedir "$D/steedmail/gnupg" --batch -q -d "$D/steedmail/oauth2-alice.asc" >"$T_TMP/rt" 2>/dev/null
 ok "it holds a refresh token, encrypted to alice's own key" grep -q '^rt-' "$T_TMP/rt"
@@ -142,7 +142,7 @@ ok "it arrives at bob's, once" arrives bob INBOX "down $u" 1
 # --- a revoked refresh token ----------------------------------------------------------
 as_post /test/revoke
 alice --sync >"$T_TMP/o" 2>&1
-ok "refresh token revoked: --sync says to sign in again" sh -c "[ $? != 0 ] && grep -q 'account alice must sign in again (steedmail -A alice --oauth2-login): the authorization server refused the refresh token (revoked or expired): invalid_grant' '$T_TMP/o'"
+ok "refresh token revoked: --sync says to sign in again" sh -c "[ $? != 0 ] && grep -q 'account alice must sign in again (steedmail -A alice --oauth-login): the authorization server refused the refresh token (revoked or expired): invalid_grant' '$T_TMP/o'"
 echo "after the revocation" | alice -s "revoked $u" "$STEED_BOB" >"$T_TMP/o" 2>&1
 ok "and -s keeps the message in the outbox" sh -c "grep -q 'queued: account alice must sign in again' '$T_TMP/o' && [ $(queued) = 1 ]"
 login
