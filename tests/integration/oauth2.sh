@@ -10,6 +10,7 @@
 # is down, each said in words, the outbox keeping what waits until the
 # sign-in works again.
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib-tui.sh"
 
 [ -n "${STEED_OAUTH_URL:-}" ] || bail "the test environment has no authorization server"
 
@@ -91,6 +92,30 @@ alice --sync >"$T_TMP/o" 2>&1
 ok "--sync logs in to Dovecot with the token" sh -c "[ $? = 0 ] && grep -q 'method=OAUTHBEARER' '$STEED_DOVECOT_LOG'"
 alicex --sync >"$T_TMP/o" 2>&1
 ok "oauth2-mechanism = xoauth2: Dovecot sees XOAUTH2" sh -c "[ $? = 0 ] && grep -q 'method=XOAUTH2' '$STEED_DOVECOT_LOG'"
+# The endpoints from a provider file when the account names none.
+mkdir -p "$T_TMP/providers"
+cat >"$T_TMP/providers/steed.xml" <<EOF
+<?xml version="1.0"?>
+<clientConfig version="1.1"><emailProvider id="steed.test">
+<domain>steed.test</domain><displayName>Steed Test Mail</displayName>
+<incomingServer type="imap"><hostname>localhost</hostname>
+<port>$STEED_IMAPS_PORT</port><socketType>SSL</socketType>
+<authentication>OAuth2</authentication></incomingServer>
+</emailProvider>
+<oAuth2><issuer>127.0.0.1</issuer><scope>mail</scope>
+<tokenURL>$AS/token</tokenURL><deviceAuthURL>$AS/device</deviceAuthURL>
+<clientID>steedmail-test</clientID></oAuth2></clientConfig>
+EOF
+grep -v '^oauth2-' "$T_TMP/alice.conf" | sed "1a provider-dir = $T_TMP/providers" >"$T_TMP/provider.conf"
+chmod 0600 "$T_TMP/provider.conf"
+n=$(refreshes)
+XDG_DATA_HOME="$D" XDG_CACHE_HOME="$T_TMP/alice-c" sm -F "$T_TMP/provider.conf" --sync >"$T_TMP/o" 2>&1
+ok "no oauth2-* settings: the token URL and client ID come from the provider file" sh -c "[ $? = 0 ] && [ $(refreshes) = $((n + 1)) ]"
+grep -v '^provider-dir' "$T_TMP/provider.conf" >"$T_TMP/none.conf"
+chmod 0600 "$T_TMP/none.conf"
+XDG_DATA_HOME="$D" XDG_CACHE_HOME="$T_TMP/alice-c" sm -F "$T_TMP/none.conf" --oauth-login >"$T_TMP/o" 2>&1
+ok "no settings and no provider file: --oauth-login says what to set" sh -c "[ $? != 0 ] && grep -q 'account alice has no OAuth2 token URL (not in the settings of account alice): set oauth2-token-url and oauth2-client-id' '$T_TMP/o'"
+
 echo "sent with a token" | alice -s "oauth send $u" "$STEED_BOB" >"$T_TMP/o" 2>&1
 ok "-s sends through Postfix, which asks Dovecot about the token" sh -c "[ $? = 0 ] && grep -q 'sasl_method=OAUTHBEARER, sasl_username=alice@steed.test' '$STEED_POSTFIX_LOG'"
 ok "it arrives at bob's" arrives bob INBOX "oauth send $u" 1
@@ -127,6 +152,28 @@ echo "near expiry" | bob -s "near $u" "$STEED_ALICE" >/dev/null 2>&1
 wait "$pid"
 ok "an access token about to expire is refreshed before it is used" sh -c "grep -qx 'new mail' '$T_TMP/idle' && [ $(refreshes) -ge $((n + 2)) ] && ! grep -q 'refused' '$DLOG'"
 echo 3600 >"$STEED_OAUTH_DIR/expires-in"
+
+# --- the interface: a token refused mid-session, then sending ------------------
+printf '#!/bin/sh\necho "written in the interface" >>"$1"\n' >"$T_TMP/editor"
+chmod +x "$T_TMP/editor"
+tui_start ui env XDG_DATA_HOME="$D" XDG_CACHE_HOME="$T_TMP/alice-c" LANG=C.UTF-8 \
+    TZ=UTC VISUAL= EDITOR="$T_TMP/editor" TMPDIR="$T_TMP" \
+    "$STEEDMAIL" -F "$T_TMP/alice.conf"
+ok "the interface opens alice's INBOX with the token" eval "tui_wait ui 'sort: date' 30 && tui_wait ui 'to alice $u' 30"
+sleep 1
+as_post /test/expire
+dove kick "$STEED_ALICE" >/dev/null
+echo "while the token was refused" | bob -s "ui kick $u" "$STEED_ALICE" >/dev/null 2>&1
+ok "its token refused after a drop: the worker refreshes it, the new mail shows" tui_wait ui "ui kick $u" 60
+tui_keys ui m
+tui_wait ui "written in the interface" >/dev/null
+tui_keys ui t; tui_type ui "$STEED_BOB"; tui_keys ui Enter
+tui_keys ui s; tui_type ui "from the interface $u"; tui_keys ui Enter
+tui_wait ui "Subject: from the interface $u" >/dev/null
+tui_keys ui y
+ok "y in compose: sent with the token" eval "tui_wait ui 'sent' 60 && tui_wait ui 'sort: date'"
+ok "it arrives at bob's" arrives bob INBOX "from the interface $u" 1
+tui_stop ui
 
 # --- the authorization server down ----------------------------------------------
 touch "$STEED_OAUTH_DIR/down"
