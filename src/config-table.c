@@ -102,6 +102,10 @@ const struct config_setting config_settings[] = {
 	  A(oauth2_device_url), 0, "URL",
 	  "the device authorization endpoint of RFC 8628, https:// "
 	  "(default: the provider file's)" },
+	{ "oauth2-auth-url", CONFIG_ACCOUNT, CONFIG_STRING,
+	  A(oauth2_auth_url), 0, "URL",
+	  "the authorization endpoint, https://, for signing in with a "
+	  "browser on this machine (default: the provider file's)" },
 	{ "oauth2-scope", CONFIG_ACCOUNT, CONFIG_STRING, A(oauth2_scope), 0,
 	  "SCOPES", "the scopes asked for, separated by spaces (default: the "
 	  "provider file's)" },

@@ -758,6 +758,7 @@ config_free_account(struct account *a)
 	free(a->oauth2_token_file);
 	free(a->oauth2_token_url);
 	free(a->oauth2_device_url);
+	free(a->oauth2_auth_url);
 	free(a->oauth2_scope);
 	free(a->oauth2_client_id);
 	freezero_str(a->oauth2_client_secret);

@@ -41,6 +41,7 @@ struct account {
 	char		*oauth2_token_file; /* the refresh token, encrypted */
 	char		*oauth2_token_url;
 	char		*oauth2_device_url;
+	char		*oauth2_auth_url;
 	char		*oauth2_scope;
 	char		*oauth2_client_id;
 	char		*oauth2_client_secret;

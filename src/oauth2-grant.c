@@ -369,3 +369,36 @@ oauth2_refresh(const struct oauth2_endpoints *e, const char *refresh,
 	json_decref(o);
 	return -1;
 }
+
+int
+oauth2_code_exchange(const struct oauth2_endpoints *e, const char *code,
+    const char *redirect_uri, const char *verifier, struct oauth2_tokens *t,
+    char **cause)
+{
+	struct buf	 form;
+	json_t		*o;
+	char		*why;
+	long		 status;
+	int		 rc;
+
+	memset(t, 0, sizeof *t);
+	buf_init(&form);
+	oauth2_form_add(&form, "grant_type", "authorization_code");
+	oauth2_form_add(&form, "code", code);
+	oauth2_form_add(&form, "redirect_uri", redirect_uri);
+	oauth2_form_add(&form, "code_verifier", verifier);
+	oauth2_form_client(&form, e);
+	if (oauth2_post(e, e->token_url, &form, &o, &status, cause) == -1)
+		return -1;
+	if (status == 200)
+		rc = oauth2_take_tokens(o, t, cause);
+	else {
+		why = oauth2_error_words(o);
+		*cause = xasprintf("the authorization server refused the "
+		    "code (HTTP %ld): %s", status, why);
+		free(why);
+		rc = -1;
+	}
+	json_decref(o);
+	return rc;
+}

@@ -60,6 +60,7 @@ oauth2_endpoints_free(struct oauth2_endpoints *e)
 {
 	free(e->token_url);
 	free(e->device_url);
+	free(e->auth_url);
 	free(e->scope);
 	free(e->client_id);
 	freezero_str(e->client_secret);
@@ -101,6 +102,8 @@ oauth2_endpoints(const struct config *cf, const struct account *a,
 	    a->oauth2_token_url : p != NULL ? p->token_url : NULL);
 	e->device_url = oauth2_dup(a->oauth2_device_url != NULL ?
 	    a->oauth2_device_url : p != NULL ? p->device_url : NULL);
+	e->auth_url = oauth2_dup(a->oauth2_auth_url != NULL ?
+	    a->oauth2_auth_url : p != NULL ? p->auth_url : NULL);
 	e->scope = oauth2_dup(a->oauth2_scope != NULL ?
 	    a->oauth2_scope : p != NULL ? p->scope : NULL);
 	e->client_id = oauth2_dup(a->oauth2_client_id != NULL ?

@@ -32,6 +32,7 @@
 struct oauth2_endpoints {
 	char	*token_url;
 	char	*device_url;	/* NULL: the provider has no device grant */
+	char	*auth_url;	/* NULL: no code flow (RFC 8252) */
 	char	*scope;
 	char	*client_id;
 	char	*client_secret;	/* NULL: none (a public client) */
@@ -94,6 +95,35 @@ int	 oauth2_device_poll(const struct oauth2_endpoints *,
  */
 int	 oauth2_refresh(const struct oauth2_endpoints *, const char *refresh,
 	    struct oauth2_tokens *, int *refused, char **cause);
+
+/*
+ * oauth2-code.c: the authorization code grant with PKCE (RFC 7636) and a
+ * loopback redirect (RFC 8252), for a browser on this machine: a
+ * listener on 127.0.0.1 at a port of its own, the URL to open, and the
+ * wait for the browser to come back with the code.
+ */
+struct oauth2_code {
+	int	 fd;		/* the listener; -1: none */
+	char	*redirect_uri;	/* http://127.0.0.1:PORT/ */
+	char	*verifier;	/* PKCE code_verifier */
+	char	*state;
+	char	*url;		/* the authorization URL to open */
+};
+int	 oauth2_code_start(const struct oauth2_endpoints *,
+	    struct oauth2_code *, char **cause);
+/*
+ * Wait at most seconds for the browser's redirect, answer it with a
+ * page, and trade its code for tokens: 0, or -1 and *cause (refused at
+ * the provider, a state that does not match, no answer in time).
+ */
+int	 oauth2_code_finish(const struct oauth2_endpoints *,
+	    struct oauth2_code *, int seconds, struct oauth2_tokens *,
+	    char **cause);
+void	 oauth2_code_free(struct oauth2_code *);
+/* oauth2-grant.c: the code for tokens (RFC 6749 4.1.3, with PKCE). */
+int	 oauth2_code_exchange(const struct oauth2_endpoints *,
+	    const char *code, const char *redirect_uri, const char *verifier,
+	    struct oauth2_tokens *, char **cause);
 
 /* oauth2.c. */
 

@@ -71,7 +71,8 @@ enum {
 	CMD_EXPORT_SETUP,
 	CMD_IMPORT_SETUP,
 	CMD_EXPORT_SECRET_KEY,
-	CMD_OAUTH2_LOGIN
+	CMD_OAUTH2_LOGIN,
+	OPT_BROWSER
 };
 
 #define MAIN_TIMEOUT_MAX	86400	/* seconds --idle may wait at most */
@@ -126,6 +127,7 @@ static const struct option main_options[] = {
 	{ "import-setup",	no_argument,	NULL, CMD_IMPORT_SETUP },
 	{ "export-secret-key",	no_argument,	NULL, CMD_EXPORT_SECRET_KEY },
 	{ "oauth-login",	no_argument,	NULL, CMD_OAUTH2_LOGIN },
+	{ "browser",		no_argument,	NULL, OPT_BROWSER },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -158,6 +160,8 @@ main_usage(FILE *f)
 "  --genkey           make the account's key if it has none; show it\n"
 "  --oauth-login      sign an account with auth = oauth2 in: a URL and a\n"
 "                     code to enter there; the token kept encrypted\n"
+"  --browser          with --oauth-login: sign in with a browser on this\n"
+"                     computer instead ($BROWSER, else xdg-open)\n"
 "  --export-key       the account's public key, ASCII-armored, on stdout\n"
 "  --import-key FILE|-  add public keys or certificates to steedmail's home\n"
 "  --export-secret-key  the account's secret key, armored, on stdout\n"
@@ -559,6 +563,9 @@ main(int argc, char **argv)
 		case OPT_PASSWORD_COMMAND:
 			ctx.setup_password_command = optarg;
 			break;
+		case OPT_BROWSER:
+			ctx.browser = 1;
+			break;
 		case OPT_YES:
 			ctx.yes = 1;
 			break;
@@ -644,6 +651,10 @@ main(int argc, char **argv)
 	}
 	if (command != CMD_LIST && (ctx.sort != NULL || ctx.limit != NULL)) {
 		cmd_error("--sort and --limit go with --list");
+		return EX_USAGE;
+	}
+	if (command != CMD_OAUTH2_LOGIN && ctx.browser) {
+		cmd_error("--browser goes with --oauth-login");
 		return EX_USAGE;
 	}
 	if (command != CMD_FETCH && ctx.part != NULL) {

@@ -51,6 +51,7 @@ struct cmd_ctx {
 	const char	 *setup_password_command;
 	const char	 *setup_pin;	/* --pin: the certificate to accept */
 	int		  yes;		/* --yes: accept what was found */
+	int		  browser;	/* --browser: --oauth-login's code flow */
 };
 
 int	cmd_check_config(struct cmd_ctx *);

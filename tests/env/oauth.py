@@ -14,6 +14,11 @@
 #   GET  /verify?user_code=CODE&user=ADDRESS[&deny=1]
 #                      the person at the verification page: approves the
 #                      code for ADDRESS (or denies it)
+#   GET  /authorize    the authorization code flow (PKCE, S256 only): the
+#                      person signs in at once as alice@steed.test (or
+#                      refuses, while DIR/deny exists) and the browser is
+#                      redirected to redirect_uri, which must be
+#                      http://127.0.0.1:PORT/ (RFC 8252), with the code
 #   POST /token        grant_type device_code (pending until approved) and
 #                      refresh_token (a new access token and a new refresh
 #                      token; the old refresh token stops working)
@@ -27,6 +32,8 @@
 # down (while it exists, every connection is closed at once, before TLS:
 # a server that is down), requests.log (one line per request: method,
 # path, grant type; never a token), oauth.pid, oauth.log.
+import base64
+import hashlib
 import http.server
 import json
 import os
@@ -42,6 +49,7 @@ DIR = sys.argv[2]
 CLIENT = "steedmail-test"
 lock = threading.Lock()
 devices = {}    # device_code -> {"user_code", "user", "state", "expires"}
+codes = {}      # authorization code -> {"user", "challenge", "redirect"}
 access = {}     # access token -> {"user", "expires"}
 refresh = {}    # refresh token -> user
 
@@ -95,6 +103,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         u = urllib.parse.urlparse(self.path)
         q = {k: v[0] for k, v in urllib.parse.parse_qs(u.query).items()}
         log("GET %s" % u.path)
+        if u.path == "/authorize":
+            self.authorize(q)
+            return
         if u.path != "/verify":
             self.answer(404, "not found\n", "text/plain")
             return
@@ -135,6 +146,29 @@ class Handler(http.server.BaseHTTPRequestHandler):
             else:
                 self.answer(404, {"error": "not_found"})
 
+    def authorize(self, q):
+        r = q.get("redirect_uri", "")
+        p = urllib.parse.urlparse(r)
+        if (q.get("client_id") != CLIENT or p.scheme != "http" or
+                p.hostname != "127.0.0.1" or
+                q.get("code_challenge_method") != "S256" or
+                not q.get("code_challenge") or
+                q.get("response_type") != "code"):
+            self.answer(400, "bad authorization request\n", "text/plain")
+            return
+        if os.path.exists(os.path.join(DIR, "deny")):
+            args = {"error": "access_denied", "state": q.get("state", "")}
+        else:
+            code = secrets.token_urlsafe(16)
+            with lock:
+                codes[code] = {"user": "alice@steed.test", "redirect": r,
+                               "challenge": q["code_challenge"]}
+            args = {"code": code, "state": q.get("state", "")}
+        self.send_response(302)
+        self.send_header("Location", r + "?" + urllib.parse.urlencode(args))
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
     def device(self, f):
         if f.get("client_id") != CLIENT:
             self.answer(401, {"error": "invalid_client"})
@@ -168,6 +202,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
             else:
                 del devices[f["device_code"]]
                 self.answer(200, issue(d["user"]))
+        elif g == "authorization_code":
+            c = codes.pop(f.get("code", ""), None)
+            v = f.get("code_verifier", "").encode()
+            s256 = base64.urlsafe_b64encode(
+                hashlib.sha256(v).digest()).decode().rstrip("=")
+            if c is None or c["redirect"] != f.get("redirect_uri") or \
+                    s256 != c["challenge"]:
+                self.answer(400, {"error": "invalid_grant",
+                                  "error_description":
+                                      "code, redirect or verifier wrong"})
+            else:
+                self.answer(200, issue(c["user"]))
         elif g == "refresh_token":
             user = refresh.pop(f.get("refresh_token", ""), None)
             if user is None:

@@ -32,6 +32,7 @@ conf() {
 		echo "auth = oauth2"
 		echo "oauth2-token-url = $AS/token"
 		echo "oauth2-device-url = $AS/device"
+		echo "oauth2-auth-url = $AS/authorize"
 		echo "oauth2-client-id = steedmail-test"
 		echo "oauth2-scope = mail"
 		for _s in "$@"; do echo "$_s"; done
@@ -197,6 +198,27 @@ ok "signed in again" test $? = 0
 alice --flush >"$T_TMP/o" 2>&1
 ok "--flush then sends it" sh -c "[ $? = 0 ] && [ $(queued) = 0 ]"
 ok "it arrives at bob's, once" arrives bob INBOX "revoked $u" 1
+
+# --- the code flow with PKCE, the browser on this machine (RFC 8252) -----------
+# The browser: first a forged answer to the loopback port (another state),
+# then the provider's page, whose redirect it follows back to steedmail.
+cat >"$T_TMP/browser" <<EOF
+#!/bin/sh
+port=\$(printf %s "\$1" | sed -n 's/.*redirect_uri=http%3A%2F%2F127.0.0.1%3A\([0-9]*\)%2F.*/\1/p')
+curl -s "http://127.0.0.1:\$port/?code=forged&state=forged" >"$T_TMP/forged"
+curl -s -L --cacert "$STEED_CA_FILE" "\$1" >"$T_TMP/page"
+EOF
+chmod +x "$T_TMP/browser"
+as_post /test/revoke
+touch "$STEED_OAUTH_DIR/deny"
+BROWSER=$T_TMP/browser alice --oauth-login --browser >"$T_TMP/o" 2>&1
+ok "--browser, refused at the provider: said" sh -c "[ $? != 0 ] && grep -q 'the sign-in was refused at the provider: access_denied' '$T_TMP/o'"
+rm -f "$STEED_OAUTH_DIR/deny"
+BROWSER=$T_TMP/browser alice --oauth-login --browser >"$T_TMP/o" 2>&1
+ok "--browser: signed in through the loopback redirect" sh -c "[ $? = 0 ] && grep -q '^Open this URL in a browser' '$T_TMP/o' && grep -q 'code_challenge_method=S256' '$T_TMP/o' && grep -q 'Signed in' '$T_TMP/o' && grep -q 'steedmail: signed in' '$T_TMP/page'"
+ok "an answer with another state was turned away" grep -q 'not for the sign-in under way' "$T_TMP/forged"
+alice --sync >"$T_TMP/o" 2>&1
+ok "and the token from the code flow logs in" test $? = 0
 
 # --- a password account is untouched ------------------------------------------------------
 bob --sync >/dev/null 2>&1
