@@ -296,7 +296,7 @@ net_https_post(const struct net_https *req, const char *url,
 	log_msg(LOG_INFO, "https: POST %s", shown);
 	r = net_https_one(req, url, (long)req->seconds * 1000, form, status,
 	    body, &next, cause);
-	if (r == NET_HTTPS_OK && next != NULL) {
+	if (r == NET_HTTPS_OK && *status >= 300 && *status < 400) {
 		*cause = xasprintf("%s: redirected (HTTP %ld): a form is "
 		    "never sent on", shown, *status);
 		r = NET_HTTPS_REFUSED;

@@ -29,6 +29,9 @@
 #   POST /test/revoke  every refresh token is revoked
 #
 # Files in DIR: expires-in (seconds an access token lives; default 3600),
+# hostile (while it exists, /token answers as its first word says: huge,
+# 1 MB of JSON; html, a web page; crlf, an access token with a line end
+# in it; redirect, 302 to plain http://),
 # down (while it exists, every connection is closed at once, before TLS:
 # a server that is down), requests.log (one line per request: method,
 # path, grant type; never a token), oauth.pid, oauth.log.
@@ -185,7 +188,30 @@ class Handler(http.server.BaseHTTPRequestHandler):
                               uri + "?user_code=" + user_code,
                           "expires_in": 600, "interval": 1})
 
+    def hostile(self, how):
+        if how == "huge":
+            self.answer(200, {"access_token": "x" * (1024 * 1024)})
+        elif how == "html":
+            self.answer(200, "<html><body>Sign in</body></html>\n",
+                        "text/html")
+        elif how == "crlf":
+            self.answer(200, {"access_token": "at-x\r\nA1 LOGOUT",
+                              "token_type": "Bearer"})
+        else:
+            self.send_response(302)
+            self.send_header("Location", "http://127.0.0.1:%d/token" % PORT)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
     def token(self, f):
+        try:
+            with open(os.path.join(DIR, "hostile")) as h:
+                how = h.read().split()[0]
+        except (OSError, IndexError):
+            how = None
+        if how is not None:
+            self.hostile(how)
+            return
         if f.get("client_id") != CLIENT:
             self.answer(401, {"error": "invalid_client"})
             return

@@ -176,6 +176,25 @@ ok "y in compose: sent with the token" eval "tui_wait ui 'sent' 60 && tui_wait u
 ok "it arrives at bob's" arrives bob INBOX "from the interface $u" 1
 tui_stop ui
 
+# --- hostile answers from the token endpoint: said, nothing used --------------
+hostile() {
+	echo "$1" >"$STEED_OAUTH_DIR/hostile"
+	alice --sync >"$T_TMP/o" 2>&1
+	_rc=$?
+	rm -f "$STEED_OAUTH_DIR/hostile"
+	[ $_rc != 0 ] && grep -q -- "$2" "$T_TMP/o" || { cat "$T_TMP/o"; return 1; }
+}
+ok "1 MB from the token endpoint: not read further" hostile huge "the answer is larger than 64 kB"
+ok "a web page instead of JSON: said" hostile html "answered HTTP 200 without a JSON object"
+ok "an access token with a line end in it: refused, never sent" hostile crlf "has no usable access token"
+ok "a redirect to plain http://: the form is not sent on" hostile redirect "redirected (HTTP 302): a form is never sent on"
+sed "s|^oauth2-token-url = .*|oauth2-token-url = https://127.0.0.1:$STEED_HTTPS_PORT/token|" "$T_TMP/alice.conf" >"$T_TMP/wrongcert.conf"
+chmod 0600 "$T_TMP/wrongcert.conf"
+XDG_DATA_HOME="$D" XDG_CACHE_HOME="$T_TMP/alice-c" sm -F "$T_TMP/wrongcert.conf" --sync >"$T_TMP/o" 2>&1
+ok "a token endpoint whose certificate does not name it: refused" sh -c "[ $? != 0 ] && grep -q \"the server's certificate does not verify\" '$T_TMP/o'"
+alice --sync >"$T_TMP/o" 2>&1
+ok "after all that, the refresh token still works" sh -c "[ $? = 0 ] || { cat '$T_TMP/o'; exit 1; }"
+
 # --- the authorization server down ----------------------------------------------
 touch "$STEED_OAUTH_DIR/down"
 echo "while it is down" | alice -s "down $u" "$STEED_BOB" >"$T_TMP/o" 2>&1
