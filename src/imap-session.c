@@ -29,6 +29,7 @@
 #include "log.h"
 #include "net-tls.h"
 #include "oauth2.h"
+#include "smtp-words.h"
 #include "strsafe.h"
 #include "xmalloc.h"
 
@@ -221,6 +222,7 @@ imap_session_login(struct imap_pre *pre, const struct account *a,
     const char *password, enum imap_session_stage *stage, char **cause)
 {
 	const char	*host = a->imap.host, *user = a->user, *mech = NULL;
+	const char	*explain;
 	int		 r;
 
 	if (!net_tls_active(imap_pre_stream(pre))) {
@@ -244,8 +246,11 @@ imap_session_login(struct imap_pre *pre, const struct account *a,
 		return -1;
 	if (r != IMAP_PRE_OK) {
 		*stage = IMAP_SESSION_LOGIN;
-		*cause = xasprintf("IMAP login as %s refused%s: %s", user,
-		    mech != NULL ? " (OAuth2)" : "", imap_pre_words(pre));
+		explain = smtp_words_explain(imap_pre_words(pre));
+		*cause = xasprintf("IMAP login as %s refused%s: %s%s%s%s",
+		    user, mech != NULL ? " (OAuth2)" : "", imap_pre_words(pre),
+		    explain != NULL ? " (that is: " : "",
+		    explain != NULL ? explain : "", explain != NULL ? ")" : "");
 		return -1;
 	}
 	log_msg(LOG_INFO, "IMAP: logged in to %s as %s%s%s", host, user,

@@ -31,6 +31,7 @@
 #include "oauth2.h"
 #include "sasl.h"
 #include "smtp-session.h"
+#include "smtp-words.h"
 #include "strsafe.h"
 #include "xmalloc.h"
 
@@ -359,6 +360,7 @@ smtp_session_auth(mailsmtp *smtp, const struct account *a,
     const char *password, enum smtp_session_stage *stage, char **cause)
 {
 	const char	*host = a->smtp.host, *user = a->user, *mech;
+	const char	*explain;
 	struct buf	 words;
 	char		*b64, *line, *said;
 	int		 code;
@@ -424,7 +426,10 @@ smtp_session_auth(mailsmtp *smtp, const struct account *a,
 		if (code >= 500 && code <= 599)
 			*stage = SMTP_SESSION_LOGIN;
 		said = smtp_session_words(code, words.data);
-		*cause = xasprintf("SMTP login as %s refused: %s", user, said);
+		explain = smtp_words_explain(said);
+		*cause = xasprintf("SMTP login as %s refused: %s%s%s%s", user,
+		    said, explain != NULL ? " (that is: " : "",
+		    explain != NULL ? explain : "", explain != NULL ? ")" : "");
 		free(said);
 	}
 	buf_free(&words);
