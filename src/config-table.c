@@ -121,6 +121,10 @@ const struct config_setting config_settings[] = {
 	  A(oauth2_mechanism), 0, "oauthbearer|xoauth2",
 	  "the SASL mechanism for the token (default: OAUTHBEARER where the "
 	  "server offers it, else XOAUTH2)" },
+	{ "sent-copy", CONFIG_ACCOUNT, CONFIG_CHOICE, A(sent_copy), 0,
+	  "auto|yes|no", "keep a copy of what is sent in the Sent folder: "
+	  "auto (default) does, unless the server is Gmail's, which keeps "
+	  "its own" },
 	{ "ca-file", CONFIG_ACCOUNT, CONFIG_PATH, A(ca_file), 0, "FILE",
 	  "PEM file of CA certificates trusted for this account" },
 	{ "cert-fingerprint", CONFIG_ACCOUNT, CONFIG_FINGERPRINT,

@@ -763,6 +763,7 @@ config_free_account(struct account *a)
 	free(a->oauth2_client_id);
 	freezero_str(a->oauth2_client_secret);
 	free(a->oauth2_mechanism);
+	free(a->sent_copy);
 	free(a->ca_file);
 	free(a->cert_fingerprint);
 	free(a->key);

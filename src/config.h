@@ -46,6 +46,7 @@ struct account {
 	char		*oauth2_client_id;
 	char		*oauth2_client_secret;
 	char		*oauth2_mechanism; /* oauthbearer, xoauth2; NULL: any */
+	char		*sent_copy;	/* "yes", "no", "auto"; NULL: auto */
 	char		*ca_file;
 	char		*cert_fingerprint; /* 64 lower-case hex digits */
 	char		*key;		/* OpenPGP fingerprint, upper-case hex */
