@@ -82,7 +82,7 @@ oauth2_endpoints(const struct config *cf, const struct account *a,
 	const struct autoconfig_oauth2	*p = NULL;
 	struct provider_list		 l;
 	const struct autoconfig		*ac = NULL;
-	const char			*domain, *file = NULL;
+	const char			*domain, *file = NULL, *bad;
 	char				*why = NULL;
 
 	memset(e, 0, sizeof *e);
@@ -118,6 +118,12 @@ oauth2_endpoints(const struct config *cf, const struct account *a,
 	else
 		e->source = xasprintf("the settings of account %s", a->id);
 	provider_list_free(&l);
+	if ((bad = e->token_url) != NULL && strncmp(bad, "https://", 8) != 0)
+		goto plain;
+	if ((bad = e->device_url) != NULL && strncmp(bad, "https://", 8) != 0)
+		goto plain;
+	if ((bad = e->auth_url) != NULL && strncmp(bad, "https://", 8) != 0)
+		goto plain;
 	if (e->token_url == NULL || e->client_id == NULL) {
 		*cause = xasprintf("account %s has no OAuth2 %s (not in %s): "
 		    "set oauth2-token-url and oauth2-client-id", a->id,
@@ -127,6 +133,13 @@ oauth2_endpoints(const struct config *cf, const struct account *a,
 		return -1;
 	}
 	return 0;
+
+plain:
+	*cause = xasprintf("account %s: the OAuth2 URL %s (from %s) is not "
+	    "https://: tokens go over verified HTTPS only", a->id, bad,
+	    e->source);
+	oauth2_endpoints_free(e);
+	return -1;
 }
 
 char *

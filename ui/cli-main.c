@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "config.h"
 #include "log.h"
+#include "oauth2.h"
 #include "paths.h"
 #include "strsafe.h"
 #include "tui.h"
@@ -240,6 +241,42 @@ main_help_config(void)
 	}
 }
 
+/* --check-config's warnings about the accounts that sign in with OAuth2. */
+static void
+main_check_oauth2(struct config *cf)
+{
+	struct oauth2_endpoints	 e;
+	struct account		*a;
+	char			*cause = NULL, *path;
+
+	for (a = cf->accounts; a != NULL; a = a->next) {
+		if (!oauth2_account(a))
+			continue;
+		if (oauth2_endpoints(cf, a, &e, &cause) == -1) {
+			cmd_error("warning: %s", cause);
+			free(cause);
+			cause = NULL;
+			continue;
+		}
+		oauth2_endpoints_free(&e);
+		if ((path = oauth2_token_path(a, &cause)) == NULL) {
+			cmd_error("warning: %s", cause);
+			free(cause);
+			cause = NULL;
+			continue;
+		}
+		if (access(path, F_OK) != 0)
+			cmd_error("warning: account %s signs in with OAuth2 and "
+			    "is not signed in yet: run steedmail -A %s "
+			    "--oauth-login", a->id, a->id);
+		if (a->password != NULL || a->password_file != NULL ||
+		    a->password_command != NULL)
+			cmd_error("warning: account %s signs in with OAuth2: "
+			    "its password settings are not used", a->id);
+		free(path);
+	}
+}
+
 int
 cmd_check_config(struct cmd_ctx *ctx)
 {
@@ -254,6 +291,7 @@ cmd_check_config(struct cmd_ctx *ctx)
 		free(audit[i]);
 	}
 	free(audit);
+	main_check_oauth2(cf);
 	if (cf->naccounts == 0) {
 		printf("%s: no accounts\n", cf->path);
 		return EX_OK;

@@ -79,11 +79,20 @@ u=$$-$(date +%s)
 alice --sync >"$T_TMP/o" 2>&1
 ok "not signed in yet: --sync fails and says how to sign in" sh -c "[ $? != 0 ] && grep -q 'not signed in with OAuth2 yet: run steedmail -A alice --oauth-login' '$T_TMP/o'"
 
+alice --check-config >"$T_TMP/o" 2>&1
+ok "--check-config: not signed in yet, said with what to run" grep -q 'warning: account alice signs in with OAuth2 and is not signed in yet: run steedmail -A alice --oauth-login' "$T_TMP/o"
+sed "s|^oauth2-token-url = https://|oauth2-token-url = http://|" "$T_TMP/alice.conf" >"$T_TMP/plain.conf"
+chmod 0600 "$T_TMP/plain.conf"
+XDG_DATA_HOME="$D" XDG_CACHE_HOME="$T_TMP/alice-c" sm -F "$T_TMP/plain.conf" --check-config >"$T_TMP/o" 2>&1
+ok "--check-config: a token URL over plain http:// is refused" grep -q "the OAuth2 URL http://127.0.0.1:$STEED_OAUTH_PORT/token (from the settings of account alice) is not https://" "$T_TMP/o"
+
 # --- the device grant -------------------------------------------------------
 login deny
 ok "the sign-in denied at the provider: said, nothing kept" sh -c "[ $? != 0 ] && grep -q 'the sign-in was refused at the provider: access_denied: the user said no' '$T_TMP/login' && [ ! -e '$D/steedmail/oauth2-alice.asc' ]"
 login
 ok "--oauth-login shows a URL and a code, and is signed in once approved" sh -c "[ $? = 0 ] && grep -q '^  $AS/verify\$' '$T_TMP/login' && grep -q '^Signed in. The refresh token is kept encrypted to your key in $D/steedmail/oauth2-alice.asc' '$T_TMP/login'"
+alice --check-config >"$T_TMP/o" 2>&1
+ok "--check-config: once signed in, no warning" sh -c "! grep -q warning '$T_TMP/o'"
 ok "the refresh token file is an OpenPGP message, mode 0600" sh -c "head -1 '$D/steedmail/oauth2-alice.asc' | grep -q 'BEGIN PGP MESSAGE' && [ \"\$(stat -c %a '$D/steedmail/oauth2-alice.asc')\" = 600 ]"
 gpg --homedir "$D/steedmail/gnupg" --batch -q -d "$D/steedmail/oauth2-alice.asc" >"$T_TMP/rt" 2>/dev/null
 ok "it holds a refresh token, encrypted to alice's own key" grep -q '^rt-' "$T_TMP/rt"
