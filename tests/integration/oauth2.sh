@@ -221,6 +221,12 @@ alice --sync >"$T_TMP/o" 2>&1
 ok "refresh token revoked: --sync says to sign in again" sh -c "[ $? != 0 ] && grep -q 'account alice must sign in again (steedmail -A alice --oauth-login): the authorization server refused the refresh token (revoked or expired): invalid_grant' '$T_TMP/o'"
 echo "after the revocation" | alice -s "revoked $u" "$STEED_BOB" >"$T_TMP/o" 2>&1
 ok "and -s keeps the message in the outbox" sh -c "grep -q 'queued: account alice must sign in again' '$T_TMP/o' && [ $(queued) = 1 ]"
+TUI_COLS=200
+tui_start rv env XDG_DATA_HOME="$D" XDG_CACHE_HOME="$T_TMP/alice-c" LANG=C.UTF-8 \
+    TZ=UTC "$STEEDMAIL" -F "$T_TMP/alice.conf"
+ok "the interface, refresh token revoked: the cached mail, and what to run" eval "tui_wait rv 'to alice $u' 30 && tui_wait rv 'must sign in again (steedmail -A alice --oauth-login)' 30"
+tui_stop rv
+TUI_COLS=80
 login
 ok "signed in again" test $? = 0
 alice --flush >"$T_TMP/o" 2>&1
