@@ -132,6 +132,10 @@ namespace inbox {
     special_use = \Junk
     auto = subscribe
   }
+  # Gmail's, made by a test that wants it (not for every user)
+  mailbox "All Mail" {
+    special_use = \All
+  }
 }
 
 protocol imap {

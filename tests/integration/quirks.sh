@@ -55,3 +55,9 @@ ok "... and the outbox is empty" sh -c "[ -z \"\$(ls '$T_TMP/gm/steedmail/outbox
 echo "a copy wanted" | gmyes -s "gmail copy $u" "$STEED_BOB" >"$T_TMP/o" 2>&1
 sleep 1
 ok "sent-copy = yes: the copy is appended all the same" sh -c "[ \$(XDG_DATA_HOME='$T_TMP/gm' XDG_CACHE_HOME='$T_TMP/gm-c' '$STEEDMAIL' -F '$T_TMP/gm.conf' --list Sent 2>/dev/null | grep -c 'gmail copy $u') = 1 ]"
+
+# --- Gmail's labels are folders; [Gmail]/All Mail is a special one -------------
+dove() { doveadm -c "$STEED_DOVECOT_CONF" "$@"; }
+dove mailbox create -u gm@steed.test "All Mail" "Alpha label" >/dev/null 2>&1
+gm --folders >"$T_TMP/f" 2>&1
+ok "\\All (Gmail's All Mail) is listed with the special folders, before the labels" sh -c "awk -F '\t' '{ print \$1 }' '$T_TMP/f' | tr '\n' , | grep -q '^INBOX,Drafts,Sent,All Mail,Junk,Trash,Alpha label,'"
