@@ -18,6 +18,8 @@
  * and wiped. Never prints: a rotated refresh token that cannot be kept is
  * a warning through fe_notice().
  */
+#include <sys/stat.h>
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +45,7 @@ struct oauth2_state {
 	int64_t			 margin;	/* ms before expiry to renew */
 	char			*refused;	/* why the refresh token no
 						   longer works, or NULL */
+	struct timespec		 mtime;		/* of the file, when read */
 	struct oauth2_state	*next;
 };
 
@@ -284,6 +287,51 @@ oauth2_store(const struct config *cf, const struct account *a,
 	return 0;
 }
 
+/* The refresh token in s's file, its time of change noted. */
+static char *
+oauth2_read(struct oauth2_state *s, char **cause)
+{
+	struct stat	st;
+
+	if (stat(s->path, &st) == 0)
+		s->mtime = st.st_mtim;
+	return password_file_read(s->path, cause);
+}
+
+/*
+ * A refused refresh token, and a file that changed since it was read
+ * (steedmail --oauth-login ran meanwhile, in another process): read it
+ * again, so that a running interface picks the new sign-in up at its
+ * next connection. 1 when s works again.
+ */
+static int
+oauth2_reread(struct oauth2_state *s)
+{
+	struct stat	 st;
+	char		*refresh, *why = NULL;
+
+	if (s->e.token_url == NULL || stat(s->path, &st) == -1 ||
+	    (st.st_mtim.tv_sec == s->mtime.tv_sec &&
+	    st.st_mtim.tv_nsec == s->mtime.tv_nsec))
+		return 0;
+	if ((refresh = oauth2_read(s, &why)) == NULL) {
+		log_msg(LOG_INFO, "oauth2: %s: %s", s->path, why);
+		free(why);
+		return 0;
+	}
+	if (s->refresh != NULL) {
+		log_secret_remove(s->refresh);
+		freezero_str(s->refresh);
+	}
+	s->refresh = refresh;
+	log_secret_add(s->refresh);
+	free(s->refused);
+	s->refused = NULL;
+	log_msg(LOG_INFO, "oauth2: %s: signed in again since: read anew",
+	    s->path);
+	return 1;
+}
+
 /*
  * The state of a, read from its file when this process has none. A state
  * that could not be read keeps why (refused), so that a later call
@@ -320,7 +368,7 @@ oauth2_load(const struct config *cf, const struct account *a,
 	else if (oauth2_endpoints(cf, a, &s->e, &why) == -1)
 		s->refused = why;
 	else if (crypto_init(cf->gnupg_home, &why) == -1 ||
-	    (s->refresh = password_file_read(path, &why)) == NULL) {
+	    (s->refresh = oauth2_read(s, &why)) == NULL) {
 		s->refused = xasprintf("cannot decrypt the OAuth2 refresh "
 		    "token of account %s: %s", a->id, why != NULL ? why :
 		    "no reason given");
@@ -400,7 +448,7 @@ oauth2_access(const struct config *cf, const struct account *a, int flags,
 	pthread_mutex_lock(&oauth2_lock);
 	if ((s = oauth2_load(cf, a, path, cause)) == NULL)
 		goto out;
-	if (s->refused != NULL) {
+	if (s->refused != NULL && !oauth2_reread(s)) {
 		*cause = xstrdup(s->refused);
 		goto out;
 	}

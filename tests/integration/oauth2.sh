@@ -225,10 +225,12 @@ TUI_COLS=200
 tui_start rv env XDG_DATA_HOME="$D" XDG_CACHE_HOME="$T_TMP/alice-c" LANG=C.UTF-8 \
     TZ=UTC "$STEEDMAIL" -F "$T_TMP/alice.conf"
 ok "the interface, refresh token revoked: the cached mail, and what to run" eval "tui_wait rv 'to alice $u' 30 && tui_wait rv 'must sign in again (steedmail -A alice --oauth-login)' 30"
+login
+ok "signed in again, in another terminal" test $? = 0
+echo "after signing in again" | bob -s "again $u" "$STEED_ALICE" >/dev/null 2>&1
+ok "the running interface takes the new sign-in at its next try: the new mail shows" tui_wait rv "again $u" 40
 tui_stop rv
 TUI_COLS=80
-login
-ok "signed in again" test $? = 0
 alice --flush >"$T_TMP/o" 2>&1
 ok "--flush then sends it" sh -c "[ $? = 0 ] && [ $(queued) = 0 ]"
 ok "it arrives at bob's, once" arrives bob INBOX "revoked $u" 1
