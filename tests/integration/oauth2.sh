@@ -102,6 +102,8 @@ alice --sync >"$T_TMP/o" 2>&1
 ok "--sync logs in to Dovecot with the token" sh -c "[ $? = 0 ] && grep -q 'method=OAUTHBEARER' '$STEED_DOVECOT_LOG'"
 alicex --sync >"$T_TMP/o" 2>&1
 ok "oauth2-mechanism = xoauth2: Dovecot sees XOAUTH2" sh -c "[ $? = 0 ] && grep -q 'method=XOAUTH2' '$STEED_DOVECOT_LOG'"
+echo "sent with XOAUTH2" | alicex -s "xoauth2 send $u" "$STEED_BOB" >"$T_TMP/o" 2>&1
+ok "... and Postfix, through Dovecot's SASL, for the submission" sh -c "[ $? = 0 ] && grep -q 'sasl_method=XOAUTH2, sasl_username=alice@steed.test' '$STEED_POSTFIX_LOG'"
 # The endpoints from a provider file when the account names none.
 mkdir -p "$T_TMP/providers"
 cat >"$T_TMP/providers/steed.xml" <<EOF
