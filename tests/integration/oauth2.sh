@@ -13,6 +13,7 @@
 . "$(dirname "$0")/../lib-tui.sh"
 
 [ -n "${STEED_OAUTH_URL:-}" ] || bail "the test environment has no authorization server"
+command -v curl >/dev/null 2>&1 || bail "curl is not installed (contrib/install-deps installs it)"
 
 AS=$STEED_OAUTH_URL
 LOG=$STEED_OAUTH_DIR/requests.log
