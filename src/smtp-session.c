@@ -227,6 +227,8 @@ smtp_session_extensions(mailsmtp *smtp, const char *reply)
 	static const struct { const char *name; int flag; } mech[] = {
 		{ "PLAIN", MAILSMTP_AUTH_PLAIN },
 		{ "LOGIN", MAILSMTP_AUTH_LOGIN },
+		{ "OAUTHBEARER", SMTP_SESSION_AUTH_OAUTHBEARER },
+		{ "XOAUTH2", SMTP_SESSION_AUTH_XOAUTH2 },
 		{ "CRAM-MD5", MAILSMTP_AUTH_CRAM_MD5 },
 		{ "DIGEST-MD5", MAILSMTP_AUTH_DIGEST_MD5 },
 		{ "GSSAPI", MAILSMTP_AUTH_GSSAPI },
@@ -377,12 +379,19 @@ smtp_session_auth(mailsmtp *smtp, const struct account *a,
 	}
 	buf_init(&words);
 	if (oauth2_account(a)) {
-		/* libetpan knows neither mechanism: asked, not looked up */
-		mech = a->oauth2_mechanism != NULL &&
-		    strcasecmp(a->oauth2_mechanism, "xoauth2") == 0 ?
-		    "XOAUTH2" : "OAUTHBEARER";
+		/* the one named, else OAUTHBEARER unless only XOAUTH2 is
+		 * offered; a server that names neither is asked anyway */
+		if (a->oauth2_mechanism != NULL)
+			mech = strcasecmp(a->oauth2_mechanism, "xoauth2") == 0 ?
+			    "XOAUTH2" : "OAUTHBEARER";
+		else if ((smtp->auth & SMTP_SESSION_AUTH_XOAUTH2) &&
+		    !(smtp->auth & SMTP_SESSION_AUTH_OAUTHBEARER))
+			mech = "XOAUTH2";
+		else
+			mech = "OAUTHBEARER";
 		code = smtp_session_oauth(smtp, a, mech, password, &words);
-		if (code == 504 && a->oauth2_mechanism == NULL) {
+		if (code == 504 && a->oauth2_mechanism == NULL &&
+		    strcmp(mech, "OAUTHBEARER") == 0) {
 			mech = "XOAUTH2";
 			buf_reset(&words);
 			code = smtp_session_oauth(smtp, a, mech, password,
