@@ -192,6 +192,21 @@ discover_oauth2_only(const struct discover_cand *c)
 	    AUTOCONFIG_AUTH_PASSWORD_HASH)) == 0;
 }
 
+/* The endpoints of a document's <oAuth2>, for the account to keep. */
+static void
+discover_doc_oauth2(struct setup_found *f, const struct autoconfig_oauth2 *o)
+{
+	f->oauth2_token_url = o->token_url != NULL ? xstrdup(o->token_url) :
+	    NULL;
+	f->oauth2_device_url = o->device_url != NULL ?
+	    xstrdup(o->device_url) : NULL;
+	f->oauth2_auth_url = o->auth_url != NULL ? xstrdup(o->auth_url) :
+	    NULL;
+	f->oauth2_scope = o->scope != NULL ? xstrdup(o->scope) : NULL;
+	f->oauth2_client_id = o->client_id != NULL ? xstrdup(o->client_id) :
+	    NULL;
+}
+
 void
 discover_doc_found(struct discover *d, const struct discover_cand *imap,
     const struct discover_cand *smtp)
@@ -224,11 +239,16 @@ discover_doc_found(struct discover *d, const struct discover_cand *imap,
 
 	oi = discover_oauth2_only(imap);
 	os = discover_oauth2_only(smtp);
+	if (oi && os && imap->doc == smtp->doc) {
+		f->oauth2 = 1;
+		discover_doc_oauth2(f, &ac->oauth2);
+	}
 	if (oi || os)
 		discover_advice(f, xasprintf("%s takes only OAuth2 sign-in "
-		    "for %s, which steedmail cannot do yet: a password will "
-		    "be refused there", name, oi && os ? "IMAP and SMTP" :
-		    oi ? "IMAP" : "SMTP"));
+		    "for %s: a password will be refused there; set auth = "
+		    "oauth2 (and the client ID you registered) for the "
+		    "account and sign in with steedmail --oauth-login",
+		    name, oi && os ? "IMAP and SMTP" : oi ? "IMAP" : "SMTP"));
 	if (ac->app_password.url != NULL || ac->app_password.text != NULL) {
 		what = xasprintf("%s wants an app password instead of your "
 		    "account's password: make one", name);

@@ -336,6 +336,11 @@ setup_found_free(struct setup_found *f)
 		free(f->notes[i]);
 	free(f->notes);
 	free(f->user);
+	free(f->oauth2_token_url);
+	free(f->oauth2_device_url);
+	free(f->oauth2_auth_url);
+	free(f->oauth2_scope);
+	free(f->oauth2_client_id);
 	for (i = 0; i < f->nadvice; i++)
 		free(f->advice[i]);
 	free(f->advice);

@@ -107,7 +107,7 @@ static int
 save_settings(const char *path, const char *id, const struct setup_account *sa,
     const char *pwfile, char **cause)
 {
-	const char	*keys[10], *values[10];
+	const char	*keys[16], *values[16];
 	char		*imap, *smtp;
 	size_t		 n = 0, i;
 	int		 rc = 0;
@@ -119,7 +119,17 @@ save_settings(const char *path, const char *id, const struct setup_account *sa,
 	keys[n] = "imap"; values[n++] = imap;
 	keys[n] = "smtp"; values[n++] = smtp;
 	keys[n] = "user"; values[n++] = sa->user;
-	if (sa->password_command != NULL) {
+	if (sa->oauth2) {
+		keys[n] = "auth"; values[n++] = "oauth2";
+		keys[n] = "oauth2-token-url";
+		values[n++] = sa->oauth2_token_url;
+		keys[n] = "oauth2-device-url";
+		values[n++] = sa->oauth2_device_url;
+		keys[n] = "oauth2-auth-url"; values[n++] = sa->oauth2_auth_url;
+		keys[n] = "oauth2-scope"; values[n++] = sa->oauth2_scope;
+		keys[n] = "oauth2-client-id";
+		values[n++] = sa->oauth2_client_id;
+	} else if (sa->password_command != NULL) {
 		keys[n] = "password-command";
 		values[n++] = sa->password_command;
 	} else if (pwfile != NULL) {
@@ -178,8 +188,8 @@ setup_save(const char *path, const struct setup_account *sa, char **pwfile,
 	} else
 		id = setup_account_id(cf, sa->address);
 
-	if (sa->password_command == NULL && sa->password != NULL &&
-	    sa->password_key != NULL) {
+	if (!sa->oauth2 && sa->password_command == NULL &&
+	    sa->password != NULL && sa->password_key != NULL) {
 		if ((pw = password_file_path(id, cause)) == NULL)
 			goto out;
 		if (password_file_write(pw, sa->password_key, sa->password,

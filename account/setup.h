@@ -81,6 +81,14 @@ struct setup_found {
 						   to switch on, OAuth2 only),
 						   one sentence each */
 	size_t			  nadvice;
+	/* both servers of the document take only OAuth2: the account signs
+	 * in with it (auth = oauth2), with the document's endpoints */
+	int			  oauth2;
+	char			 *oauth2_token_url;
+	char			 *oauth2_device_url;
+	char			 *oauth2_auth_url;
+	char			 *oauth2_scope;
+	char			 *oauth2_client_id;
 };
 
 /*
@@ -168,6 +176,14 @@ struct setup_account {
 	const char		*key;		/* a chosen key's fingerprint,
 						   or NULL: found or made */
 	int			 smime;
+	/* OAuth2 instead of a password: auth = oauth2 and these, each
+	 * when not NULL (the password fields are then not used) */
+	int			 oauth2;
+	const char		*oauth2_token_url;
+	const char		*oauth2_device_url;
+	const char		*oauth2_auth_url;
+	const char		*oauth2_scope;
+	const char		*oauth2_client_id;
 };
 
 /* An account name not yet used in cf, made from address. */

@@ -13,8 +13,8 @@
  * elements of its own, which other readers ignore: <appPassword
  * visiturl="..."> (the provider refuses the account's password here and
  * wants an app password, made on that page), and in <oAuth2>
- * <deviceAuthURL>, <clientID> and <clientSecret> (for OAuth2 sign-in;
- * read, not yet used).
+ * <deviceAuthURL>, <clientID> and <clientSecret> (for OAuth2 sign-in,
+ * oauth2.h, where the account's settings name none).
  */
 #ifndef STEED_AUTOCONFIG_H
 #define STEED_AUTOCONFIG_H

@@ -115,6 +115,45 @@ const struct config_setting config_settings[] = {
 	{ "password", CONFIG_ACCOUNT, CONFIG_SECRET, A(password), 0, "TEXT",
 	  "the password itself, in clear (the file must then be mode 0600; "
 	  "--check-config warns)" },
+	{ "auth", CONFIG_ACCOUNT, CONFIG_CHOICE, A(auth), 0,
+	  "password|oauth2", "how to log in to both servers: with the "
+	  "password (default), or with OAuth2 (SASL OAUTHBEARER or XOAUTH2; "
+	  "steedmail --oauth-login signs in once)" },
+	{ "oauth2-token-file", CONFIG_ACCOUNT, CONFIG_PATH,
+	  A(oauth2_token_file), 0, "FILE",
+	  "where the OAuth2 refresh token is kept, encrypted to your "
+	  "OpenPGP key (default: oauth2-NAME.asc in the data directory)" },
+	{ "oauth2-token-url", CONFIG_ACCOUNT, CONFIG_STRING,
+	  A(oauth2_token_url), 0, "URL",
+	  "the OAuth2 token endpoint, https:// (default: the provider "
+	  "file's)" },
+	{ "oauth2-device-url", CONFIG_ACCOUNT, CONFIG_STRING,
+	  A(oauth2_device_url), 0, "URL",
+	  "the device authorization endpoint of RFC 8628, https:// "
+	  "(default: the provider file's)" },
+	{ "oauth2-auth-url", CONFIG_ACCOUNT, CONFIG_STRING,
+	  A(oauth2_auth_url), 0, "URL",
+	  "the authorization endpoint, https://, for signing in with a "
+	  "browser on this machine (default: the provider file's)" },
+	{ "oauth2-scope", CONFIG_ACCOUNT, CONFIG_STRING, A(oauth2_scope), 0,
+	  "SCOPES", "the scopes asked for, separated by spaces (default: the "
+	  "provider file's)" },
+	{ "oauth2-client-id", CONFIG_ACCOUNT, CONFIG_STRING,
+	  A(oauth2_client_id), 0, "ID",
+	  "the client ID registered with the provider (default: the "
+	  "provider file's)" },
+	{ "oauth2-client-secret", CONFIG_ACCOUNT, CONFIG_SECRET,
+	  A(oauth2_client_secret), 0, "TEXT",
+	  "the client secret that goes with the client ID, when the provider "
+	  "gave one (default: the provider file's)" },
+	{ "oauth2-mechanism", CONFIG_ACCOUNT, CONFIG_CHOICE,
+	  A(oauth2_mechanism), 0, "oauthbearer|xoauth2",
+	  "the SASL mechanism for the token (default: OAUTHBEARER where the "
+	  "server offers it, else XOAUTH2)" },
+	{ "sent-copy", CONFIG_ACCOUNT, CONFIG_CHOICE, A(sent_copy), 0,
+	  "auto|yes|no", "keep a copy of what is sent in the Sent folder: "
+	  "auto (default) does, unless the server is Gmail's, which keeps "
+	  "its own" },
 	{ "ca-file", CONFIG_ACCOUNT, CONFIG_PATH, A(ca_file), 0, "FILE",
 	  "PEM file of CA certificates trusted for this account" },
 	{ "cert-fingerprint", CONFIG_ACCOUNT, CONFIG_FINGERPRINT,

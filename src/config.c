@@ -885,6 +885,16 @@ config_free_account(struct account *a)
 	freezero_str(a->password);
 	free(a->password_command);
 	free(a->password_file);
+	free(a->auth);
+	free(a->oauth2_token_file);
+	free(a->oauth2_token_url);
+	free(a->oauth2_device_url);
+	free(a->oauth2_auth_url);
+	free(a->oauth2_scope);
+	free(a->oauth2_client_id);
+	freezero_str(a->oauth2_client_secret);
+	free(a->oauth2_mechanism);
+	free(a->sent_copy);
 	free(a->ca_file);
 	free(a->cert_fingerprint);
 	free(a->key);

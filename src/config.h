@@ -36,6 +36,17 @@ struct account {
 					   --check-config's warning */
 	char		*password_command;
 	char		*password_file;	/* encrypted to the account's key */
+	/* OAuth2 sign-in (oauth2.h); auth NULL or "password": none */
+	char		*auth;		/* "password", "oauth2" */
+	char		*oauth2_token_file; /* the refresh token, encrypted */
+	char		*oauth2_token_url;
+	char		*oauth2_device_url;
+	char		*oauth2_auth_url;
+	char		*oauth2_scope;
+	char		*oauth2_client_id;
+	char		*oauth2_client_secret;
+	char		*oauth2_mechanism; /* oauthbearer, xoauth2; NULL: any */
+	char		*sent_copy;	/* "yes", "no", "auto"; NULL: auto */
 	char		*ca_file;
 	char		*cert_fingerprint; /* 64 lower-case hex digits */
 	char		*key;		/* OpenPGP fingerprint, upper-case hex */

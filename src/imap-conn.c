@@ -25,6 +25,7 @@
 #include "imap-mailbox.h"
 #include "imap-session.h"
 #include "log.h"
+#include "oauth2.h"
 #include "xmalloc.h"
 
 /* A private result of an operation: nothing to do, nothing to say. */
@@ -152,16 +153,60 @@ imap_conn_offline(struct imap_conn *c, const char *why)
 	c->down = xstrdup(why);
 }
 
+/*
+ * An OAuth2 account's access token, refreshed when it is about to expire
+ * (flags 0) or was just refused (OAUTH2_FORCE), in place of the one in
+ * hand. -1 and *cause when there is no new one.
+ */
+static int
+imap_conn_token(struct imap_conn *c, int flags, char **cause)
+{
+	char	*token;
+
+	if ((token = oauth2_access(NULL, c->a, flags, cause)) == NULL)
+		return -1;
+	if (c->password != NULL) {
+		log_secret_remove(c->password);
+		freezero_str(c->password);
+	}
+	c->password = token;
+	log_secret_add(c->password);
+	return 0;
+}
+
 static int
 imap_conn_connect(struct imap_conn *c, char **cause)
 {
+	enum imap_session_stage	 stage;
+	char			*why = NULL;
+
 	if (c->down != NULL) {
 		*cause = xstrdup(c->down);
 		return IMAP_OPS_LOST;
 	}
-	c->imap = imap_session_open(c->a, c->ca_file, c->password, cause);
+	if (oauth2_account(c->a) && imap_conn_token(c, 0, cause) == -1) {
+		c->down = xstrdup(*cause);
+		return IMAP_OPS_LOST;
+	}
+	c->imap = imap_session_open_stage(c->a, c->ca_file, c->password,
+	    &stage, cause);
 	/* imap_session_open() unregisters every copy of the password. */
 	log_secret_add(c->password);
+	if (c->imap == NULL && stage == IMAP_SESSION_LOGIN &&
+	    oauth2_account(c->a)) {
+		/* the token was refused before its time: once more, fresh */
+		log_msg(LOG_INFO, "IMAP: %s", *cause);
+		if (imap_conn_token(c, OAUTH2_FORCE, &why) == -1) {
+			free(*cause);
+			*cause = why;
+		} else {
+			free(*cause);
+			*cause = NULL;
+			c->imap = imap_session_open(c->a, c->ca_file,
+			    c->password, cause);
+			log_secret_add(c->password);
+		}
+	}
 	if (c->imap == NULL) {
 		c->down = xstrdup(*cause);
 		return IMAP_OPS_LOST;

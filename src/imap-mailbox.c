@@ -223,10 +223,12 @@ imap_mailbox_fetch(mailimap *imap, const char *mailbox, uint32_t uid,
 /*
  * Folder listing: LIST, then STATUS (MESSAGES UNSEEN) for each mailbox
  * that can be selected. The special uses are those of RFC 6154; INBOX
- * counts as one, the first.
+ * counts as one, the first. \All is Gmail's "[Gmail]/All Mail", where
+ * every message is whatever its labels: listed with the special ones
+ * rather than among the labels, which Gmail shows as folders.
  */
 static const char *imap_mailbox_uses[] = {
-	"Drafts", "Sent", "Archive", "Flagged", "Junk", "Trash"
+	"Drafts", "Sent", "Archive", "All", "Flagged", "Junk", "Trash"
 };
 
 /* Where a mailbox sorts: 0 INBOX, 1.. a special use, then the rest. */

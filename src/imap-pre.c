@@ -372,6 +372,90 @@ imap_pre_auth_plain(struct imap_pre *p, const char *user, const char *pass,
 	return rc;
 }
 
+/*
+ * After a failed OAuth2 attempt the server sends "+ BASE64" (a JSON
+ * object saying why, RFC 7628 3.2.2) and waits: the client answers with
+ * the dummy response (OAUTHBEARER: ^A, XOAUTH2: an empty line) and the
+ * server then says NO. What the JSON said joins the server's words.
+ */
+static int
+imap_pre_oauth_failed(struct imap_pre *p, int bearer, char **cause)
+{
+	const char	*dummy = bearer ? "AQ==\r\n" : "\r\n";
+	char		*why, *words;
+	int		 rc;
+
+	why = p->len > 2 ? sasl_oauth_error(p->line + 2) : NULL;
+	if (imap_pre_write(p, dummy, strlen(dummy), "login", cause) == -1) {
+		free(why);
+		return -1;
+	}
+	rc = imap_pre_answer(p, "login", 0, cause);
+	if (rc != -1 && why != NULL) {
+		words = xasprintf("%s (the server says of the token: %s)",
+		    p->words, why);
+		free(p->words);
+		p->words = words;
+	}
+	free(why);
+	return rc;
+}
+
+int
+imap_pre_auth_oauth(struct imap_pre *p, const char *mech, const char *user,
+    const char *host, unsigned port, const char *token, char **cause)
+{
+	char	*b64, *line, *cmd;
+	int	 bearer, rc;
+
+	if (imap_pre_capability(p, cause) == -1)
+		return -1;
+	bearer = strcasecmp(mech, "OAUTHBEARER") == 0;
+	b64 = bearer ? sasl_oauthbearer(user, host, port, token) :
+	    sasl_xoauth2(user, token);
+	log_secret_add(b64);
+	cmd = xasprintf("AUTHENTICATE %s", bearer ? "OAUTHBEARER" :
+	    "XOAUTH2");
+	if (imap_pre_offers(p, "SASL-IR")) {
+		/* one line, the token in it: written, never logged */
+		p->tag++;
+		log_msg(LOG_PROTO, "IMAP C: %u %s (token not logged)", p->tag,
+		    cmd);
+		line = xasprintf("%u %s %s\r\n", p->tag, cmd, b64);
+		imap_pre_forget(p);
+		rc = imap_pre_write(p, line, strlen(line), "login", cause);
+		freezero_str(line);
+		if (rc == 0)
+			rc = imap_pre_answer(p, "login", 1, cause);
+	} else {
+		imap_pre_forget(p);
+		rc = imap_pre_send(p, cmd, cause);
+		if (rc == 0)
+			rc = imap_pre_answer(p, "login", 1, cause);
+		if (rc == IMAP_PRE_CONTINUE) {
+			line = xasprintf("%s\r\n", b64);
+			rc = imap_pre_write(p, line, strlen(line), "login",
+			    cause);
+			freezero_str(line);
+			if (rc == 0)
+				rc = imap_pre_answer(p, "login", 1, cause);
+		}
+	}
+	free(cmd);
+	log_secret_remove(b64);
+	freezero_str(b64);
+	if (rc == IMAP_PRE_CONTINUE)
+		rc = imap_pre_oauth_failed(p, bearer, cause);
+	if (rc == IMAP_PRE_CONTINUE)
+		return imap_pre_malformed(p, "login", "a continuation "
+		    "request nobody asked for", cause);
+	if (rc != IMAP_PRE_OK)
+		return rc;
+	if (imap_pre_capability(p, cause) == -1)
+		return -1;
+	return IMAP_PRE_OK;
+}
+
 /* Can s go as a quoted string (7-bit, no CR, LF or NUL)? */
 static int
 imap_pre_quotable(const char *s)

@@ -63,6 +63,17 @@ int		 imap_pre_login(struct imap_pre *, const char *user,
 		     const char *pass, char **cause);
 
 /*
+ * Log in as user with an OAuth2 access token: AUTHENTICATE mech
+ * ("OAUTHBEARER", RFC 7628, naming host and port; or "XOAUTH2"), the
+ * response on the command line where SASL-IR is offered. Answers as
+ * imap_pre_login(); a refusal's words include what the server said of
+ * the token.
+ */
+int		 imap_pre_auth_oauth(struct imap_pre *, const char *mech,
+		     const char *user, const char *host, unsigned port,
+		     const char *token, char **cause);
+
+/*
  * The server's own words from its last status answer or greeting:
  * "[CODE] text", bounded and terminal-safe, "(no reason given)" when it
  * gave none. Valid until the next call.

@@ -17,6 +17,7 @@
  * with it).
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -27,6 +28,8 @@
 #include "imap-session.h"
 #include "log.h"
 #include "net-tls.h"
+#include "oauth2.h"
+#include "smtp-words.h"
 #include "strsafe.h"
 #include "xmalloc.h"
 
@@ -185,11 +188,42 @@ imap_session_starttls(struct imap_pre *pre, const struct net_tls_policy *p,
 	return imap_pre_capability(pre, cause);
 }
 
+/*
+ * The SASL mechanism for an OAuth2 token: the one the account names, else
+ * OAUTHBEARER (the standard) where offered, else XOAUTH2; NULL and a
+ * cause when the server offers neither.
+ */
+static const char *
+imap_session_oauth_mech(struct imap_pre *pre, const struct account *a,
+    char **cause)
+{
+	const char	*want = a->oauth2_mechanism;
+	char		 cap[32];
+
+	if (imap_pre_capability(pre, cause) == -1)
+		return NULL;
+	if (want != NULL) {
+		snprintf(cap, sizeof cap, "AUTH=%s", want);
+		if (imap_pre_offers(pre, cap))
+			return strcasecmp(want, "xoauth2") == 0 ? "XOAUTH2" :
+			    "OAUTHBEARER";
+	} else if (imap_pre_offers(pre, "AUTH=OAUTHBEARER"))
+		return "OAUTHBEARER";
+	else if (imap_pre_offers(pre, "AUTH=XOAUTH2"))
+		return "XOAUTH2";
+	*cause = xasprintf("server %s offers no OAuth2 login (%s)",
+	    a->imap.host, want != NULL ? want : "neither OAUTHBEARER nor "
+	    "XOAUTH2");
+	return NULL;
+}
+
 static int
-imap_session_login(struct imap_pre *pre, const char *host, const char *user,
+imap_session_login(struct imap_pre *pre, const struct account *a,
     const char *password, enum imap_session_stage *stage, char **cause)
 {
-	int	r;
+	const char	*host = a->imap.host, *user = a->user, *mech = NULL;
+	const char	*explain;
+	int		 r;
 
 	if (!net_tls_active(imap_pre_stream(pre))) {
 		*cause = xasprintf("refusing to send the password to %s "
@@ -201,15 +235,26 @@ imap_session_login(struct imap_pre *pre, const char *host, const char *user,
 		    user);
 		return -1;
 	}
-	if ((r = imap_pre_login(pre, user, password, cause)) == -1)
+	if (oauth2_account(a)) {
+		if ((mech = imap_session_oauth_mech(pre, a, cause)) == NULL)
+			return -1;
+		r = imap_pre_auth_oauth(pre, mech, user, host, a->imap.port,
+		    password, cause);
+	} else
+		r = imap_pre_login(pre, user, password, cause);
+	if (r == -1)
 		return -1;
 	if (r != IMAP_PRE_OK) {
 		*stage = IMAP_SESSION_LOGIN;
-		*cause = xasprintf("IMAP login as %s refused: %s", user,
-		    imap_pre_words(pre));
+		explain = smtp_words_explain(imap_pre_words(pre));
+		*cause = xasprintf("IMAP login as %s refused%s: %s%s%s%s",
+		    user, mech != NULL ? " (OAuth2)" : "", imap_pre_words(pre),
+		    explain != NULL ? " (that is: " : "",
+		    explain != NULL ? explain : "", explain != NULL ? ")" : "");
 		return -1;
 	}
-	log_msg(LOG_INFO, "IMAP: logged in to %s as %s", host, user);
+	log_msg(LOG_INFO, "IMAP: logged in to %s as %s%s%s", host, user,
+	    mech != NULL ? " with " : "", mech != NULL ? mech : "");
 	return 0;
 }
 
@@ -269,8 +314,7 @@ imap_session_open_stage(const struct account *a, const char *ca_file,
 		    u->host);
 		if (imap_pre_capability(pre, cause) == -1)
 			goto fail;
-	} else if (imap_session_login(pre, u->host, a->user, password,
-	    stage, cause) == -1)
+	} else if (imap_session_login(pre, a, password, stage, cause) == -1)
 		goto fail;
 	if ((imap = imap_pre_handoff(pre, cause)) == NULL)
 		goto out;

@@ -134,10 +134,15 @@ net_https_failed(CURLcode rc, const char *errbuf, const char *url,
 	return r;
 }
 
-/* One request to url, no redirect followed; *location: where to. */
+/*
+ * One request to url, no redirect followed; *location: where to. With
+ * form, a POST of it (application/x-www-form-urlencoded); with statusp,
+ * any HTTP answer is NET_HTTPS_OK and its status goes there.
+ */
 static enum net_https_result
 net_https_one(const struct net_https *req, const char *url, long ms,
-    struct buf *body, char **location, char **cause)
+    const char *form, long *statusp, struct buf *body, char **location,
+    char **cause)
 {
 	struct net_https_sink	 sink;
 	char			 errbuf[CURL_ERROR_SIZE];
@@ -174,6 +179,11 @@ net_https_one(const struct net_https *req, const char *url, long ms,
 	curl_easy_setopt(c, CURLOPT_WRITEDATA, &sink);
 	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
 	curl_easy_setopt(c, CURLOPT_USERAGENT, "steedmail/" STEED_VERSION);
+	if (form != NULL) {
+		/* the form holds secrets: libcurl copies it, we wipe ours */
+		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)strlen(form));
+		curl_easy_setopt(c, CURLOPT_COPYPOSTFIELDS, form);
+	}
 
 	rc = curl_easy_perform(c);
 	if (rc != CURLE_OK) {
@@ -183,7 +193,10 @@ net_https_one(const struct net_https *req, const char *url, long ms,
 	}
 	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
 	shown = net_https_shown(url);
-	if (status == 200)
+	if (statusp != NULL) {
+		*statusp = status;
+		r = NET_HTTPS_OK;
+	} else if (status == 200)
 		r = NET_HTTPS_OK;
 	else if (status >= 300 && status < 400 &&
 	    curl_easy_getinfo(c, CURLINFO_REDIRECT_URL, &where) == CURLE_OK &&
@@ -234,7 +247,8 @@ net_https_get(const struct net_https *req, const char *url, struct buf *body,
 			break;
 		}
 		log_msg(LOG_INFO, "https: GET %s", at);
-		r = net_https_one(req, at, left, body, &next, cause);
+		r = net_https_one(req, at, left, NULL, NULL, body, &next,
+		    cause);
 		if (r != NET_HTTPS_OK || next == NULL)
 			break;
 		shown = net_https_shown(next);
@@ -259,5 +273,37 @@ net_https_get(const struct net_https *req, const char *url, struct buf *body,
 	if (r != NET_HTTPS_OK)
 		buf_reset(body);
 	*final = at;
+	return r;
+}
+
+enum net_https_result
+net_https_post(const struct net_https *req, const char *url,
+    const char *form, struct buf *body, long *status, char **cause)
+{
+	enum net_https_result	 r;
+	char			*next = NULL, *shown;
+
+	*status = 0;
+	if (net_https_init(cause) == -1)
+		return NET_HTTPS_REFUSED;
+	shown = net_https_shown(url);
+	if (strncmp(url, "https://", 8) != 0) {
+		*cause = xasprintf("%s: not an https:// URL: not asked",
+		    shown);
+		free(shown);
+		return NET_HTTPS_REFUSED;
+	}
+	log_msg(LOG_INFO, "https: POST %s", shown);
+	r = net_https_one(req, url, (long)req->seconds * 1000, form, status,
+	    body, &next, cause);
+	if (r == NET_HTTPS_OK && *status >= 300 && *status < 400) {
+		*cause = xasprintf("%s: redirected (HTTP %ld): a form is "
+		    "never sent on", shown, *status);
+		r = NET_HTTPS_REFUSED;
+	}
+	free(next);
+	free(shown);
+	if (r != NET_HTTPS_OK)
+		buf_reset(body);
 	return r;
 }

@@ -1,8 +1,8 @@
 /*
  * net-https.h: one HTTPS GET, with its bounds, through libcurl (GnuTLS).
  * The setup wizard reads a domain's autoconfig document with it
- * (account/discover-web.c); OAuth2's token requests are meant to come
- * here too. Only https:// is ever spoken: a redirect is followed only to
+ * (account/discover-web.c); OAuth2's token requests (oauth2.h) are
+ * POSTs through net_https_post(). Only https:// is ever spoken: a redirect is followed only to
  * another https:// URL, and a redirect to plain HTTP is refused and said.
  * The certificate is verified against the ca-file or the system store,
  * as for IMAP and SMTP (net-tls.h).
@@ -45,5 +45,16 @@ int	 net_https_init(char **cause);
  */
 enum net_https_result net_https_get(const struct net_https *req,
 	    const char *url, struct buf *body, char **final, char **cause);
+
+/*
+ * POST form (application/x-www-form-urlencoded, already encoded) to url
+ * (https:// only; no redirect followed), as OAuth2's token requests want.
+ * NET_HTTPS_OK for any HTTP answer, its status in *status and its body in
+ * body (an error answer carries words worth reading); otherwise as
+ * net_https_get(). The form is never logged.
+ */
+enum net_https_result net_https_post(const struct net_https *req,
+	    const char *url, const char *form, struct buf *body, long *status,
+	    char **cause);
 
 #endif

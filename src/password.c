@@ -24,6 +24,7 @@
 #include "clock.h"
 #include "crypto.h"
 #include "frontend.h"
+#include "oauth2.h"
 #include "password.h"
 #include "xmalloc.h"
 
@@ -193,6 +194,8 @@ password_from_file(const struct config *cf, const struct account *a,
 char *
 password_get(const struct config *cf, const struct account *a, char **cause)
 {
+	if (oauth2_account(a))
+		return oauth2_access(cf, a, 0, cause);
 	if (a->password_command != NULL)
 		return password_run(a->id, a->password_command,
 		    PASSWORD_COMMAND_TIMEOUT, cause);

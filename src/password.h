@@ -16,7 +16,9 @@
  * password-command (run with /bin/sh -c), else the first line of its
  * password-file decrypted (in cf's GnuPG home), else its password
  * setting, else asked of the person through fe_secret() (no hook
- * installed: none). Returns NULL and a cause when there is none. The
+ * installed: none). For an account that signs in with OAuth2
+ * (auth = oauth2), its access token instead (oauth2_access()). Returns
+ * NULL and a cause when there is none. The
  * caller frees the result with freezero_str().
  */
 char	*password_get(const struct config *cf, const struct account *a,

@@ -18,6 +18,7 @@
 #include "imap-mailbox.h"
 #include "imap-session.h"
 #include "log.h"
+#include "oauth2.h"
 #include "outbox.h"
 #include "password.h"
 #include "send.h"
@@ -103,18 +104,48 @@ send_password(struct send_ctx *ctx, struct send_conn *c)
 	return c->password;
 }
 
+/*
+ * An OAuth2 account's server refused its access token: a fresh one in
+ * place of the one in hand. 0, or -1 with the reason as the smtp error.
+ */
+static int
+send_token(struct send_ctx *ctx, struct send_conn *c)
+{
+	char	*token, *why = NULL;
+
+	if ((token = oauth2_access(ctx->cf, c->a, OAUTH2_FORCE, &why)) ==
+	    NULL) {
+		free(c->smtp_error);
+		c->smtp_error = why;
+		return -1;
+	}
+	freezero_str(c->password);
+	c->password = token;
+	return 0;
+}
+
 static mailsmtp *
 send_smtp(struct send_ctx *ctx, struct send_conn *c, const char **why)
 {
-	const char	*pw;
+	enum smtp_session_stage	 stage;
+	const char		*pw;
 
 	if (c->smtp == NULL && c->smtp_error == NULL) {
 		if ((pw = send_password(ctx, c)) == NULL) {
 			*why = c->password_error;
 			return NULL;
 		}
-		c->smtp = smtp_session_open(c->a, send_ca_file(ctx, c->a), pw,
-		    &c->smtp_error);
+		c->smtp = smtp_session_open_stage(c->a,
+		    send_ca_file(ctx, c->a), pw, &stage, &c->smtp_error);
+		if (c->smtp == NULL && stage == SMTP_SESSION_LOGIN &&
+		    oauth2_account(c->a) && send_token(ctx, c) == 0) {
+			/* refused before its time: once more, fresh */
+			free(c->smtp_error);
+			c->smtp_error = NULL;
+			c->smtp = smtp_session_open(c->a,
+			    send_ca_file(ctx, c->a), c->password,
+			    &c->smtp_error);
+		}
 	}
 	*why = c->smtp_error;
 	return c->smtp;
@@ -217,19 +248,51 @@ send_submit(struct send_ctx *ctx, struct send_conn *c,
 	smtp_submit_result_free(&res);
 }
 
+#define SEND_COPY_AUTO	0	/* append to Sent, unless Gmail keeps one */
+#define SEND_COPY_ALWAYS 1
+#define SEND_COPY_NEVER	2
+
+/* The account's sent-copy setting. */
+static int
+send_copy(const struct account *a)
+{
+	if (a->sent_copy != NULL && strcmp(a->sent_copy, "yes") == 0)
+		return SEND_COPY_ALWAYS;
+	if (a->sent_copy != NULL && strcmp(a->sent_copy, "no") == 0)
+		return SEND_COPY_NEVER;
+	return SEND_COPY_AUTO;
+}
+
+/*
+ * Keep a copy of what was sent in the Sent folder, unless the server
+ * keeps one itself (*server_copy then set: Gmail's, or sent-copy = no).
+ */
 static void
 send_save(struct send_ctx *ctx, struct send_conn *c, struct outbox_entry *e,
-    const struct buf *msg, int recovering)
+    const struct buf *msg, int recovering, int *server_copy)
 {
 	mailimap	*imap;
 	const char	*why;
 	char		*cause = NULL, *msgid;
 	int		 found = 0;
 
+	if (send_copy(c->a) == SEND_COPY_NEVER) {
+		*server_copy = 1;
+		goto saved;
+	}
 	if ((imap = send_imap(ctx, c, &why)) == NULL) {
 		send_add(ctx, e->id, SEND_UNSAVED, xasprintf("sent; not yet "
 		    "saved in Sent: %s", why));
 		return;
+	}
+	if (send_copy(c->a) == SEND_COPY_AUTO &&
+	    imap_session_offers(imap, "X-GM-EXT-1")) {
+		/* Gmail puts what its submission server sends in Sent Mail
+		 * itself: a copy of ours would be a second one */
+		log_msg(LOG_INFO, "send: %s: the server is Gmail's, which "
+		    "keeps its own copy of sent mail: none appended", e->id);
+		*server_copy = 1;
+		goto saved;
 	}
 	/* After a crash, the copy may already be there. */
 	if (recovering && (msgid = send_msgid(msg->data, msg->len)) != NULL) {
@@ -249,6 +312,7 @@ send_save(struct send_ctx *ctx, struct send_conn *c, struct outbox_entry *e,
 		return;
 	}
 	send_crash_point("appended");
+saved:
 	if (outbox_mark_saved(ctx->dir, e, &cause) == -1) {
 		send_add(ctx, e->id, SEND_UNSAVED, xasprintf("sent and saved, "
 		    "but %s", cause));
@@ -299,7 +363,7 @@ send_one(struct send_ctx *ctx, struct outbox_entry *e)
 	struct send_conn	*c;
 	struct buf		 msg;
 	char			*cause = NULL, *how = NULL;
-	int			 recovering = e->accepted;
+	int			 recovering = e->accepted, server_copy = 0;
 
 	if (e->held && !send_held(ctx, e, &how))
 		return;
@@ -321,14 +385,18 @@ send_one(struct send_ctx *ctx, struct outbox_entry *e)
 	if (!e->accepted)
 		send_submit(ctx, c, e, &msg);
 	if (e->accepted && !e->saved)
-		send_save(ctx, c, e, &msg, recovering);
+		send_save(ctx, c, e, &msg, recovering, &server_copy);
 	if (e->accepted && e->saved) {
 		send_crash_point("saved");
 		if (outbox_remove(ctx->dir, e, &cause) == -1) {
 			send_add(ctx, e->id, SEND_UNSAVED, xasprintf("sent and "
 			    "saved, but %s", cause));
 			free(cause);
-		} else if (how != NULL)
+		} else if (server_copy)
+			send_add(ctx, e->id, SEND_DONE, xasprintf("%s%ssent; "
+			    "the server keeps the copy in Sent itself",
+			    how != NULL ? how : "", how != NULL ? "; " : ""));
+		else if (how != NULL)
 			send_add(ctx, e->id, SEND_DONE, xasprintf("%s; sent "
 			    "and saved in Sent", how));
 		else

@@ -18,6 +18,7 @@
 #include "frontend.h"
 #include "log.h"
 #include "mime-parse.h"
+#include "oauth2.h"
 #include "password.h"
 #include "search-index.h"
 #include "session.h"
@@ -124,10 +125,20 @@ session_open(struct config *cf, const char *id, struct session **sp,
 		return IMAP_OPS_OK;
 	}
 	if ((pw = password_get(cf, s->a, cause)) == NULL) {
-		body_cache_close(s->bodies);
-		cache_close(s->cache);
-		free(s);
-		return SESSION_NO_PASSWORD;
+		if (!oauth2_account(s->a)) {
+			body_cache_close(s->bodies);
+			cache_close(s->cache);
+			free(s);
+			return SESSION_NO_PASSWORD;
+		}
+		/*
+		 * No OAuth2 token now (the authorization server out of
+		 * reach, the sign-in refused): the cache is there, and the
+		 * connection tries again for a token when it reconnects.
+		 */
+		log_msg(LOG_INFO, "session: %s: %s", s->a->id, *cause);
+		free(*cause);
+		*cause = NULL;
 	}
 	s->conn = imap_conn_new(s->a, cf->ca_file, pw, s->cache);
 	freezero_str(pw);

@@ -21,14 +21,17 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 
 #include "buf.h"
 #include "log.h"
 #include "net-tls.h"
+#include "oauth2.h"
 #include "sasl.h"
 #include "smtp-session.h"
+#include "smtp-words.h"
 #include "strsafe.h"
 #include "xmalloc.h"
 
@@ -224,6 +227,8 @@ smtp_session_extensions(mailsmtp *smtp, const char *reply)
 	static const struct { const char *name; int flag; } mech[] = {
 		{ "PLAIN", MAILSMTP_AUTH_PLAIN },
 		{ "LOGIN", MAILSMTP_AUTH_LOGIN },
+		{ "OAUTHBEARER", SMTP_SESSION_AUTH_OAUTHBEARER },
+		{ "XOAUTH2", SMTP_SESSION_AUTH_XOAUTH2 },
 		{ "CRAM-MD5", MAILSMTP_AUTH_CRAM_MD5 },
 		{ "DIGEST-MD5", MAILSMTP_AUTH_DIGEST_MD5 },
 		{ "GSSAPI", MAILSMTP_AUTH_GSSAPI },
@@ -316,10 +321,48 @@ smtp_session_secret(mailsmtp *smtp, const char *line, struct buf *words)
 	return code;
 }
 
+/*
+ * AUTH with an OAuth2 token: mech OAUTHBEARER (RFC 7628) or XOAUTH2, the
+ * response on the command line. A 334 after it carries the server's
+ * reason (base64 JSON); the dummy response gets the final refusal, and
+ * the reason goes into words. Returns the final code, as
+ * smtp_session_command().
+ */
 static int
-smtp_session_auth(mailsmtp *smtp, const char *host, const char *user,
+smtp_session_oauth(mailsmtp *smtp, const struct account *a, const char *mech,
+    const char *token, struct buf *words)
+{
+	char	*b64, *line, *why;
+	int	 bearer, code;
+
+	bearer = strcmp(mech, "OAUTHBEARER") == 0;
+	b64 = bearer ? sasl_oauthbearer(a->user, a->smtp.host, a->smtp.port,
+	    token) : sasl_xoauth2(a->user, token);
+	line = xasprintf("AUTH %s %s", mech, b64);
+	log_secret_add(b64);
+	code = smtp_session_secret(smtp, line, words);
+	log_secret_remove(b64);
+	freezero_str(line);
+	freezero_str(b64);
+	if (code != 334)
+		return code;
+	buf_addc(words, '\0');
+	why = sasl_oauth_error(words->data);
+	buf_reset(words);
+	code = smtp_session_command(smtp, bearer ? "AQ==" : "", words);
+	if (why != NULL) {
+		buf_addf(words, " (the server says of the token: %s)", why);
+		free(why);
+	}
+	return code;
+}
+
+static int
+smtp_session_auth(mailsmtp *smtp, const struct account *a,
     const char *password, enum smtp_session_stage *stage, char **cause)
 {
+	const char	*host = a->smtp.host, *user = a->user, *mech;
+	const char	*explain;
 	struct buf	 words;
 	char		*b64, *line, *said;
 	int		 code;
@@ -335,7 +378,26 @@ smtp_session_auth(mailsmtp *smtp, const char *host, const char *user,
 		return -1;
 	}
 	buf_init(&words);
-	if (smtp->auth & MAILSMTP_AUTH_PLAIN) {
+	if (oauth2_account(a)) {
+		/* the one named, else OAUTHBEARER unless only XOAUTH2 is
+		 * offered; a server that names neither is asked anyway */
+		if (a->oauth2_mechanism != NULL)
+			mech = strcasecmp(a->oauth2_mechanism, "xoauth2") == 0 ?
+			    "XOAUTH2" : "OAUTHBEARER";
+		else if ((smtp->auth & SMTP_SESSION_AUTH_XOAUTH2) &&
+		    !(smtp->auth & SMTP_SESSION_AUTH_OAUTHBEARER))
+			mech = "XOAUTH2";
+		else
+			mech = "OAUTHBEARER";
+		code = smtp_session_oauth(smtp, a, mech, password, &words);
+		if (code == 504 && a->oauth2_mechanism == NULL &&
+		    strcmp(mech, "OAUTHBEARER") == 0) {
+			mech = "XOAUTH2";
+			buf_reset(&words);
+			code = smtp_session_oauth(smtp, a, mech, password,
+			    &words);
+		}
+	} else if (smtp->auth & MAILSMTP_AUTH_PLAIN) {
 		b64 = sasl_plain(user, password);
 		line = xasprintf("AUTH PLAIN %s", b64);
 		log_secret_add(b64);
@@ -373,7 +435,10 @@ smtp_session_auth(mailsmtp *smtp, const char *host, const char *user,
 		if (code >= 500 && code <= 599)
 			*stage = SMTP_SESSION_LOGIN;
 		said = smtp_session_words(code, words.data);
-		*cause = xasprintf("SMTP login as %s refused: %s", user, said);
+		explain = smtp_words_explain(said);
+		*cause = xasprintf("SMTP login as %s refused: %s%s%s%s", user,
+		    said, explain != NULL ? " (that is: " : "",
+		    explain != NULL ? explain : "", explain != NULL ? ")" : "");
 		free(said);
 	}
 	buf_free(&words);
@@ -428,8 +493,7 @@ smtp_session_open_stage(const struct account *a, const char *ca_file,
 	net_tls_policy_account(&p, a, u, ca_file);
 	log_secret_add(password);
 	if ((smtp = smtp_session_connect(u, &p, stage, cause)) != NULL &&
-	    smtp_session_auth(smtp, u->host, a->user, password, stage,
-	    cause) == -1) {
+	    smtp_session_auth(smtp, a, password, stage, cause) == -1) {
 		smtp_session_abort(smtp);
 		smtp = NULL;
 	}

@@ -63,6 +63,13 @@ int		 smtp_session_command(mailsmtp *, const char *line,
 int		 smtp_session_ehlo(mailsmtp *, const char *host, char **cause);
 
 /*
+ * The OAuth2 mechanisms, which libetpan has no flag for, kept in smtp's
+ * auth beside its own (bits it does not use).
+ */
+#define SMTP_SESSION_AUTH_OAUTHBEARER	0x10000
+#define SMTP_SESSION_AUTH_XOAUTH2	0x20000
+
+/*
  * The extensions an EHLO reply names (its lines joined by newlines, the
  * first the greeting) into smtp's esmtp, auth and smtp_max_msg_size, as
  * libetpan's own commands read them; everything named before is

@@ -2,7 +2,9 @@
  * smtp-submit.c: the SMTP transaction of smtp-submit.h.
  *
  * Outgoing messages are built 7-bit clean (quoted-printable or base64), so
- * BODY=8BITMIME is never needed. A connection that breaks after the data
+ * BODY=8BITMIME is never needed. A message larger than the server's SIZE
+ * is refused here, before it is uploaded. What a refusal means goes with
+ * it in words when smtp-words.c knows it. A connection that breaks after the data
  * was sent but before the server's reply arrived is reported as "try
  * later": SMTP gives no way to ask whether the server kept the message,
  * and a duplicate is better than a loss.
@@ -13,6 +15,7 @@
 #include "buf.h"
 #include "log.h"
 #include "smtp-submit.h"
+#include "smtp-words.h"
 #include "strsafe.h"
 #include "xmalloc.h"
 
@@ -45,6 +48,9 @@ static void
 smtp_submit_fail(mailsmtp *s, int err, const char *step, const char *rcpt,
     struct smtp_submit_result *res)
 {
+	const char	*words;
+	char		*what;
+
 	res->code = s->response_code;
 	res->reply = smtp_submit_reply(s);
 	if (rcpt != NULL)
@@ -75,6 +81,11 @@ smtp_submit_fail(mailsmtp *s, int err, const char *step, const char *rcpt,
 			res->what = xasprintf("server refused the message at "
 			    "%s: %d %s", step, res->code, res->reply);
 	}
+	if ((words = smtp_words_explain(res->reply)) != NULL) {
+		what = xasprintf("%s (that is: %s)", res->what, words);
+		free(res->what);
+		res->what = what;
+	}
 	log_msg(LOG_INFO, "smtp: %s", res->what);
 	mailsmtp_reset(s);
 }
@@ -87,6 +98,18 @@ smtp_submit(mailsmtp *s, const char *from, char *const *rcpts, size_t nrcpts,
 	int	err;
 
 	memset(res, 0, sizeof *res);
+	if (s->smtp_max_msg_size != 0 && len > s->smtp_max_msg_size) {
+		/* it would be refused after the upload, and every time */
+		res->status = SMTP_SUBMIT_REFUSED;
+		res->reply = xasprintf("SIZE %zu", s->smtp_max_msg_size);
+		res->what = xasprintf("the message is %.1f MB, more than the "
+		    "%.1f MB the submission server takes (its EHLO said %s): "
+		    "make it smaller (fewer or smaller attachments); not sent",
+		    len / 1048576.0, s->smtp_max_msg_size / 1048576.0,
+		    res->reply);
+		log_msg(LOG_INFO, "smtp: %s", res->what);
+		return;
+	}
 	if ((err = mailsmtp_mail(s, from)) != MAILSMTP_NO_ERROR) {
 		smtp_submit_fail(s, err, "MAIL FROM", NULL, res);
 		return;

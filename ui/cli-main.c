@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "config.h"
 #include "log.h"
+#include "oauth2.h"
 #include "paths.h"
 #include "strsafe.h"
 #include "tui.h"
@@ -72,7 +73,9 @@ enum {
 	CMD_IMPORT_SETUP,
 	CMD_EXPORT_SECRET_KEY,
 	CMD_SEARCH,
-	OPT_OFFLINE
+	OPT_OFFLINE,
+	CMD_OAUTH2_LOGIN,
+	OPT_BROWSER
 };
 
 #define MAIN_TIMEOUT_MAX	86400	/* seconds --idle may wait at most */
@@ -128,6 +131,8 @@ static const struct option main_options[] = {
 	{ "export-secret-key",	no_argument,	NULL, CMD_EXPORT_SECRET_KEY },
 	{ "search",		no_argument,	NULL, CMD_SEARCH },
 	{ "offline",		no_argument,	NULL, OPT_OFFLINE },
+	{ "oauth-login",	no_argument,	NULL, CMD_OAUTH2_LOGIN },
+	{ "browser",		no_argument,	NULL, OPT_BROWSER },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -158,6 +163,10 @@ main_usage(FILE *f)
 "  --smime            with -s, --genkey, --export-key: S/MIME instead;\n"
 "                     with --setup: an S/MIME certificate too\n"
 "  --genkey           make the account's key if it has none; show it\n"
+"  --oauth-login      sign an account with auth = oauth2 in: a URL and a\n"
+"                     code to enter there; the token kept encrypted\n"
+"  --browser          with --oauth-login: sign in with a browser on this\n"
+"                     computer instead ($BROWSER, else xdg-open)\n"
 "  --export-key       the account's public key, ASCII-armored, on stdout\n"
 "  --import-key FILE|-  add public keys or certificates to steedmail's home\n"
 "  --export-secret-key  the account's secret key, armored, on stdout\n"
@@ -242,6 +251,42 @@ main_help_config(void)
 	}
 }
 
+/* --check-config's warnings about the accounts that sign in with OAuth2. */
+static void
+main_check_oauth2(struct config *cf)
+{
+	struct oauth2_endpoints	 e;
+	struct account		*a;
+	char			*cause = NULL, *path;
+
+	for (a = cf->accounts; a != NULL; a = a->next) {
+		if (!oauth2_account(a))
+			continue;
+		if (oauth2_endpoints(cf, a, &e, &cause) == -1) {
+			cmd_error("warning: %s", cause);
+			free(cause);
+			cause = NULL;
+			continue;
+		}
+		oauth2_endpoints_free(&e);
+		if ((path = oauth2_token_path(a, &cause)) == NULL) {
+			cmd_error("warning: %s", cause);
+			free(cause);
+			cause = NULL;
+			continue;
+		}
+		if (access(path, F_OK) != 0)
+			cmd_error("warning: account %s signs in with OAuth2 and "
+			    "is not signed in yet: run steedmail -A %s "
+			    "--oauth-login", a->id, a->id);
+		if (a->password != NULL || a->password_file != NULL ||
+		    a->password_command != NULL)
+			cmd_error("warning: account %s signs in with OAuth2: "
+			    "its password settings are not used", a->id);
+		free(path);
+	}
+}
+
 int
 cmd_check_config(struct cmd_ctx *ctx)
 {
@@ -256,6 +301,7 @@ cmd_check_config(struct cmd_ctx *ctx)
 		free(audit[i]);
 	}
 	free(audit);
+	main_check_oauth2(cf);
 	if (cf->naccounts == 0) {
 		printf("%s: no accounts\n", cf->path);
 		return EX_OK;
@@ -408,6 +454,7 @@ main_run(int command, struct cmd_ctx *ctx)
 	case CMD_IMPORT_SETUP:	return cmd_import_setup(ctx);
 	case CMD_EXPORT_SECRET_KEY: return cmd_export_secret_key(ctx);
 	case CMD_SEARCH:	return cmd_search(ctx);
+	case CMD_OAUTH2_LOGIN:	return cmd_oauth2_login(ctx);
 	default:		return cmd_check_config(ctx);
 	}
 }
@@ -513,6 +560,7 @@ main(int argc, char **argv)
 		case CMD_IMPORT_SETUP:
 		case CMD_EXPORT_SECRET_KEY:
 		case CMD_SEARCH:
+		case CMD_OAUTH2_LOGIN:
 			if (command != CMD_NONE && command != ch) {
 				cmd_error("give one command at a time");
 				return EX_USAGE;
@@ -568,6 +616,9 @@ main(int argc, char **argv)
 			break;
 		case OPT_PASSWORD_COMMAND:
 			ctx.setup_password_command = optarg;
+			break;
+		case OPT_BROWSER:
+			ctx.browser = 1;
 			break;
 		case OPT_YES:
 			ctx.yes = 1;
@@ -657,6 +708,10 @@ main(int argc, char **argv)
 		cmd_error("--sort and --limit go with --list");
 		return EX_USAGE;
 	}
+	if (command != CMD_OAUTH2_LOGIN && ctx.browser) {
+		cmd_error("--browser goes with --oauth-login");
+		return EX_USAGE;
+	}
 	if (command != CMD_FETCH && ctx.part != NULL) {
 		cmd_error("--part goes with --fetch");
 		return EX_USAGE;
@@ -680,6 +735,7 @@ main(int argc, char **argv)
 	case CMD_FOLDERS:
 	case CMD_GENKEY:
 	case CMD_EXPORT_KEY:
+	case CMD_OAUTH2_LOGIN:
 		if (ctx.argc != 0) {
 			cmd_error("unexpected argument \"%s\"", ctx.argv[0]);
 			return EX_USAGE;

@@ -152,6 +152,18 @@ cli_setup_servers(struct cli_setup *s)
 	return EX_OK;
 }
 
+/*
+ * Do the servers found take only OAuth2 (and were they not given)? Then
+ * no password is asked or checked: the account is saved to sign in with
+ * OAuth2 (steedmail --oauth-login), which needs no password at all.
+ */
+static int
+cli_setup_oauth2(const struct cli_setup *s)
+{
+	return s->found.oauth2 && s->ctx->setup_imap == NULL &&
+	    s->ctx->setup_smtp == NULL;
+}
+
 /* The password: the command's, the terminal's, or standard input's. */
 static int
 cli_setup_password(struct cli_setup *s)
@@ -331,6 +343,16 @@ cli_setup_save(struct cli_setup *s)
 	sa.password_key = s->fpr;
 	sa.cert_fingerprint = s->pin;
 	sa.smime = ctx->smime;
+	if (cli_setup_oauth2(s)) {
+		sa.oauth2 = 1;
+		sa.password = NULL;
+		sa.password_command = NULL;
+		sa.oauth2_token_url = s->found.oauth2_token_url;
+		sa.oauth2_device_url = s->found.oauth2_device_url;
+		sa.oauth2_auth_url = s->found.oauth2_auth_url;
+		sa.oauth2_scope = s->found.oauth2_scope;
+		sa.oauth2_client_id = s->found.oauth2_client_id;
+	}
 	if (setup_save(ctx->config_path, &sa, &pwfile, &cause) == -1) {
 		cmd_error("cannot save the account: %s", cause);
 		free(cause);
@@ -343,6 +365,16 @@ cli_setup_save(struct cli_setup *s)
 		    "account's key in %s (password-file), not in the "
 		    "configuration.", pwfile);
 	free(pwfile);
+	if (sa.oauth2) {
+		cmd_print(stdout, "", "The account signs in with OAuth2 (auth "
+		    "= oauth2): no password is kept.");
+		if (sa.oauth2_client_id == NULL)
+			cmd_print(stdout, "", "First set oauth2-client-id (the "
+			    "client ID you registered with the provider) in "
+			    "[account %s].", s->id);
+		cmd_print(stdout, "", "Sign in with: steedmail -A %s "
+		    "--oauth-login", s->id);
+	}
 	return EX_OK;
 }
 
@@ -401,12 +433,15 @@ cmd_setup(struct cmd_ctx *ctx)
 	s.id = setup_account_id(ctx->cf, ctx->setup_address);
 
 	if ((rc = cli_setup_servers(&s)) == EX_OK &&
-	    (rc = cli_setup_password(&s)) == EX_OK &&
-	    (rc = cli_setup_check(&s)) == EX_OK &&
+	    (cli_setup_oauth2(&s) ||
+	    ((rc = cli_setup_password(&s)) == EX_OK &&
+	    (rc = cli_setup_check(&s)) == EX_OK)) &&
 	    (rc = cli_setup_keys(&s)) == EX_OK &&
 	    (rc = cli_setup_save(&s)) == EX_OK &&
 	    (rc = cli_setup_records(&s)) == EX_OK)
-		printf("\nDone: run steedmail to open the inbox.\n");
+		printf("\nDone: %s.\n", cli_setup_oauth2(&s) ? "sign in "
+		    "with --oauth-login, then run steedmail to open the inbox" :
+		    "run steedmail to open the inbox");
 
 	if (s.password != NULL)
 		freezero_str(s.password);

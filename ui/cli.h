@@ -51,6 +51,7 @@ struct cmd_ctx {
 	const char	 *setup_password_command;
 	const char	 *setup_pin;	/* --pin: the certificate to accept */
 	int		  yes;		/* --yes: accept what was found */
+	int		  browser;	/* --browser: --oauth-login's code flow */
 };
 
 int	cmd_check_config(struct cmd_ctx *);
@@ -69,6 +70,8 @@ int	cmd_flag(struct cmd_ctx *);
 int	cmd_move(struct cmd_ctx *);
 int	cmd_delete(struct cmd_ctx *);
 int	cmd_genkey(struct cmd_ctx *);
+/* cli-oauth.c */
+int	cmd_oauth2_login(struct cmd_ctx *);
 int	cmd_export_key(struct cmd_ctx *);
 int	cmd_import_key(struct cmd_ctx *);
 int	cmd_trust(struct cmd_ctx *);

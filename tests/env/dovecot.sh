@@ -78,7 +78,7 @@ ssl_cert = <$SE_DIR/tls/server.crt
 ssl_key = <$SE_DIR/tls/server.key
 ssl_min_protocol = TLSv1.2
 disable_plaintext_auth = yes
-auth_mechanisms = plain login
+auth_mechanisms = plain login oauthbearer xoauth2
 auth_failure_delay = 0
 auth_cache_size = 0
 
@@ -88,12 +88,22 @@ auth_cache_size = 0
 # Postfix's SASL requests are service smtp and already need TLS there).
 passdb {
   driver = passwd-file
+  mechanisms = plain login
   deny = yes
   args = username_format=%{if;%{service};eq;imap;%{if;%{secured};eq;TLS;-;%u};-} $_d/users
 }
 passdb {
   driver = passwd-file
+  mechanisms = plain login
   args = scheme=PLAIN username_format=%u $_d/users
+}
+# OAuth2 (oauth.sh): each token shown is asked about at the test
+# authorization server (introspection); it must be active and name the
+# user who logs in.
+passdb {
+  driver = oauth2
+  mechanisms = oauthbearer xoauth2
+  args = $_d/oauth2.conf.ext
 }
 userdb {
   driver = passwd-file
@@ -121,6 +131,10 @@ namespace inbox {
   mailbox Junk {
     special_use = \Junk
     auto = subscribe
+  }
+  # Gmail's, made by a test that wants it (not for every user)
+  mailbox "All Mail" {
+    special_use = \All
   }
 }
 

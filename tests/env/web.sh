@@ -11,7 +11,8 @@
 #   wellknown.autoconfig.test  a document only at the second URL,
 #                  https://DOMAIN/.well-known/autoconfig/mail/config-v1.1.xml,
 #                  reached through an https:// redirect
-#   oauth.autoconfig.test      a document that wants OAuth2 only, an app
+#   oauth.autoconfig.test      a document that wants OAuth2 only (its
+#                  endpoints those of oauth.py, no client ID), an app
 #                  password and IMAP switched on, logs in with the local
 #                  part, and offers a server without TLS
 #   laughs, external, huge, redirect, wrongcert, silent .autoconfig.test
@@ -96,7 +97,10 @@ se_web_setup() {
 		echo '      <instruction lang="en">Switch IMAP on under Settings, Mail programs</instruction>'
 		echo '    </enable>'
 		echo '</emailProvider>'
-		echo '<oAuth2><issuer>login.oauth.autoconfig.test</issuer><scope>mail</scope></oAuth2>'
+		echo '<oAuth2><issuer>login.oauth.autoconfig.test</issuer><scope>mail</scope>'
+		echo "<tokenURL>https://127.0.0.1:$SE_OAUTH_PORT/token</tokenURL>"
+		echo "<deviceAuthURL>https://127.0.0.1:$SE_OAUTH_PORT/device</deviceAuthURL>"
+		echo '</oAuth2>'
 		echo '</clientConfig>'
 	} >"$_d/config-v1.1.xml"
 	chmod -R a+rX "$_w"

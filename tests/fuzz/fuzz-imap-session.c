@@ -4,7 +4,9 @@
  * says, read in chunks whose size the first byte chooses. First what comes
  * before login, read by steedmail's own code (imap-pre.c): the greeting,
  * CAPABILITY, the answer to STARTTLS (TLS itself left out) and the login,
- * AUTHENTICATE PLAIN or LOGIN with a literal or a quoted password; then,
+ * AUTHENTICATE PLAIN or LOGIN with a literal or a quoted password, or
+ * AUTHENTICATE OAUTHBEARER or XOAUTH2 with the server's error challenge
+ * (base64 JSON, read with jansson) and the dummy answer; then,
  * on the session handed to libetpan, the commands steedmail's engine
  * sends: LIST and STATUS (imap_mailbox_list), the
  * special-use lookup, EXAMINE and SEARCH by Message-ID, a message fetched
@@ -101,9 +103,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 				goto out;
 			imap_pre_forget(pre);
 		}
-		/* a password that goes as a literal, or quoted */
-		if (imap_pre_login(pre, "fuzz", len % 2 ? "p\xc3\xa4ss" :
-		    "pa\"ss", &cause) != IMAP_PRE_OK)
+		/* a password that goes as a literal, or quoted; or an
+		 * OAuth2 token, whose refusal comes as a challenge */
+		if (len % 3 == 2) {
+			if (imap_pre_auth_oauth(pre, len % 2 ? "OAUTHBEARER" :
+			    "XOAUTH2", "fuzz", "example.org", 993, "tok",
+			    &cause) != IMAP_PRE_OK)
+				goto out;
+		} else if (imap_pre_login(pre, "fuzz", len % 2 ?
+		    "p\xc3\xa4ss" : "pa\"ss", &cause) != IMAP_PRE_OK)
 			goto out;
 	} else if (imap_pre_capability(pre, &cause) == -1)
 		goto out;

@@ -105,9 +105,21 @@ home oauth
 setup --address x@oauth.autoconfig.test --yes
 ok "its login, the local part, is shown and used" sh -c "
 	grep -qx 'Login: x (as the servers.* document says)' '$T_TMP/out' &&
-	grep -q 'IMAP login as x refused' '$T_TMP/out' && [ $rc = 77 ]"
+	grep -qx 'user = x' '$H/config/steedmail/config'"
+ok "OAuth2 only: no password asked or tried; saved to sign in with OAuth2" sh -c "
+	[ $rc = 0 ] &&
+	! grep -q 'IMAP login' '$T_TMP/out' &&
+	grep -qx 'auth = oauth2' '$H/config/steedmail/config' &&
+	! grep -q '^password' '$H/config/steedmail/config' &&
+	grep -q 'The account signs in with OAuth2 (auth = oauth2): no password is kept.' '$T_TMP/out'"
+ok "... with the document's endpoints, and what is still to do" sh -c "
+	grep -qx 'oauth2-token-url = https://127.0.0.1:$STEED_OAUTH_PORT/token' '$H/config/steedmail/config' &&
+	grep -qx 'oauth2-device-url = https://127.0.0.1:$STEED_OAUTH_PORT/device' '$H/config/steedmail/config' &&
+	grep -qx 'oauth2-scope = mail' '$H/config/steedmail/config' &&
+	grep -q 'First set oauth2-client-id (the client ID you registered with the provider) in \[account x\].' '$T_TMP/out' &&
+	grep -q 'Sign in with: steedmail -A x --oauth-login' '$T_TMP/out'"
 ok "OAuth2 only: said before anything is tried" out_has \
-	"advice: OAuth Test Mail takes only OAuth2 sign-in for IMAP and SMTP, which steedmail cannot do yet"
+	"advice: OAuth Test Mail takes only OAuth2 sign-in for IMAP and SMTP: a password will be refused there; set auth = oauth2"
 ok "an app password, and where to make one" out_has \
 	"advice: OAuth Test Mail wants an app password instead of your account's password: make one at https://oauth.autoconfig.test/app-passwords"
 ok "IMAP to be switched on, where, in the document's words" out_has \

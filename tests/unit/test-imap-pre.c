@@ -301,6 +301,61 @@ dialogue(void)
 	TAP_STR(said(fd), "1 AUTHENTICATE PLAIN\r\nAGFsaWNlAHB3\r\n",
 	    "AUTHENTICATE PLAIN, the credentials after the +");
 
+	/* OAuth2: OAUTHBEARER on the command line (SASL-IR) */
+	p = talk("* OK [CAPABILITY IMAP4rev1 SASL-IR AUTH=OAUTHBEARER] hi\r\n"
+	    "1 OK [CAPABILITY IMAP4rev1 MOVE] welcome\r\n", &fd);
+	imap_pre_greeting(p, &cause);
+	rc = imap_pre_auth_oauth(p, "OAUTHBEARER", "al,ice", "imap.example",
+	    993, "tok", &cause);
+	TAP_OK(rc == IMAP_PRE_OK && imap_pre_offers(p, "MOVE"),
+	    "OAUTHBEARER with SASL-IR: logged in, the answer's capabilities");
+	imap_pre_free(p);
+	TAP_STR(said(fd), "1 AUTHENTICATE OAUTHBEARER bixhPWFsPTJDaWNlLAFob3N0"
+	    "PWltYXAuZXhhbXBsZQFwb3J0PTk5MwFhdXRoPUJlYXJlciB0b2sBAQ==\r\n",
+	    "OAUTHBEARER: the GS2 header (',' escaped), host, port, token");
+
+	/* refused: the server's JSON, the dummy response, then NO */
+	p = talk("* OK [CAPABILITY IMAP4rev1 SASL-IR AUTH=OAUTHBEARER] hi\r\n"
+	    "+ eyJzdGF0dXMiOiJpbnZhbGlkX3Rva2VuIiwic2NvcGUiOiJtYWlsIn0=\r\n"
+	    "1 NO [AUTHENTICATIONFAILED] Authentication failed.\r\n", &fd);
+	imap_pre_greeting(p, &cause);
+	rc = imap_pre_auth_oauth(p, "OAUTHBEARER", "al,ice", "imap.example",
+	    993, "tok", &cause);
+	TAP_OK(rc == IMAP_PRE_NO, "OAUTHBEARER refused");
+	TAP_STR(imap_pre_words(p), "[AUTHENTICATIONFAILED] Authentication "
+	    "failed. (the server says of the token: status invalid_token, "
+	    "scope mail)", "... with the server's words and its JSON's");
+	imap_pre_free(p);
+	{
+		char	*out = said(fd);
+
+		TAP_OK(strlen(out) > 6 && strcmp(out + strlen(out) - 6,
+		    "AQ==\r\n") == 0, "the dummy response ^A after the "
+		    "challenge");
+	}
+
+	/* XOAUTH2 without SASL-IR: the response after the "+" */
+	p = talk("* OK [CAPABILITY IMAP4rev1 AUTH=XOAUTH2] hi\r\n+ \r\n"
+	    "1 OK [CAPABILITY IMAP4rev1] welcome\r\n", &fd);
+	imap_pre_greeting(p, &cause);
+	rc = imap_pre_auth_oauth(p, "XOAUTH2", "alice", "imap.example", 993,
+	    "tok", &cause);
+	TAP_OK(rc == IMAP_PRE_OK, "XOAUTH2 without SASL-IR: logged in");
+	imap_pre_free(p);
+	TAP_STR(said(fd), "1 AUTHENTICATE XOAUTH2\r\n"
+	    "dXNlcj1hbGljZQFhdXRoPUJlYXJlciB0b2sBAQ==\r\n",
+	    "XOAUTH2: user and token after the +");
+
+	/* a server whose error is not JSON: its words alone */
+	p = talk("* OK [CAPABILITY IMAP4rev1 SASL-IR] hi\r\n+ bm90IGpzb24=\r\n"
+	    "1 NO no\r\n", &fd);
+	imap_pre_greeting(p, &cause);
+	rc = imap_pre_auth_oauth(p, "OAUTHBEARER", "a", "h", 1, "t", &cause);
+	TAP_OK(rc == IMAP_PRE_NO, "a challenge that is not JSON: refused");
+	TAP_STR(imap_pre_words(p), "no", "... with the server's words alone");
+	imap_pre_free(p);
+	said(fd);
+
 	/* an answer with another tag, an endless run of untagged lines */
 	p = talk("* OK hi\r\n7 OK done\r\n", &fd);
 	imap_pre_greeting(p, &cause);

@@ -36,6 +36,16 @@ main(void)
 	    MAILSMTP_AUTH_LOGIN), "AUTH PLAIN LOGIN: both mechanisms");
 	TAP_OK(smtp.smtp_max_msg_size == 10240000, "SIZE's limit");
 
+	ext("smtp.office365.com\nSIZE 157286400\nAUTH LOGIN XOAUTH2");
+	TAP_OK(smtp.auth == (MAILSMTP_AUTH_CHECKED | MAILSMTP_AUTH_LOGIN |
+	    SMTP_SESSION_AUTH_XOAUTH2), "Exchange Online's AUTH LOGIN "
+	    "XOAUTH2: XOAUTH2 noted beside libetpan's flags");
+	ext("smtp.gmail.com\nAUTH LOGIN PLAIN XOAUTH2 PLAIN-CLIENTTOKEN "
+	    "OAUTHBEARER XOAUTH");
+	TAP_OK(smtp.auth == (MAILSMTP_AUTH_CHECKED | MAILSMTP_AUTH_LOGIN |
+	    MAILSMTP_AUTH_PLAIN | SMTP_SESSION_AUTH_XOAUTH2 |
+	    SMTP_SESSION_AUTH_OAUTHBEARER), "Gmail's: both OAuth2 mechanisms");
+
 	ext("x\nAUTH=LOGIN");
 	TAP_OK(smtp.auth == (MAILSMTP_AUTH_CHECKED | MAILSMTP_AUTH_LOGIN),
 	    "AUTH=LOGIN, as old servers say it");
