@@ -179,9 +179,15 @@ dove kick "$STEED_ALICE" >/dev/null
 echo "while the token was refused" | bob -s "ui kick $u" "$STEED_ALICE" >/dev/null 2>&1
 ok "its token refused after a drop: the worker refreshes it, the new mail shows" tui_wait ui "ui kick $u" 60
 tui_keys ui m
+tui_wait ui "| compose" >/dev/null
+# m asks To, then Subject, then opens the editor
+tui_type ui "$STEED_BOB"; tui_keys ui Enter
+for _ in $(seq 1 50); do
+	tui_capture ui | tail -1 | grep -q '^Subject:' && break
+	sleep 0.1
+done
+tui_type ui "from the interface $u"; tui_keys ui Enter
 tui_wait ui "written in the interface" >/dev/null
-tui_keys ui t; tui_type ui "$STEED_BOB"; tui_keys ui Enter
-tui_keys ui s; tui_type ui "from the interface $u"; tui_keys ui Enter
 tui_wait ui "Subject: from the interface $u" >/dev/null
 tui_keys ui y
 ok "y in compose: sent with the token" eval "tui_wait ui 'sent' 60 && tui_wait ui 'sort: date'"
