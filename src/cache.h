@@ -215,6 +215,7 @@ int	 cache_protected_wanted(struct cache *, const struct cache_mailbox *,
 int	 cache_protected_clear(struct cache *, char **cause);
 
 /* Call fn for every cached message of mb, in UID order. */
+
 int	 cache_each(struct cache *, const struct cache_mailbox *,
 	    int (*fn)(const struct cache_msg *, void *), void *arg,
 	    char **cause);
@@ -222,5 +223,24 @@ int	 cache_each(struct cache *, const struct cache_mailbox *,
 int	 cache_each_newest(struct cache *, const struct cache_mailbox *,
 	    size_t limit, int (*)(const struct cache_msg *, void *), void *,
 	    char **cause);
+/* The same for the message uid only (nothing when it is not cached). */
+int	 cache_each_uid(struct cache *, const struct cache_mailbox *,
+	    uint32_t uid, int (*)(const struct cache_msg *, void *), void *,
+	    char **cause);
+
+/*
+ * Does an encrypted message's outer Subject only stand in for the real
+ * one (RFC 9788's "[...]", the "..." of steedmail and others, nothing)?
+ */
+int	 cache_placeholder(const char *subject);
+
+/*
+ * The database itself, for the index's queries (index.c), which read
+ * the columns and tables schema 6 keeps for it: each message's sort
+ * keys (edate, fkey, skey), the mailbox's generation (mgen, moved on by
+ * every message stored or removed) and the stored thread order (thread,
+ * made from generation tgen).
+ */
+struct sqlite3	*cache_sqlite(struct cache *);
 
 #endif
