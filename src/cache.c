@@ -136,7 +136,9 @@ static const char *cache_migrations[] = {
 	" flags INTEGER NOT NULL,"
 	" tsize INTEGER NOT NULL,"
 	" PRIMARY KEY (mailbox, place)) WITHOUT ROWID;"
-	"CREATE INDEX thread_rplace ON thread (mailbox, rplace);"
+	"CREATE INDEX thread_rplace ON thread (mailbox, rplace, uid, thread,"
+	" depth, flags, tsize);"
+	"CREATE INDEX message_uid ON message (mailbox, uid);"
 	"CREATE INDEX thread_uid ON thread (mailbox, uid);"
 	"CREATE TABLE rekey (x INTEGER);"
 	"INSERT INTO rekey VALUES (1);",

@@ -435,15 +435,23 @@ index_terms_sql(const struct index_term *t, size_t n, struct buf *b,
 	}
 }
 
-/* The FROM of a view's queries. */
+/*
+ * The FROM of a view's queries: what a search reads (the protected
+ * values) only when there is one, so that counting and skipping rows
+ * read the sort's index alone.
+ */
 static const char *
-index_from(const struct index *ix)
+index_from(const struct index *ix, int search)
 {
+	if (ix->sort == INDEX_SORT_THREAD && !search)
+		return " FROM thread t WHERE t.mailbox = ?1";
 	if (ix->sort == INDEX_SORT_THREAD)
 		return " FROM thread t JOIN message m ON m.mailbox ="
 		    " t.mailbox AND m.uid = t.uid LEFT JOIN protected p ON"
 		    " p.mailbox = m.mailbox AND p.uid = m.uid WHERE"
 		    " t.mailbox = ?1";
+	if (!search)
+		return " FROM message m WHERE m.mailbox = ?1";
 	return " FROM message m LEFT JOIN protected p ON p.mailbox ="
 	    " m.mailbox AND p.uid = m.uid WHERE m.mailbox = ?1";
 }
@@ -527,29 +535,60 @@ index_same_view(const struct index *ix, const struct index_view *v)
 	return strcmp(ix->limit, v->limit) == 0;
 }
 
-/* The view's WHERE (after the mailbox) from its parts. */
+/* The view's FROM and WHERE from its parts; with joins, what a search
+ * reads whether the view has terms or not. */
+static char *
+index_where_sql(struct index *ix, const struct index_term *t, size_t nt,
+    int joins, char ***words, size_t *nwords)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	buf_adds(&b, index_from(ix, joins || nt > 0));
+	index_terms_sql(t, nt, &b, words, nwords);
+	if (ix->uids != NULL)
+		buf_addf(&b, " AND %s.uid IN (SELECT uid FROM temp.ixuids%u)",
+		    ix->sort == INDEX_SORT_THREAD ? "t" : "m", ix->id);
+	index_collapse_sql(ix, &b);
+	return buf_take(&b);
+}
+
+static void
+index_words_free(char **words, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		free(words[i]);
+	free(words);
+}
+
 static void
 index_where(struct index *ix, const struct index_term *t, size_t nt)
 {
-	struct buf	b;
-	size_t		i;
-
-	for (i = 0; i < ix->nwords; i++)
-		free(ix->words[i]);
-	free(ix->words);
+	index_words_free(ix->words, ix->nwords);
 	ix->words = NULL;
 	ix->nwords = 0;
-	buf_init(&b);
-	buf_adds(&b, index_from(ix));
-	index_terms_sql(t, nt, &b, &ix->words, &ix->nwords);
-	if (ix->uids != NULL)
-		buf_addf(&b, " AND m.uid IN (SELECT uid FROM temp.ixuids%u)",
-		    ix->id);
-	index_collapse_sql(ix, &b);
 	free(ix->where);
-	ix->where = buf_take(&b);
+	ix->where = index_where_sql(ix, t, nt, 0, &ix->words, &ix->nwords);
 	ix->have_count = 0;
 	index_anchor_drop(ix);
+}
+
+/* The view's terms again, from its limit. */
+static int
+index_view_terms(struct index *ix, struct index_term *t, size_t *nt,
+    char **cause)
+{
+	*nt = 0;
+	memset(t, 0, INDEX_TERMS * sizeof *t);
+	if (ix->limit == NULL || ix->limit[strspn(ix->limit, " \t")] == '\0')
+		return 0;
+	if (index_parse(ix->limit, t, nt, cause) == -1) {
+		index_terms_free(t, *nt);
+		return -1;
+	}
+	return 0;
 }
 
 static int	index_thread_update(struct index *, char **);
@@ -718,7 +757,7 @@ index_what(const struct index *ix)
 	size_t		i, n = index_nkeys(ix);
 
 	buf_init(&b);
-	buf_adds(&b, ix->sort == INDEX_SORT_THREAD ? "m.uid, t.depth,"
+	buf_adds(&b, ix->sort == INDEX_SORT_THREAD ? "t.uid, t.depth,"
 	    " t.thread, t.flags, t.tsize" : "m.uid, 0, 0, 0, 0");
 	for (i = 0; i < n; i++)
 		buf_addf(&b, ", %s", index_key(ix, i));
@@ -1149,7 +1188,8 @@ index_find(struct index *ix, const struct index_view *v, uint32_t uid,
 		free(cause);
 		return -1;
 	}
-	extra = xasprintf(" AND m.uid = %u", uid);
+	extra = xasprintf(" AND %s.uid = %u", ix->sort == INDEX_SORT_THREAD ?
+	    "t" : "m", uid);
 	rc = index_key_of(ix, extra, NULL, 0, NULL, key, &cause);
 	free(extra);
 	if (rc == 0)
@@ -1167,7 +1207,7 @@ index_search(struct index *ix, const struct index_view *v, const char *expr,
 	sqlite3_value		*key[INDEX_KEYS] = { NULL };
 	sqlite3_value		*hit[INDEX_KEYS] = { NULL };
 	struct buf		 b;
-	char			**words = NULL, *extra, *tail;
+	char			**words = NULL, *extra, *tail, *saved;
 	size_t			 nt = 0, nwords = 0, total, i, nk;
 	int			 rc, round;
 
@@ -1187,6 +1227,22 @@ index_search(struct index *ix, const struct index_view *v, const char *expr,
 	if (index_seek(ix, from, key, cause) == -1) {
 		index_terms_free(t, nt);
 		return -1;
+	}
+	/* the view's rows with what a search reads (the same words) */
+	{
+		struct index_term	 vt[INDEX_TERMS];
+		size_t			 nvt, nvw = 0;
+		char			**vw = NULL;
+
+		if (index_view_terms(ix, vt, &nvt, cause) == -1) {
+			index_terms_free(t, nt);
+			index_key_free(key);
+			return -1;
+		}
+		saved = ix->where;
+		ix->where = index_where_sql(ix, vt, nvt, 1, &vw, &nvw);
+		index_terms_free(vt, nvt);
+		index_words_free(vw, nvw);
 	}
 	rc = 1;
 	/* after from (or before), then from the other end round to it */
@@ -1248,6 +1304,8 @@ index_search(struct index *ix, const struct index_view *v, const char *expr,
 		words = NULL;
 		nwords = 0;
 	}
+	free(ix->where);
+	ix->where = saved;
 	index_terms_free(t, nt);
 	index_key_free(key);
 	if (rc == 0 && index_offset(ix, hit, offset, cause) == -1)
@@ -1287,15 +1345,10 @@ index_collapse(struct index *ix, const struct index_view *v, uint32_t thread,
 	/* the same view, fewer or more of its rows */
 	{
 		struct index_term	 t[INDEX_TERMS];
-		size_t			 nt = 0;
+		size_t			 nt;
 
-		memset(t, 0, sizeof t);
-		if (ix->limit != NULL && ix->limit[strspn(ix->limit,
-		    " \t")] != '\0' && index_parse(ix->limit, t, &nt,
-		    cause) == -1) {
-			index_terms_free(t, nt);
+		if (index_view_terms(ix, t, &nt, cause) == -1)
 			return -1;
-		}
 		index_where(ix, t, nt);
 		index_terms_free(t, nt);
 	}
