@@ -244,7 +244,8 @@ ixs_load(struct ixs *s)
 	index_close(s->ix);
 	s->ix = ix;
 	ixs_place(s);
-	ixs_reload(s);
+	if (s->v.sort == INDEX_SORT_THREAD)
+		ixs_reload(s);
 }
 
 /* The rows on screen, read again only when the view or the top moved. */
@@ -659,6 +660,10 @@ ixs_set_view(struct ixs *s)
 	s->v.uids = s->uids;
 	s->v.nuids = s->nuids;
 	ixs_place(s);
+	/* the stored thread order, brought up to date if need be: made
+	 * only for a folder shown in the thread sort */
+	if (s->v.sort == INDEX_SORT_THREAD)
+		ixs_reload(s);
 	tui_dirty();
 }
 
@@ -1027,7 +1032,8 @@ ixs_event(struct tui_screen *sc, struct tui_event *ev)
 	    strcmp(ev->folder, s->folder) == 0) {
 		s->synced = 1;
 		ixs_refresh(s);
-		ixs_reload(s);
+		if (s->v.sort == INDEX_SORT_THREAD)
+			ixs_reload(s);
 		return;
 	}
 	/* the rows of a cold cache as they come */
