@@ -122,6 +122,7 @@ static const char *cache_migrations[] = {
 	"ALTER TABLE message ADD COLUMN skey TEXT NOT NULL DEFAULT '';"
 	"ALTER TABLE mailbox ADD COLUMN mgen INTEGER NOT NULL DEFAULT 1;"
 	"ALTER TABLE mailbox ADD COLUMN tgen INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE mailbox ADD COLUMN lowuid INTEGER NOT NULL DEFAULT 0;"
 	"CREATE INDEX message_date ON message (mailbox, edate, uid);"
 	"CREATE INDEX message_from ON message (mailbox, fkey, edate, uid);"
 	"CREATE INDEX message_subject ON message (mailbox, skey, edate, uid);"
@@ -340,7 +341,8 @@ cache_mailbox_row(struct cache *c, const char *name, struct cache_mailbox *mb,
 
 	memset(mb, 0, sizeof *mb);
 	if (sqlite3_prepare_v2(c->db, "SELECT id, uidvalidity, uidnext, "
-	    "highestmodseq, trust_uid FROM mailbox WHERE name = ?", -1, &st,
+	    "highestmodseq, trust_uid, lowuid FROM mailbox WHERE name = ?", -1,
+	    &st,
 	    NULL) != SQLITE_OK)
 		return cache_fail(c, "mailbox", cause);
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
@@ -351,6 +353,7 @@ cache_mailbox_row(struct cache *c, const char *name, struct cache_mailbox *mb,
 		mb->uidnext = (uint32_t)sqlite3_column_int64(st, 2);
 		mb->highestmodseq = (uint64_t)sqlite3_column_int64(st, 3);
 		mb->trust_uid = (uint32_t)sqlite3_column_int64(st, 4);
+		mb->lowuid = (uint32_t)sqlite3_column_int64(st, 5);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
@@ -417,6 +420,7 @@ cache_mailbox(struct cache *c, const char *name, uint32_t uidvalidity,
 			return cache_fail(c, "reset", cause);
 		mb->uidvalidity = uidvalidity;
 		mb->uidnext = 0;
+		mb->lowuid = 0;
 		mb->highestmodseq = 0;
 		if (cache_mailbox_update(c, mb, cause) == -1 ||
 		    cache_mailbox_trusted(c, mb, 0, cause) == -1)
@@ -432,13 +436,14 @@ cache_mailbox_update(struct cache *c, struct cache_mailbox *mb, char **cause)
 	int		 rc;
 
 	if (sqlite3_prepare_v2(c->db, "UPDATE mailbox SET uidvalidity = ?, "
-	    "uidnext = ?, highestmodseq = ? WHERE id = ?", -1, &st,
+	    "uidnext = ?, highestmodseq = ?, lowuid = ? WHERE id = ?", -1, &st,
 	    NULL) != SQLITE_OK)
 		return cache_fail(c, "update", cause);
 	sqlite3_bind_int64(st, 1, mb->uidvalidity);
 	sqlite3_bind_int64(st, 2, mb->uidnext);
 	sqlite3_bind_int64(st, 3, (sqlite3_int64)mb->highestmodseq);
-	sqlite3_bind_int64(st, 4, mb->id);
+	sqlite3_bind_int64(st, 4, mb->lowuid);
+	sqlite3_bind_int64(st, 5, mb->id);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
@@ -916,6 +921,40 @@ cache_delete_missing(struct cache *c, const struct cache_mailbox *mb,
 		}
 	}
 	free(gone);
+	return 0;
+}
+
+int
+cache_uncached(struct cache *c, const struct cache_mailbox *mb,
+    uint32_t *uids, size_t *n, char **cause)
+{
+	sqlite3_stmt	*st;
+	uint32_t	 uid;
+	size_t		 i = 0, k = 0;
+	int		 rc;
+
+	if (*n == 0)
+		return 0;
+	if (sqlite3_prepare_v2(c->db, "SELECT uid FROM message WHERE "
+	    "mailbox = ? AND uid >= ? AND uid <= ? ORDER BY uid", -1, &st,
+	    NULL) != SQLITE_OK)
+		return cache_fail(c, "scan", cause);
+	sqlite3_bind_int64(st, 1, mb->id);
+	sqlite3_bind_int64(st, 2, uids[0]);
+	sqlite3_bind_int64(st, 3, uids[*n - 1]);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		uid = (uint32_t)sqlite3_column_int64(st, 0);
+		while (i < *n && uids[i] < uid)
+			uids[k++] = uids[i++];
+		if (i < *n && uids[i] == uid)
+			i++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return cache_fail(c, "scan", cause);
+	while (i < *n)
+		uids[k++] = uids[i++];
+	*n = k;
 	return 0;
 }
 

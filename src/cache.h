@@ -28,6 +28,10 @@ struct cache_mailbox {
 	uint32_t	maxuid;		/* highest UID cached */
 	uint32_t	trust_uid;	/* highest UID whose message a sync
 					   has given the trust store */
+	uint32_t	lowuid;		/* a sync that fetches the newest
+					   first went down to this UID: the
+					   server's UIDs below it are not
+					   cached yet; 0: none is missing */
 };
 
 /* What the Content-Type of a message says about it (hints, not verdicts). */
@@ -151,6 +155,9 @@ void	 cache_senders_free(struct cache_sender *, size_t n);
 /* Delete every cached UID <= upto that is not in the sorted list uids. */
 int	 cache_delete_missing(struct cache *, const struct cache_mailbox *,
 	    const uint32_t *uids, size_t n, uint32_t upto, char **cause);
+/* Leave out of the sorted list uids[*n] those that are cached. */
+int	 cache_uncached(struct cache *, const struct cache_mailbox *,
+	    uint32_t *uids, size_t *n, char **cause);
 /* Recount count and maxuid of mb from the table. */
 int	 cache_recount(struct cache *, struct cache_mailbox *, char **cause);
 

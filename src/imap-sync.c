@@ -142,15 +142,16 @@ imap_sync_parse(const struct mailimap_msg_att *ma, struct imap_sync_att *a)
 
 /* UIDs from first to the end that the server has, sorted. */
 static int
-imap_sync_search(mailimap *imap, uint32_t first, uint32_t **uids, size_t *n,
-    char **cause)
+imap_sync_search(mailimap *imap, uint32_t first, uint32_t last,
+    uint32_t **uids, size_t *n, char **cause)
 {
 	struct mailimap_search_key	*key;
 	clist				*res = NULL;
 	clistiter			*it;
 	int				 err;
 
-	key = mailimap_search_key_new_uid(mailimap_set_new_interval(first, 0));
+	key = mailimap_search_key_new_uid(mailimap_set_new_interval(first,
+	    last));
 	err = mailimap_uid_search(imap, NULL, key, &res);
 	mailimap_search_key_free(key);
 	if (err != MAILIMAP_NO_ERROR) {
@@ -162,7 +163,7 @@ imap_sync_search(mailimap *imap, uint32_t first, uint32_t **uids, size_t *n,
 	for (it = clist_begin(res); it != NULL; it = clist_next(it)) {
 		uint32_t uid = *(uint32_t *)clist_content(it);
 		/* "n:*" also matches the last UID when all are below n. */
-		if (uid >= first)
+		if (uid >= first && (last == 0 || uid <= last))
 			(*uids)[(*n)++] = uid;
 	}
 	mailimap_search_result_free(res);
@@ -362,16 +363,42 @@ imap_sync_batch(void)
 }
 
 /*
- * Fetch envelopes of the given UIDs in batches and store them, one
- * transaction a batch. The FETCHes are pipelined: the next batch is asked
- * for before the answer to the current one is read, so the server works
- * while the client parses. They go out with tags of their own ("S1",
- * ...), which libetpan's numbers never are, and are read with the
- * streaming reader of imap-fetch.h straight from libetpan's stream.
+ * The FETCHes are pipelined: the next batch is asked for before the
+ * answer to the current one is read, so the server works while the
+ * client parses. They go out with tags of their own ("S1", ...), which
+ * libetpan's numbers never are, and are read with the streaming reader
+ * of imap-fetch.h straight from libetpan's stream.
+ */
+/*
+ * Batch i of n UIDs: a small first one, then batch each, from the lowest
+ * UIDs up or (down) from the highest down; *off and *len into uids.
+ */
+static void
+imap_sync_batch_at(size_t i, size_t n, size_t first, size_t batch, int down,
+    size_t *off, size_t *len)
+{
+	size_t	o = i == 0 ? 0 : first + (i - 1) * batch;
+	size_t	l = i == 0 ? first : batch;
+
+	if (l > n - o)
+		l = n - o;
+	*off = down ? n - o - l : o;
+	*len = l;
+}
+
+/*
+ * Fetch envelopes of the given UIDs (ascending) in batches and store them,
+ * one transaction a batch, from the lowest up, or with down from the
+ * highest down (a cold cache: the newest screenful first, then older
+ * batches going back). Going down, each batch's transaction moves the
+ * mailbox's lowuid to its lowest UID (0 with the last), so that a sync
+ * cut short or killed goes on from there; a batch cut short is not kept,
+ * as what came of it would leave a gap above lowuid.
  */
 static int
 imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
-    const uint32_t *uids, size_t n, uint32_t *fetched, char **cause)
+    const uint32_t *uids, size_t n, int down, uint32_t *fetched,
+    char **cause)
 {
 	struct imap_sync_store	 st;
 	struct imap_fetch	*r;
@@ -387,6 +414,9 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 	batch = imap_sync_batch();
 	/* a small first batch: a screen of rows for the index at once */
 	first = n > batch && batch > IMAP_SYNC_FIRST ? IMAP_SYNC_FIRST : batch;
+	/* going down, the newest screenful first whatever the size */
+	if (down && n > IMAP_SYNC_FIRST && batch > IMAP_SYNC_FIRST)
+		first = IMAP_SYNC_FIRST;
 	nbatch = 1 + (n > first ? (n - first + batch - 1) / batch : 0);
 	memset(&st, 0, sizeof st);
 	st.c = c;
@@ -405,10 +435,9 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 	for (done = 0; done < nbatch; done++) {
 		/* At most two outstanding: this batch and the next. */
 		while (sent < nbatch && sent <= done + 1) {
-			off = sent == 0 ? 0 : first + (sent - 1) * batch;
-			len = sent == 0 ? first : batch;
-			imap_sync_set(&set, uids + off, n - off < len ?
-			    n - off : len);
+			imap_sync_batch_at(sent, n, first, batch, down, &off,
+			    &len);
+			imap_sync_set(&set, uids + off, len);
 			snprintf(tag[sent % 2], sizeof tag[0], "S%zu",
 			    sent + 1);
 			if (imap_fetch_send(imap->imap_stream, tag[sent % 2],
@@ -422,15 +451,20 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 			rc = IMAP_FETCH_LOCAL;
 			break;
 		}
-		off = done == 0 ? 0 : first + (done - 1) * batch;
-		len = done == 0 ? first : batch;
+		imap_sync_batch_at(done, n, first, batch, down, &off, &len);
 		st.want = uids + off;
-		st.nwant = n - off < len ? n - off : len;
+		st.nwant = len;
 		st.inorder = 0;
 		st.scattered = 0;
 		st.batch_fetched = 0;
 		rc = imap_fetch_response(r, tag[done % 2], imap_sync_store_msg,
 		    &st, cause);
+		/* going down: how far, in the batch's transaction */
+		if (rc == IMAP_FETCH_OK && down) {
+			mb->lowuid = off == 0 ? 0 : uids[off];
+			if (cache_mailbox_update(c, mb, cause) == -1)
+				rc = IMAP_FETCH_LOCAL;
+		}
 		if (rc == IMAP_FETCH_OK && cache_commit(c, cause) == -1)
 			rc = IMAP_FETCH_LOCAL;
 		else if (rc == IMAP_FETCH_OK)
@@ -443,6 +477,24 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 		 */
 		if (rc == IMAP_FETCH_BROKEN && !st.scattered &&
 		    st.inorder > 0) {
+			/*
+			 * Going down, the rows kept lie below lowuid with a
+			 * gap above them: the next sync fetches the rest
+			 * below lowuid and leaves these out. A first batch
+			 * cut short sets lowuid to its lowest UID: above
+			 * what came, the UIDs past the highest cached are
+			 * asked for anyway.
+			 */
+			if (down && mb->lowuid == 0) {
+				mb->lowuid = uids[off];
+				if (cache_mailbox_update(c, mb, &why) == -1) {
+					free(why);
+					why = NULL;
+					cache_rollback(c);
+					done++;
+					break;
+				}
+			}
 			if (cache_commit(c, &why) == 0) {
 				*fetched += st.batch_fetched;
 				log_msg(LOG_INFO, "sync: the connection broke; "
@@ -513,7 +565,7 @@ imap_sync_refetch(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 
 	if (cache_stale(c, mb, &uids, &n, cause) == -1)
 		return -1;
-	rc = imap_sync_fetch_new(imap, c, mb, uids, n, &again, cause);
+	rc = imap_sync_fetch_new(imap, c, mb, uids, n, 0, &again, cause);
 	free(uids);
 	if (rc == 0 && n > 0)
 		log_msg(LOG_INFO, "sync: %u headers fetched again for the "
@@ -617,18 +669,46 @@ imap_sync(mailimap *imap, struct cache *c, const char *mailbox,
 	if (imap_sync_flags_update(imap, c, mb, st->condstore, since,
 	    &st->flags_changed, cause) == -1)
 		return -1;
+	/*
+	 * The new messages: a cold cache the newest first, going back (the
+	 * index shows the newest screenful at once); a warm one from the
+	 * lowest up, so that what is cached stays one run of UIDs up to its
+	 * highest. Then, going down, those older than where a newest-first
+	 * sync cut short or killed had come to (lowuid).
+	 */
 	if (sel->sel_uidnext == 0 || sel->sel_uidnext > mb->maxuid + 1 ||
 	    mb->count + 0u != sel->sel_exists) {
-		if (imap_sync_search(imap, mb->maxuid + 1, &uids, &nuids,
+		if (imap_sync_search(imap, mb->maxuid + 1, 0, &uids, &nuids,
 		    cause) == -1)
 			return -1;
 		qsort(uids, nuids, sizeof *uids, imap_sync_cmp);
 		if (imap_sync_fetch_new(imap, c, mb, uids, nuids,
+		    mb->count == 0, &st->fetched, cause) == -1) {
+			free(uids);
+			return -1;
+		}
+		free(uids);
+		uids = NULL;
+	}
+	if (mb->lowuid > 1) {
+		if (imap_sync_search(imap, 1, mb->lowuid - 1, &uids, &nuids,
+		    cause) == -1)
+			return -1;
+		qsort(uids, nuids, sizeof *uids, imap_sync_cmp);
+		/* less what a batch cut short kept down there */
+		if (cache_uncached(c, mb, uids, &nuids, cause) == -1) {
+			free(uids);
+			return -1;
+		}
+		if (imap_sync_fetch_new(imap, c, mb, uids, nuids, 1,
 		    &st->fetched, cause) == -1) {
 			free(uids);
 			return -1;
 		}
+		free(uids);
+		uids = NULL;
 	}
+	mb->lowuid = 0;
 	if (imap_sync_refetch(imap, c, mb, cause) == -1 ||
 	    cache_recount(c, mb, cause) == -1) {
 		free(uids);
@@ -638,7 +718,7 @@ imap_sync(mailimap *imap, struct cache *c, const char *mailbox,
 	/* More cached than the server has: some were expunged. */
 	if (mb->count > sel->sel_exists) {
 		uint32_t before = mb->count;
-		if (imap_sync_search(imap, 1, &all, &nall, cause) == -1) {
+		if (imap_sync_search(imap, 1, 0, &all, &nall, cause) == -1) {
 			free(uids);
 			return -1;
 		}
