@@ -176,6 +176,21 @@ ixs_load_discard(void *arg)
 	free(l);
 }
 
+/*
+ * Is the stored thread order to be kept up to date now? For a folder
+ * shown in the thread sort, and for any of up to TUI_THREADS_EAGER
+ * messages, so that switching to the thread sort costs a page; making
+ * it holds the folder's threading fields in memory for a moment, which
+ * a larger folder pays only when it is shown threaded.
+ */
+#define TUI_THREADS_EAGER	200000
+static int
+ixs_threads_wanted(struct ixs *s)
+{
+	return s->v.sort == INDEX_SORT_THREAD || (s->ix != NULL &&
+	    index_total(s->ix) <= TUI_THREADS_EAGER);
+}
+
 /* Bring the stored thread order up to date, on a thread of its own. */
 static void
 ixs_reload(struct ixs *s)
@@ -244,7 +259,7 @@ ixs_load(struct ixs *s)
 	index_close(s->ix);
 	s->ix = ix;
 	ixs_place(s);
-	if (s->v.sort == INDEX_SORT_THREAD)
+	if (ixs_threads_wanted(s))
 		ixs_reload(s);
 }
 
@@ -1032,7 +1047,7 @@ ixs_event(struct tui_screen *sc, struct tui_event *ev)
 	    strcmp(ev->folder, s->folder) == 0) {
 		s->synced = 1;
 		ixs_refresh(s);
-		if (s->v.sort == INDEX_SORT_THREAD)
+		if (ixs_threads_wanted(s))
 			ixs_reload(s);
 		return;
 	}
