@@ -745,6 +745,31 @@ cache_delete(struct cache *c, const struct cache_mailbox *mb, uint32_t uid,
 }
 
 int
+cache_delete_range(struct cache *c, const struct cache_mailbox *mb,
+    uint32_t first, uint32_t last, char **cause)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (first > last)
+		return 0;
+	if (sqlite3_prepare_v2(c->db, "DELETE FROM message WHERE mailbox = ?"
+	    " AND uid >= ? AND uid <= ?", -1, &st, NULL) != SQLITE_OK)
+		return cache_fail(c, "delete", cause);
+	sqlite3_bind_int64(st, 1, mb->id);
+	sqlite3_bind_int64(st, 2, first);
+	sqlite3_bind_int64(st, 3, last);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return cache_fail(c, "delete", cause);
+	rc = sqlite3_changes(c->db);
+	if (rc > 0 && cache_touch(c, mb->id, cause) == -1)
+		return -1;
+	return rc;
+}
+
+int
 cache_get_flags(struct cache *c, const struct cache_mailbox *mb, uint32_t uid,
     char flags[8], char **cause)
 {

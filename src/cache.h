@@ -130,6 +130,9 @@ int	 cache_set_flags(struct cache *, const struct cache_mailbox *,
 	    uint32_t uid, const char *flags, char **cause);
 int	 cache_delete(struct cache *, const struct cache_mailbox *,
 	    uint32_t uid, char **cause);
+/* Delete the cached UIDs first to last: how many there were, or -1. */
+int	 cache_delete_range(struct cache *, const struct cache_mailbox *,
+	    uint32_t first, uint32_t last, char **cause);
 /* The cached Message-ID of uid in *msgid (to free): 1 if cached with one,
  * 0 if not, -1. */
 int	 cache_get_message_id(struct cache *, const struct cache_mailbox *,

@@ -630,6 +630,101 @@ imap_sync_flags_update(mailimap *imap, struct cache *c,
 	return 0;
 }
 
+static void
+imap_sync_qresync_free(clist *fetched, struct mailimap_qresync_vanished *v)
+{
+	if (fetched != NULL)
+		mailimap_fetch_list_free(fetched);
+	if (v != NULL)
+		mailimap_qresync_vanished_free(v);
+}
+
+/*
+ * What a FETCH with QRESYNC told: the flags of the messages that changed
+ * since the modseq given, and the UIDs expunged since (VANISHED
+ * (EARLIER)), into the cache in one transaction.
+ */
+static int
+imap_sync_qresync_apply(struct cache *c, struct cache_mailbox *mb,
+    clist *fetched, const struct mailimap_qresync_vanished *vanished,
+    struct imap_sync_stats *st, char **cause)
+{
+	struct mailimap_set_item	*si;
+	struct imap_sync_att		 a;
+	clistiter			*it;
+	char				 flags[8];
+	int				 rc;
+
+	if (cache_begin(c, cause) == -1)
+		return -1;
+	for (it = fetched != NULL ? clist_begin(fetched) : NULL; it != NULL;
+	    it = clist_next(it)) {
+		imap_sync_parse(clist_content(it), &a);
+		if (a.uid == 0 || a.dyn == NULL)
+			continue;
+		imap_sync_flags(a.dyn, flags);
+		if ((rc = cache_set_flags(c, mb, a.uid, flags, cause)) == -1)
+			goto fail;
+		if (rc == 1)
+			st->flags_changed++;
+	}
+	if (vanished != NULL && vanished->qr_known_uids != NULL) {
+		for (it = clist_begin(vanished->qr_known_uids->set_list);
+		    it != NULL; it = clist_next(it)) {
+			si = clist_content(it);
+			if ((rc = cache_delete_range(c, mb, si->set_first,
+			    si->set_last == 0 ? UINT32_MAX : si->set_last,
+			    cause)) == -1)
+				goto fail;
+			st->expunged += (uint32_t)rc;
+		}
+	}
+	if (cache_commit(c, cause) == -1)
+		goto fail;
+	st->qresync = 1;
+	log_msg(LOG_INFO, "sync: QRESYNC: %u flag updates, %u vanished",
+	    st->flags_changed, st->expunged);
+	return 0;
+fail:
+	cache_rollback(c);
+	return -1;
+}
+
+/*
+ * UID FETCH 1:maxuid (UID FLAGS) (CHANGEDSINCE since VANISHED): the
+ * flags that changed and the UIDs expunged, in one answer.
+ */
+static int
+imap_sync_qresync(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
+    uint64_t since, struct imap_sync_stats *st, char **cause)
+{
+	struct mailimap_fetch_type	 *ft;
+	struct mailimap_set		 *set;
+	struct mailimap_qresync_vanished *vanished = NULL;
+	clist				 *res = NULL;
+	int				  err, rc;
+
+	ft = mailimap_fetch_type_new_fetch_att_list_empty();
+	mailimap_fetch_type_new_fetch_att_list_add(ft,
+	    mailimap_fetch_att_new_uid());
+	mailimap_fetch_type_new_fetch_att_list_add(ft,
+	    mailimap_fetch_att_new_flags());
+	set = mailimap_set_new_interval(1, mb->maxuid);
+	err = mailimap_uid_fetch_qresync(imap, set, ft, since, &res,
+	    &vanished);
+	mailimap_set_free(set);
+	mailimap_fetch_type_free(ft);
+	if (err != MAILIMAP_NO_ERROR) {
+		*cause = imap_sync_error(imap, "UID FETCH (VANISHED)", err);
+		return -1;
+	}
+	rc = imap_sync_qresync_apply(c, mb, res, vanished, st, cause);
+	imap_sync_qresync_free(res, vanished);
+	if (rc == 0)
+		rc = cache_recount(c, mb, cause);
+	return rc;
+}
+
 int
 imap_sync(mailimap *imap, struct cache *c, const char *mailbox,
     struct imap_sync_stats *st, char **cause)
@@ -665,8 +760,17 @@ imap_sync(mailimap *imap, struct cache *c, const char *mailbox,
 		return 0;
 	}
 
-	/* Flags first, on what was cached, then the new messages. */
-	if (imap_sync_flags_update(imap, c, mb, st->condstore, since,
+	/*
+	 * Flags first, on what was cached, then the new messages. With
+	 * QRESYNC (RFC 7162) and a modseq cached, one FETCH of what changed
+	 * since also says which UIDs were expunged (VANISHED), instead of
+	 * a SEARCH of every UID below.
+	 */
+	if (st->condstore && since != 0 && mb->maxuid != 0 &&
+	    imap_frame_qresynced(imap->imap_stream)) {
+		if (imap_sync_qresync(imap, c, mb, since, st, cause) == -1)
+			return -1;
+	} else if (imap_sync_flags_update(imap, c, mb, st->condstore, since,
 	    &st->flags_changed, cause) == -1)
 		return -1;
 	/*
@@ -736,7 +840,7 @@ imap_sync(mailimap *imap, struct cache *c, const char *mailbox,
 			free(uids);
 			return -1;
 		}
-		st->expunged = before - mb->count;
+		st->expunged += before - mb->count;
 	}
 	free(uids);
 
