@@ -1357,11 +1357,48 @@ index_collapse(struct index *ix, const struct index_view *v, uint32_t thread,
 
 /* The stored thread order. */
 
-struct index_tmsg {
-	uint32_t	 uid;
-	char		*mid, *irt, *refs;
-	time_t		 date;
+/* The threading fields' strings, in chunks freed together. */
+#define INDEX_ARENA	(256 * 1024)
+struct index_chunk {
+	struct index_chunk	*next;
+	size_t			 used, size;
+	char			 data[];
 };
+
+static char *
+index_arena_dup(struct index_chunk **arena, const char *s)
+{
+	struct index_chunk	*c = *arena;
+	size_t			 len;
+	char			*p;
+
+	if (s == NULL)
+		return NULL;
+	len = strlen(s) + 1;
+	if (c == NULL || c->size - c->used < len) {
+		c = xmalloc(sizeof *c + (len > INDEX_ARENA ? len :
+		    INDEX_ARENA));
+		c->size = len > INDEX_ARENA ? len : INDEX_ARENA;
+		c->used = 0;
+		c->next = *arena;
+		*arena = c;
+	}
+	p = c->data + c->used;
+	memcpy(p, s, len);
+	c->used += len;
+	return p;
+}
+
+static void
+index_arena_free(struct index_chunk *c)
+{
+	struct index_chunk	*next;
+
+	for (; c != NULL; c = next) {
+		next = c->next;
+		free(c);
+	}
+}
 
 /*
  * Thread every message of the mailbox (thread.c) and store the order,
@@ -1372,7 +1409,8 @@ static int
 index_thread_update(struct index *ix, char **cause)
 {
 	sqlite3_stmt		*st = NULL;
-	struct index_tmsg	*tm = NULL;
+	uint32_t		*tm = NULL;	/* the messages' UIDs */
+	struct index_chunk	*arena = NULL;
 	struct thread_msg	*in = NULL;
 	struct thread_pos	*pos = NULL;
 	uint32_t		*tstart = NULL, *tsize = NULL, *rbefore = NULL;
@@ -1410,22 +1448,28 @@ index_thread_update(struct index *ix, char **cause)
 		return -1;
 	}
 	sqlite3_bind_int64(st, 1, ix->mb.id);
+	ix->have_total = 0;
+	cap = index_total(ix) + 1;
+	tm = xreallocarray(NULL, cap, sizeof *tm);
+	in = xreallocarray(NULL, cap, sizeof *in);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char	*s;
 
 		if (n == cap) {
-			cap = cap == 0 ? 1024 : cap * 2;
+			/* counted first: grows only if some came since */
+			cap *= 2;
 			tm = xreallocarray(tm, cap, sizeof *tm);
+			in = xreallocarray(in, cap, sizeof *in);
 		}
 		mgen = sqlite3_column_int64(st, 0);
-		tm[n].uid = (uint32_t)sqlite3_column_int64(st, 1);
+		tm[n] = (uint32_t)sqlite3_column_int64(st, 1);
 		s = (const char *)sqlite3_column_text(st, 2);
-		tm[n].mid = s != NULL ? xstrdup(s) : NULL;
+		in[n].message_id = index_arena_dup(&arena, s);
 		s = (const char *)sqlite3_column_text(st, 3);
-		tm[n].irt = s != NULL ? xstrdup(s) : NULL;
+		in[n].in_reply_to = index_arena_dup(&arena, s);
 		s = (const char *)sqlite3_column_text(st, 4);
-		tm[n].refs = s != NULL ? xstrdup(s) : NULL;
-		tm[n].date = (time_t)sqlite3_column_int64(st, 5);
+		in[n].references = index_arena_dup(&arena, s);
+		in[n].date = (time_t)sqlite3_column_int64(st, 5);
 		n++;
 	}
 	sqlite3_finalize(st);
@@ -1436,23 +1480,12 @@ index_thread_update(struct index *ix, char **cause)
 		goto out;
 	}
 
-	in = xreallocarray(NULL, n + 1, sizeof *in);
-	for (i = 0; i < n; i++) {
-		in[i].message_id = tm[i].mid;
-		in[i].in_reply_to = tm[i].irt;
-		in[i].references = tm[i].refs;
-		in[i].date = tm[i].date;
-	}
 	pos = xreallocarray(NULL, n + 1, sizeof *pos);
 	thread_build(in, n, 0, pos);
 	free(in);
 	in = NULL;
-	for (i = 0; i < n; i++) {
-		free(tm[i].mid);
-		free(tm[i].irt);
-		free(tm[i].refs);
-		tm[i].mid = tm[i].irt = tm[i].refs = NULL;
-	}
+	index_arena_free(arena);
+	arena = NULL;
 	/* each thread's first place and size, and the places of the
 	   threads after it (the reversed order: newest thread first) */
 	for (i = 0; i < n; i++)
@@ -1494,7 +1527,7 @@ index_thread_update(struct index *ix, char **cause)
 		sqlite3_bind_int64(st, 1, ix->mb.id);
 		sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
 		sqlite3_bind_int64(st, 3, rbefore[t] + (i - tstart[t]));
-		sqlite3_bind_int64(st, 4, tm[pos[i].msg].uid);
+		sqlite3_bind_int64(st, 4, tm[pos[i].msg]);
 		sqlite3_bind_int64(st, 5, t);
 		sqlite3_bind_int64(st, 6, pos[i].depth);
 		sqlite3_bind_int64(st, 7, pos[i].flags);
@@ -1526,11 +1559,8 @@ fail:
 	index_fail(ix, "threads", cause);
 	sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
 out:
-	for (i = 0; i < n; i++) {
-		free(tm[i].mid);
-		free(tm[i].irt);
-		free(tm[i].refs);
-	}
+	index_arena_free(arena);
+	free(in);
 	free(tm);
 	free(pos);
 	free(tstart);
