@@ -35,6 +35,8 @@ struct cache {
 	sqlite3_stmt	*put, *flags, *del, *prot, *hasprot, *rekey, *touch;
 	int64_t		 touched;	/* the mailbox whose generation this
 					   transaction moved on already */
+	int		 prot_any;	/* ... and whether it has protected
+					   rows (else a stored row has none) */
 };
 
 static const char cache_schema[] =
@@ -302,11 +304,21 @@ cache_sqlite(struct cache *c)
 static int
 cache_touch(struct cache *c, int64_t mb, char **cause)
 {
+	sqlite3_stmt	*st;
+
 	if (!sqlite3_get_autocommit(c->db) && c->touched == mb)
 		return 0;
 	sqlite3_bind_int64(c->touch, 1, mb);
 	if (cache_step(c, c->touch, "generation", cause) == -1)
 		return -1;
+	c->prot_any = 1;
+	if (sqlite3_prepare_v2(c->db, "SELECT EXISTS (SELECT 1 FROM protected"
+	    " WHERE mailbox = ?)", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, mb);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			c->prot_any = sqlite3_column_int(st, 0);
+		sqlite3_finalize(st);
+	}
 	if (!sqlite3_get_autocommit(c->db))
 		c->touched = mb;
 	return 0;
@@ -712,10 +724,15 @@ cache_put(struct cache *c, const struct cache_mailbox *mb,
 	free(skey);
 	if (rc == -1)
 		return -1;
-	sqlite3_bind_int64(c->hasprot, 1, mb->id);
-	sqlite3_bind_int64(c->hasprot, 2, m->uid);
-	prot = sqlite3_step(c->hasprot) == SQLITE_ROW;
-	sqlite3_reset(c->hasprot);
+	/* a protected row kept from before: only where the mailbox has
+	   some (looked at once a transaction, cache_touch()) */
+	prot = 0;
+	if (c->prot_any) {
+		sqlite3_bind_int64(c->hasprot, 1, mb->id);
+		sqlite3_bind_int64(c->hasprot, 2, m->uid);
+		prot = sqlite3_step(c->hasprot) == SQLITE_ROW;
+		sqlite3_reset(c->hasprot);
+	}
 	if (prot)
 		return cache_rekey(c, mb->id, m->uid, cause);
 	return 0;
@@ -1225,6 +1242,7 @@ cache_protected_put(struct cache *c, const struct cache_mailbox *mb,
 	if (cache_rekey(c, mb->id, uid, cause) == -1 ||
 	    cache_touch(c, mb->id, cause) == -1)
 		return -1;
+	c->prot_any = 1;
 	return 1;
 }
 

@@ -56,6 +56,7 @@ struct index {
 	char			*where;		/* SQL: the view's rows */
 	char			**words;	/* its bound words, in order */
 	size_t			 nwords;
+	int			 filtered;	/* it has search terms */
 	size_t			 count;
 	int			 have_count;
 
@@ -571,6 +572,7 @@ index_where(struct index *ix, const struct index_term *t, size_t nt)
 	ix->nwords = 0;
 	free(ix->where);
 	ix->where = index_where_sql(ix, t, nt, 0, &ix->words, &ix->nwords);
+	ix->filtered = nt > 0;
 	ix->have_count = 0;
 	index_anchor_drop(ix);
 }
@@ -697,6 +699,9 @@ index_count(struct index *ix, const struct index_view *v, size_t *count,
 	if (!ix->have_count) {
 		if (!ix->have_mb)
 			n = 0;
+		else if (ix->sort != INDEX_SORT_THREAD && !ix->filtered &&
+		    ix->uids == NULL)
+			n = (int64_t)index_total(ix);	/* every message */
 		else if (index_prepare_sql(ix, "count(*)", NULL, NULL, &st,
 		    &next, cause) == -1 || index_step_int(ix, st, &n,
 		    cause) == -1)
