@@ -127,6 +127,18 @@ index_desc(const struct index *ix)
 	return ix->reverse && ix->sort != INDEX_SORT_THREAD;
 }
 
+/*
+ * The thread sort of every message, nothing collapsed: a row's offset is
+ * its place in the stored order (both ways numbered from 0, without a
+ * gap), so that finding a place costs no walk.
+ */
+static int
+index_thread_plain(const struct index *ix)
+{
+	return ix->sort == INDEX_SORT_THREAD && !ix->filtered &&
+	    ix->uids == NULL && !ix->all && ix->nexc == 0;
+}
+
 static void
 index_anchor_drop(struct index *ix)
 {
@@ -702,6 +714,12 @@ index_count(struct index *ix, const struct index_view *v, size_t *count,
 		else if (ix->sort != INDEX_SORT_THREAD && !ix->filtered &&
 		    ix->uids == NULL)
 			n = (int64_t)index_total(ix);	/* every message */
+		else if (index_thread_plain(ix)) {
+			if (index_prepare_sql(ix, "coalesce(max(t.place) + 1, 0)",
+			    NULL, NULL, &st, &next, cause) == -1 ||
+			    index_step_int(ix, st, &n, cause) == -1)
+				return -1;
+		}
 		else if (index_prepare_sql(ix, "count(*)", NULL, NULL, &st,
 		    &next, cause) == -1 || index_step_int(ix, st, &n,
 		    cause) == -1)
@@ -841,6 +859,22 @@ index_key_free(sqlite3_value **k)
 	}
 }
 
+/* An integer as an SQL value of its own (NULL on no memory). */
+static sqlite3_value *
+index_int_value(struct index *ix, int64_t v)
+{
+	sqlite3_stmt	*st;
+	sqlite3_value	*out = NULL;
+
+	if (sqlite3_prepare_v2(ix->db, "SELECT ?", -1, &st, NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_bind_int64(st, 1, v);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		out = sqlite3_value_dup(sqlite3_column_value(st, 0));
+	sqlite3_finalize(st);
+	return out;
+}
+
 /*
  * The key of row offset of the view into key, read from the nearest
  * known place: the start, the end or the last page's first row.
@@ -852,6 +886,12 @@ index_seek(struct index *ix, size_t offset, sqlite3_value **key, char **cause)
 	size_t	 from_anchor = SIZE_MAX;
 	int	 rc;
 
+	if (index_thread_plain(ix)) {
+		key[0] = index_int_value(ix, (int64_t)offset);
+		if (key[0] == NULL)
+			return index_fail(ix, "page", cause);
+		return 0;
+	}
 	if (ix->have_anchor)
 		from_anchor = offset > ix->anchor ? offset - ix->anchor :
 		    ix->anchor - offset;
@@ -988,6 +1028,8 @@ index_rows(struct index *ix, const struct index_pos *pos, size_t n,
 		f.strs = &strs;
 		tmp[i].place = offset + i;
 		tmp[i].trust = TRUST_NONE;
+		tmp[i].uid = pos[i].uid;	/* gone since the thread order
+						   was made: nothing more */
 		if (cache_each_uid(ix->c, &ix->mb, pos[i].uid, index_fill_one,
 		    &f, cause) == -1) {
 			free(tmp);
@@ -1197,7 +1239,10 @@ index_find(struct index *ix, const struct index_view *v, uint32_t uid,
 	    "t" : "m", uid);
 	rc = index_key_of(ix, extra, NULL, 0, NULL, key, &cause);
 	free(extra);
-	if (rc == 0)
+	/* the thread sort of every message: its place is its offset */
+	if (rc == 0 && index_thread_plain(ix))
+		*offset = (size_t)sqlite3_value_int64(key[0]);
+	else if (rc == 0)
 		rc = index_offset(ix, key, offset, &cause);
 	index_key_free(key);
 	free(cause);
@@ -1313,7 +1358,9 @@ index_search(struct index *ix, const struct index_view *v, const char *expr,
 	ix->where = saved;
 	index_terms_free(t, nt);
 	index_key_free(key);
-	if (rc == 0 && index_offset(ix, hit, offset, cause) == -1)
+	if (rc == 0 && index_thread_plain(ix))
+		*offset = (size_t)sqlite3_value_int64(hit[0]);
+	else if (rc == 0 && index_offset(ix, hit, offset, cause) == -1)
 		rc = -1;
 	index_key_free(hit);
 	return rc;
