@@ -573,6 +573,77 @@ imap_sync_refetch(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 	return rc;
 }
 
+/* What the streamed FETCH of every flag stores into. */
+struct imap_sync_flagged {
+	struct cache		*c;
+	struct cache_mailbox	*mb;
+	uint32_t		*changed;
+};
+
+static int
+imap_sync_flag_one(const struct imap_fetch_msg *fm, void *arg, char **cause)
+{
+	struct imap_sync_flagged	*f = arg;
+	int				 rc;
+
+	if (fm->uid == 0 || fm->uid > f->mb->maxuid || !fm->has_flags)
+		return 0;
+	if ((rc = cache_set_flags(f->c, f->mb, fm->uid, fm->flags,
+	    cause)) == -1)
+		return -1;
+	/* every message comes: count changes only */
+	if (rc == 1)
+		(*f->changed)++;
+	return 0;
+}
+
+/*
+ * The flags of every message up to maxuid, read by the streaming reader
+ * (imap-fetch.h) as they come, not held as libetpan's list of the whole
+ * answer (some 400 bytes a message).
+ */
+static int
+imap_sync_flags_all(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
+    uint32_t *changed, char **cause)
+{
+	struct imap_sync_flagged	 f;
+	struct imap_fetch		*r;
+	char				*set;
+	int				 rc;
+
+	set = xasprintf("1:%u", mb->maxuid);
+	rc = imap_fetch_send(imap->imap_stream, "F1", set, 0, cause);
+	free(set);
+	if (rc == -1) {
+		imap_sync_unusable(imap);
+		return -1;
+	}
+	r = imap_fetch_new_stream(imap->imap_stream);
+	if (imap->imap_selection_info != NULL)
+		imap_fetch_track_exists(r,
+		    &imap->imap_selection_info->sel_exists);
+	f.c = c;
+	f.mb = mb;
+	f.changed = changed;
+	if (cache_begin(c, cause) == -1) {
+		/* read the answer all the same, to stay in step */
+		rc = imap_fetch_response(r, "F1", NULL, NULL, cause);
+		imap_fetch_free(r);
+		if (rc == IMAP_FETCH_BROKEN)
+			imap_sync_unusable(imap);
+		return -1;
+	}
+	rc = imap_fetch_response(r, "F1", imap_sync_flag_one, &f, cause);
+	if (rc == IMAP_FETCH_OK && cache_commit(c, cause) == -1)
+		rc = IMAP_FETCH_LOCAL;
+	if (rc != IMAP_FETCH_OK)
+		cache_rollback(c);
+	if (rc == IMAP_FETCH_BROKEN)
+		imap_sync_unusable(imap);
+	imap_fetch_free(r);
+	return rc == IMAP_FETCH_OK ? 0 : -1;
+}
+
 /* Flags of messages up to maxuid: changed since modseq, or all of them. */
 static int
 imap_sync_flags_update(mailimap *imap, struct cache *c,
@@ -589,6 +660,8 @@ imap_sync_flags_update(mailimap *imap, struct cache *c,
 
 	if (mb->maxuid == 0)
 		return 0;
+	if (!condstore || since == 0)
+		return imap_sync_flags_all(imap, c, mb, changed, cause);
 	ft = mailimap_fetch_type_new_fetch_att_list_empty();
 	mailimap_fetch_type_new_fetch_att_list_add(ft,
 	    mailimap_fetch_att_new_uid());
