@@ -77,15 +77,19 @@ uids(struct index *ix, const char *sort, const char *limit)
 	return out;
 }
 
+/* Row uid into *r; its strings, those of a page, last until the next
+ * call (the page is freed then). */
 static struct index_row *
 row(struct index *ix, uint32_t uid, struct trust_store *ts,
     struct index_row *r)
 {
+	static struct index_row	*rows;
 	struct index_view	 v = { INDEX_SORT_ARRIVAL, 0, NULL, NULL, 0 };
-	struct index_row	*rows;
 	size_t			 n, i;
 	char			*cause = NULL;
 
+	free(rows);
+	rows = NULL;
 	if (index_page(ix, &v, 0, 100, ts, &rows, &n, &cause) == -1) {
 		printf("# page: %s\n", cause);
 		free(cause);
@@ -94,11 +98,9 @@ row(struct index *ix, uint32_t uid, struct trust_store *ts,
 	for (i = 0; i < n; i++) {
 		if (rows[i].uid == uid) {
 			*r = rows[i];
-			free(rows);
 			return r;
 		}
 	}
-	free(rows);
 	return NULL;
 }
 
