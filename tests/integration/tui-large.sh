@@ -132,4 +132,6 @@ diag "VmHWM before the new mail $before kB, after $after kB"
 ok "peak memory through it all under $MB MB ($after kB)" \
     [ "$after" -le $((MB * 1024)) ]
 tui_keys l q
-tui_ended l 10
+tui_ended l 10 >/dev/null
+ok "no sanitizer report on its standard error" \
+    sh -c "! grep -qE 'runtime error|Sanitizer' '$T_TMP/tui-l.err'"
