@@ -26,13 +26,17 @@
 #include "xmalloc.h"
 
 #define CACHE_APP_ID	0x53544843	/* "STHC" */
-#define CACHE_VERSION	5
+#define CACHE_VERSION	6
 
 struct cache {
 	sqlite3		*db;
 	char		*path;
 	int		 broken;	/* delete the file on close */
-	sqlite3_stmt	*put, *flags, *del, *prot;
+	sqlite3_stmt	*put, *flags, *del, *prot, *hasprot, *rekey, *touch;
+	int64_t		 touched;	/* the mailbox whose generation this
+					   transaction moved on already */
+	int		 prot_any;	/* ... and whether it has protected
+					   rows (else a stored row has none) */
 };
 
 static const char cache_schema[] =
@@ -105,6 +109,42 @@ static const char *cache_migrations[] = {
 	"CREATE TRIGGER message_gone AFTER DELETE ON message BEGIN"
 	" DELETE FROM protected WHERE mailbox = old.mailbox AND"
 	" uid = old.uid; END;",
+	/*
+	 * 5 -> 6: what the index reads page by page (index.c): each row's
+	 * sort keys (the date shown, the sender and the subject folded for
+	 * sorting, with the protected values where there are some), an
+	 * index for each sort, and the stored thread order of each
+	 * mailbox, made again when the mailbox's generation (moved on by
+	 * every message stored or removed) has passed the one it was made
+	 * from. The keys of rows already cached are filled in once, when
+	 * the file is next opened (the table rekey says so).
+	 */
+	"ALTER TABLE message ADD COLUMN edate INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE message ADD COLUMN fkey TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE message ADD COLUMN skey TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE mailbox ADD COLUMN mgen INTEGER NOT NULL DEFAULT 1;"
+	"ALTER TABLE mailbox ADD COLUMN tgen INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE mailbox ADD COLUMN lowuid INTEGER NOT NULL DEFAULT 0;"
+	"CREATE INDEX message_date ON message (mailbox, edate, uid);"
+	"CREATE INDEX message_from ON message (mailbox, fkey, edate, uid);"
+	"CREATE INDEX message_subject ON message (mailbox, skey, edate, uid);"
+	"CREATE INDEX message_size ON message (mailbox, size, edate, uid);"
+	"CREATE TABLE thread ("
+	" mailbox INTEGER NOT NULL,"
+	" place INTEGER NOT NULL,"
+	" rplace INTEGER NOT NULL,"
+	" uid INTEGER NOT NULL,"
+	" thread INTEGER NOT NULL,"
+	" depth INTEGER NOT NULL,"
+	" flags INTEGER NOT NULL,"
+	" tsize INTEGER NOT NULL,"
+	" PRIMARY KEY (mailbox, place)) WITHOUT ROWID;"
+	"CREATE INDEX thread_rplace ON thread (mailbox, rplace, uid, thread,"
+	" depth, flags, tsize);"
+	"CREATE INDEX message_uid ON message (mailbox, uid);"
+	"CREATE INDEX thread_uid ON thread (mailbox, uid);"
+	"CREATE TABLE rekey (x INTEGER);"
+	"INSERT INTO rekey VALUES (1);",
 };
 
 static int
@@ -113,6 +153,20 @@ cache_fail(struct cache *c, const char *what, char **cause)
 	return db_fail(c->db, "header cache", c->path, what, &c->broken,
 	    cause);
 }
+
+/* A message's row with its protected header values beside it, if any. */
+#define CACHE_EACH \
+	"SELECT m.uid, m.flags, m.internaldate, m.size, m.date, m.sender," \
+	" m.subject, m.message_id, m.from_addr, m.rcpt, m.in_reply_to," \
+	" m.refs, m.sent, m.hints, m.stale, p.how, p.date, p.sender," \
+	" p.from_addr, p.rcpt, p.subject, p.message_id, p.in_reply_to," \
+	" p.refs, p.sent FROM message m LEFT JOIN protected p ON" \
+	" p.mailbox = m.mailbox AND p.uid = m.uid"
+
+static int	cache_rekey_all(struct cache *, char **);
+static int	cache_step(struct cache *, sqlite3_stmt *, const char *,
+		    char **);
+static int	cache_touch(struct cache *, int64_t, char **);
 
 /* A cache: what is not ours or cannot be migrated is made anew. */
 static const struct db_schema cache_db = {
@@ -135,7 +189,8 @@ cache_open_path(const char *path, char **cause)
 	if (sqlite3_prepare_v2(c->db, "INSERT OR REPLACE INTO message "
 	    "(mailbox, uid, flags, internaldate, size, date, sender, subject,"
 	    " message_id, from_addr, rcpt, in_reply_to, refs, sent, hints,"
-	    " stale) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &c->put,
+	    " stale, edate, fkey, skey) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+	    "?,?,?,?,?)", -1, &c->put,
 	    NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(c->db, "UPDATE message SET flags = ?1 "
 	    "WHERE mailbox = ?2 AND uid = ?3 AND flags != ?1", -1, &c->flags, NULL) != SQLITE_OK ||
@@ -153,8 +208,20 @@ cache_open_path(const char *path, char **cause)
 	    " NOT ?5 OR from_addr IS NOT ?6 OR rcpt IS NOT ?7 OR subject IS"
 	    " NOT ?8 OR message_id IS NOT ?9 OR in_reply_to IS NOT ?10 OR"
 	    " refs IS NOT ?11 OR sent IS NOT ?12", -1, &c->prot,
-	    NULL) != SQLITE_OK) {
+	    NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(c->db, "SELECT 1 FROM protected WHERE"
+	    " mailbox = ? AND uid = ?", -1, &c->hasprot, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(c->db, "UPDATE message SET edate = ?, fkey = ?,"
+	    " skey = ? WHERE mailbox = ? AND uid = ?", -1, &c->rekey,
+	    NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(c->db, "UPDATE mailbox SET mgen = mgen + 1"
+	    " WHERE id = ?", -1, &c->touch, NULL) != SQLITE_OK) {
 		cache_fail(c, "cannot prepare", cause);
+		cache_close(c);
+		return NULL;
+	}
+	/* the sort keys of rows an older schema stored, once */
+	if (cache_rekey_all(c, cause) == -1) {
 		cache_close(c);
 		return NULL;
 	}
@@ -185,6 +252,9 @@ cache_close(struct cache *c)
 	sqlite3_finalize(c->flags);
 	sqlite3_finalize(c->del);
 	sqlite3_finalize(c->prot);
+	sqlite3_finalize(c->hasprot);
+	sqlite3_finalize(c->rekey);
+	sqlite3_finalize(c->touch);
 	sqlite3_close(c->db);
 	if (c->broken)
 		db_unlink(c->path);
@@ -209,13 +279,49 @@ cache_begin(struct cache *c, char **cause)
 int
 cache_commit(struct cache *c, char **cause)
 {
+	c->touched = 0;
 	return cache_exec(c, "COMMIT", cause);
 }
 
 void
 cache_rollback(struct cache *c)
 {
+	c->touched = 0;
 	sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+struct sqlite3 *
+cache_sqlite(struct cache *c)
+{
+	return c->db;
+}
+
+/*
+ * The messages of a mailbox changed (one stored, replaced or removed):
+ * its generation moves on, once a transaction, so that the stored
+ * thread order is known to be behind (index.c).
+ */
+static int
+cache_touch(struct cache *c, int64_t mb, char **cause)
+{
+	sqlite3_stmt	*st;
+
+	if (!sqlite3_get_autocommit(c->db) && c->touched == mb)
+		return 0;
+	sqlite3_bind_int64(c->touch, 1, mb);
+	if (cache_step(c, c->touch, "generation", cause) == -1)
+		return -1;
+	c->prot_any = 1;
+	if (sqlite3_prepare_v2(c->db, "SELECT EXISTS (SELECT 1 FROM protected"
+	    " WHERE mailbox = ?)", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, mb);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			c->prot_any = sqlite3_column_int(st, 0);
+		sqlite3_finalize(st);
+	}
+	if (!sqlite3_get_autocommit(c->db))
+		c->touched = mb;
+	return 0;
 }
 
 int
@@ -247,7 +353,8 @@ cache_mailbox_row(struct cache *c, const char *name, struct cache_mailbox *mb,
 
 	memset(mb, 0, sizeof *mb);
 	if (sqlite3_prepare_v2(c->db, "SELECT id, uidvalidity, uidnext, "
-	    "highestmodseq, trust_uid FROM mailbox WHERE name = ?", -1, &st,
+	    "highestmodseq, trust_uid, lowuid FROM mailbox WHERE name = ?", -1,
+	    &st,
 	    NULL) != SQLITE_OK)
 		return cache_fail(c, "mailbox", cause);
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
@@ -258,6 +365,7 @@ cache_mailbox_row(struct cache *c, const char *name, struct cache_mailbox *mb,
 		mb->uidnext = (uint32_t)sqlite3_column_int64(st, 2);
 		mb->highestmodseq = (uint64_t)sqlite3_column_int64(st, 3);
 		mb->trust_uid = (uint32_t)sqlite3_column_int64(st, 4);
+		mb->lowuid = (uint32_t)sqlite3_column_int64(st, 5);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
@@ -312,6 +420,8 @@ cache_mailbox(struct cache *c, const char *name, uint32_t uidvalidity,
 		log_msg(LOG_INFO, "cache: UIDVALIDITY of a mailbox changed "
 		    "(%u to %u); dropping its cached messages",
 		    mb->uidvalidity, uidvalidity);
+		if (cache_touch(c, mb->id, cause) == -1)
+			return -1;
 		if (sqlite3_prepare_v2(c->db, "DELETE FROM message WHERE "
 		    "mailbox = ?", -1, &st, NULL) != SQLITE_OK)
 			return cache_fail(c, "reset", cause);
@@ -322,6 +432,7 @@ cache_mailbox(struct cache *c, const char *name, uint32_t uidvalidity,
 			return cache_fail(c, "reset", cause);
 		mb->uidvalidity = uidvalidity;
 		mb->uidnext = 0;
+		mb->lowuid = 0;
 		mb->highestmodseq = 0;
 		if (cache_mailbox_update(c, mb, cause) == -1 ||
 		    cache_mailbox_trusted(c, mb, 0, cause) == -1)
@@ -337,13 +448,14 @@ cache_mailbox_update(struct cache *c, struct cache_mailbox *mb, char **cause)
 	int		 rc;
 
 	if (sqlite3_prepare_v2(c->db, "UPDATE mailbox SET uidvalidity = ?, "
-	    "uidnext = ?, highestmodseq = ? WHERE id = ?", -1, &st,
+	    "uidnext = ?, highestmodseq = ?, lowuid = ? WHERE id = ?", -1, &st,
 	    NULL) != SQLITE_OK)
 		return cache_fail(c, "update", cause);
 	sqlite3_bind_int64(st, 1, mb->uidvalidity);
 	sqlite3_bind_int64(st, 2, mb->uidnext);
 	sqlite3_bind_int64(st, 3, (sqlite3_int64)mb->highestmodseq);
-	sqlite3_bind_int64(st, 4, mb->id);
+	sqlite3_bind_int64(st, 4, mb->lowuid);
+	sqlite3_bind_int64(st, 5, mb->id);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
@@ -383,10 +495,211 @@ cache_step(struct cache *c, sqlite3_stmt *st, const char *what, char **cause)
 	return 0;
 }
 
+/* The subject without reply and forward prefixes, for sorting. */
+static const char *
+cache_subject_key(const char *s)
+{
+	static const char	*prefixes[] = { "re", "fwd", "fw", "aw", "sv",
+				     "wg", "tr" };
+	size_t			 i, n;
+	const char		*p;
+	int			 again;
+
+	if (s == NULL)
+		return "";
+	do {
+		again = 0;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		for (i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+			n = strlen(prefixes[i]);
+			if (strncasecmp(s, prefixes[i], n) != 0)
+				continue;
+			p = s + n;
+			if (*p == '[') {	/* "Re[2]:" */
+				while (*++p >= '0' && *p <= '9')
+					;
+				if (*p++ != ']')
+					continue;
+			}
+			if (*p == ':') {
+				s = p + 1;
+				again = 1;
+				break;
+			}
+		}
+	} while (again);
+	return s;
+}
+
+/* s folded to lower case (ASCII), allocated. */
+static char *
+cache_fold(const char *s)
+{
+	char	*f = xstrdup(s != NULL ? s : "");
+	size_t	 i;
+
+	for (i = 0; f[i] != '\0'; i++)
+		if (f[i] >= 'A' && f[i] <= 'Z')
+			f[i] = (char)(f[i] - 'A' + 'a');
+	return f;
+}
+
+int
+cache_placeholder(const char *s)
+{
+	if (s == NULL)
+		return 1;
+	s += strspn(s, " \t");
+	return *s == '\0' || strcmp(s, "...") == 0 ||
+	    strcmp(s, "[...]") == 0;
+}
+
+/*
+ * A row's sort keys, as the index shows it: the protected value of each
+ * field where there is one, the date shown (Date, else arrival), the
+ * sender's name (else address) and the subject without its prefixes,
+ * folded; a sealed row's subject is empty.
+ */
+static void
+cache_keys(const struct cache_msg *m, time_t *edate, char **fkey,
+    char **skey)
+{
+	const struct cache_protected	*p = m->prot;
+	const char			*from = m->from, *addr = m->from_addr;
+	const char			*subject = m->subject, *name = NULL;
+	time_t				 sent = m->sent;
+
+	if (p != NULL && p->from_addr != NULL) {
+		from = p->from;
+		addr = p->from_addr;
+	}
+	if (p != NULL && p->subject != NULL)
+		subject = p->subject;
+	else if (p == NULL && (m->hints & CACHE_HINT_ENCRYPTED) &&
+	    cache_placeholder(m->subject))
+		subject = NULL;
+	if (p != NULL && p->sent != 0)
+		sent = p->sent;
+	*edate = sent != 0 ? sent : m->internaldate;
+	if (from != NULL && *from != '\0' && (addr == NULL ||
+	    strcmp(from, addr) != 0))
+		name = from;
+	*fkey = cache_fold(name != NULL ? name : addr);
+	*skey = cache_fold(cache_subject_key(subject));
+}
+
+static int	cache_read(struct cache *, sqlite3_stmt *,
+		    int (*)(const struct cache_msg *, void *), void *,
+		    char **);
+
+/* Store a row's sort keys, read with its protected values. */
+static int
+cache_rekey_one(const struct cache_msg *m, void *arg)
+{
+	struct cache	*c = ((void **)arg)[0];
+	int64_t		 mb = *(int64_t *)((void **)arg)[1];
+	time_t		 edate;
+	char		*fkey, *skey;
+	int		 rc;
+
+	cache_keys(m, &edate, &fkey, &skey);
+	sqlite3_bind_int64(c->rekey, 1, (sqlite3_int64)edate);
+	sqlite3_bind_text(c->rekey, 2, fkey, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(c->rekey, 3, skey, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(c->rekey, 4, mb);
+	sqlite3_bind_int64(c->rekey, 5, m->uid);
+	free(fkey);
+	free(skey);
+	rc = sqlite3_step(c->rekey);
+	sqlite3_reset(c->rekey);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* The sort keys of uid of mailbox mb again (uid 0: all of mb's). */
+static int
+cache_rekey(struct cache *c, int64_t mb, uint32_t uid, char **cause)
+{
+	sqlite3_stmt	*st;
+	void		*arg[2];
+	int		 rc;
+
+	if (sqlite3_prepare_v2(c->db, uid != 0 ? CACHE_EACH " WHERE"
+	    " m.mailbox = ?1 AND m.uid = ?2" : CACHE_EACH " WHERE"
+	    " m.mailbox = ?1", -1, &st, NULL) != SQLITE_OK)
+		return cache_fail(c, "sort keys", cause);
+	sqlite3_bind_int64(st, 1, mb);
+	if (uid != 0)
+		sqlite3_bind_int64(st, 2, uid);
+	arg[0] = c;
+	arg[1] = &mb;
+	rc = cache_read(c, st, cache_rekey_one, arg, cause);
+	sqlite3_reset(c->rekey);
+	sqlite3_clear_bindings(c->rekey);
+	return rc;
+}
+
+/*
+ * After the migration to schema 6: the sort keys of every cached row,
+ * once, in one transaction; the table rekey goes with it.
+ */
+static int
+cache_rekey_all(struct cache *c, char **cause)
+{
+	sqlite3_stmt	*st;
+	int64_t		*ids = NULL;
+	size_t		 n = 0, i;
+	int		 todo, rc;
+
+	if (db_int(c->db, "SELECT count(*) FROM rekey", &todo) == -1)
+		return cache_fail(c, "sort keys", cause);
+	if (todo == 0)
+		return 0;
+	if (sqlite3_prepare_v2(c->db, "SELECT id FROM mailbox", -1, &st,
+	    NULL) != SQLITE_OK)
+		return cache_fail(c, "sort keys", cause);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		ids = xreallocarray(ids, n + 1, sizeof *ids);
+		ids[n++] = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(ids);
+		return cache_fail(c, "sort keys", cause);
+	}
+	if (cache_begin(c, cause) == -1) {
+		free(ids);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (cache_rekey(c, ids[i], 0, cause) == -1) {
+			free(ids);
+			cache_rollback(c);
+			return -1;
+		}
+	}
+	free(ids);
+	if (cache_exec(c, "DELETE FROM rekey", cause) == -1 ||
+	    cache_commit(c, cause) == -1) {
+		cache_rollback(c);
+		return -1;
+	}
+	return 0;
+}
+
 int
 cache_put(struct cache *c, const struct cache_mailbox *mb,
     const struct cache_msg *m, char **cause)
 {
+	time_t	 edate;
+	char	*fkey, *skey;
+	int	 rc, prot;
+
+	if (cache_touch(c, mb->id, cause) == -1)
+		return -1;
+	/* the outer values' keys; a protected row kept from before (a
+	   stale row fetched again) has its own below */
+	cache_keys(m, &edate, &fkey, &skey);
 	sqlite3_bind_int64(c->put, 1, mb->id);
 	sqlite3_bind_int64(c->put, 2, m->uid);
 	sqlite3_bind_text(c->put, 3, m->flags, -1, SQLITE_STATIC);
@@ -403,7 +716,26 @@ cache_put(struct cache *c, const struct cache_mailbox *mb,
 	sqlite3_bind_int64(c->put, 14, (sqlite3_int64)m->sent);
 	sqlite3_bind_int64(c->put, 15, m->hints);
 	sqlite3_bind_int(c->put, 16, m->stale != 0);
-	return cache_step(c, c->put, "insert", cause);
+	sqlite3_bind_int64(c->put, 17, (sqlite3_int64)edate);
+	sqlite3_bind_text(c->put, 18, fkey, -1, SQLITE_STATIC);
+	sqlite3_bind_text(c->put, 19, skey, -1, SQLITE_STATIC);
+	rc = cache_step(c, c->put, "insert", cause);
+	free(fkey);
+	free(skey);
+	if (rc == -1)
+		return -1;
+	/* a protected row kept from before: only where the mailbox has
+	   some (looked at once a transaction, cache_touch()) */
+	prot = 0;
+	if (c->prot_any) {
+		sqlite3_bind_int64(c->hasprot, 1, mb->id);
+		sqlite3_bind_int64(c->hasprot, 2, m->uid);
+		prot = sqlite3_step(c->hasprot) == SQLITE_ROW;
+		sqlite3_reset(c->hasprot);
+	}
+	if (prot)
+		return cache_rekey(c, mb->id, m->uid, cause);
+	return 0;
 }
 
 int
@@ -422,9 +754,36 @@ int
 cache_delete(struct cache *c, const struct cache_mailbox *mb, uint32_t uid,
     char **cause)
 {
+	if (cache_touch(c, mb->id, cause) == -1)
+		return -1;
 	sqlite3_bind_int64(c->del, 1, mb->id);
 	sqlite3_bind_int64(c->del, 2, uid);
 	return cache_step(c, c->del, "delete", cause);
+}
+
+int
+cache_delete_range(struct cache *c, const struct cache_mailbox *mb,
+    uint32_t first, uint32_t last, char **cause)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (first > last)
+		return 0;
+	if (sqlite3_prepare_v2(c->db, "DELETE FROM message WHERE mailbox = ?"
+	    " AND uid >= ? AND uid <= ?", -1, &st, NULL) != SQLITE_OK)
+		return cache_fail(c, "delete", cause);
+	sqlite3_bind_int64(st, 1, mb->id);
+	sqlite3_bind_int64(st, 2, first);
+	sqlite3_bind_int64(st, 3, last);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return cache_fail(c, "delete", cause);
+	rc = sqlite3_changes(c->db);
+	if (rc > 0 && cache_touch(c, mb->id, cause) == -1)
+		return -1;
+	return rc;
 }
 
 int
@@ -608,6 +967,40 @@ cache_delete_missing(struct cache *c, const struct cache_mailbox *mb,
 }
 
 int
+cache_uncached(struct cache *c, const struct cache_mailbox *mb,
+    uint32_t *uids, size_t *n, char **cause)
+{
+	sqlite3_stmt	*st;
+	uint32_t	 uid;
+	size_t		 i = 0, k = 0;
+	int		 rc;
+
+	if (*n == 0)
+		return 0;
+	if (sqlite3_prepare_v2(c->db, "SELECT uid FROM message WHERE "
+	    "mailbox = ? AND uid >= ? AND uid <= ? ORDER BY uid", -1, &st,
+	    NULL) != SQLITE_OK)
+		return cache_fail(c, "scan", cause);
+	sqlite3_bind_int64(st, 1, mb->id);
+	sqlite3_bind_int64(st, 2, uids[0]);
+	sqlite3_bind_int64(st, 3, uids[*n - 1]);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		uid = (uint32_t)sqlite3_column_int64(st, 0);
+		while (i < *n && uids[i] < uid)
+			uids[k++] = uids[i++];
+		if (i < *n && uids[i] == uid)
+			i++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return cache_fail(c, "scan", cause);
+	while (i < *n)
+		uids[k++] = uids[i++];
+	*n = k;
+	return 0;
+}
+
+int
 cache_pending_add(struct cache *c, const char *mailbox, uint32_t uidvalidity,
     uint32_t uid, const char *add, const char *remove, char **cause)
 {
@@ -728,15 +1121,6 @@ cache_stale(struct cache *c, const struct cache_mailbox *mb, uint32_t **uids,
 	return 0;
 }
 
-/* A message's row with its protected header values beside it, if any. */
-#define CACHE_EACH \
-	"SELECT m.uid, m.flags, m.internaldate, m.size, m.date, m.sender," \
-	" m.subject, m.message_id, m.from_addr, m.rcpt, m.in_reply_to," \
-	" m.refs, m.sent, m.hints, m.stale, p.how, p.date, p.sender," \
-	" p.from_addr, p.rcpt, p.subject, p.message_id, p.in_reply_to," \
-	" p.refs, p.sent FROM message m LEFT JOIN protected p ON" \
-	" p.mailbox = m.mailbox AND p.uid = m.uid"
-
 int
 cache_each(struct cache *c, const struct cache_mailbox *mb,
     int (*fn)(const struct cache_msg *, void *), void *arg, char **cause)
@@ -750,10 +1134,6 @@ cache_each_newest(struct cache *c, const struct cache_mailbox *mb,
     char **cause)
 {
 	sqlite3_stmt		*st;
-	struct cache_msg	 m;
-	struct cache_protected	 p;
-	const char		*flags;
-	int			 rc;
 
 	if (sqlite3_prepare_v2(c->db, limit == 0 ? CACHE_EACH
 	    " WHERE m.mailbox = ? ORDER BY m.uid" : CACHE_EACH
@@ -763,6 +1143,34 @@ cache_each_newest(struct cache *c, const struct cache_mailbox *mb,
 	sqlite3_bind_int64(st, 1, mb->id);
 	if (limit != 0)
 		sqlite3_bind_int64(st, 2, (sqlite3_int64)limit);
+	return cache_read(c, st, fn, arg, cause);
+}
+
+int
+cache_each_uid(struct cache *c, const struct cache_mailbox *mb, uint32_t uid,
+    int (*fn)(const struct cache_msg *, void *), void *arg, char **cause)
+{
+	sqlite3_stmt	*st;
+
+	if (sqlite3_prepare_v2(c->db, CACHE_EACH " WHERE m.mailbox = ? AND"
+	    " m.uid = ?", -1, &st, NULL) != SQLITE_OK)
+		return cache_fail(c, "read", cause);
+	sqlite3_bind_int64(st, 1, mb->id);
+	sqlite3_bind_int64(st, 2, uid);
+	return cache_read(c, st, fn, arg, cause);
+}
+
+/* Each row of st (CACHE_EACH) to fn, which stops by not returning 0;
+ * st is finalized. */
+static int
+cache_read(struct cache *c, sqlite3_stmt *st,
+    int (*fn)(const struct cache_msg *, void *), void *arg, char **cause)
+{
+	struct cache_msg	 m;
+	struct cache_protected	 p;
+	const char		*flags;
+	int			 rc;
+
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		memset(&m, 0, sizeof m);
 		m.uid = (uint32_t)sqlite3_column_int64(st, 0);
@@ -802,9 +1210,11 @@ cache_each_newest(struct cache *c, const struct cache_mailbox *mb,
 		if (fn(&m, arg) != 0)
 			break;
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+		sqlite3_finalize(st);
 		return cache_fail(c, "read", cause);
+	}
+	sqlite3_finalize(st);
 	return 0;
 }
 
@@ -826,7 +1236,14 @@ cache_protected_put(struct cache *c, const struct cache_mailbox *mb,
 	sqlite3_bind_int64(c->prot, 12, (sqlite3_int64)p->sent);
 	if (cache_step(c, c->prot, "protected headers", cause) == -1)
 		return -1;
-	return sqlite3_changes(c->db) > 0;
+	if (sqlite3_changes(c->db) == 0)
+		return 0;
+	/* its sort keys and its thread may be others now */
+	if (cache_rekey(c, mb->id, uid, cause) == -1 ||
+	    cache_touch(c, mb->id, cause) == -1)
+		return -1;
+	c->prot_any = 1;
+	return 1;
 }
 
 int
@@ -865,7 +1282,10 @@ cache_protected_clear(struct cache *c, char **cause)
 		return 0;
 	if (cache_exec(c, "PRAGMA secure_delete = ON", cause) == -1)
 		return -1;
-	if (cache_exec(c, "DELETE FROM protected", cause) == -1) {
+	if (cache_exec(c, "DELETE FROM protected", cause) == -1 ||
+	    cache_exec(c, "INSERT INTO rekey VALUES (1)", cause) == -1 ||
+	    cache_exec(c, "UPDATE mailbox SET mgen = mgen + 1", cause) == -1 ||
+	    cache_rekey_all(c, cause) == -1) {
 		sqlite3_exec(c->db, "PRAGMA secure_delete = OFF", NULL, NULL,
 		    NULL);
 		return -1;

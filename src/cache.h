@@ -28,6 +28,10 @@ struct cache_mailbox {
 	uint32_t	maxuid;		/* highest UID cached */
 	uint32_t	trust_uid;	/* highest UID whose message a sync
 					   has given the trust store */
+	uint32_t	lowuid;		/* a sync that fetches the newest
+					   first went down to this UID: the
+					   server's UIDs below it are not
+					   cached yet; 0: none is missing */
 };
 
 /* What the Content-Type of a message says about it (hints, not verdicts). */
@@ -126,6 +130,9 @@ int	 cache_set_flags(struct cache *, const struct cache_mailbox *,
 	    uint32_t uid, const char *flags, char **cause);
 int	 cache_delete(struct cache *, const struct cache_mailbox *,
 	    uint32_t uid, char **cause);
+/* Delete the cached UIDs first to last: how many there were, or -1. */
+int	 cache_delete_range(struct cache *, const struct cache_mailbox *,
+	    uint32_t first, uint32_t last, char **cause);
 /* The cached Message-ID of uid in *msgid (to free): 1 if cached with one,
  * 0 if not, -1. */
 int	 cache_get_message_id(struct cache *, const struct cache_mailbox *,
@@ -151,6 +158,9 @@ void	 cache_senders_free(struct cache_sender *, size_t n);
 /* Delete every cached UID <= upto that is not in the sorted list uids. */
 int	 cache_delete_missing(struct cache *, const struct cache_mailbox *,
 	    const uint32_t *uids, size_t n, uint32_t upto, char **cause);
+/* Leave out of the sorted list uids[*n] those that are cached. */
+int	 cache_uncached(struct cache *, const struct cache_mailbox *,
+	    uint32_t *uids, size_t *n, char **cause);
 /* Recount count and maxuid of mb from the table. */
 int	 cache_recount(struct cache *, struct cache_mailbox *, char **cause);
 
@@ -215,6 +225,7 @@ int	 cache_protected_wanted(struct cache *, const struct cache_mailbox *,
 int	 cache_protected_clear(struct cache *, char **cause);
 
 /* Call fn for every cached message of mb, in UID order. */
+
 int	 cache_each(struct cache *, const struct cache_mailbox *,
 	    int (*fn)(const struct cache_msg *, void *), void *arg,
 	    char **cause);
@@ -222,5 +233,24 @@ int	 cache_each(struct cache *, const struct cache_mailbox *,
 int	 cache_each_newest(struct cache *, const struct cache_mailbox *,
 	    size_t limit, int (*)(const struct cache_msg *, void *), void *,
 	    char **cause);
+/* The same for the message uid only (nothing when it is not cached). */
+int	 cache_each_uid(struct cache *, const struct cache_mailbox *,
+	    uint32_t uid, int (*)(const struct cache_msg *, void *), void *,
+	    char **cause);
+
+/*
+ * Does an encrypted message's outer Subject only stand in for the real
+ * one (RFC 9788's "[...]", the "..." of steedmail and others, nothing)?
+ */
+int	 cache_placeholder(const char *subject);
+
+/*
+ * The database itself, for the index's queries (index.c), which read
+ * the columns and tables schema 6 keeps for it: each message's sort
+ * keys (edate, fkey, skey), the mailbox's generation (mgen, moved on by
+ * every message stored or removed) and the stored thread order (thread,
+ * made from generation tgen).
+ */
+struct sqlite3	*cache_sqlite(struct cache *);
 
 #endif

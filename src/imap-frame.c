@@ -206,10 +206,15 @@ imap_frame_unasked(struct imap_frame *f)
 		return 0;
 	f->statusdata = f->wlen == 6 && strncasecmp(f->word, "STATUS", 6) == 0;
 	for (i = 0; i < sizeof words / sizeof words[0]; i++) {
-		if (strlen(words[i]) == f->wlen &&
-		    strncasecmp(words[i], f->word, f->wlen) == 0)
-			return imap_frame_stop(f, "an untagged %s response, "
-			    "which steedmail never asks for", words[i]);
+		if (strlen(words[i]) != f->wlen ||
+		    strncasecmp(words[i], f->word, f->wlen) != 0)
+			continue;
+		/* asked for once QRESYNC is enabled */
+		if (f->qresync && (strcmp(words[i], "ENABLED") == 0 ||
+		    strcmp(words[i], "VANISHED") == 0))
+			return 0;
+		return imap_frame_stop(f, "an untagged %s response, "
+		    "which steedmail never asks for", words[i]);
 	}
 	return 0;
 }
@@ -625,6 +630,27 @@ imap_frame_streamed(mailstream *s)
 
 	if ((f = net_tls_filter_arg(s, imap_frame_filter)) != NULL)
 		imap_frame_streamed_one(f);
+}
+
+void
+imap_frame_qresync(mailstream *s, int on)
+{
+	struct imap_frame	*f;
+
+	if (s != NULL && (f = net_tls_filter_arg(s, imap_frame_filter)) !=
+	    NULL)
+		f->qresync = on;
+}
+
+int
+imap_frame_qresynced(mailstream *s)
+{
+	struct imap_frame	*f;
+
+	if (s == NULL || (f = net_tls_filter_arg(s, imap_frame_filter)) ==
+	    NULL)
+		return 0;
+	return f->qresync;
 }
 
 int

@@ -87,6 +87,8 @@ struct imap_frame {
 	unsigned	 badcharsets;	/* BADCHARSET codes in this answer */
 	int		 statusdata;	/* the response is "* STATUS" */
 	int		 emptylist;	/* its list is open, nothing in it yet */
+	int		 qresync;	/* QRESYNC was enabled: ENABLED and
+					   VANISHED are asked for */
 	char		 status[IMAP_FRAME_STATUS_MAX + 2];
 	char		 word[12];	/* the word being read in the head */
 	char		 num[24];	/* the size as sent, for the reason */
@@ -132,6 +134,16 @@ int		 imap_frame_attach(mailstream *);
 void		 imap_frame_streamed(mailstream *);
 /* The same on a scanner of one's own. */
 void		 imap_frame_streamed_one(struct imap_frame *);
+
+/*
+ * steedmail asks the server for QRESYNC (RFC 7162), on 1: its ENABLED
+ * and VANISHED responses, refused otherwise, are let through from now on
+ * (0 again when the server did not enable it). imap_frame_qresynced()
+ * says whether it is on for s. Nothing happens on an unguarded stream
+ * (and that stream answers 0).
+ */
+void		 imap_frame_qresync(mailstream *, int on);
+int		 imap_frame_qresynced(mailstream *);
 
 /* The reason (as imap_frame_error()) if the guard ended this stream. */
 const char	*imap_frame_stopped(mailstream *);

@@ -75,6 +75,8 @@ static unsigned
 imap_idle_events(mailimap *imap)
 {
 	struct mailimap_response_info	*ri = imap->imap_response_info;
+	struct mailimap_extension_data	*ext;
+	clistiter			*it;
 	unsigned			 ev = 0;
 
 	if (imap->imap_selection_info != NULL &&
@@ -83,6 +85,15 @@ imap_idle_events(mailimap *imap)
 	if (ri != NULL && ri->rsp_expunged != NULL &&
 	    !clist_isempty(ri->rsp_expunged))
 		ev |= IMAP_IDLE_EXPUNGE;
+	/* with QRESYNC enabled, expunges come as VANISHED */
+	for (it = ri != NULL && ri->rsp_extension_list != NULL ?
+	    clist_begin(ri->rsp_extension_list) : NULL; it != NULL;
+	    it = clist_next(it)) {
+		ext = clist_content(it);
+		if (ext->ext_extension->ext_id == MAILIMAP_EXTENSION_QRESYNC &&
+		    ext->ext_type == MAILIMAP_QRESYNC_TYPE_VANISHED)
+			ev |= IMAP_IDLE_EXPUNGE;
+	}
 	if (ri != NULL && ri->rsp_fetch_list != NULL &&
 	    !clist_isempty(ri->rsp_fetch_list))
 		ev |= IMAP_IDLE_FETCH;

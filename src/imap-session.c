@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "imap-frame.h"
 #include "imap-pre.h"
 #include "imap-session.h"
 #include "log.h"
@@ -294,6 +295,53 @@ fail:
 	return NULL;
 }
 
+/*
+ * QRESYNC (RFC 7162) where the server offers it with CONDSTORE, asked for
+ * right after the login (ENABLE is not allowed once a mailbox is
+ * selected), with the guard below libetpan told first that its ENABLED
+ * and VANISHED answers are wanted now (imap-frame.h); the guard says
+ * from then on whether it is on (imap_frame_qresynced()). A server that
+ * does not enable it is used without.
+ */
+static void
+imap_session_qresync(mailimap *imap)
+{
+	struct mailimap_capability_data	*want, *got = NULL;
+	struct mailimap_capability	*cap;
+	clistiter			*it;
+	clist				*l;
+	int				 err, on = 0;
+
+	if (!imap_session_offers(imap, "QRESYNC") ||
+	    !imap_session_offers(imap, "CONDSTORE"))
+		return;
+	imap_frame_qresync(imap->imap_stream, 1);
+	if (!imap_frame_qresynced(imap->imap_stream))
+		return;		/* not guarded: not asked for */
+	if ((l = clist_new()) == NULL ||
+	    (cap = mailimap_capability_new(MAILIMAP_CAPABILITY_NAME, NULL,
+	    xstrdup("QRESYNC"))) == NULL || clist_append(l, cap) != 0 ||
+	    (want = mailimap_capability_data_new(l)) == NULL)
+		fatal("out of memory");
+	err = mailimap_enable(imap, want, &got);
+	mailimap_capability_data_free(want);
+	for (it = got != NULL ? clist_begin(got->cap_list) : NULL; it != NULL;
+	    it = clist_next(it)) {
+		cap = clist_content(it);
+		if (cap->cap_type == MAILIMAP_CAPABILITY_NAME &&
+		    cap->cap_data.cap_name != NULL &&
+		    strcasecmp(cap->cap_data.cap_name, "QRESYNC") == 0)
+			on = 1;
+	}
+	if (got != NULL)
+		mailimap_capability_data_free(got);
+	if (err != MAILIMAP_NO_ERROR)
+		on = 0;
+	imap_frame_qresync(imap->imap_stream, on);
+	log_msg(LOG_INFO, "IMAP: QRESYNC %s", on ? "enabled" :
+	    "not enabled");
+}
+
 mailimap *
 imap_session_open_stage(const struct account *a, const char *ca_file,
     const char *password, enum imap_session_stage *stage, char **cause)
@@ -319,6 +367,7 @@ imap_session_open_stage(const struct account *a, const char *ca_file,
 	if ((imap = imap_pre_handoff(pre, cause)) == NULL)
 		goto out;
 	mailimap_set_timeout(imap, p.timeout);
+	imap_session_qresync(imap);
 out:
 	log_secret_remove(password);
 	return imap;

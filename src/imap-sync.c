@@ -142,15 +142,16 @@ imap_sync_parse(const struct mailimap_msg_att *ma, struct imap_sync_att *a)
 
 /* UIDs from first to the end that the server has, sorted. */
 static int
-imap_sync_search(mailimap *imap, uint32_t first, uint32_t **uids, size_t *n,
-    char **cause)
+imap_sync_search(mailimap *imap, uint32_t first, uint32_t last,
+    uint32_t **uids, size_t *n, char **cause)
 {
 	struct mailimap_search_key	*key;
 	clist				*res = NULL;
 	clistiter			*it;
 	int				 err;
 
-	key = mailimap_search_key_new_uid(mailimap_set_new_interval(first, 0));
+	key = mailimap_search_key_new_uid(mailimap_set_new_interval(first,
+	    last));
 	err = mailimap_uid_search(imap, NULL, key, &res);
 	mailimap_search_key_free(key);
 	if (err != MAILIMAP_NO_ERROR) {
@@ -162,7 +163,7 @@ imap_sync_search(mailimap *imap, uint32_t first, uint32_t **uids, size_t *n,
 	for (it = clist_begin(res); it != NULL; it = clist_next(it)) {
 		uint32_t uid = *(uint32_t *)clist_content(it);
 		/* "n:*" also matches the last UID when all are below n. */
-		if (uid >= first)
+		if (uid >= first && (last == 0 || uid <= last))
 			(*uids)[(*n)++] = uid;
 	}
 	mailimap_search_result_free(res);
@@ -362,16 +363,42 @@ imap_sync_batch(void)
 }
 
 /*
- * Fetch envelopes of the given UIDs in batches and store them, one
- * transaction a batch. The FETCHes are pipelined: the next batch is asked
- * for before the answer to the current one is read, so the server works
- * while the client parses. They go out with tags of their own ("S1",
- * ...), which libetpan's numbers never are, and are read with the
- * streaming reader of imap-fetch.h straight from libetpan's stream.
+ * The FETCHes are pipelined: the next batch is asked for before the
+ * answer to the current one is read, so the server works while the
+ * client parses. They go out with tags of their own ("S1", ...), which
+ * libetpan's numbers never are, and are read with the streaming reader
+ * of imap-fetch.h straight from libetpan's stream.
+ */
+/*
+ * Batch i of n UIDs: a small first one, then batch each, from the lowest
+ * UIDs up or (down) from the highest down; *off and *len into uids.
+ */
+static void
+imap_sync_batch_at(size_t i, size_t n, size_t first, size_t batch, int down,
+    size_t *off, size_t *len)
+{
+	size_t	o = i == 0 ? 0 : first + (i - 1) * batch;
+	size_t	l = i == 0 ? first : batch;
+
+	if (l > n - o)
+		l = n - o;
+	*off = down ? n - o - l : o;
+	*len = l;
+}
+
+/*
+ * Fetch envelopes of the given UIDs (ascending) in batches and store them,
+ * one transaction a batch, from the lowest up, or with down from the
+ * highest down (a cold cache: the newest screenful first, then older
+ * batches going back). Going down, each batch's transaction moves the
+ * mailbox's lowuid to its lowest UID (0 with the last), so that a sync
+ * cut short or killed goes on from there; a batch cut short is not kept,
+ * as what came of it would leave a gap above lowuid.
  */
 static int
 imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
-    const uint32_t *uids, size_t n, uint32_t *fetched, char **cause)
+    const uint32_t *uids, size_t n, int down, uint32_t *fetched,
+    char **cause)
 {
 	struct imap_sync_store	 st;
 	struct imap_fetch	*r;
@@ -387,6 +414,9 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 	batch = imap_sync_batch();
 	/* a small first batch: a screen of rows for the index at once */
 	first = n > batch && batch > IMAP_SYNC_FIRST ? IMAP_SYNC_FIRST : batch;
+	/* going down, the newest screenful first whatever the size */
+	if (down && n > IMAP_SYNC_FIRST && batch > IMAP_SYNC_FIRST)
+		first = IMAP_SYNC_FIRST;
 	nbatch = 1 + (n > first ? (n - first + batch - 1) / batch : 0);
 	memset(&st, 0, sizeof st);
 	st.c = c;
@@ -405,10 +435,9 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 	for (done = 0; done < nbatch; done++) {
 		/* At most two outstanding: this batch and the next. */
 		while (sent < nbatch && sent <= done + 1) {
-			off = sent == 0 ? 0 : first + (sent - 1) * batch;
-			len = sent == 0 ? first : batch;
-			imap_sync_set(&set, uids + off, n - off < len ?
-			    n - off : len);
+			imap_sync_batch_at(sent, n, first, batch, down, &off,
+			    &len);
+			imap_sync_set(&set, uids + off, len);
 			snprintf(tag[sent % 2], sizeof tag[0], "S%zu",
 			    sent + 1);
 			if (imap_fetch_send(imap->imap_stream, tag[sent % 2],
@@ -422,15 +451,20 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 			rc = IMAP_FETCH_LOCAL;
 			break;
 		}
-		off = done == 0 ? 0 : first + (done - 1) * batch;
-		len = done == 0 ? first : batch;
+		imap_sync_batch_at(done, n, first, batch, down, &off, &len);
 		st.want = uids + off;
-		st.nwant = n - off < len ? n - off : len;
+		st.nwant = len;
 		st.inorder = 0;
 		st.scattered = 0;
 		st.batch_fetched = 0;
 		rc = imap_fetch_response(r, tag[done % 2], imap_sync_store_msg,
 		    &st, cause);
+		/* going down: how far, in the batch's transaction */
+		if (rc == IMAP_FETCH_OK && down) {
+			mb->lowuid = off == 0 ? 0 : uids[off];
+			if (cache_mailbox_update(c, mb, cause) == -1)
+				rc = IMAP_FETCH_LOCAL;
+		}
 		if (rc == IMAP_FETCH_OK && cache_commit(c, cause) == -1)
 			rc = IMAP_FETCH_LOCAL;
 		else if (rc == IMAP_FETCH_OK)
@@ -443,6 +477,24 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 		 */
 		if (rc == IMAP_FETCH_BROKEN && !st.scattered &&
 		    st.inorder > 0) {
+			/*
+			 * Going down, the rows kept lie below lowuid with a
+			 * gap above them: the next sync fetches the rest
+			 * below lowuid and leaves these out. A first batch
+			 * cut short sets lowuid to its lowest UID: above
+			 * what came, the UIDs past the highest cached are
+			 * asked for anyway.
+			 */
+			if (down && mb->lowuid == 0) {
+				mb->lowuid = uids[off];
+				if (cache_mailbox_update(c, mb, &why) == -1) {
+					free(why);
+					why = NULL;
+					cache_rollback(c);
+					done++;
+					break;
+				}
+			}
 			if (cache_commit(c, &why) == 0) {
 				*fetched += st.batch_fetched;
 				log_msg(LOG_INFO, "sync: the connection broke; "
@@ -513,12 +565,83 @@ imap_sync_refetch(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 
 	if (cache_stale(c, mb, &uids, &n, cause) == -1)
 		return -1;
-	rc = imap_sync_fetch_new(imap, c, mb, uids, n, &again, cause);
+	rc = imap_sync_fetch_new(imap, c, mb, uids, n, 0, &again, cause);
 	free(uids);
 	if (rc == 0 && n > 0)
 		log_msg(LOG_INFO, "sync: %u headers fetched again for the "
 		    "index", again);
 	return rc;
+}
+
+/* What the streamed FETCH of every flag stores into. */
+struct imap_sync_flagged {
+	struct cache		*c;
+	struct cache_mailbox	*mb;
+	uint32_t		*changed;
+};
+
+static int
+imap_sync_flag_one(const struct imap_fetch_msg *fm, void *arg, char **cause)
+{
+	struct imap_sync_flagged	*f = arg;
+	int				 rc;
+
+	if (fm->uid == 0 || fm->uid > f->mb->maxuid || !fm->has_flags)
+		return 0;
+	if ((rc = cache_set_flags(f->c, f->mb, fm->uid, fm->flags,
+	    cause)) == -1)
+		return -1;
+	/* every message comes: count changes only */
+	if (rc == 1)
+		(*f->changed)++;
+	return 0;
+}
+
+/*
+ * The flags of every message up to maxuid, read by the streaming reader
+ * (imap-fetch.h) as they come, not held as libetpan's list of the whole
+ * answer (some 400 bytes a message).
+ */
+static int
+imap_sync_flags_all(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
+    uint32_t *changed, char **cause)
+{
+	struct imap_sync_flagged	 f;
+	struct imap_fetch		*r;
+	char				*set;
+	int				 rc;
+
+	set = xasprintf("1:%u", mb->maxuid);
+	rc = imap_fetch_send(imap->imap_stream, "F1", set, 0, cause);
+	free(set);
+	if (rc == -1) {
+		imap_sync_unusable(imap);
+		return -1;
+	}
+	r = imap_fetch_new_stream(imap->imap_stream);
+	if (imap->imap_selection_info != NULL)
+		imap_fetch_track_exists(r,
+		    &imap->imap_selection_info->sel_exists);
+	f.c = c;
+	f.mb = mb;
+	f.changed = changed;
+	if (cache_begin(c, cause) == -1) {
+		/* read the answer all the same, to stay in step */
+		rc = imap_fetch_response(r, "F1", NULL, NULL, cause);
+		imap_fetch_free(r);
+		if (rc == IMAP_FETCH_BROKEN)
+			imap_sync_unusable(imap);
+		return -1;
+	}
+	rc = imap_fetch_response(r, "F1", imap_sync_flag_one, &f, cause);
+	if (rc == IMAP_FETCH_OK && cache_commit(c, cause) == -1)
+		rc = IMAP_FETCH_LOCAL;
+	if (rc != IMAP_FETCH_OK)
+		cache_rollback(c);
+	if (rc == IMAP_FETCH_BROKEN)
+		imap_sync_unusable(imap);
+	imap_fetch_free(r);
+	return rc == IMAP_FETCH_OK ? 0 : -1;
 }
 
 /* Flags of messages up to maxuid: changed since modseq, or all of them. */
@@ -537,6 +660,8 @@ imap_sync_flags_update(mailimap *imap, struct cache *c,
 
 	if (mb->maxuid == 0)
 		return 0;
+	if (!condstore || since == 0)
+		return imap_sync_flags_all(imap, c, mb, changed, cause);
 	ft = mailimap_fetch_type_new_fetch_att_list_empty();
 	mailimap_fetch_type_new_fetch_att_list_add(ft,
 	    mailimap_fetch_att_new_uid());
@@ -578,6 +703,101 @@ imap_sync_flags_update(mailimap *imap, struct cache *c,
 	return 0;
 }
 
+static void
+imap_sync_qresync_free(clist *fetched, struct mailimap_qresync_vanished *v)
+{
+	if (fetched != NULL)
+		mailimap_fetch_list_free(fetched);
+	if (v != NULL)
+		mailimap_qresync_vanished_free(v);
+}
+
+/*
+ * What a FETCH with QRESYNC told: the flags of the messages that changed
+ * since the modseq given, and the UIDs expunged since (VANISHED
+ * (EARLIER)), into the cache in one transaction.
+ */
+static int
+imap_sync_qresync_apply(struct cache *c, struct cache_mailbox *mb,
+    clist *fetched, const struct mailimap_qresync_vanished *vanished,
+    struct imap_sync_stats *st, char **cause)
+{
+	struct mailimap_set_item	*si;
+	struct imap_sync_att		 a;
+	clistiter			*it;
+	char				 flags[8];
+	int				 rc;
+
+	if (cache_begin(c, cause) == -1)
+		return -1;
+	for (it = fetched != NULL ? clist_begin(fetched) : NULL; it != NULL;
+	    it = clist_next(it)) {
+		imap_sync_parse(clist_content(it), &a);
+		if (a.uid == 0 || a.dyn == NULL)
+			continue;
+		imap_sync_flags(a.dyn, flags);
+		if ((rc = cache_set_flags(c, mb, a.uid, flags, cause)) == -1)
+			goto fail;
+		if (rc == 1)
+			st->flags_changed++;
+	}
+	if (vanished != NULL && vanished->qr_known_uids != NULL) {
+		for (it = clist_begin(vanished->qr_known_uids->set_list);
+		    it != NULL; it = clist_next(it)) {
+			si = clist_content(it);
+			if ((rc = cache_delete_range(c, mb, si->set_first,
+			    si->set_last == 0 ? UINT32_MAX : si->set_last,
+			    cause)) == -1)
+				goto fail;
+			st->expunged += (uint32_t)rc;
+		}
+	}
+	if (cache_commit(c, cause) == -1)
+		goto fail;
+	st->qresync = 1;
+	log_msg(LOG_INFO, "sync: QRESYNC: %u flag updates, %u vanished",
+	    st->flags_changed, st->expunged);
+	return 0;
+fail:
+	cache_rollback(c);
+	return -1;
+}
+
+/*
+ * UID FETCH 1:maxuid (UID FLAGS) (CHANGEDSINCE since VANISHED): the
+ * flags that changed and the UIDs expunged, in one answer.
+ */
+static int
+imap_sync_qresync(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
+    uint64_t since, struct imap_sync_stats *st, char **cause)
+{
+	struct mailimap_fetch_type	 *ft;
+	struct mailimap_set		 *set;
+	struct mailimap_qresync_vanished *vanished = NULL;
+	clist				 *res = NULL;
+	int				  err, rc;
+
+	ft = mailimap_fetch_type_new_fetch_att_list_empty();
+	mailimap_fetch_type_new_fetch_att_list_add(ft,
+	    mailimap_fetch_att_new_uid());
+	mailimap_fetch_type_new_fetch_att_list_add(ft,
+	    mailimap_fetch_att_new_flags());
+	set = mailimap_set_new_interval(1, mb->maxuid);
+	err = mailimap_uid_fetch_qresync(imap, set, ft, since, &res,
+	    &vanished);
+	mailimap_set_free(set);
+	mailimap_fetch_type_free(ft);
+	if (err != MAILIMAP_NO_ERROR) {
+		*cause = imap_sync_error(imap, "UID FETCH (VANISHED)", err);
+		return -1;
+	}
+	rc = imap_sync_qresync_apply(c, mb, res, vanished, st, cause);
+	imap_sync_qresync_free(res, vanished);
+	if (rc == 0)
+		rc = cache_recount(c, mb, cause);
+	return rc;
+}
+
 int
 imap_sync(mailimap *imap, struct cache *c, const char *mailbox,
     struct imap_sync_stats *st, char **cause)
@@ -613,22 +833,59 @@ imap_sync(mailimap *imap, struct cache *c, const char *mailbox,
 		return 0;
 	}
 
-	/* Flags first, on what was cached, then the new messages. */
-	if (imap_sync_flags_update(imap, c, mb, st->condstore, since,
+	/*
+	 * Flags first, on what was cached, then the new messages. With
+	 * QRESYNC (RFC 7162) and a modseq cached, one FETCH of what changed
+	 * since also says which UIDs were expunged (VANISHED), instead of
+	 * a SEARCH of every UID below.
+	 */
+	if (st->condstore && since != 0 && mb->maxuid != 0 &&
+	    imap_frame_qresynced(imap->imap_stream)) {
+		if (imap_sync_qresync(imap, c, mb, since, st, cause) == -1)
+			return -1;
+	} else if (imap_sync_flags_update(imap, c, mb, st->condstore, since,
 	    &st->flags_changed, cause) == -1)
 		return -1;
+	/*
+	 * The new messages: a cold cache the newest first, going back (the
+	 * index shows the newest screenful at once); a warm one from the
+	 * lowest up, so that what is cached stays one run of UIDs up to its
+	 * highest. Then, going down, those older than where a newest-first
+	 * sync cut short or killed had come to (lowuid).
+	 */
 	if (sel->sel_uidnext == 0 || sel->sel_uidnext > mb->maxuid + 1 ||
 	    mb->count + 0u != sel->sel_exists) {
-		if (imap_sync_search(imap, mb->maxuid + 1, &uids, &nuids,
+		if (imap_sync_search(imap, mb->maxuid + 1, 0, &uids, &nuids,
 		    cause) == -1)
 			return -1;
 		qsort(uids, nuids, sizeof *uids, imap_sync_cmp);
 		if (imap_sync_fetch_new(imap, c, mb, uids, nuids,
+		    mb->count == 0, &st->fetched, cause) == -1) {
+			free(uids);
+			return -1;
+		}
+		free(uids);
+		uids = NULL;
+	}
+	if (mb->lowuid > 1) {
+		if (imap_sync_search(imap, 1, mb->lowuid - 1, &uids, &nuids,
+		    cause) == -1)
+			return -1;
+		qsort(uids, nuids, sizeof *uids, imap_sync_cmp);
+		/* less what a batch cut short kept down there */
+		if (cache_uncached(c, mb, uids, &nuids, cause) == -1) {
+			free(uids);
+			return -1;
+		}
+		if (imap_sync_fetch_new(imap, c, mb, uids, nuids, 1,
 		    &st->fetched, cause) == -1) {
 			free(uids);
 			return -1;
 		}
+		free(uids);
+		uids = NULL;
 	}
+	mb->lowuid = 0;
 	if (imap_sync_refetch(imap, c, mb, cause) == -1 ||
 	    cache_recount(c, mb, cause) == -1) {
 		free(uids);
@@ -638,7 +895,7 @@ imap_sync(mailimap *imap, struct cache *c, const char *mailbox,
 	/* More cached than the server has: some were expunged. */
 	if (mb->count > sel->sel_exists) {
 		uint32_t before = mb->count;
-		if (imap_sync_search(imap, 1, &all, &nall, cause) == -1) {
+		if (imap_sync_search(imap, 1, 0, &all, &nall, cause) == -1) {
 			free(uids);
 			return -1;
 		}
@@ -656,7 +913,7 @@ imap_sync(mailimap *imap, struct cache *c, const char *mailbox,
 			free(uids);
 			return -1;
 		}
-		st->expunged = before - mb->count;
+		st->expunged += before - mb->count;
 	}
 	free(uids);
 

@@ -22,6 +22,8 @@ struct imap_sync_stats {
 	uint32_t	expunged;
 	int		condstore;	/* the server offered it */
 	int		unchanged;	/* nothing to ask: warm and current */
+	int		qresync;	/* the SELECT said what changed
+					   (QRESYNC, RFC 7162) */
 	struct cache_mailbox mb;	/* the cache's view after the sync */
 };
 

@@ -1,86 +1,75 @@
 /*
- * index.c: the paged, sorted, searchable message list of index.h.
+ * index.c: the paged, sorted, searchable message list of index.h, read
+ * from the header cache page by page.
  *
- * index_open() copies a mailbox's rows out of the header cache into one
- * array, its strings into an arena: the cache may change under a sync
- * while the snapshot is read. A view (sort, direction, search) is made
- * the first time a page of it is asked for: the messages that match, in
- * order, as indices into the array; the next view replaces it. A page is
- * then a slice of that order, plus one trust_store_states() call for its
- * rows. Nothing here writes to the cache or the trust store, or prints.
+ * Nothing here holds a row per message. A view (sort, direction, search,
+ * a server's UIDs, collapsed threads) is a query on the cache: the rows
+ * it matches, in the order of one of the cache's indexes (schema 6: the
+ * sort keys edate, fkey and skey of each message, with the protected
+ * values where there are some; the stored thread order for the thread
+ * sort). Its count is read once per view; a page is the few keys of its
+ * rows, read from the nearest known place (the start, the end, or the
+ * last page read: paging on costs only the rows skipped), then each
+ * row, then one trust_store_states() call for the page. The search
+ * expression is turned into SQL with its words bound, never spliced.
  *
- * A message's protected header values (cache.h) replace the outer ones
- * field by field as the snapshot is read, as the pager shows them, so
- * that sorts, threads and searches see what the reader sees; the outer
- * Message-ID is kept for the trust store, which knows messages by it.
+ * The stored thread order (table thread) is made by thread.c from every
+ * message's Message-ID, In-Reply-To and References when the mailbox's
+ * generation has moved past the one it was made from: index_prepare(),
+ * or the first thread page of an index that may write. Nothing here
+ * prints.
  */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <sqlite3.h>
+
+#include "buf.h"
 #include "index.h"
 #include "thread.h"
 #include "xmalloc.h"
 
-#define INDEX_ARENA	(256 * 1024)	/* bytes an arena chunk holds */
 #define INDEX_TERMS	32		/* terms in a search, at most */
-
-struct index_chunk {
-	struct index_chunk	*next;
-	size_t			 used, size;
-	char			 data[];
-};
-
-struct index_msg {
-	uint32_t	 uid;
-	char		 flags[8];
-	time_t		 date, arrival;
-	uint32_t	 size;
-	unsigned	 hints;
-	unsigned	 prot;		/* INDEX_PROT_* */
-	int		 stale;
-	int		 sealed;
-	const char	*name, *addr, *rcpt, *subject;
-	const char	*mid, *irt, *refs, *omid;
-	/*
-	 * Sort keys, folded to lower case (ASCII): the first 8 bytes as a
-	 * number, compared first, and the whole string after it.
-	 */
-	uint64_t	 fpre, spre;
-	const char	*fkey, *skey;
-};
+#define INDEX_KEYS	3		/* columns of a sort key, at most */
 
 struct index {
-	struct index_msg	*m;
-	size_t			 n, cap;
-	struct index_chunk	*arena;
+	struct cache		*c;
+	sqlite3			*db;
+	char			*folder;
+	struct cache_mailbox	 mb;
+	int			 have_mb;
+	int			 readonly;	/* never make the thread order */
+	int			 uidtab;	/* the temp table is made */
+	unsigned		 id;		/* names the temp table */
 
-	/* The view last made. */
+	size_t			 total;
+	int			 have_total;
+
+	/* The view. */
 	int			 have_view;
 	enum index_sort		 sort;
 	int			 reverse;
 	char			*limit;
-	uint32_t		*order;		/* indices into m */
-	struct thread_pos	*tpos;		/* thread sort: per place */
-	size_t			 norder;
-
-	/* Collapsed threads (thread sort): a flag per thread, and the
-	 * places still shown (NULL: all of them). */
-	uint8_t			*collapsed;
-	size_t			 nthreads;
-	uint32_t		*shown;
-	size_t			 nshown;
-
-	const uint32_t		*uids;		/* the view's, not ours */
+	const uint32_t		*uids;		/* the caller's */
 	size_t			 nuids;
+	char			*where;		/* SQL: the view's rows */
+	char			**words;	/* its bound words, in order */
+	size_t			 nwords;
+	int			 filtered;	/* it has search terms */
+	size_t			 count;
+	int			 have_count;
 
-	/* Views of every message made before, by sort and direction, so
-	 * that going back to one costs nothing (index_prepare()). */
-	struct index_stash {
-		uint32_t		*order;
-		struct thread_pos	*tpos;
-		size_t			 norder;
-	}			 stash[INDEX_SORT_THREAD + 1][2];
+	/* Collapsed threads: every thread (all) but those in exc, or
+	 * only those in exc. */
+	int			 all;
+	uint32_t		*exc;
+	size_t			 nexc;
+
+	/* The first row of the last page read: its place and key. */
+	int			 have_anchor;
+	size_t			 anchor;
+	sqlite3_value		*akey[INDEX_KEYS];
 };
 
 /* A search term (doc/index.md). */
@@ -90,255 +79,206 @@ struct index_term {
 	char		*word;
 };
 
-static const char *
-index_strdup(struct index *ix, const char *s)
-{
-	struct index_chunk	*c = ix->arena;
-	size_t			 len;
-	char			*p;
+/* The values a row shows: the protected one where there is one. */
+#define IX_NAME	"(CASE WHEN p.from_addr IS NOT NULL THEN p.sender" \
+		" ELSE m.sender END)"
+#define IX_ADDR	"coalesce(p.from_addr, m.from_addr)"
+#define IX_RCPT	"coalesce(p.rcpt, m.rcpt)"
+#define IX_SUBJ	"(CASE WHEN p.subject IS NOT NULL THEN p.subject" \
+		" WHEN p.how IS NULL AND (m.hints & 4) != 0 AND" \
+		" (m.subject IS NULL OR ltrim(m.subject, ' ' || char(9))" \
+		" IN ('', '...', '[...]')) THEN NULL ELSE m.subject END)"
+#define IX_LIKE(x) "coalesce(" x " LIKE ? ESCAPE '\\', 0)"
 
-	if (s == NULL)
-		return NULL;
-	len = strlen(s) + 1;
-	if (c == NULL || c->size - c->used < len) {
-		c = xmalloc(sizeof *c + (len > INDEX_ARENA ? len :
-		    INDEX_ARENA));
-		c->size = len > INDEX_ARENA ? len : INDEX_ARENA;
-		c->used = 0;
-		c->next = ix->arena;
-		ix->arena = c;
-	}
-	p = c->data + c->used;
-	memcpy(p, s, len);
-	c->used += len;
-	return p;
+static unsigned	index_ids;
+
+/* The sort key's columns of a view, in its order (ascending). */
+static const char *const index_keys[][INDEX_KEYS] = {
+	{ "m.uid", NULL, NULL },			/* arrival */
+	{ "m.edate", "m.uid", NULL },			/* date */
+	{ "m.fkey", "m.edate", "m.uid" },		/* from */
+	{ "m.skey", "m.edate", "m.uid" },		/* subject */
+	{ "m.size", "m.edate", "m.uid" },		/* size */
+	{ "t.place", NULL, NULL },			/* thread */
+};
+
+static size_t
+index_nkeys(const struct index *ix)
+{
+	size_t	n = 0;
+
+	while (n < INDEX_KEYS && index_keys[ix->sort][n] != NULL)
+		n++;
+	return n;
 }
 
-/* The subject without reply and forward prefixes, for sorting. */
 static const char *
-index_subject_key(const char *s)
+index_key(const struct index *ix, size_t i)
 {
-	static const char	*prefixes[] = { "re", "fwd", "fw", "aw", "sv",
-				     "wg", "tr" };
-	size_t			 i, n;
-	const char		*p;
-	int			 again;
-
-	if (s == NULL)
-		return "";
-	do {
-		again = 0;
-		while (*s == ' ' || *s == '\t')
-			s++;
-		for (i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
-			n = strlen(prefixes[i]);
-			if (strncasecmp(s, prefixes[i], n) != 0)
-				continue;
-			p = s + n;
-			if (*p == '[') {	/* "Re[2]:" */
-				while (isdigit((unsigned char)*++p))
-					;
-				if (*p++ != ']')
-					continue;
-			}
-			if (*p == ':') {
-				s = p + 1;
-				again = 1;
-				break;
-			}
-		}
-	} while (again);
-	return s;
+	if (ix->sort == INDEX_SORT_THREAD && ix->reverse)
+		return "t.rplace";
+	return index_keys[ix->sort][i];
 }
 
-/* s folded to lower case into the arena, its first bytes into *pre. */
-static const char *
-index_fold(struct index *ix, const char *s, uint64_t *pre)
+/* Is the view's order the keys' descending one? */
+static int
+index_desc(const struct index *ix)
 {
-	char	*f;
-	size_t	 i;
-
-	f = (char *)index_strdup(ix, s);
-	*pre = 0;
-	for (i = 0; f[i] != '\0'; i++) {
-		if (f[i] >= 'A' && f[i] <= 'Z')
-			f[i] = (char)(f[i] - 'A' + 'a');
-		if (i < 8)
-			*pre |= (uint64_t)(unsigned char)f[i] << (56 - 8 * i);
-	}
-	return f;
+	return ix->reverse && ix->sort != INDEX_SORT_THREAD;
 }
 
 /*
- * Does an encrypted message's outer Subject only stand in for the real
- * one (RFC 9788's "[...]", the "..." of steedmail and others, nothing)?
+ * The thread sort of every message, nothing collapsed: a row's offset is
+ * its place in the stored order (both ways numbered from 0, without a
+ * gap), so that finding a place costs no walk.
  */
 static int
-index_placeholder(const char *s)
+index_thread_plain(const struct index *ix)
 {
-	if (s == NULL)
-		return 1;
-	s += strspn(s, " \t");
-	return *s == '\0' || strcmp(s, "...") == 0 ||
-	    strcmp(s, "[...]") == 0;
+	return ix->sort == INDEX_SORT_THREAD && !ix->filtered &&
+	    ix->uids == NULL && !ix->all && ix->nexc == 0;
+}
+
+static void
+index_anchor_drop(struct index *ix)
+{
+	size_t	i;
+
+	for (i = 0; i < INDEX_KEYS; i++) {
+		sqlite3_value_free(ix->akey[i]);
+		ix->akey[i] = NULL;
+	}
+	ix->have_anchor = 0;
 }
 
 static int
-index_load_one(const struct cache_msg *cm, void *arg)
+index_fail(struct index *ix, const char *what, char **cause)
 {
-	struct index			*ix = arg;
-	struct index_msg		*m;
-	const struct cache_protected	*p = cm->prot;
-	const char			*from, *addr, *subject, *mid, *irt;
-	const char			*refs, *rcpt;
-	time_t				 sent;
+	*cause = xasprintf("index: %s: %s", what, sqlite3_errmsg(ix->db));
+	return -1;
+}
 
-	if (ix->n == ix->cap) {
-		ix->cap = ix->cap == 0 ? 1024 : ix->cap * 2;
-		ix->m = xreallocarray(ix->m, ix->cap, sizeof *ix->m);
-	}
-	m = &ix->m[ix->n++];
-	memset(m, 0, sizeof *m);
-	m->uid = cm->uid;
-	memcpy(m->flags, cm->flags, sizeof m->flags);
-	m->flags[sizeof m->flags - 1] = '\0';
-	m->arrival = cm->internaldate;
-	m->size = cm->size;
-	m->hints = cm->hints;
-	m->stale = cm->stale;
+static int
+index_find_mailbox(struct index *ix, char **cause)
+{
+	int	rc;
 
-	/* The protected value of each field where there is one. */
-	from = cm->from;
-	addr = cm->from_addr;
-	subject = cm->subject;
-	mid = cm->message_id;
-	irt = cm->in_reply_to;
-	refs = cm->references;
-	rcpt = cm->rcpt;
-	sent = cm->sent;
-	if (p != NULL && p->from_addr != NULL) {
-		from = p->from;
-		addr = p->from_addr;
-		m->prot |= INDEX_PROT_FROM;
-	}
-	if (p != NULL && p->subject != NULL) {
-		subject = p->subject;
-		m->prot |= INDEX_PROT_SUBJECT;
-	}
-	if (p != NULL && p->rcpt != NULL) {
-		rcpt = p->rcpt;
-		m->prot |= INDEX_PROT_RCPT;
-	}
-	if (p != NULL && p->sent != 0) {
-		sent = p->sent;
-		m->prot |= INDEX_PROT_DATE;
-	}
-	if (p != NULL && (p->message_id != NULL || p->in_reply_to != NULL ||
-	    p->references != NULL)) {
-		if (p->message_id != NULL)
-			mid = p->message_id;
-		if (p->in_reply_to != NULL)
-			irt = p->in_reply_to;
-		if (p->references != NULL)
-			refs = p->references;
-		m->prot |= INDEX_PROT_THREAD;
-	}
-	m->sealed = p == NULL && (cm->hints & CACHE_HINT_ENCRYPTED) &&
-	    index_placeholder(cm->subject);
-	if (m->sealed)
-		subject = NULL;
-
-	m->date = sent != 0 ? sent : cm->internaldate;
-	m->addr = index_strdup(ix, addr);
-	/* The cache keeps the address as the name when there is none. */
-	if (from != NULL && *from != '\0' && (addr == NULL ||
-	    strcmp(from, addr) != 0))
-		m->name = index_strdup(ix, from);
-	m->rcpt = index_strdup(ix, rcpt);
-	m->subject = index_strdup(ix, subject);
-	m->skey = index_fold(ix, index_subject_key(m->subject), &m->spre);
-	m->fkey = index_fold(ix, m->name != NULL ? m->name : m->addr != NULL ?
-	    m->addr : "", &m->fpre);
-	m->mid = index_strdup(ix, mid);
-	m->omid = mid == cm->message_id ? m->mid :
-	    index_strdup(ix, cm->message_id);
-	m->irt = index_strdup(ix, irt);
-	m->refs = index_strdup(ix, refs);
+	if (ix->have_mb)
+		return 0;
+	if ((rc = cache_mailbox_peek(ix->c, ix->folder, &ix->mb, cause)) == -1)
+		return -1;
+	ix->have_mb = rc == 1;
 	return 0;
 }
 
 struct index *
 index_open(struct cache *c, const char *folder, char **cause)
 {
-	return index_open_newest(c, folder, 0, cause);
-}
-
-struct index *
-index_open_newest(struct cache *c, const char *folder, size_t limit,
-    char **cause)
-{
-	struct index		*ix;
-	struct cache_mailbox	 mb;
-	struct index_msg	 t;
-	size_t			 i;
-	int			 rc;
+	struct index	*ix;
 
 	ix = xcalloc(1, sizeof *ix);
-	rc = limit != 0 ? cache_mailbox_peek(c, folder, &mb, cause) :
-	    cache_mailbox_find(c, folder, &mb, cause);
-	if (rc == -1)
-		goto fail;
-	/* room for all at once: no copy of the array while it grows */
-	if (rc == 1 && mb.count > 0) {
-		ix->cap = limit != 0 && limit < mb.count ? limit : mb.count;
-		ix->m = xreallocarray(NULL, ix->cap, sizeof *ix->m);
-	}
-	if (rc == 1 && cache_each_newest(c, &mb, limit, index_load_one, ix,
-	    cause) == -1)
-		goto fail;
-	/* the snapshot is in UID order, the arrival sort's */
-	for (i = 0; limit != 0 && i < ix->n / 2; i++) {
-		t = ix->m[i];
-		ix->m[i] = ix->m[ix->n - 1 - i];
-		ix->m[ix->n - 1 - i] = t;
+	ix->c = c;
+	ix->db = cache_sqlite(c);
+	ix->folder = xstrdup(folder);
+	ix->id = ++index_ids;
+	if (index_find_mailbox(ix, cause) == -1) {
+		index_close(ix);
+		return NULL;
 	}
 	return ix;
-fail:
-	index_close(ix);
-	return NULL;
+}
+
+void
+index_readonly(struct index *ix)
+{
+	ix->readonly = 1;
+}
+
+static void
+index_view_drop(struct index *ix)
+{
+	size_t	i;
+
+	for (i = 0; i < ix->nwords; i++)
+		free(ix->words[i]);
+	free(ix->words);
+	ix->words = NULL;
+	ix->nwords = 0;
+	free(ix->where);
+	ix->where = NULL;
+	free(ix->limit);
+	ix->limit = NULL;
+	ix->have_view = 0;
+	ix->have_count = 0;
+	index_anchor_drop(ix);
 }
 
 void
 index_close(struct index *ix)
 {
-	struct index_chunk	*c, *next;
-	int			 i;
+	char	*sql;
 
 	if (ix == NULL)
 		return;
-	for (c = ix->arena; c != NULL; c = next) {
-		next = c->next;
-		free(c);
+	index_view_drop(ix);
+	if (ix->uidtab) {
+		sql = xasprintf("DROP TABLE IF EXISTS temp.ixuids%u", ix->id);
+		sqlite3_exec(ix->db, sql, NULL, NULL, NULL);
+		free(sql);
 	}
-	free(ix->m);
-	free(ix->limit);
-	free(ix->order);
-	free(ix->tpos);
-	free(ix->collapsed);
-	free(ix->shown);
-	for (i = 0; i <= INDEX_SORT_THREAD; i++) {
-		free(ix->stash[i][0].order);
-		free(ix->stash[i][0].tpos);
-		free(ix->stash[i][1].order);
-		free(ix->stash[i][1].tpos);
-	}
+	free(ix->exc);
+	free(ix->folder);
 	free(ix);
 }
 
-size_t
-index_total(const struct index *ix)
+void
+index_refresh(struct index *ix)
 {
-	return ix->n;
+	ix->have_total = 0;
+	ix->have_count = 0;
+	ix->have_mb = 0;
+	index_anchor_drop(ix);
+}
+
+/* One integer from sql bound with the view's mailbox and words. */
+static int
+index_step_int(struct index *ix, sqlite3_stmt *st, int64_t *out,
+    char **cause)
+{
+	int	rc = sqlite3_step(st);
+
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return index_fail(ix, "count", cause);
+	return 0;
+}
+
+size_t
+index_total(struct index *ix)
+{
+	sqlite3_stmt	*st;
+	int64_t		 n = 0;
+	char		*cause = NULL;
+
+	if (ix->have_total)
+		return ix->total;
+	if (index_find_mailbox(ix, &cause) == -1 || !ix->have_mb) {
+		free(cause);
+		return 0;
+	}
+	if (sqlite3_prepare_v2(ix->db, "SELECT count(*) FROM message WHERE"
+	    " mailbox = ?", -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_int64(st, 1, ix->mb.id);
+	if (index_step_int(ix, st, &n, &cause) == -1) {
+		free(cause);
+		return 0;
+	}
+	ix->total = (size_t)n;
+	ix->have_total = 1;
+	return ix->total;
 }
 
 /* Searching. */
@@ -441,117 +381,158 @@ index_parse(const char *expr, struct index_term *t, size_t *n, char **cause)
 	}
 }
 
-static int
-index_has(const char *s, const char *w)
+/* "%word%" for LIKE, its own % _ and \ taken as they are. */
+static char *
+index_like(const char *w)
 {
-	return s != NULL && strcasestr(s, w) != NULL;
+	char	*p, *o;
+
+	p = o = xmalloc(2 * strlen(w) + 3);
+	*o++ = '%';
+	for (; *w != '\0'; w++) {
+		if (*w == '%' || *w == '_' || *w == '\\')
+			*o++ = '\\';
+		*o++ = *w;
+	}
+	*o++ = '%';
+	*o = '\0';
+	return p;
 }
 
-static int
-index_match(const struct index_msg *m, const struct index_term *t, size_t n)
+/* The terms as SQL into b, their words appended to *words. */
+static void
+index_terms_sql(const struct index_term *t, size_t n, struct buf *b,
+    char ***words, size_t *nwords)
 {
-	size_t	i;
-	int	hit;
+	size_t		 i, k, uses;
+	const char	*sql;
 
 	for (i = 0; i < n; i++) {
 		switch (t[i].what) {
 		case 'f':
-			hit = index_has(m->name, t[i].word) ||
-			    index_has(m->addr, t[i].word);
+			sql = "(" IX_LIKE(IX_NAME) " OR " IX_LIKE(IX_ADDR) ")";
+			uses = 2;
 			break;
 		case 's':
-			hit = index_has(m->subject, t[i].word);
+			sql = IX_LIKE(IX_SUBJ);
+			uses = 1;
 			break;
 		case 't':
-			hit = index_has(m->rcpt, t[i].word);
+			sql = IX_LIKE(IX_RCPT);
+			uses = 1;
 			break;
 		case 'N':
-			hit = strchr(m->flags, 'S') == NULL;
+			sql = "instr(m.flags, 'S') = 0";
+			uses = 0;
 			break;
 		case 'F':
-			hit = strchr(m->flags, 'F') != NULL;
+			sql = "instr(m.flags, 'F') > 0";
+			uses = 0;
 			break;
 		case 'D':
-			hit = strchr(m->flags, 'T') != NULL;
+			sql = "instr(m.flags, 'T') > 0";
+			uses = 0;
 			break;
 		default:
-			hit = index_has(m->name, t[i].word) ||
-			    index_has(m->addr, t[i].word) ||
-			    index_has(m->subject, t[i].word);
+			sql = "(" IX_LIKE(IX_NAME) " OR " IX_LIKE(IX_ADDR)
+			    " OR " IX_LIKE(IX_SUBJ) ")";
+			uses = 3;
 			break;
 		}
-		if (hit == t[i].not)
-			return 0;
+		buf_addf(b, " AND %s%s", t[i].not ? "NOT " : "", sql);
+		for (k = 0; k < uses; k++) {
+			*words = xreallocarray(*words, *nwords + 1,
+			    sizeof **words);
+			(*words)[(*nwords)++] = index_like(t[i].word);
+		}
 	}
-	return 1;
 }
 
-/* Sorting. */
-
-static int
-index_cmp(const void *a, const void *b, void *arg)
+/*
+ * The FROM of a view's queries: what a search reads (the protected
+ * values) only when there is one, so that counting and skipping rows
+ * read the sort's index alone.
+ */
+static const char *
+index_from(const struct index *ix, int search)
 {
-	const struct index	*ix = arg;
-	const struct index_msg	*x = &ix->m[*(const uint32_t *)a];
-	const struct index_msg	*y = &ix->m[*(const uint32_t *)b];
-	int			 c = 0;
-
-	switch (ix->sort) {
-	case INDEX_SORT_FROM:
-		if (x->fpre != y->fpre)
-			return x->fpre < y->fpre ? -1 : 1;
-		c = strcmp(x->fkey, y->fkey);
-		break;
-	case INDEX_SORT_SUBJECT:
-		if (x->spre != y->spre)
-			return x->spre < y->spre ? -1 : 1;
-		c = strcmp(x->skey, y->skey);
-		break;
-	case INDEX_SORT_SIZE:
-		c = x->size < y->size ? -1 : x->size > y->size;
-		break;
-	default:
-		break;
-	}
-	if (c == 0 && ix->sort != INDEX_SORT_ARRIVAL)
-		c = x->date < y->date ? -1 : x->date > y->date;
-	if (c == 0)
-		c = x->uid < y->uid ? -1 : x->uid > y->uid;
-	return c;
+	if (ix->sort == INDEX_SORT_THREAD && !search)
+		return " FROM thread t WHERE t.mailbox = ?1";
+	if (ix->sort == INDEX_SORT_THREAD)
+		return " FROM thread t JOIN message m ON m.mailbox ="
+		    " t.mailbox AND m.uid = t.uid LEFT JOIN protected p ON"
+		    " p.mailbox = m.mailbox AND p.uid = m.uid WHERE"
+		    " t.mailbox = ?1";
+	if (!search)
+		return " FROM message m WHERE m.mailbox = ?1";
+	return " FROM message m LEFT JOIN protected p ON p.mailbox ="
+	    " m.mailbox AND p.uid = m.uid WHERE m.mailbox = ?1";
 }
 
+/* The server's UIDs into this index's temp table. */
+static int
+index_uids_load(struct index *ix, char **cause)
+{
+	sqlite3_stmt	*st;
+	char		*sql;
+	size_t		 i;
+	int		 rc;
+
+	sql = xasprintf("CREATE TEMP TABLE IF NOT EXISTS ixuids%u (uid"
+	    " INTEGER PRIMARY KEY); DELETE FROM temp.ixuids%u", ix->id,
+	    ix->id);
+	rc = sqlite3_exec(ix->db, sql, NULL, NULL, NULL);
+	free(sql);
+	if (rc != SQLITE_OK)
+		return index_fail(ix, "uids", cause);
+	ix->uidtab = 1;
+	sql = xasprintf("INSERT OR IGNORE INTO temp.ixuids%u VALUES (?)",
+	    ix->id);
+	rc = sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL);
+	free(sql);
+	if (rc != SQLITE_OK)
+		return index_fail(ix, "uids", cause);
+	for (i = 0; i < ix->nuids; i++) {
+		sqlite3_bind_int64(st, 1, ix->uids[i]);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			sqlite3_finalize(st);
+			return index_fail(ix, "uids", cause);
+		}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* The collapsed threads' condition into b. */
 static void
-index_thread(struct index *ix)
+index_collapse_sql(const struct index *ix, struct buf *b)
 {
-	struct thread_msg	*tm;
-	struct thread_pos	*pos;
-	size_t			 i;
+	size_t	i;
 
-	tm = xreallocarray(NULL, ix->norder, sizeof *tm);
-	for (i = 0; i < ix->norder; i++) {
-		tm[i].message_id = ix->m[ix->order[i]].mid;
-		tm[i].in_reply_to = ix->m[ix->order[i]].irt;
-		tm[i].references = ix->m[ix->order[i]].refs;
-		tm[i].date = ix->m[ix->order[i]].date;
+	if (ix->sort != INDEX_SORT_THREAD || (!ix->all && ix->nexc == 0))
+		return;
+	if (ix->all && ix->nexc == 0) {
+		buf_adds(b, " AND t.depth = 0");
+		return;
 	}
-	pos = xreallocarray(NULL, ix->norder, sizeof *pos);
-	thread_build(tm, ix->norder, ix->reverse, pos);
-	/* pos[k].msg is a place in the old order: make it a message. */
-	for (i = 0; i < ix->norder; i++)
-		pos[i].msg = ix->order[pos[i].msg];
-	for (i = 0; i < ix->norder; i++)
-		ix->order[i] = pos[i].msg;
-	free(ix->tpos);
-	ix->tpos = pos;
-	free(tm);
+	buf_addf(b, " AND (t.depth = 0 OR t.thread %sIN (", ix->all ? "" :
+	    "NOT ");
+	for (i = 0; i < ix->nexc; i++)
+		buf_addf(b, "%s%u", i ? ", " : "", ix->exc[i]);
+	buf_adds(b, "))");
 }
 
+/* Is thread collapsed? */
 static int
-index_uid_cmp(const void *a, const void *b)
+index_collapsed(const struct index *ix, uint32_t thread)
 {
-	uint32_t	x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	size_t	i;
 
-	return x < y ? -1 : x > y;
+	for (i = 0; i < ix->nexc; i++)
+		if (ix->exc[i] == thread)
+			return !ix->all;
+	return ix->all;
 }
 
 static int
@@ -567,14 +548,78 @@ index_same_view(const struct index *ix, const struct index_view *v)
 	return strcmp(ix->limit, v->limit) == 0;
 }
 
+/* The view's FROM and WHERE from its parts; with joins, what a search
+ * reads whether the view has terms or not. */
+static char *
+index_where_sql(struct index *ix, const struct index_term *t, size_t nt,
+    int joins, char ***words, size_t *nwords)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	buf_adds(&b, index_from(ix, joins || nt > 0));
+	index_terms_sql(t, nt, &b, words, nwords);
+	if (ix->uids != NULL)
+		buf_addf(&b, " AND %s.uid IN (SELECT uid FROM temp.ixuids%u)",
+		    ix->sort == INDEX_SORT_THREAD ? "t" : "m", ix->id);
+	index_collapse_sql(ix, &b);
+	return buf_take(&b);
+}
+
+static void
+index_words_free(char **words, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		free(words[i]);
+	free(words);
+}
+
+static void
+index_where(struct index *ix, const struct index_term *t, size_t nt)
+{
+	index_words_free(ix->words, ix->nwords);
+	ix->words = NULL;
+	ix->nwords = 0;
+	free(ix->where);
+	ix->where = index_where_sql(ix, t, nt, 0, &ix->words, &ix->nwords);
+	ix->filtered = nt > 0;
+	ix->have_count = 0;
+	index_anchor_drop(ix);
+}
+
+/* The view's terms again, from its limit. */
+static int
+index_view_terms(struct index *ix, struct index_term *t, size_t *nt,
+    char **cause)
+{
+	*nt = 0;
+	memset(t, 0, INDEX_TERMS * sizeof *t);
+	if (ix->limit == NULL || ix->limit[strspn(ix->limit, " \t")] == '\0')
+		return 0;
+	if (index_parse(ix->limit, t, nt, cause) == -1) {
+		index_terms_free(t, *nt);
+		return -1;
+	}
+	return 0;
+}
+
+static int	index_thread_update(struct index *, char **);
+
 static int
 index_view(struct index *ix, const struct index_view *v, char **cause)
 {
 	struct index_term	 t[INDEX_TERMS];
-	size_t			 nt = 0, i, j;
-	uint32_t		 tmp;
+	size_t			 nt = 0;
 	int			 all;
 
+	if (index_find_mailbox(ix, cause) == -1)
+		return -1;
+	if (ix->sort == INDEX_SORT_THREAD && v->sort == INDEX_SORT_THREAD &&
+	    !ix->readonly && !ix->have_count &&
+	    index_thread_update(ix, cause) == -1)
+		return -1;
 	if (index_same_view(ix, v))
 		return 0;
 	if ((unsigned)v->sort > INDEX_SORT_THREAD) {
@@ -586,70 +631,53 @@ index_view(struct index *ix, const struct index_view *v, char **cause)
 		index_terms_free(t, nt);
 		return -1;
 	}
-	/* a view of every message is kept for later */
-	if (ix->have_view && ix->uids == NULL && (ix->limit == NULL ||
-	    ix->limit[strspn(ix->limit, " \t")] == '\0') &&
-	    ix->stash[ix->sort][ix->reverse].order == NULL) {
-		struct index_stash	*st = &ix->stash[ix->sort][ix->reverse];
-
-		st->order = ix->order;
-		st->tpos = ix->tpos;
-		st->norder = ix->norder;
-		ix->order = NULL;
-		ix->tpos = NULL;
-		ix->norder = 0;
-	}
-	ix->have_view = 0;
-	free(ix->tpos);
-	ix->tpos = NULL;
-	free(ix->collapsed);
-	ix->collapsed = NULL;
-	ix->nthreads = 0;
-	free(ix->shown);
-	ix->shown = NULL;
-	free(ix->limit);
+	index_view_drop(ix);
+	/* a new view shows every thread again */
+	ix->all = 0;
+	free(ix->exc);
+	ix->exc = NULL;
+	ix->nexc = 0;
 	ix->limit = v->limit != NULL ? xstrdup(v->limit) : NULL;
 	ix->sort = v->sort;
 	ix->reverse = v->reverse != 0;
 	ix->uids = v->uids;
 	ix->nuids = v->nuids;
-	if (all && v->uids == NULL &&
-	    ix->stash[v->sort][v->reverse != 0].order != NULL) {
-		struct index_stash	*st = &ix->stash[v->sort][v->reverse != 0];
-
-		free(ix->order);
-		ix->order = st->order;
-		ix->tpos = st->tpos;
-		ix->norder = st->norder;
-		memset(st, 0, sizeof *st);
-		ix->have_view = 1;
-		return 0;
+	if (ix->uids != NULL && index_uids_load(ix, cause) == -1) {
+		index_terms_free(t, nt);
+		return -1;
 	}
-	ix->order = xreallocarray(ix->order, ix->n + 1, sizeof *ix->order);
-	ix->norder = 0;
-	for (i = 0; i < ix->n; i++) {
-		if (v->uids != NULL && bsearch(&ix->m[i].uid, v->uids,
-		    v->nuids, sizeof *v->uids, index_uid_cmp) == NULL)
-			continue;
-		if (all || index_match(&ix->m[i], t, nt))
-			ix->order[ix->norder++] = (uint32_t)i;
+	if (ix->sort == INDEX_SORT_THREAD && !ix->readonly &&
+	    index_thread_update(ix, cause) == -1) {
+		index_terms_free(t, nt);
+		return -1;
 	}
+	index_where(ix, t, nt);
 	index_terms_free(t, nt);
-
-	if (ix->sort == INDEX_SORT_THREAD)
-		index_thread(ix);
-	else {
-		if (ix->sort != INDEX_SORT_ARRIVAL)
-			qsort_r(ix->order, ix->norder, sizeof *ix->order,
-			    index_cmp, ix);
-		for (i = 0, j = ix->norder; ix->reverse && i + 1 < j;
-		    i++, j--) {
-			tmp = ix->order[i];
-			ix->order[i] = ix->order[j - 1];
-			ix->order[j - 1] = tmp;
-		}
-	}
 	ix->have_view = 1;
+	return 0;
+}
+
+/* Prepare "SELECT what <where> tail" and bind the mailbox and words;
+ * the next parameter's number into *next. */
+static int
+index_prepare_sql(struct index *ix, const char *what, const char *extra,
+    const char *tail, sqlite3_stmt **st, int *next, char **cause)
+{
+	char	*sql;
+	size_t	 i;
+	int	 rc;
+
+	sql = xasprintf("SELECT %s%s%s%s", what, ix->where, extra != NULL ?
+	    extra : "", tail != NULL ? tail : "");
+	rc = sqlite3_prepare_v2(ix->db, sql, -1, st, NULL);
+	free(sql);
+	if (rc != SQLITE_OK)
+		return index_fail(ix, "query", cause);
+	sqlite3_bind_int64(*st, 1, ix->have_mb ? ix->mb.id : -1);
+	for (i = 0; i < ix->nwords; i++)
+		sqlite3_bind_text(*st, (int)i + 2, ix->words[i], -1,
+		    SQLITE_STATIC);
+	*next = (int)ix->nwords + 2;
 	return 0;
 }
 
@@ -663,6 +691,10 @@ index_prepare(struct index *ix, enum index_sort sort, int reverse,
 	memset(&v, 0, sizeof v);
 	v.sort = sort;
 	v.reverse = reverse;
+	if (index_find_mailbox(ix, cause) == -1)
+		return -1;
+	if (sort == INDEX_SORT_THREAD && index_thread_update(ix, cause) == -1)
+		return -1;
 	return index_count(ix, &v, &n, cause);
 }
 
@@ -670,101 +702,371 @@ int
 index_count(struct index *ix, const struct index_view *v, size_t *count,
     char **cause)
 {
+	sqlite3_stmt	*st;
+	int64_t		 n;
+	int		 next;
+
 	if (index_view(ix, v, cause) == -1)
 		return -1;
-	*count = ix->shown != NULL ? ix->nshown : ix->norder;
+	if (!ix->have_count) {
+		if (!ix->have_mb)
+			n = 0;
+		else if (ix->sort != INDEX_SORT_THREAD && !ix->filtered &&
+		    ix->uids == NULL)
+			n = (int64_t)index_total(ix);	/* every message */
+		else if (index_thread_plain(ix)) {
+			if (index_prepare_sql(ix, "coalesce(max(t.place) + 1, 0)",
+			    NULL, NULL, &st, &next, cause) == -1 ||
+			    index_step_int(ix, st, &n, cause) == -1)
+				return -1;
+		}
+		else if (index_prepare_sql(ix, "count(*)", NULL, NULL, &st,
+		    &next, cause) == -1 || index_step_int(ix, st, &n,
+		    cause) == -1)
+			return -1;
+		ix->count = (size_t)n;
+		ix->have_count = 1;
+	}
+	*count = ix->count;
 	return 0;
 }
 
-/* The places shown: every place but the replies of collapsed threads. */
-static void
-index_reshow(struct index *ix)
-{
-	size_t	i, any = 0;
+/* Keys and uids. */
 
-	for (i = 0; i < ix->nthreads; i++)
-		any |= ix->collapsed[i];
-	free(ix->shown);
-	ix->shown = NULL;
-	ix->nshown = 0;
-	if (!any)
-		return;
-	ix->shown = xreallocarray(NULL, ix->norder + 1, sizeof *ix->shown);
-	for (i = 0; i < ix->norder; i++) {
-		if (ix->tpos[i].depth > 0 &&
-		    ix->collapsed[ix->tpos[i].thread])
-			continue;
-		ix->shown[ix->nshown++] = (uint32_t)i;
-	}
+/* "k1, k2" with ASC or DESC (dir: the view's order, or against it). */
+static void
+index_order_sql(const struct index *ix, int against, struct buf *b)
+{
+	size_t	i, n = index_nkeys(ix);
+	int	desc = index_desc(ix) != against;
+
+	buf_adds(b, " ORDER BY ");
+	for (i = 0; i < n; i++)
+		buf_addf(b, "%s%s%s", i ? ", " : "", index_key(ix, i),
+		    desc ? " DESC" : "");
 }
 
-int
-index_collapse(struct index *ix, const struct index_view *v, uint32_t thread,
-    int how, char **cause)
+/* " AND (k1, k2) OP (?a, ?b)" from parameter next on. */
+static void
+index_cmp_sql(const struct index *ix, const char *op, int next, struct buf *b)
+{
+	size_t	i, n = index_nkeys(ix);
+
+	buf_adds(b, " AND (");
+	for (i = 0; i < n; i++)
+		buf_addf(b, "%s%s", i ? ", " : "", index_key(ix, i));
+	buf_addf(b, ") %s (", op);
+	for (i = 0; i < n; i++)
+		buf_addf(b, "%s?%d", i ? ", " : "", next + (int)i);
+	buf_adds(b, ")");
+}
+
+/* The comparison "after key in the view's order" (or before). */
+static const char *
+index_op(const struct index *ix, int after, int inclusive)
+{
+	int	gt = after != index_desc(ix);
+
+	if (gt)
+		return inclusive ? ">=" : ">";
+	return inclusive ? "<=" : "<";
+}
+
+/* The columns a page's query reads: uid, the thread's, then the key. */
+static char *
+index_what(const struct index *ix)
+{
+	struct buf	b;
+	size_t		i, n = index_nkeys(ix);
+
+	buf_init(&b);
+	buf_adds(&b, ix->sort == INDEX_SORT_THREAD ? "t.uid, t.depth,"
+	    " t.thread, t.flags, t.tsize" : "m.uid, 0, 0, 0, 0");
+	for (i = 0; i < n; i++)
+		buf_addf(&b, ", %s", index_key(ix, i));
+	return buf_take(&b);
+}
+
+struct index_pos {
+	uint32_t	 uid;
+	uint32_t	 depth, thread, tsize;
+	unsigned	 flags;
+};
+
+/*
+ * Up to limit rows of the view from key (NULL: from the start), after
+ * it (or before: against the order), skipping skip: their uids into
+ * pos, the first row's key into akey (when it is not NULL).
+ */
+static int
+index_walk(struct index *ix, sqlite3_value **key, int after, int inclusive,
+    size_t skip, size_t limit, struct index_pos *pos, size_t *n,
+    sqlite3_value **akey, char **cause)
+{
+	sqlite3_stmt	*st;
+	struct buf	 b;
+	char		*what, *extra, *tail;
+	size_t		 i, nk = index_nkeys(ix);
+	int		 next, rc;
+
+	*n = 0;
+	buf_init(&b);
+	if (key != NULL)
+		index_cmp_sql(ix, index_op(ix, after, inclusive),
+		    (int)ix->nwords + 2, &b);
+	extra = buf_take(&b);
+	buf_init(&b);
+	index_order_sql(ix, !after, &b);
+	buf_addf(&b, " LIMIT %zu OFFSET %zu", limit, skip);
+	tail = buf_take(&b);
+	what = index_what(ix);
+	rc = index_prepare_sql(ix, what, extra, tail, &st, &next, cause);
+	free(what);
+	free(extra);
+	free(tail);
+	if (rc == -1)
+		return -1;
+	for (i = 0; key != NULL && i < nk; i++)
+		sqlite3_bind_value(st, next + (int)i, key[i]);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (pos != NULL) {
+			pos[*n].uid = (uint32_t)sqlite3_column_int64(st, 0);
+			pos[*n].depth = (uint32_t)sqlite3_column_int64(st, 1);
+			pos[*n].thread = (uint32_t)sqlite3_column_int64(st, 2);
+			pos[*n].flags = (unsigned)sqlite3_column_int64(st, 3);
+			pos[*n].tsize = (uint32_t)sqlite3_column_int64(st, 4);
+		}
+		if (*n == 0 && akey != NULL)
+			for (i = 0; i < nk; i++)
+				akey[i] = sqlite3_value_dup(
+				    sqlite3_column_value(st, 5 + (int)i));
+		(*n)++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return index_fail(ix, "page", cause);
+	return 0;
+}
+
+static void
+index_key_free(sqlite3_value **k)
 {
 	size_t	i;
 
-	if (index_view(ix, v, cause) == -1)
-		return -1;
-	if (ix->tpos == NULL)
-		return 0;
-	if (ix->collapsed == NULL) {
-		for (i = 0; i < ix->norder; i++)
-			if (ix->tpos[i].thread + 1 > ix->nthreads)
-				ix->nthreads = ix->tpos[i].thread + 1;
-		ix->collapsed = xcalloc(ix->nthreads + 1, 1);
+	for (i = 0; i < INDEX_KEYS; i++) {
+		sqlite3_value_free(k[i]);
+		k[i] = NULL;
 	}
-	if (thread == INDEX_ALL_THREADS) {
-		for (i = 0; i < ix->nthreads; i++)
-			ix->collapsed[i] = how == -1 ? !ix->collapsed[0] :
-			    how != 0;
-	} else if (thread < ix->nthreads)
-		ix->collapsed[thread] = how == -1 ? !ix->collapsed[thread] :
-		    how != 0;
-	index_reshow(ix);
+}
+
+/* An integer as an SQL value of its own (NULL on no memory). */
+static sqlite3_value *
+index_int_value(struct index *ix, int64_t v)
+{
+	sqlite3_stmt	*st;
+	sqlite3_value	*out = NULL;
+
+	if (sqlite3_prepare_v2(ix->db, "SELECT ?", -1, &st, NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_bind_int64(st, 1, v);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		out = sqlite3_value_dup(sqlite3_column_value(st, 0));
+	sqlite3_finalize(st);
+	return out;
+}
+
+/*
+ * The key of row offset of the view into key, read from the nearest
+ * known place: the start, the end or the last page's first row.
+ */
+static int
+index_seek(struct index *ix, size_t offset, sqlite3_value **key, char **cause)
+{
+	size_t	 n, from_start = offset, from_end = ix->count - 1 - offset;
+	size_t	 from_anchor = SIZE_MAX;
+	int	 rc;
+
+	if (index_thread_plain(ix)) {
+		key[0] = index_int_value(ix, (int64_t)offset);
+		if (key[0] == NULL)
+			return index_fail(ix, "page", cause);
+		return 0;
+	}
+	if (ix->have_anchor)
+		from_anchor = offset > ix->anchor ? offset - ix->anchor :
+		    ix->anchor - offset;
+	if (from_anchor <= from_start && from_anchor <= from_end) {
+		if (offset >= ix->anchor)
+			rc = index_walk(ix, ix->akey, 1, 1, offset -
+			    ix->anchor, 1, NULL, &n, key, cause);
+		else
+			rc = index_walk(ix, ix->akey, 0, 0, ix->anchor -
+			    offset - 1, 1, NULL, &n, key, cause);
+	} else if (from_start <= from_end)
+		rc = index_walk(ix, NULL, 1, 0, from_start, 1, NULL, &n, key,
+		    cause);
+	else
+		rc = index_walk(ix, NULL, 0, 0, from_end, 1, NULL, &n, key,
+		    cause);
+	if (rc == 0 && n == 0) {
+		index_key_free(key);
+		*cause = xstrdup("index: the view changed under its count");
+		return -1;
+	}
+	return rc;
+}
+
+/* Rows. */
+
+struct index_fill {
+	struct index_row	*r;
+	struct buf		*strs;		/* the strings, packed */
+};
+
+/* s into the packed strings; its offset + 1 as a pointer (0: NULL). */
+static const char *
+index_str(struct buf *b, const char *s)
+{
+	size_t	off;
+
+	if (s == NULL)
+		return NULL;
+	off = b->len;
+	buf_add(b, s, strlen(s) + 1);
+	return (const char *)(uintptr_t)(off + 1);
+}
+
+static int
+index_fill_one(const struct cache_msg *cm, void *arg)
+{
+	struct index_fill		*f = arg;
+	struct index_row		*r = f->r;
+	const struct cache_protected	*p = cm->prot;
+	const char			*from, *addr, *subject, *mid, *rcpt;
+	time_t				 sent;
+
+	r->uid = cm->uid;
+	memcpy(r->flags, cm->flags, sizeof r->flags);
+	r->flags[sizeof r->flags - 1] = '\0';
+	r->arrival = cm->internaldate;
+	r->size = cm->size;
+	r->hints = cm->hints;
+	r->stale = cm->stale;
+	from = cm->from;
+	addr = cm->from_addr;
+	subject = cm->subject;
+	mid = cm->message_id;
+	rcpt = cm->rcpt;
+	sent = cm->sent;
+	if (p != NULL && p->from_addr != NULL) {
+		from = p->from;
+		addr = p->from_addr;
+		r->prot |= INDEX_PROT_FROM;
+	}
+	if (p != NULL && p->subject != NULL) {
+		subject = p->subject;
+		r->prot |= INDEX_PROT_SUBJECT;
+	}
+	if (p != NULL && p->rcpt != NULL) {
+		rcpt = p->rcpt;
+		r->prot |= INDEX_PROT_RCPT;
+	}
+	if (p != NULL && p->sent != 0) {
+		sent = p->sent;
+		r->prot |= INDEX_PROT_DATE;
+	}
+	if (p != NULL && (p->message_id != NULL || p->in_reply_to != NULL ||
+	    p->references != NULL)) {
+		if (p->message_id != NULL)
+			mid = p->message_id;
+		r->prot |= INDEX_PROT_THREAD;
+	}
+	r->sealed = p == NULL && (cm->hints & CACHE_HINT_ENCRYPTED) &&
+	    cache_placeholder(cm->subject);
+	if (r->sealed)
+		subject = NULL;
+	r->date = sent != 0 ? sent : cm->internaldate;
+	r->from_addr = index_str(f->strs, addr);
+	/* the cache keeps the address as the name when there is none */
+	if (from != NULL && *from != '\0' && (addr == NULL ||
+	    strcmp(from, addr) != 0))
+		r->from_name = index_str(f->strs, from);
+	r->rcpt = index_str(f->strs, rcpt);
+	r->subject = index_str(f->strs, subject);
+	r->message_id = index_str(f->strs, mid);
+	r->outer_message_id = index_str(f->strs, cm->message_id);
 	return 0;
 }
 
-static void
-index_row_fill(const struct index *ix, size_t place, struct index_row *r)
+/* A packed string's pointer: base + offset. */
+static const char *
+index_unpack(const char *base, const char *s)
 {
-	const struct index_msg	*m = &ix->m[ix->order[place]];
-	const struct thread_pos	*tp;
+	if (s == NULL)
+		return NULL;
+	return base + ((uintptr_t)s - 1);
+}
 
-	memset(r, 0, sizeof *r);
-	r->place = place;
-	r->uid = m->uid;
-	memcpy(r->flags, m->flags, sizeof r->flags);
-	r->date = m->date;
-	r->arrival = m->arrival;
-	r->size = m->size;
-	r->from_name = m->name;
-	r->from_addr = m->addr;
-	r->from = m->name != NULL ? m->name : m->addr;
-	r->rcpt = m->rcpt;
-	r->subject = m->subject;
-	r->message_id = m->mid;
-	r->outer_message_id = m->omid;
-	r->hints = m->hints;
-	r->prot = m->prot;
-	r->sealed = m->sealed;
-	r->stale = m->stale;
-	r->trust = TRUST_NONE;
-	if (ix->tpos != NULL) {
-		tp = &ix->tpos[place];
-		r->depth = tp->depth;
-		r->thread = tp->thread;
-		r->tflags = ((tp->flags & THREAD_ORPHAN) ? INDEX_ROW_ORPHAN :
-		    0) | ((tp->flags & THREAD_LAST) ? INDEX_ROW_LAST : 0);
-		if (ix->collapsed != NULL && tp->thread < ix->nthreads &&
-		    ix->collapsed[tp->thread] && tp->depth == 0) {
-			size_t	k;
+/*
+ * The rows of pos into one allocation, the strings after them, so that
+ * a page is freed with one free().
+ */
+static int
+index_rows(struct index *ix, const struct index_pos *pos, size_t n,
+    size_t offset, struct index_row **rows, char **cause)
+{
+	struct index_row	*tmp, *out;
+	struct index_fill	 f;
+	struct buf		 strs;
+	char			*base;
+	size_t			 i, k;
 
-			for (k = place + 1; k < ix->norder &&
-			    ix->tpos[k].thread == tp->thread; k++)
-				r->hidden++;
+	tmp = xcalloc(n, sizeof *tmp);
+	buf_init(&strs);
+	for (i = 0; i < n; i++) {
+		f.r = &tmp[i];
+		f.strs = &strs;
+		tmp[i].place = offset + i;
+		tmp[i].trust = TRUST_NONE;
+		tmp[i].uid = pos[i].uid;	/* gone since the thread order
+						   was made: nothing more */
+		if (cache_each_uid(ix->c, &ix->mb, pos[i].uid, index_fill_one,
+		    &f, cause) == -1) {
+			free(tmp);
+			buf_free(&strs);
+			return -1;
+		}
+		if (ix->sort == INDEX_SORT_THREAD) {
+			tmp[i].depth = pos[i].depth;
+			tmp[i].thread = pos[i].thread;
+			tmp[i].tflags = ((pos[i].flags & THREAD_ORPHAN) ?
+			    INDEX_ROW_ORPHAN : 0) | ((pos[i].flags &
+			    THREAD_LAST) ? INDEX_ROW_LAST : 0);
+			if (pos[i].depth == 0 && pos[i].tsize > 1 &&
+			    index_collapsed(ix, pos[i].thread))
+				tmp[i].hidden = pos[i].tsize - 1;
 		}
 	}
+	out = xmalloc(n * sizeof *out + strs.len + 1);
+	base = (char *)(out + n);
+	if (strs.len > 0)
+		memcpy(base, strs.data, strs.len);
+	for (k = 0; k < n; k++) {
+		out[k] = tmp[k];
+		out[k].from_addr = index_unpack(base, tmp[k].from_addr);
+		out[k].from_name = index_unpack(base, tmp[k].from_name);
+		out[k].rcpt = index_unpack(base, tmp[k].rcpt);
+		out[k].subject = index_unpack(base, tmp[k].subject);
+		out[k].message_id = index_unpack(base, tmp[k].message_id);
+		out[k].outer_message_id = index_unpack(base,
+		    tmp[k].outer_message_id);
+		out[k].from = out[k].from_name != NULL ? out[k].from_name :
+		    out[k].from_addr;
+	}
+	free(tmp);
+	buf_free(&strs);
+	*rows = out;
+	return 0;
 }
 
 /* The rows' trust states and their senders' DNS marks: two reads. */
@@ -815,23 +1117,44 @@ index_page(struct index *ix, const struct index_view *v, size_t offset,
     size_t limit, struct trust_store *ts, struct index_row **rows,
     size_t *n, char **cause)
 {
-	size_t	i, total;
+	struct index_pos	*pos;
+	sqlite3_value		*key[INDEX_KEYS] = { NULL };
+	size_t			 total, got, i;
 
 	*rows = NULL;
 	*n = 0;
-	if (index_view(ix, v, cause) == -1)
+	if (index_count(ix, v, &total, cause) == -1)
 		return -1;
-	total = ix->shown != NULL ? ix->nshown : ix->norder;
 	if (offset >= total || limit == 0)
 		return 0;
 	if (limit > total - offset)
 		limit = total - offset;
-	*rows = xcalloc(limit, sizeof **rows);
-	for (i = 0; i < limit; i++)
-		index_row_fill(ix, ix->shown != NULL ? ix->shown[offset + i] :
-		    offset + i, &(*rows)[i]);
-	*n = limit;
-	if (ts != NULL && index_trust(*rows, limit, ts, cause) == -1) {
+	if (index_seek(ix, offset, key, cause) == -1)
+		return -1;
+	pos = xcalloc(limit, sizeof *pos);
+	if (index_walk(ix, key, 1, 1, 0, limit, pos, &got, NULL,
+	    cause) == -1) {
+		index_key_free(key);
+		free(pos);
+		return -1;
+	}
+	/* the page's first row is the next page's nearest known place */
+	index_anchor_drop(ix);
+	for (i = 0; i < INDEX_KEYS; i++)
+		ix->akey[i] = key[i];
+	ix->anchor = offset;
+	ix->have_anchor = 1;
+	if (got == 0) {
+		free(pos);
+		return 0;
+	}
+	if (index_rows(ix, pos, got, offset, rows, cause) == -1) {
+		free(pos);
+		return -1;
+	}
+	free(pos);
+	*n = got;
+	if (ts != NULL && index_trust(*rows, got, ts, cause) == -1) {
 		free(*rows);
 		*rows = NULL;
 		*n = 0;
@@ -840,32 +1163,90 @@ index_page(struct index *ix, const struct index_view *v, size_t offset,
 	return 0;
 }
 
-/* The place of row n of the view as shown. */
-static size_t
-index_shown_place(const struct index *ix, size_t n)
+/* The view's offset of the row whose key is key: the rows before it. */
+static int
+index_offset(struct index *ix, sqlite3_value **key, size_t *offset,
+    char **cause)
 {
-	return ix->shown != NULL ? ix->shown[n] : n;
+	sqlite3_stmt	*st;
+	struct buf	 b;
+	char		*extra;
+	size_t		 i, nk = index_nkeys(ix);
+	int64_t		 n;
+	int		 next, rc;
+
+	buf_init(&b);
+	index_cmp_sql(ix, index_op(ix, 0, 0), (int)ix->nwords + 2, &b);
+	extra = buf_take(&b);
+	rc = index_prepare_sql(ix, "count(*)", extra, NULL, &st, &next,
+	    cause);
+	free(extra);
+	if (rc == -1)
+		return -1;
+	for (i = 0; i < nk; i++)
+		sqlite3_bind_value(st, next + (int)i, key[i]);
+	if (index_step_int(ix, st, &n, cause) == -1)
+		return -1;
+	*offset = (size_t)n;
+	return 0;
+}
+
+/* The key of uid in the view (extra: more conditions, their words from
+ * parameter wnext on); 1 when it is not there. */
+static int
+index_key_of(struct index *ix, const char *extra, char **words,
+    size_t nwords, const char *tail, sqlite3_value **key, char **cause)
+{
+	sqlite3_stmt	*st;
+	char		*what;
+	size_t		 i, nk = index_nkeys(ix);
+	int		 next, rc;
+
+	what = index_what(ix);
+	rc = index_prepare_sql(ix, what, extra, tail, &st, &next, cause);
+	free(what);
+	if (rc == -1)
+		return -1;
+	for (i = 0; i < nwords; i++)
+		sqlite3_bind_text(st, next + (int)i, words[i], -1,
+		    SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		for (i = 0; i < nk; i++)
+			key[i] = sqlite3_value_dup(sqlite3_column_value(st,
+			    5 + (int)i));
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE)
+		return 1;
+	if (rc != SQLITE_ROW)
+		return index_fail(ix, "find", cause);
+	return 0;
 }
 
 int
 index_find(struct index *ix, const struct index_view *v, uint32_t uid,
     size_t *offset)
 {
-	size_t	i, total;
-	char	*cause = NULL;
+	sqlite3_value	*key[INDEX_KEYS] = { NULL };
+	char		*cause = NULL, *extra;
+	int		 rc;
 
-	if (index_view(ix, v, &cause) == -1) {
+	if (index_view(ix, v, &cause) == -1 || !ix->have_mb) {
 		free(cause);
 		return -1;
 	}
-	total = ix->shown != NULL ? ix->nshown : ix->norder;
-	for (i = 0; i < total; i++) {
-		if (ix->m[ix->order[index_shown_place(ix, i)]].uid == uid) {
-			*offset = i;
-			return 0;
-		}
-	}
-	return -1;
+	extra = xasprintf(" AND %s.uid = %u", ix->sort == INDEX_SORT_THREAD ?
+	    "t" : "m", uid);
+	rc = index_key_of(ix, extra, NULL, 0, NULL, key, &cause);
+	free(extra);
+	/* the thread sort of every message: its place is its offset */
+	if (rc == 0 && index_thread_plain(ix))
+		*offset = (size_t)sqlite3_value_int64(key[0]);
+	else if (rc == 0)
+		rc = index_offset(ix, key, offset, &cause);
+	index_key_free(key);
+	free(cause);
+	return rc == 0 ? 0 : -1;
 }
 
 int
@@ -873,30 +1254,383 @@ index_search(struct index *ix, const struct index_view *v, const char *expr,
     size_t from, int dir, size_t *offset, char **cause)
 {
 	struct index_term	 t[INDEX_TERMS];
-	size_t			 nt = 0, total, k, i;
-	int			 rc = 1;
+	sqlite3_value		*key[INDEX_KEYS] = { NULL };
+	sqlite3_value		*hit[INDEX_KEYS] = { NULL };
+	struct buf		 b;
+	char			**words = NULL, *extra, *tail, *saved;
+	size_t			 nt = 0, nwords = 0, total, i, nk;
+	int			 rc, round;
 
-	if (index_view(ix, v, cause) == -1)
+	if (index_count(ix, v, &total, cause) == -1)
 		return -1;
 	if (index_parse(expr, t, &nt, cause) == -1) {
 		index_terms_free(t, nt);
 		return -1;
 	}
-	total = ix->shown != NULL ? ix->nshown : ix->norder;
-	for (k = 1; k <= total; k++) {
-		/* from the row after (or before) from, round the end */
-		if (dir >= 0)
-			i = (from + k) % total;
-		else
-			i = (from + total - k % total) % total;
-		if (index_match(&ix->m[ix->order[index_shown_place(ix, i)]],
-		    t, nt)) {
-			*offset = i;
-			rc = 0;
-			break;
+	if (total == 0) {
+		index_terms_free(t, nt);
+		return 1;
+	}
+	if (from >= total)
+		from = total - 1;
+	nk = index_nkeys(ix);
+	if (index_seek(ix, from, key, cause) == -1) {
+		index_terms_free(t, nt);
+		return -1;
+	}
+	/* the view's rows with what a search reads (the same words) */
+	{
+		struct index_term	 vt[INDEX_TERMS];
+		size_t			 nvt, nvw = 0;
+		char			**vw = NULL;
+
+		if (index_view_terms(ix, vt, &nvt, cause) == -1) {
+			index_terms_free(t, nt);
+			index_key_free(key);
+			return -1;
+		}
+		saved = ix->where;
+		ix->where = index_where_sql(ix, vt, nvt, 1, &vw, &nvw);
+		index_terms_free(vt, nvt);
+		index_words_free(vw, nvw);
+	}
+	rc = 1;
+	/* after from (or before), then from the other end round to it */
+	for (round = 0; round < 2 && rc == 1; round++) {
+		buf_init(&b);
+		index_terms_sql(t, nt, &b, &words, &nwords);
+		if (round == 0) {
+			buf_adds(&b, " AND (");
+			for (i = 0; i < nk; i++)
+				buf_addf(&b, "%s%s", i ? ", " : "",
+				    index_key(ix, i));
+			buf_addf(&b, ") %s (", index_op(ix, dir >= 0, 0));
+			for (i = 0; i < nk; i++)
+				buf_addf(&b, "%s?%zu", i ? ", " : "",
+				    ix->nwords + 2 + nwords + i);
+			buf_adds(&b, ")");
+		}
+		extra = buf_take(&b);
+		buf_init(&b);
+		index_order_sql(ix, dir < 0, &b);
+		buf_adds(&b, " LIMIT 1");
+		tail = buf_take(&b);
+		if (round == 0) {
+			/* the key's parameters follow the words */
+			sqlite3_stmt	*st;
+			char		*what = index_what(ix);
+			int		 next, r;
+
+			r = index_prepare_sql(ix, what, extra, tail, &st,
+			    &next, cause);
+			free(what);
+			if (r == 0) {
+				for (i = 0; i < nwords; i++)
+					sqlite3_bind_text(st, next + (int)i,
+					    words[i], -1, SQLITE_STATIC);
+				for (i = 0; i < nk; i++)
+					sqlite3_bind_value(st, next +
+					    (int)(nwords + i), key[i]);
+				r = sqlite3_step(st);
+				if (r == SQLITE_ROW) {
+					for (i = 0; i < nk; i++)
+						hit[i] = sqlite3_value_dup(
+						    sqlite3_column_value(st,
+						    5 + (int)i));
+					rc = 0;
+				} else if (r != SQLITE_DONE)
+					rc = index_fail(ix, "search", cause);
+				sqlite3_finalize(st);
+			} else
+				rc = -1;
+		} else
+			rc = index_key_of(ix, extra, words, nwords, tail, hit,
+			    cause);
+		free(extra);
+		free(tail);
+		for (i = 0; i < nwords; i++)
+			free(words[i]);
+		free(words);
+		words = NULL;
+		nwords = 0;
+	}
+	free(ix->where);
+	ix->where = saved;
+	index_terms_free(t, nt);
+	index_key_free(key);
+	if (rc == 0 && index_thread_plain(ix))
+		*offset = (size_t)sqlite3_value_int64(hit[0]);
+	else if (rc == 0 && index_offset(ix, hit, offset, cause) == -1)
+		rc = -1;
+	index_key_free(hit);
+	return rc;
+}
+
+int
+index_collapse(struct index *ix, const struct index_view *v, uint32_t thread,
+    int how, char **cause)
+{
+	size_t	i;
+	int	want;
+
+	if (index_view(ix, v, cause) == -1)
+		return -1;
+	if (ix->sort != INDEX_SORT_THREAD)
+		return 0;
+	if (thread == INDEX_ALL_THREADS) {
+		ix->all = how == -1 ? !index_collapsed(ix, 0) : how != 0;
+		free(ix->exc);
+		ix->exc = NULL;
+		ix->nexc = 0;
+	} else {
+		want = how == -1 ? !index_collapsed(ix, thread) : how != 0;
+		for (i = 0; i < ix->nexc && ix->exc[i] != thread; i++)
+			;
+		if (i < ix->nexc && want == ix->all)
+			ix->exc[i] = ix->exc[--ix->nexc];
+		else if (i == ix->nexc && want != ix->all) {
+			ix->exc = xreallocarray(ix->exc, ix->nexc + 1,
+			    sizeof *ix->exc);
+			ix->exc[ix->nexc++] = thread;
 		}
 	}
-	index_terms_free(t, nt);
+	/* the same view, fewer or more of its rows */
+	{
+		struct index_term	 t[INDEX_TERMS];
+		size_t			 nt;
+
+		if (index_view_terms(ix, t, &nt, cause) == -1)
+			return -1;
+		index_where(ix, t, nt);
+		index_terms_free(t, nt);
+	}
+	return 0;
+}
+
+/* The stored thread order. */
+
+/* The threading fields' strings, in chunks freed together. */
+#define INDEX_ARENA	(256 * 1024)
+struct index_chunk {
+	struct index_chunk	*next;
+	size_t			 used, size;
+	char			 data[];
+};
+
+static char *
+index_arena_dup(struct index_chunk **arena, const char *s)
+{
+	struct index_chunk	*c = *arena;
+	size_t			 len;
+	char			*p;
+
+	if (s == NULL)
+		return NULL;
+	len = strlen(s) + 1;
+	if (c == NULL || c->size - c->used < len) {
+		c = xmalloc(sizeof *c + (len > INDEX_ARENA ? len :
+		    INDEX_ARENA));
+		c->size = len > INDEX_ARENA ? len : INDEX_ARENA;
+		c->used = 0;
+		c->next = *arena;
+		*arena = c;
+	}
+	p = c->data + c->used;
+	memcpy(p, s, len);
+	c->used += len;
+	return p;
+}
+
+static void
+index_arena_free(struct index_chunk *c)
+{
+	struct index_chunk	*next;
+
+	for (; c != NULL; c = next) {
+		next = c->next;
+		free(c);
+	}
+}
+
+/*
+ * Thread every message of the mailbox (thread.c) and store the order,
+ * both ways, if the mailbox's generation moved past the one the stored
+ * order was made from. What it reads is let go when it is stored.
+ */
+static int
+index_thread_update(struct index *ix, char **cause)
+{
+	sqlite3_stmt		*st = NULL;
+	uint32_t		*tm = NULL;	/* the messages' UIDs */
+	struct index_chunk	*arena = NULL;
+	struct thread_msg	*in = NULL;
+	struct thread_pos	*pos = NULL;
+	uint32_t		*tstart = NULL, *tsize = NULL, *rbefore = NULL;
+	size_t			 n = 0, cap = 0, i, nthreads = 0;
+	int64_t			 mgen, tgen;
+	int			 rc = -1;
+
+	if (!ix->have_mb)
+		return 0;
+	if (sqlite3_prepare_v2(ix->db, "SELECT mgen, tgen FROM mailbox WHERE"
+	    " id = ?", -1, &st, NULL) != SQLITE_OK)
+		return index_fail(ix, "threads", cause);
+	sqlite3_bind_int64(st, 1, ix->mb.id);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return 0;
+	}
+	mgen = sqlite3_column_int64(st, 0);
+	tgen = sqlite3_column_int64(st, 1);
+	sqlite3_finalize(st);
+	if (mgen == tgen)
+		return 0;
+
+	/* read in one transaction, with the generation it is of */
+	if (sqlite3_exec(ix->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+		return index_fail(ix, "threads", cause);
+	if (sqlite3_prepare_v2(ix->db, "SELECT (SELECT mgen FROM mailbox"
+	    " WHERE id = ?1), m.uid, coalesce(p.message_id, m.message_id),"
+	    " coalesce(p.in_reply_to, m.in_reply_to), coalesce(p.refs,"
+	    " m.refs), m.edate FROM message m LEFT JOIN protected p ON"
+	    " p.mailbox = m.mailbox AND p.uid = m.uid WHERE m.mailbox = ?1"
+	    " ORDER BY m.uid", -1, &st, NULL) != SQLITE_OK) {
+		index_fail(ix, "threads", cause);
+		sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	sqlite3_bind_int64(st, 1, ix->mb.id);
+	ix->have_total = 0;
+	cap = index_total(ix) + 1;
+	tm = xreallocarray(NULL, cap, sizeof *tm);
+	in = xreallocarray(NULL, cap, sizeof *in);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char	*s;
+
+		if (n == cap) {
+			/* counted first: grows only if some came since */
+			cap *= 2;
+			tm = xreallocarray(tm, cap, sizeof *tm);
+			in = xreallocarray(in, cap, sizeof *in);
+		}
+		mgen = sqlite3_column_int64(st, 0);
+		tm[n] = (uint32_t)sqlite3_column_int64(st, 1);
+		s = (const char *)sqlite3_column_text(st, 2);
+		in[n].message_id = index_arena_dup(&arena, s);
+		s = (const char *)sqlite3_column_text(st, 3);
+		in[n].in_reply_to = index_arena_dup(&arena, s);
+		s = (const char *)sqlite3_column_text(st, 4);
+		in[n].references = index_arena_dup(&arena, s);
+		in[n].date = (time_t)sqlite3_column_int64(st, 5);
+		n++;
+	}
+	sqlite3_finalize(st);
+	sqlite3_exec(ix->db, "COMMIT", NULL, NULL, NULL);
+	if (rc != SQLITE_DONE) {
+		index_fail(ix, "threads", cause);
+		rc = -1;
+		goto out;
+	}
+
+	pos = xreallocarray(NULL, n + 1, sizeof *pos);
+	thread_build(in, n, 0, pos);
+	free(in);
+	in = NULL;
+	index_arena_free(arena);
+	arena = NULL;
+	/* each thread's first place and size, and the places of the
+	   threads after it (the reversed order: newest thread first) */
+	for (i = 0; i < n; i++)
+		if (pos[i].thread + 1 > nthreads)
+			nthreads = pos[i].thread + 1;
+	tstart = xcalloc(nthreads + 1, sizeof *tstart);
+	tsize = xcalloc(nthreads + 1, sizeof *tsize);
+	rbefore = xcalloc(nthreads + 1, sizeof *rbefore);
+	for (i = n; i > 0; i--)
+		tstart[pos[i - 1].thread] = (uint32_t)(i - 1);
+	for (i = 0; i < n; i++)
+		tsize[pos[i].thread]++;
+	for (i = nthreads; i > 0; i--)
+		rbefore[i - 1] = i == nthreads ? 0 : rbefore[i] + tsize[i];
+
+	if (sqlite3_exec(ix->db, "BEGIN IMMEDIATE", NULL, NULL,
+	    NULL) != SQLITE_OK) {
+		index_fail(ix, "threads", cause);
+		rc = -1;
+		goto out;
+	}
+	rc = -1;
+	if (sqlite3_prepare_v2(ix->db, "DELETE FROM thread WHERE mailbox = ?",
+	    -1, &st, NULL) != SQLITE_OK)
+		goto fail;
+	sqlite3_bind_int64(st, 1, ix->mb.id);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		sqlite3_finalize(st);
+		goto fail;
+	}
+	sqlite3_finalize(st);
+	if (sqlite3_prepare_v2(ix->db, "INSERT INTO thread (mailbox, place,"
+	    " rplace, uid, thread, depth, flags, tsize) VALUES (?, ?, ?, ?,"
+	    " ?, ?, ?, ?)", -1, &st, NULL) != SQLITE_OK)
+		goto fail;
+	for (i = 0; i < n; i++) {
+		uint32_t	t = pos[i].thread;
+
+		sqlite3_bind_int64(st, 1, ix->mb.id);
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
+		sqlite3_bind_int64(st, 3, rbefore[t] + (i - tstart[t]));
+		sqlite3_bind_int64(st, 4, tm[pos[i].msg]);
+		sqlite3_bind_int64(st, 5, t);
+		sqlite3_bind_int64(st, 6, pos[i].depth);
+		sqlite3_bind_int64(st, 7, pos[i].flags);
+		sqlite3_bind_int64(st, 8, tsize[t]);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			sqlite3_finalize(st);
+			goto fail;
+		}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	if (sqlite3_prepare_v2(ix->db, "UPDATE mailbox SET tgen = ? WHERE"
+	    " id = ?", -1, &st, NULL) != SQLITE_OK)
+		goto fail;
+	sqlite3_bind_int64(st, 1, mgen);
+	sqlite3_bind_int64(st, 2, ix->mb.id);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		sqlite3_finalize(st);
+		goto fail;
+	}
+	sqlite3_finalize(st);
+	if (sqlite3_exec(ix->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+		goto fail;
+	rc = 0;
+	ix->have_count = 0;
+	index_anchor_drop(ix);
+	goto out;
+fail:
+	index_fail(ix, "threads", cause);
+	sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+out:
+	index_arena_free(arena);
+	free(in);
+	free(tm);
+	free(pos);
+	free(tstart);
+	free(tsize);
+	free(rbefore);
+	return rc;
+}
+
+int
+index_thread_prepare(struct cache *c, const char *folder, char **cause)
+{
+	struct index	*ix;
+	int		 rc;
+
+	if ((ix = index_open(c, folder, cause)) == NULL)
+		return -1;
+	rc = index_thread_update(ix, cause);
+	index_close(ix);
 	return rc;
 }
 

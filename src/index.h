@@ -11,10 +11,12 @@
  * say so (index_row.prot); an encrypted message not opened yet whose
  * outer Subject hides the real one is sealed (index_row.sealed).
  *
- * index_open() takes a snapshot of the mailbox's cached headers; sorting
- * and searching work on it in memory, each once per view, so that paging
- * through a view costs only its rows. Used by the front ends (--list, the
- * interface), never by the sync. A snapshot is not shared between threads.
+ * Nothing of the mailbox is held in memory: each view is a query on the
+ * header cache through its indexes (one per sort, and the stored thread
+ * order), and a page reads only its rows, from the nearest place known
+ * (the start, the end, the last page). Used by the front ends (--list,
+ * the interface), never by the sync. An index is not shared between
+ * threads; it reads the cache handle it was opened on.
  */
 #ifndef STEED_INDEX_H
 #define STEED_INDEX_H
@@ -60,7 +62,7 @@ struct index_view {
 #define INDEX_ROW_ORPHAN	0x01	/* thread: its parent is missing */
 #define INDEX_ROW_LAST		0x02	/* thread: last of its siblings */
 
-/* One row; strings are NULL when absent and last until index_close(). */
+/* One row; strings are NULL when absent and are freed with the page. */
 struct index_row {
 	uint32_t	 uid;
 	char		 flags[8];	/* maildir letters: D F R S T */
@@ -101,33 +103,43 @@ struct index_row {
 struct index;
 
 /*
- * A snapshot of folder's cached headers. Returns NULL with a cause on a
- * database error; a folder not cached is an empty index.
+ * The index of folder's cached messages, read through the cache handle
+ * (which must outlive it). Returns NULL with a cause on a database
+ * error; a folder not cached is an empty index.
  */
 struct index	*index_open(struct cache *, const char *folder, char **cause);
-/* The same, of the limit messages of highest UID only (0: all): a first
- * screen of a large folder while the whole snapshot is read. */
-struct index	*index_open_newest(struct cache *, const char *folder,
-		     size_t limit, char **cause);
 void		 index_close(struct index *);
+/*
+ * Never write to the cache: the thread sort shows the stored thread order
+ * as it is, even when messages came or went since it was made (the
+ * interface, whose thread must not wait; index_thread_prepare() on
+ * another thread brings it up to date).
+ */
+void		 index_readonly(struct index *);
+/* The cache changed (a sync): counts are read again on the next call. */
+void		 index_refresh(struct index *);
 
 /*
- * Make the view of every message by sort, either way, and keep it: a
- * later view of every message in that order costs nothing (views that
- * are limited or searched are made each time). For a thread that reads
- * the snapshot before handing it over.
+ * Make the stored thread order of folder again if messages came or went
+ * since it was made (every message is read for it, then let go). Writes
+ * to the cache.
  */
+int		 index_thread_prepare(struct cache *, const char *folder,
+		     char **cause);
+/* The same through an index, for sort (a no-op but for the thread
+ * sort), then the count of that view of every message. */
 int		 index_prepare(struct index *, enum index_sort, int reverse,
 		     char **cause);
-/* Messages in the snapshot, and in view v (sorting it if need be). */
-size_t		 index_total(const struct index *);
+/* Messages in the folder, and in view v. */
+size_t		 index_total(struct index *);
 int		 index_count(struct index *, const struct index_view *,
 		     size_t *count, char **cause);
 
 /*
- * Rows offset to offset + limit - 1 of view v into an allocated *rows
- * (free() it), *n of them (fewer at the end). ts, unless NULL, gives
- * each row its trust state. -1 on a bad expression or a store error.
+ * Rows offset to offset + limit - 1 of view v into an allocated *rows,
+ * their strings with them (free() it), *n of them (fewer at the end).
+ * ts, unless NULL, gives each row its trust state. -1 on a bad
+ * expression or a store error.
  */
 int		 index_page(struct index *, const struct index_view *,
 		     size_t offset, size_t limit, struct trust_store *ts,

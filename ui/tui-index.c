@@ -7,9 +7,6 @@
  * is a job for the account's worker; the screen never waits for it.
  */
 #include <curses.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,12 +30,10 @@ struct overlay {
 	long		 done_at;	/* loads started when it ended, or -1 */
 };
 
-/* A snapshot read on a thread of its own. */
+/* The stored thread order, brought up to date on a thread of its own. */
 struct load {
 	char			*account;
 	char			*folder;
-	struct index_view	 v;
-	char			*limit;
 };
 
 struct ixs {
@@ -69,13 +64,10 @@ struct ixs {
 	size_t			 nov;
 
 	uint64_t		 sync_job, open_job, search_job;
-	uint64_t		 load_job;	/* the snapshot being read */
-	long			 loads;		/* snapshots asked for */
-	long			 load_no;	/* the one being read */
+	uint64_t		 load_job;	/* the thread order being made */
+	long			 loads;		/* such jobs asked for */
+	long			 load_no;	/* the one running */
 	int			 load_again;	/* changed meanwhile */
-	int			 partial;	/* only the newest, for now */
-	int			 want_top;	/* Home while partial: the top of
-					   the whole folder when it comes */
 	int			 synced;
 	char			 title[256];
 };
@@ -154,73 +146,55 @@ ixs_place(struct ixs *s)
 	ixs_clamp(s);
 }
 
+/*
+ * The stored thread order brought up to date, on a thread of its own
+ * with its own cache handle: for a large folder that is every message's
+ * threading fields read, threaded and let go.
+ */
 static void *
 ixs_load_run(void *arg)
 {
 	struct load	*l = arg;
 	struct cache	*c;
-	struct index	*ix = NULL;
 	char		*cause = NULL;
-	size_t		 n;
 
 	if ((c = cache_open(l->account, &cause)) != NULL) {
-		ix = index_open(c, l->folder, &cause);
-		cache_close(c);
-	}
-	/* sorted here too, not on the interface thread: the sorts a
-	 * person switches to with a key (the thread sort, back to date),
-	 * then the view on screen */
-	if (ix != NULL) {
-		index_prepare(ix, INDEX_SORT_THREAD, 0, &cause);
-		free(cause);
-		cause = NULL;
-		index_prepare(ix, INDEX_SORT_DATE, 0, &cause);
-		free(cause);
-		cause = NULL;
-		l->v.limit = l->limit;
-		if (index_count(ix, &l->v, &n, &cause) == -1) {
+		if (index_thread_prepare(c, l->folder, &cause) == -1) {
 			free(cause);
 			cause = NULL;
 		}
+		cache_close(c);
 	}
 	free(cause);
+	return l;
+}
+
+static void
+ixs_load_discard(void *arg)
+{
+	struct load	*l = arg;
+
 	free(l->account);
 	free(l->folder);
-	free(l->limit);
 	free(l);
-	return ix;
 }
 
-static void
-ixs_load_discard(void *ix)
+/*
+ * Is the stored thread order to be kept up to date now? For a folder
+ * shown in the thread sort, and for any of up to TUI_THREADS_EAGER
+ * messages, so that switching to the thread sort costs a page; making
+ * it holds the folder's threading fields in memory for a moment, which
+ * a larger folder pays only when it is shown threaded.
+ */
+#define TUI_THREADS_EAGER	200000
+static int
+ixs_threads_wanted(struct ixs *s)
 {
-	index_close(ix);
+	return s->v.sort == INDEX_SORT_THREAD || (s->ix != NULL &&
+	    index_total(s->ix) <= TUI_THREADS_EAGER);
 }
 
-static void *
-ixs_drop_run(void *ix)
-{
-	index_close(ix);
-	/* the snapshot's rows were spread over pages that malloc would
-	 * keep for itself: back to the system, so that a folder read
-	 * again and again does not leave the process a snapshot larger
-	 * for each time (doc/bench.md, "Load") */
-#ifdef __GLIBC__
-	malloc_trim(0);
-#endif
-	return NULL;
-}
-
-/* Let a snapshot go: freed, and its memory given back, on a thread of its
- * own (for 100,000 messages that is milliseconds). */
-static void
-ixs_drop(struct index *ix)
-{
-	if (ix != NULL)
-		(void)tui_background(ixs_drop_run, ix, NULL);
-}
-
-/* Read the folder's snapshot again, on a thread of its own. */
+/* Bring the stored thread order up to date, on a thread of its own. */
 static void
 ixs_reload(struct ixs *s)
 {
@@ -233,65 +207,62 @@ ixs_reload(struct ixs *s)
 	l = xcalloc(1, sizeof *l);
 	l->account = xstrdup(tui_account_config(s->ta)->id);
 	l->folder = xstrdup(s->folder);
-	l->v = s->v;
-	l->v.uids = NULL;
-	l->v.nuids = 0;
-	l->limit = s->v.uids == NULL && s->limit != NULL ?
-	    xstrdup(s->limit) : NULL;
 	s->load_no = ++s->loads;
 	s->load_job = tui_background(ixs_load_run, l, ixs_load_discard);
 }
 
-/* A snapshot arrived: show it, the cursor where it was. */
+/* What the cache holds now: read again, the cursor where it was. */
 static void
-ixs_take(struct ixs *s, struct index *ix)
+ixs_refresh(struct ixs *s)
+{
+	if (s->ix == NULL)
+		return;
+	index_refresh(s->ix);
+	ixs_place(s);
+	tui_dirty();
+}
+
+/* The thread order is up to date: show it, the cursor where it was. */
+static void
+ixs_take(struct ixs *s, struct load *l)
 {
 	size_t	i, k;
 
-	ixs_drop(s->ix);
-	s->ix = ix;
-	s->partial = 0;
-	/* flag changes the snapshot was read after are in it */
+	ixs_load_discard(l);
+	/* flag changes the cache was read after are in it */
 	for (i = k = 0; i < s->nov; i++) {
 		if (s->ov[i].done_at >= 0 && s->ov[i].done_at < s->load_no)
 			continue;
 		s->ov[k++] = s->ov[i];
 	}
 	s->nov = k;
-	ixs_place(s);
-	if (s->want_top) {
-		s->want_top = 0;
-		s->cur = s->top = 0;
-		ixs_clamp(s);
-	}
+	ixs_refresh(s);
 }
 
 /*
- * The first screen at once: the newest messages only (a few screens of
- * them), then the whole folder from a thread of its own.
+ * The index, read from the interface's own cache handle page by page:
+ * the first screen at once, at any size; the thread order is brought up
+ * to date from a thread of its own.
  */
 static void
 ixs_load(struct ixs *s)
 {
 	struct cache	*c = tui_account_cache(s->ta);
 	char		*cause = NULL;
-	size_t		 want = (size_t)(tui_rows() > 0 ? tui_rows() : 24) * 4;
 	struct index	*ix;
 
 	if (c == NULL)
 		return;
-	if ((ix = index_open_newest(c, s->folder, want, &cause)) == NULL) {
+	if ((ix = index_open(c, s->folder, &cause)) == NULL) {
 		tui_error("%s", cause != NULL ? cause : "index error");
 		free(cause);
 		return;
 	}
-	if (s->ix != NULL)
-		index_close(s->ix);
+	index_readonly(ix);
+	index_close(s->ix);
 	s->ix = ix;
 	ixs_place(s);
-	/* fewer than asked for: that is the whole folder */
-	s->partial = index_total(ix) == want;
-	if (s->partial)
+	if (ixs_threads_wanted(s))
 		ixs_reload(s);
 }
 
@@ -541,9 +512,7 @@ ixs_status(struct tui_screen *sc, struct buf *b)
 
 	buf_addf(b, " %s  %zu/%zu", s->folder,
 	    s->count ? s->cur + 1 : 0, s->count);
-	if (s->partial)
-		buf_addf(b, " (newest; reading the rest)");
-	else if (s->ix != NULL && s->count != index_total(s->ix))
+	if (s->ix != NULL && s->count != index_total(s->ix))
 		buf_addf(b, " of %zu", index_total(s->ix));
 	buf_addf(b, "  sort: %s%s", s->v.reverse ? "-" : "",
 	    index_sort_name(s->v.sort));
@@ -675,6 +644,10 @@ ixs_set_view(struct ixs *s)
 	s->v.uids = s->uids;
 	s->v.nuids = s->nuids;
 	ixs_place(s);
+	/* the stored thread order, brought up to date if need be: made
+	 * only for a folder shown in the thread sort */
+	if (s->v.sort == INDEX_SORT_THREAD)
+		ixs_reload(s);
 	tui_dirty();
 }
 
@@ -935,12 +908,9 @@ ixs_action(struct tui_screen *sc, enum tui_action a, int key)
 		return 1;
 	case TA_TOP:
 		ixs_move(s, -(long)s->count);
-		if (s->partial)
-			s->want_top = 1;
 		return 1;
 	case TA_BOTTOM:
 		ixs_move(s, (long)s->count);
-		s->want_top = 0;
 		return 1;
 	case TA_SELECT:
 		if ((r = ixs_current(s)) != NULL)
@@ -1131,14 +1101,17 @@ ixs_event(struct tui_screen *sc, struct tui_event *ev)
 	if (ev->kind == TE_CHANGED && ev->folder != NULL &&
 	    strcmp(ev->folder, s->folder) == 0) {
 		s->synced = 1;
-		ixs_reload(s);
+		ixs_refresh(s);
+		if (ixs_threads_wanted(s))
+			ixs_reload(s);
 		return;
 	}
-	/* the first rows of a cold cache as soon as there are some */
-	if (ev->kind == TE_PROGRESS && (s->ix == NULL ||
-	    index_total(s->ix) < (size_t)tui_rows()) &&
-	    ev->done > 0 && s->load_job == 0) {
-		ixs_load(s);
+	/* the rows of a cold cache as they come */
+	if (ev->kind == TE_PROGRESS && ev->done > 0) {
+		if (s->ix == NULL)
+			ixs_load(s);
+		else
+			ixs_refresh(s);
 		return;
 	}
 	if (ev->kind != TE_DONE)
@@ -1248,7 +1221,7 @@ ixs_free(struct tui_screen *sc)
 {
 	struct ixs	*s = sc->data;
 
-	ixs_drop(s->ix);
+	index_close(s->ix);
 	free(s->rows);
 	free(s->ov);
 	free(s->folder);

@@ -2,6 +2,7 @@
  * indexbench: the index half of make bench (tests/bench/index.sh).
  *
  *   indexbench [-n MESSAGES] [-r RUNS] DIR
+ *   indexbench -m DIR
  *
  * Fills a new header cache DIR/bench.hcache, untimed, with MESSAGES
  * (100,000) messages through cache_put, as a sync stores them: senders
@@ -12,11 +13,18 @@
  * for one message in twenty, through trust_store_message.
  *
  * Then, RUNS (5) times, it times what the index costs on that cache:
- * index_open (the snapshot); for every sort both ways, making the view
+ * index_open; for every sort both ways, counting the view
  * (the sort, once) and then pages of 50 rows with their trust states at
  * the start, the middle and the end of the view; the thread sort; a
  * search. Each page must hold 50 rows in the view's order, or the run
  * fails: a broken run cannot look fast.
+ *
+ * With -m it fills nothing and times nothing: it opens the cache DIR
+ * holds, as the interface does (index_readonly), reads every view both
+ * ways at its start, middle and end, steps through 2,000 rows of the date
+ * view a row at a time and 100 pages, searches, and prints its peak RSS
+ * as "peak BYTES": run on caches of 10,000 and 100,000 messages it shows
+ * whether the index's memory grows with the mailbox.
  *
  * Prints, one per line:
  *   fill MESSAGES SECONDS
@@ -159,9 +167,13 @@ fill(const char *dir, unsigned n)
 	if (cache_commit(c, &cause) == -1)
 		die("cache", cause);
 	free(root);
+	printf("fill %u %.3f\n", n, now_s() - t0);
+	t0 = now_s();
+	if (index_thread_prepare(c, "INBOX", &cause) == -1)
+		die("threads", cause);
+	printf("threads %.6f\n", now_s() - t0);
 	trust_store_close(ts);
 	cache_close(c);
-	printf("fill %u %.3f\n", n, now_s() - t0);
 }
 
 /* The rows must be those of the view, in its order. */
@@ -240,7 +252,7 @@ run(const char *dir, unsigned n)
 		printf("snapshot %ld\n", (ru.ru_maxrss - rss) * 1024);
 	first_run = 0;
 	if (index_total(ix) != n)
-		die("the snapshot is short", NULL);
+		die("the index is short", NULL);
 
 	for (k = 0; k < 12; k++) {
 		memset(&v, 0, sizeof v);
@@ -286,14 +298,80 @@ run(const char *dir, unsigned n)
 	cache_close(c);
 }
 
+/* What the interface does to an index, and the peak RSS it took. */
+static void
+memory(const char *dir)
+{
+	struct cache		*c;
+	struct index		*ix;
+	struct index_view	 v;
+	struct index_row	*rows;
+	struct rusage		 ru;
+	size_t			 got, count, i, k, off;
+	char			*path, *cause = NULL;
+
+	path = xasprintf("%s/bench.hcache", dir);
+	if ((c = cache_open_path(path, &cause)) == NULL)
+		die("cache", cause);
+	free(path);
+	if ((ix = index_open(c, "INBOX", &cause)) == NULL)
+		die("index_open", cause);
+	index_readonly(ix);
+	for (k = 0; k < 12; k++) {
+		memset(&v, 0, sizeof v);
+		v.sort = (enum index_sort)(k / 2);
+		v.reverse = (int)(k % 2);
+		if (index_count(ix, &v, &count, &cause) == -1)
+			die("index_count", cause);
+		for (i = 0; i < 3; i++) {
+			off = i == 0 ? 0 : i == 1 ? count / 2 : count - PAGE;
+			if (index_page(ix, &v, off, PAGE, NULL, &rows, &got,
+			    &cause) == -1)
+				die("index_page", cause);
+			free(rows);
+		}
+	}
+	memset(&v, 0, sizeof v);
+	v.sort = INDEX_SORT_DATE;
+	index_count(ix, &v, &count, &cause);
+	for (i = 0; i < 2000 && i + PAGE < count; i++) {
+		if (index_page(ix, &v, i, PAGE, NULL, &rows, &got,
+		    &cause) == -1)
+			die("index_page", cause);
+		free(rows);
+	}
+	for (i = 0; i < 100 && (i + 1) * PAGE < count; i++) {
+		if (index_page(ix, &v, count - (i + 1) * PAGE, PAGE, NULL,
+		    &rows, &got, &cause) == -1)
+			die("index_page", cause);
+		free(rows);
+	}
+	v.limit = "~f ada";
+	if (index_count(ix, &v, &count, &cause) == -1 ||
+	    index_page(ix, &v, 0, PAGE, NULL, &rows, &got, &cause) == -1)
+		die("search", cause);
+	free(rows);
+	if (index_find(ix, &v, 1, &off) == -1 && count == 0)
+		die("search found nothing", NULL);
+	index_close(ix);
+	cache_close(c);
+	getrusage(RUSAGE_SELF, &ru);
+	printf("peak %ld\n", ru.ru_maxrss * 1024);
+}
+
 int
 main(int argc, char **argv)
 {
 	unsigned	n = 100000, runs = 5, r;
 	int		ch;
 
-	while ((ch = getopt(argc, argv, "n:r:")) != -1) {
+	while ((ch = getopt(argc, argv, "mn:r:")) != -1) {
 		switch (ch) {
+		case 'm':
+			if (argc - optind != 1)
+				goto usage;
+			memory(argv[optind]);
+			return 0;
 		case 'n':
 			n = (unsigned)strtoul(optarg, NULL, 10);
 			break;
@@ -311,6 +389,7 @@ main(int argc, char **argv)
 		run(argv[optind], n);
 	return 0;
 usage:
-	fprintf(stderr, "usage: indexbench [-n MESSAGES] [-r RUNS] DIR\n");
+	fprintf(stderr, "usage: indexbench [-n MESSAGES] [-r RUNS] DIR\n"
+	    "       indexbench -m DIR\n");
 	return 2;
 }

@@ -4,7 +4,10 @@
 # headers from 24 senders, each with a key of their own). After every
 # kill both databases open, PRAGMA integrity_check says ok, and the next
 # run goes on; in the end a sync completes with every message cached once
-# and every sender known to the trust store.
+# and every sender known to the trust store. A cold sync fetches the
+# newest first: whatever a kill left holds the newest message. Then kills
+# land on runs that go on from what the one before left (its resume
+# point, lowuid, going down), and the last run completes it.
 . "$(dirname "$0")/../lib.sh"
 
 [ -n "${STEED_IMAPS_PORT:-}" ] || bail "no test environment (run under tests/env/run)"
@@ -122,11 +125,37 @@ while [ "$killed" -lt "$KILLS" ] && [ "$i" -lt $((KILLS * 2)) ]; do
 		bad=$((bad + 1))
 		diag "run $i: a database is damaged"
 	fi
+	# what a kill left: rows, the highest UID, how far down
+	[ ! -e "$HCACHE" ] || sqlite3 -batch "$HCACHE" "SELECT count(*) ||
+	    ' ' || coalesce(max(uid), 0) FROM message" >>"$T_TMP/left" \
+	    2>/dev/null
 done
+top=$(awk '$1 > 0 { print $2 }' "$T_TMP/left" | sort -n | tail -1)
+partial=$(awk -v n="$N" '$1 > 0 && $1 < n' "$T_TMP/left" | wc -l)
+nottop=$(awk -v n="$N" -v top="$top" '$1 > 0 && $1 < n && $2 != top' "$T_TMP/left" | wc -l)
+diag "$partial kills left part of the mailbox cached"
+ok "every kill that left part of the mailbox left its newest message (UID $top)" \
+    [ "$nottop" = 0 ]
 diag "$i runs: $killed killed in the middle, $done_runs ended first (kills within $span ms at the end)"
 ok "steedmail was killed $KILLS times in the middle of its work" [ "$killed" -ge "$KILLS" ]
 ok "after every kill both databases pass integrity_check" [ "$bad" = 0 ]
 diag "$(date +%T) the kills are over"
+# kills on runs that go on from what the one before left
+rm -f "$HCACHE" "$HCACHE-wal" "$HCACHE-shm"
+resumed=0 prev=0 grew=1
+for k in 1 2 3 4 5 6; do
+	"$STEEDMAIL" -F "$T_TMP/k.conf" --sync >"$T_TMP/resume.$k" 2>&1 &
+	pid=$!
+	sleep "$(awk -v r="$RANDOM" -v span="$span" 'BEGIN { printf "%.3f", (span / 3 + r % (span / 2 + 1)) / 1000 }')"
+	kill -KILL "$pid" 2>/dev/null && resumed=$((resumed + 1))
+	wait "$pid" 2>/dev/null
+	now_rows=$(sqlite3 -batch "$HCACHE" 'SELECT count(*) FROM message' 2>/dev/null || echo 0)
+	low=$(sqlite3 -batch "$HCACHE" 'SELECT lowuid FROM mailbox' 2>/dev/null)
+	diag "resumed run $k: $now_rows rows, lowuid ${low:-none}"
+	[ "$now_rows" -ge "$prev" ] || grew=0
+	prev=$now_rows
+done
+ok "runs killed one after another on one cache never lose rows" [ "$grew" = 1 ]
 ok "the next run completes" s --sync
 ok "... and a sync after it completes too" s --sync
 ok "the header cache holds each of the $N messages once" \

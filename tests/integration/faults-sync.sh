@@ -1,9 +1,12 @@
 # faults-sync.sh: the connection to the real Dovecot drops, again and
 # again, in the middle of a cold sync of 10,000 messages
 # (tests/tools/faultproxy.py cuts it after some bytes from the server).
-# Every run keeps what it stored; the runs after go on from there; in the
-# end the header cache holds each of the 10,000 messages exactly once: no
-# gap, no duplicate, and --list shows them all.
+# A cold sync fetches the newest first and goes back: what the first run
+# cut short kept are the newest messages, and the cache says how far down
+# it came (lowuid). Every run keeps what it stored; the runs after go on
+# from there, down as well as up; in the end the header cache holds each
+# of the 10,000 messages exactly once: no gap, no duplicate, and --list
+# shows them all.
 . "$(dirname "$0")/../lib.sh"
 
 [ -n "${STEED_IMAPS_PORT:-}" ] || bail "no test environment (run under tests/env/run)"
@@ -57,14 +60,26 @@ while [ "$runs" -lt 12 ]; do
 	fi
 	sqlite3 -batch "$HCACHE" 'SELECT count(*) FROM message' \
 	    >>"$T_TMP/kept" 2>/dev/null || echo 0 >>"$T_TMP/kept"
+	sqlite3 -batch "$HCACHE" "SELECT count(*) || ' ' || min(m.uid) ||
+	    ' ' || max(m.uid) || ' ' || b.lowuid FROM message m JOIN mailbox b
+	    ON b.id = m.mailbox" >>"$T_TMP/span" 2>/dev/null
 done
+diag "rows, lowest and highest UID, lowuid after each: $(tr '\n' ',' <"$T_TMP/span")"
 diag "kept after each cut-short run: $(tr '\n' ' ' <"$T_TMP/kept")"
 diag "sync runs: $runs; proxy: $(grep -c dropped "$PLOG") connections dropped"
 ok "the connection was cut five times" sh -c "[ \$(grep -c '^cut down .*: dropped' '$PLOG') = 5 ]"
 cat "$T_TMP"/sync.* | sed "s/^/# /"
 ok "a run cut short keeps what it stored: the next starts from there" \
     sh -c "sort -n -u '$T_TMP/kept' | cmp -s - '$T_TMP/kept' && [ \$(head -1 '$T_TMP/kept') -gt 0 ]"
+first=$(awk '$1 > 0 { print; exit }' "$T_TMP/span")
+set -- $first
+ok "the first run that kept rows kept the newest: UID $N, not UID 1" \
+    [ "${3:-}" = "$N" ] && [ "${2:-0}" -gt 1 ]
+ok "... and the cache says how far down it came (lowuid ${4:-})" \
+    [ "${4:-0}" -gt 1 ] && [ "${4:-0}" -le "${2:-0}" ]
 ok "a sync completes in the end" [ -n "$done" ]
+ok "... and nothing is left below (lowuid 0)" \
+    [ "$(sqlite3 -batch "$HCACHE" 'SELECT lowuid FROM mailbox')" = 0 ]
 ok "... and says it holds $N messages" grep -q "$N" "$T_TMP/sync.$runs"
 ok "a sync cut short says so in plain words" \
     grep -qiE 'connection|lost|closed|server' "$T_TMP/sync.1"

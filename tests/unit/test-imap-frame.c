@@ -345,6 +345,21 @@ test_text(void)
 	    "pass");
 	TAP_OK(verdict_str("* OK [PERMANENTFLAGS (\\Seen \\*)] ok\r\n") ==
 	    NULL, "other codes are text");
+	TAP_STR(verdict_str("* VANISHED (EARLIER) 3:4\r\n"),
+	    "an untagged VANISHED response, which steedmail never asks for",
+	    "VANISHED is refused while QRESYNC is not enabled");
+	{
+		struct imap_frame	q;
+
+		imap_frame_init(&q);
+		q.qresync = 1;
+		TAP_OK(feed(&q, "* ENABLED QRESYNC\r\nA1 OK done\r\n"
+		    "* VANISHED (EARLIER) 3:4,9\r\n* VANISHED 12\r\n"
+		    "* 5 FETCH (UID 7 FLAGS (\\Flagged) MODSEQ (4))\r\n") == 0,
+		    "... and passes, with ENABLED, once it is");
+		TAP_OK(feed(&q, "* QUOTA x\r\n") == -1,
+		    "... while the others are still refused");
+	}
 }
 
 static void

@@ -77,15 +77,19 @@ uids(struct index *ix, const char *sort, const char *limit)
 	return out;
 }
 
+/* Row uid into *r; its strings, those of a page, last until the next
+ * call (the page is freed then). */
 static struct index_row *
 row(struct index *ix, uint32_t uid, struct trust_store *ts,
     struct index_row *r)
 {
+	static struct index_row	*rows;
 	struct index_view	 v = { INDEX_SORT_ARRIVAL, 0, NULL, NULL, 0 };
-	struct index_row	*rows;
 	size_t			 n, i;
 	char			*cause = NULL;
 
+	free(rows);
+	rows = NULL;
 	if (index_page(ix, &v, 0, 100, ts, &rows, &n, &cause) == -1) {
 		printf("# page: %s\n", cause);
 		free(cause);
@@ -94,11 +98,9 @@ row(struct index *ix, uint32_t uid, struct trust_store *ts,
 	for (i = 0; i < n; i++) {
 		if (rows[i].uid == uid) {
 			*r = rows[i];
-			free(rows);
 			return r;
 		}
 	}
-	free(rows);
 	return NULL;
 }
 
@@ -254,7 +256,7 @@ generated(struct cache *c, struct cache_mailbox *mb)
 		TAP_OK(0, "open: %s", cause);
 		return;
 	}
-	TAP_OK(index_total(ix) == 5000, "5000 messages in the snapshot");
+	TAP_OK(index_total(ix) == 5000, "5000 messages in the index");
 	seen = calloc(5001, sizeof *seen);
 	for (sorts = 0; sorts < 12; sorts++) {
 		v.sort = (enum index_sort)(sorts / 2);
@@ -264,7 +266,10 @@ generated(struct cache *c, struct cache_mailbox *mb)
 			if (index_page(ix, &v, off, 50, NULL, &rows, &n,
 			    &cause) == -1 || n == 0)
 				break;
+			/* a page's strings go with it */
 			memcpy(all + got, rows, n * sizeof *rows);
+			for (i = 0; i < n; i++)
+				all[got + i].from = strdup(rows[i].from);
 			got += n;
 			free(rows);
 		}
@@ -307,6 +312,8 @@ generated(struct cache *c, struct cache_mailbox *mb)
 		TAP_OK(got == 5000 && bad == 0, "sort %s%s: all 5000, once, "
 		    "in order, 50 a page (%zu out of place)", v.reverse ?
 		    "-" : "", index_sort_name(v.sort), bad);
+		for (i = 0; i < got; i++)
+			free((char *)all[i].from);
 		free(all);
 	}
 	free(seen);
@@ -505,11 +512,6 @@ main(void)
 		v.uids = NULL;
 		v.nuids = 0;
 	}
-	index_close(ix);
-
-	ix = index_open_newest(c, "INBOX", 2, &cause);
-	TAP_OK(ix != NULL && index_total(ix) == 2, "the newest two");
-	TAP_STR(uids(ix, "arrival", NULL), "4 5", "... in UID order");
 	index_close(ix);
 
 	ix = index_open(c, "Nothing", &cause);

@@ -1,0 +1,84 @@
+# qresync.sh: a warm sync with QRESYNC (RFC 7162), which the test Dovecot
+# offers, against the same without it. After a cold --sync of 300
+# messages, some are expunged and some flagged on the server: the next
+# --sync learns both from its SELECT (the flags of what changed, the
+# expunged UIDs as VANISHED), asks for no list of every UID and no flag
+# of every message, and leaves the header cache as the server has it;
+# with nothing changed it stops at the modseq. IDLE hears of an expunge
+# as VANISHED too (the interface, in tmux: the row goes).
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib-tui.sh"
+
+[ -n "${STEED_IMAPS_PORT:-}" ] || bail "no test environment (run under tests/env/run)"
+N=300
+USER_ADDR=qresync-$$@steed.test
+DOVE="doveadm -c $STEED_DOVECOT_CONF"
+
+"$STEED_ENV_BIN/add-user" "$USER_ADDR" qresync-pw || bail "add-user failed"
+home=$($DOVE user -f home "$USER_ADDR") && [ -n "$home" ] || bail "no home"
+mkdir -p "$home" || bail "cannot create $home"
+python3 tests/bench/genmaildir.py "$home/Maildir" "$N" >/dev/null ||
+	bail "the generator failed"
+chown -R "$STEED_MAIL_UID:$STEED_MAIL_GID" "$(dirname "$home")" ||
+	bail "chown failed"
+
+cat >"$T_TMP/q.conf" <<EOF
+ca-file = $STEED_CA_FILE
+dns-config = $STEED_DNS_CONF
+
+[account q]
+name = Q
+address = $USER_ADDR
+imap = imaps://127.0.0.1:$STEED_IMAPS_PORT
+smtp = smtp://127.0.0.1:$STEED_SUBMISSION_PORT
+password = qresync-pw
+EOF
+chmod 600 "$T_TMP/q.conf"
+s() { sm -F "$T_TMP/q.conf" -d 3 "$@"; }
+HCACHE=$XDG_CACHE_HOME/steedmail/q.hcache
+LOG=$XDG_CACHE_HOME/steedmail/debug.log
+q() { sqlite3 -batch "$HCACHE" "$1"; }
+
+s --sync >"$T_TMP/cold" 2>&1
+ok "a cold sync caches all $N" [ "$(q 'SELECT count(*) FROM message')" = "$N" ]
+
+# on the server: 5 expunged (two of them next to each other), 3 flagged
+$DOVE expunge -u "$USER_ADDR" mailbox INBOX uid 10,11,50,120,299 ||
+	bail "doveadm expunge failed"
+$DOVE flags add -u "$USER_ADDR" '\Flagged' mailbox INBOX uid 7,8,200 ||
+	bail "doveadm flags failed"
+: >"$LOG"
+s --sync >"$T_TMP/warm" 2>&1
+ok "the warm sync succeeds" grep -q "expunged" "$T_TMP/warm"
+ok "... says 5 expunged and 3 flag updates" \
+    grep -q "3 flag updates, 5 expunged" "$T_TMP/warm"
+ok "... learnt them from its SELECT (QRESYNC, VANISHED)" \
+    grep -q "QRESYNC: 3 flag updates, 5 vanished" "$LOG"
+ok "... asked for no list of every UID" sh -c "! grep -q 'UID SEARCH' '$LOG'"
+ok "... nor for the flags of every message" \
+    sh -c "! grep -Eq 'UID FETCH 1:[0-9]+ \\(UID FLAGS\\)' '$LOG'"
+ok "the cache holds $((N - 5)) rows" [ "$(q 'SELECT count(*) FROM message')" = "$((N - 5))" ]
+ok "... not the expunged ones" [ "$(q 'SELECT count(*) FROM message WHERE uid IN (10,11,50,120,299)')" = 0 ]
+ok "... the flagged ones flagged" [ "$(q "SELECT count(*) FROM message WHERE uid IN (7,8,200) AND flags LIKE '%F%'")" = 3 ]
+: >"$LOG"
+s --sync >"$T_TMP/again" 2>&1
+ok "nothing changed: the next sync stops at the modseq" \
+    grep -q "nothing changed" "$LOG"
+s --list >"$T_TMP/list" 2>&1
+ok "--list shows $((N - 5))" [ "$(wc -l <"$T_TMP/list")" = "$((N - 5))" ]
+
+# IDLE: the interface open, a message expunged on the server
+export TZ=UTC
+H=$T_TMP/home
+mkdir -p "$H"
+cp -a "$XDG_CACHE_HOME" "$H/cache"
+tui_start t env HOME="$H" XDG_DATA_HOME="$XDG_DATA_HOME" \
+    XDG_CACHE_HOME="$H/cache" XDG_CONFIG_HOME="$H/config" LANG=C.UTF-8 \
+    TZ=UTC "$STEEDMAIL" -F "$T_TMP/q.conf"
+ok "the interface shows the folder" tui_wait t "INBOX  $((N - 5))/$((N - 5))" 30
+sleep 2
+$DOVE expunge -u "$USER_ADDR" mailbox INBOX uid 300 || bail "doveadm expunge failed"
+ok "an expunge while it waits in IDLE: the row goes" \
+    tui_wait t "INBOX  $((N - 6))/$((N - 6))" 60
+tui_keys t q
+tui_ended t 10 >/dev/null
