@@ -6,27 +6,31 @@
 #
 # Starts a tests/env instance; alice and bob make their keys (steedmail
 # --genkey, no passphrase) and import each other's (--export-key,
-# --import-key). alice's steedmail builds one signed and encrypted PGP/MIME
+# --import-key). bob's gpg-agent gets `debug ipc` and a log file: every
+# PKDECRYPT request (one per use of his secret key to decrypt a session
+# key, whoever asks) is a line there, and the decryptions below are
+# counted so. alice's steedmail builds one signed and encrypted PGP/MIME
 # message to bob with its protected header (RFC 9788), `-s --encrypt`
 # queued to a closed port as crypto.sh does; tests/bench/pgpgen.py makes
 # BENCH_PGP_N (5000) of that form from it, each with a subject of its own,
 # signed by alice and encrypted to both in one gpg pass as steedmail does,
-# BENCH_PGP_JOBS (2) gpg processes at once, and APPENDs them to bob's
-# INBOX over IMAPS (python imaplib) while it makes the next ones. Then, with bob's gpg-agent warm:
-#   (1) bob's `steedmail --sync`, timed as a whole process: it fetches the
-#       N new messages and its trust step decrypts and verifies each; then
-#       `gpg --decrypt` of each message's encrypted part, one process per
-#       message, as bob (each must say DECRYPTION_OKAY and GOODSIG). Per
-#       message: the sync's time over N against gpg's median. Afterwards
-#       `steedmail --list` must show every message by its real subject
-#       (not "(encrypted)", not "..."), or the bench fails.
-#   (2) bob's gpg-agent restarted with `debug ipc` and a log file: every
-#       PKDECRYPT request (one per decryption of a session key with bob's
-#       secret key) is a line there. bob's interface runs in tmux at 80x24;
-#       once its index is drawn and quiet, Enter opens the message under
-#       the cursor and r replies to it (an $EDITOR that keeps what it was
-#       given). The PKDECRYPT lines are counted at start-up, after the
-#       opening and after the reply; the target is one in all.
+# BENCH_PGP_JOBS (2) gpg processes at once, and APPENDs them to bob's INBOX
+# over IMAPS (python imaplib) while it makes the next ones. Then, with
+# bob's gpg-agent warm:
+#   (1) bob's `steedmail --sync`, timed as a whole process, twice, each
+#       from an empty header cache: with the default settings, and with
+#       sync-trust-limit = N, so that its trust step decrypts and verifies
+#       every new message. Then `gpg --decrypt` of each message's encrypted
+#       part, one process per message, as bob (each must say
+#       DECRYPTION_OKAY and GOODSIG). Per decryption: the sync's time over
+#       its decryptions against gpg's median. After each sync `steedmail
+#       --list` must show every message by its real subject (not
+#       "(encrypted)", not "..."), or the bench fails.
+#   (2) bob's interface runs in tmux at 80x24; once its index is drawn and
+#       the agent quiet, Enter opens the message under the cursor and r
+#       replies to it (an $EDITOR that keeps what it was given). The
+#       decryptions are counted at start-up, after the opening and after
+#       the reply; the target is one in all.
 # Prints markdown tables with met / not met. Missed targets are reported,
 # not failed, except that the run fails (non-zero) when --list does not
 # show every real subject, when the decryptions could not be counted, or
@@ -34,12 +38,14 @@
 #
 # Environment: BENCH_PGP_N, BENCH_PGP_JOBS, BENCH_LIMIT (seconds per step,
 # 600 for the sync), BENCH_OUT (the report is appended to this file),
-# BENCH_KEEP=1 (keep the temporary directory and the test environment's).
+# BENCH_KEEP=1 (keep the temporary directory and the test environment's),
+# BENCH_STEEDMAIL (another steedmail binary to measure, e.g. an older
+# commit's; the tree's by default).
 
 set -u
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
-STEEDMAIL=$ROOT/steedmail
+STEEDMAIL=${BENCH_STEEDMAIL:-$ROOT/steedmail}
 GEN=$ROOT/tests/bench/pgpgen.py
 N=${BENCH_PGP_N:-5000}
 JOBS=${BENCH_PGP_JOBS:-2}
@@ -105,6 +111,12 @@ as alice steedmail --export-key </dev/null >"$T/alice.asc" 2>"$T/err" || die "al
 as alice steedmail --import-key - <"$T/bob.asc" >"$T/err" 2>&1 || die "alice --import-key failed: $(cat "$T/err")"
 as bob steedmail --import-key - <"$T/alice.asc" >"$T/err" 2>&1 || die "bob --import-key failed: $(cat "$T/err")"
 
+# Every PKDECRYPT request to bob's agent (one per use of his secret key to
+# decrypt a session key, whoever asks) is a line in its log from now on.
+printf 'log-file %s\ndebug ipc\n' "$T/agent.log" >>"$BH/gpg-agent.conf"
+gpgconf --homedir "$BH" --kill gpg-agent >/dev/null 2>&1
+pkdecrypt() { cat "$T/agent.log" 2>/dev/null | grep -c ' <- PKDECRYPT'; }
+
 # --- the messages -------------------------------------------------------------
 
 # A port nothing listens on: alice's message stays queued in her outbox.
@@ -145,28 +157,29 @@ as bob gpg --batch --decrypt "$T/msg/00001.asc" >/dev/null 2>&1 ||
 	die "bob cannot decrypt message 1"
 
 FAILED=
-dflt_S= dflt_RSS=0 dflt_CPU=0 dflt_TRUST=0 dflt_LISTED=0 dflt_HIDDEN=0 dflt_OK=0
-all_S= all_RSS=0 all_CPU=0 all_TRUST=0 all_LISTED=0 all_HIDDEN=0 all_OK=0
+dflt_S= dflt_RSS=0 dflt_CPU=0 dflt_DEC=0 dflt_LISTED=0 dflt_HIDDEN=0 dflt_OK=0
+all_S= all_RSS=0 all_CPU=0 all_DEC=0 all_LISTED=0 all_HIDDEN=0 all_OK=0
 BOBCONF=$STEED_ENV/home/bob/config/steedmail/config
 { echo "sync-trust-limit = $N"; cat "$BOBCONF"; } >"$T/bob-all.conf"
 chmod 0600 "$T/bob-all.conf"
 
 # sync_run NAME [ARGS...]: bob's cold --sync (no header cache), timed; then
 # his --list with the same ARGS, its subjects checked against the ones
-# made. Sets NAME_S, NAME_RSS, NAME_CPU, NAME_TRUST (messages the trust
-# step processed), NAME_LISTED (real subjects listed), NAME_HIDDEN
+# made. Sets NAME_S, NAME_RSS, NAME_CPU, NAME_DEC (the decryptions bob's
+# agent did meanwhile), NAME_LISTED (real subjects listed), NAME_HIDDEN
 # ("(encrypted)" or "..." listed), NAME_OK (1: every real subject shown).
 sync_run() {
-	local name=$1 rc s rss usr sys trusted listed hidden missing
+	local name=$1 rc s rss usr sys dec listed hidden missing
 	shift
 	rm -rf "$STEED_ENV/home/bob/cache"
+	dec=$(pkdecrypt)
 	say "timing bob's steedmail${*:+ $*} --sync of the $N new messages (no header cache)"
 	/usr/bin/time -f '%e %M %U %S' -o "$T/$name.time" timeout "$LIMIT" \
 	    "$STEED_ENV_BIN/as" bob "$STEEDMAIL" "$@" --sync </dev/null \
 	    >"$T/$name.out" 2>"$T/$name.err"
 	rc=$?
 	read -r s rss usr sys <<<"$(tail -n 1 "$T/$name.time")"
-	trusted=$(sed -n 's/.*trust: \([0-9]*\) messages processed.*/\1/p' "$T/$name.err" | tail -n 1)
+	dec=$(($(pkdecrypt) - dec))
 	if [ $rc -ne 0 ]; then
 		say "steedmail --sync: exit status $rc"
 		sed 's/^/bench:   /' "$T/$name.err" | head -n 10 >&2
@@ -186,7 +199,7 @@ sync_run() {
 	printf -v "${name}_S" %s "$s"
 	printf -v "${name}_RSS" %s "$rss"
 	printf -v "${name}_CPU" %s "$(awk -v u="$usr" -v s="$sys" 'BEGIN { print u + s }')"
-	printf -v "${name}_TRUST" %s "${trusted:-0}"
+	printf -v "${name}_DEC" %s "$dec"
 	printf -v "${name}_LISTED" %s "$listed"
 	printf -v "${name}_HIDDEN" %s "$hidden"
 	if [ "$missing" -eq 0 ] && [ "$listed" -eq "$N" ]; then
@@ -205,6 +218,7 @@ sync_run dflt
 sync_run all -F "$T/bob-all.conf"
 
 say "timing gpg --decrypt of the $N encrypted parts, one process each"
+GPG_DEC=$(pkdecrypt)
 python3 - "$BH" "$T/msg" "$N" >"$T/gpg.times" <<'PY' || FAILED="$FAILED gpg"
 import os, subprocess, sys, time
 home, d, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -223,13 +237,11 @@ for i in range(1, n + 1):
                  (i, p.stderr.decode("utf-8", "replace")[-500:]))
     print("%.6f" % dt)
 PY
+GPG_DEC=$(($(pkdecrypt) - GPG_DEC))
 
 # --- (2) opening a message and replying: decryptions --------------------------
 
 say "counting the decryptions of opening a message and replying to it"
-printf 'log-file %s\ndebug ipc\n' "$T/agent.log" >>"$BH/gpg-agent.conf"
-gpgconf --homedir "$BH" --kill gpg-agent >/dev/null 2>&1
-pkdecrypt() { cat "$T/agent.log" 2>/dev/null | grep -c ' <- PKDECRYPT'; }
 cat >"$T/editor" <<EOF
 #!/bin/sh
 cp "\$1" "$T/seen"
@@ -261,6 +273,7 @@ quiet() {
 	done
 }
 DEC_START= DEC_OPEN= DEC_REPLY= OPENED=
+DEC_BASE=$(pkdecrypt)
 tx -f "$T/tmux.conf" new-session -d -s b -x 80 -y 24 \
     "env TERM=screen LANG=C.UTF-8 EDITOR=$T/editor $STEED_ENV_BIN/as bob $STEEDMAIL 2>$T/tui.err" ||
 	die "tmux failed"
@@ -268,18 +281,18 @@ tx resize-window -t b -x 80 -y 24 >/dev/null 2>&1
 if wait_for "Bench subject" 60 && wait_for "sort:" 10; then
 	sleep 2
 	quiet
-	DEC_START=$(pkdecrypt)
+	DEC_START=$(($(pkdecrypt) - DEC_BASE))
 	# the newest message is under the cursor
 	OPENED=$(screen | grep -o 'Bench subject [0-9]*' | sort | tail -n 1 | awk '{ print $3 }')
 	tx send-keys -t b Enter
 	if wait_for "of the sync bench." 30; then
 		quiet
-		DEC_OPEN=$(pkdecrypt)
+		DEC_OPEN=$(($(pkdecrypt) - DEC_BASE))
 		tx send-keys -t b r
 		for _ in $(seq 1 300); do [ -s "$T/seen" ] && break; sleep 0.1; done
 		if [ -s "$T/seen" ] && wait_for "Re: Bench subject" 30; then
 			quiet
-			DEC_REPLY=$(pkdecrypt)
+			DEC_REPLY=$(($(pkdecrypt) - DEC_BASE))
 			grep -q '^> Message .* of the sync bench\.' "$T/seen" ||
 				{ say "the reply does not quote the message"; DEC_REPLY=; }
 		fi
@@ -318,10 +331,10 @@ report() {
 	printf -- '- opened and replied to in the interface: "Bench subject %s" (tmux, 80x24)\n\n' "${OPENED:-?}"
 	awk -v n="$N" \
 	    -v ds="$dflt_S" -v drss="$dflt_RSS" -v dcpu="$dflt_CPU" \
-	    -v dtr="$dflt_TRUST" -v dl="$dflt_LISTED" -v dh="$dflt_HIDDEN" -v dok="$dflt_OK" \
+	    -v dtr="$dflt_DEC" -v dl="$dflt_LISTED" -v dh="$dflt_HIDDEN" -v dok="$dflt_OK" \
 	    -v as="$all_S" -v arss="$all_RSS" -v acpu="$all_CPU" \
-	    -v atr="$all_TRUST" -v al="$all_LISTED" -v ah="$all_HIDDEN" -v aok="$all_OK" \
-	    -v d0="$DEC_START" -v d1="$DEC_OPEN" -v d2="$DEC_REPLY" '
+	    -v atr="$all_DEC" -v al="$all_LISTED" -v ah="$all_HIDDEN" -v aok="$all_OK" \
+	    -v gdec="$GPG_DEC" -v d0="$DEC_START" -v d1="$DEC_OPEN" -v d2="$DEC_REPLY" '
 	function syncrow(name, s, rss, cpu, tr) {
 		if (s == "") {
 			printf "| %s | not measured | | | |\n", name
@@ -346,13 +359,13 @@ report() {
 			a[j + 1] = t
 		}
 		if (c) gmed = (c % 2) ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
-		print "| run | time | decrypted by the trust step | per message decrypted | peak RSS, CPU |"
+		print "| run | time | decryptions (PKDECRYPT) | per decryption | peak RSS, CPU |"
 		print "|---|---|---|---|---|"
 		syncrow("steedmail --sync, default settings", ds, drss, dcpu, dtr)
 		syncrow("steedmail --sync, sync-trust-limit = " n, as, arss, acpu, atr)
 		if (c == n)
 			printf "| gpg --decrypt, one process per message | %.2f s | %d | %.1f ms median (%.1f–%.1f) | |\n",
-			    total, c, gmed * 1000, a[1] * 1000, a[c] * 1000
+			    total, gdec, gmed * 1000, a[1] * 1000, a[c] * 1000
 		else
 			print "| gpg --decrypt, one process per message | not measured | | | |"
 		print ""
@@ -378,10 +391,10 @@ report() {
 		print "process: connect, TLS, login, the header fetch, then the trust step,"
 		print "which fetches each signed or encrypted message among the newest"
 		print "sync-trust-limit new ones, decrypts and verifies it, and keeps its"
-		print "protected header; per message decrypted is the whole time over their"
-		print "number. gpg is timed per process."
-		print "Decryptions are the PKDECRYPT requests bob'\''s gpg-agent logged (debug ipc):"
-		print "one per use of his secret key, whoever asked."
+		print "protected header; per decryption is the whole time over the number of"
+		print "decryptions. gpg is timed per process."
+		print "Decryptions are the PKDECRYPT requests bob'\''s gpg-agent logged (debug ipc)"
+		print "meanwhile: one per use of his secret key, whoever asked."
 	}' "$T/gpg.times"
 }
 
