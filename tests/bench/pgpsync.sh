@@ -157,8 +157,8 @@ as bob gpg --batch --decrypt "$T/msg/00001.asc" >/dev/null 2>&1 ||
 	die "bob cannot decrypt message 1"
 
 FAILED=
-dflt_S= dflt_RSS=0 dflt_CPU=0 dflt_DEC=0 dflt_LISTED=0 dflt_HIDDEN=0 dflt_OK=0
-all_S= all_RSS=0 all_CPU=0 all_DEC=0 all_LISTED=0 all_HIDDEN=0 all_OK=0
+dflt_S='' dflt_RSS=0 dflt_CPU=0 dflt_DEC=0 dflt_LISTED=0 dflt_HIDDEN=0 dflt_OK=0
+all_S='' all_RSS=0 all_CPU=0 all_DEC=0 all_LISTED=0 all_HIDDEN=0 all_OK=0
 BOBCONF=$STEED_ENV/home/bob/config/steedmail/config
 { echo "sync-trust-limit = $N"; cat "$BOBCONF"; } >"$T/bob-all.conf"
 chmod 0600 "$T/bob-all.conf"
@@ -253,8 +253,7 @@ tx() { tmux -S "$TMUX_SOCK" "$@"; }
 screen() { tx capture-pane -p -t b; }
 # wait_for TEXT [S]: until the screen shows TEXT (fixed string).
 wait_for() {
-	local i
-	for i in $(seq 1 $((${2:-30} * 10))); do
+	for _ in $(seq 1 $((${2:-30} * 10))); do
 		screen | grep -qF -- "$1" && return 0
 		sleep 0.1
 	done
@@ -264,15 +263,15 @@ wait_for() {
 }
 # quiet: until the agent's log has not grown for a second.
 quiet() {
-	local a b i
-	for i in $(seq 1 30); do
+	local a b
+	for _ in $(seq 1 30); do
 		a=$(stat -c %s "$T/agent.log" 2>/dev/null || echo 0)
 		sleep 1
 		b=$(stat -c %s "$T/agent.log" 2>/dev/null || echo 0)
 		[ "$a" = "$b" ] && return 0
 	done
 }
-DEC_START= DEC_OPEN= DEC_REPLY= OPENED=
+DEC_START='' DEC_OPEN='' DEC_REPLY='' OPENED=''
 DEC_BASE=$(pkdecrypt)
 tx -f "$T/tmux.conf" new-session -d -s b -x 80 -y 24 \
     "env TERM=screen LANG=C.UTF-8 EDITOR=$T/editor $STEED_ENV_BIN/as bob $STEEDMAIL 2>$T/tui.err" ||
