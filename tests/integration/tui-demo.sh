@@ -128,5 +128,15 @@ check "LANG=C: first contact, key changed, bogus, DNSSEC in ASCII" sh -c "
 	grep -F 'New bank details' '$T_TMP/ixc' | grep -q ' SC ' &&
 	grep -F 'My key is in DNS' '$T_TMP/ixc' | grep -q ' SB ' &&
 	grep -F 'Bob Example' '$T_TMP/ixc' | grep -q ' ED '"
+# the same words in ASCII: dave's new key, in the line and the status bar
+tui_keys c /; tui_wait c "Search for:" >/dev/null
+tui_type c "New bank details"; tui_keys c Enter Enter
+ok "LANG=C: dave's message says key changed, as in UTF-8" \
+    tui_wait c "signed by dave@steed.test; key changed" 20
+tui_capture c >"$T_TMP/davec"
+ok "LANG=C: ... its warning, and the status bar in the same words" sh -c "
+	grep -q '^warning: not the key known for this sender' '$T_TMP/davec' &&
+	sed -n 23p '$T_TMP/davec' | grep -q '^S signed | key changed | '"
+tui_keys c q; tui_wait c "sort: date" 10 >/dev/null
 tui_keys c q
 tui_ended c >/dev/null
