@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "color.h"
+#include "hex.h"
 #include "verdict.h"
 #include "xmalloc.h"
 
@@ -176,17 +177,6 @@ color_find_attr(const char *w, unsigned *a)
 	return -1;
 }
 
-static int
-color_hex(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = tolower(c);
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
 /* One colour word; 0 and *v, -1 when it is none. A bright colour is the
  * bright eight's (8-15). */
 static int
@@ -206,7 +196,7 @@ color_value(const char *w, struct color_value *v)
 	if (w[0] == '#') {
 		v->v = 0;
 		for (p = w + 1; *p != '\0'; p++) {
-			if ((d = color_hex((unsigned char)*p)) == -1)
+			if ((d = hex_value((unsigned char)*p)) == -1)
 				return -1;
 			v->v = (v->v << 4) | (uint32_t)d;
 		}

@@ -18,6 +18,7 @@
 #include <strings.h>
 
 #include "html-text.h"
+#include "hex.h"
 #include "xmalloc.h"
 
 #define HTML_NAME_MAX	16	/* a tag name longer is no tag we know */
@@ -135,11 +136,8 @@ html_entity(const char *p, const char *end, uint32_t *cp)
 			q++;
 		}
 		for (; q < end; q++, digits++) {
-			if (hex && isxdigit((unsigned char)*q))
-				v = v * 16 + (isdigit((unsigned char)*q) ?
-				    (uint32_t)(*q - '0') :
-				    (uint32_t)(tolower((unsigned char)*q) -
-				    'a' + 10));
+			if (hex && hex_value((unsigned char)*q) != -1)
+				v = v * 16 + (uint32_t)hex_value((unsigned char)*q);
 			else if (!hex && isdigit((unsigned char)*q))
 				v = v * 10 + (uint32_t)(*q - '0');
 			else

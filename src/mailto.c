@@ -15,6 +15,7 @@
 #include "addr.h"
 #include "buf.h"
 #include "charset.h"
+#include "hex.h"
 #include "addr-list.h"
 #include "mailto.h"
 #include "mime-header.h"
@@ -23,18 +24,6 @@
 #define MAILTO_MAX_URL		(256 * 1024)	/* a body fits; no more */
 #define MAILTO_MAX_RCPTS	100
 #define MAILTO_MAX_IGNORED	32
-
-static int
-mailto_hex(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 /*
  * The len bytes at s %-decoded, allocated: NULL with *cause when a %
@@ -54,8 +43,8 @@ mailto_decode(const char *s, size_t len, const char *what, char **cause)
 			buf_addc(&b, s[i]);
 			continue;
 		}
-		if (i + 2 >= len || (hi = mailto_hex(s[i + 1])) == -1 ||
-		    (lo = mailto_hex(s[i + 2])) == -1) {
+		if (i + 2 >= len || (hi = hex_value((unsigned char)s[i + 1])) == -1 ||
+		    (lo = hex_value((unsigned char)s[i + 2])) == -1) {
 			*cause = xasprintf("bad %%-encoding in the %s", what);
 			buf_free(&b);
 			return NULL;

@@ -16,6 +16,7 @@
 
 #include <sqlite3.h>
 
+#include "db.h"
 #include "trust-db.h"
 #include "trust-move.h"
 #include "xmalloc.h"
@@ -352,20 +353,6 @@ trust_move_peer(struct trust_store *ts, const struct trust_move_peer *p,
 	return 0;
 }
 
-static void
-trust_move_unlink(const char *path)
-{
-	char	*p;
-
-	unlink(path);
-	p = xasprintf("%s-wal", path);
-	unlink(p);
-	free(p);
-	p = xasprintf("%s-shm", path);
-	unlink(p);
-	free(p);
-}
-
 int
 trust_move_import(struct trust_store *ts, const struct trust_move *m,
     time_t now, struct trust_move_result *r, char **cause)
@@ -402,7 +389,7 @@ trust_move_import(struct trust_store *ts, const struct trust_move *m,
 	    cause) == 0)
 		rc = 0;
 out:
-	trust_move_unlink(path);
+	db_unlink(path);
 	free(path);
 	if (rc == -1)
 		trust_move_result_free(r);
