@@ -14,15 +14,6 @@
 #include "trust-db.h"
 #include "xmalloc.h"
 
-void
-trust_verdict_free(struct trust_verdict *v)
-{
-	free(v->fpr);
-	free(v->other);
-	free(v->evidence);
-	memset(v, 0, sizeof *v);
-}
-
 char *
 trust_store_pinned(struct trust_store *ts, const char *addr_in,
     const char *proto)

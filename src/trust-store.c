@@ -29,6 +29,15 @@ static const char *trust_source_names[] = {
 	"manual"
 };
 
+void
+trust_verdict_free(struct trust_verdict *v)
+{
+	free(v->fpr);
+	free(v->other);
+	free(v->evidence);
+	memset(v, 0, sizeof *v);
+}
+
 const char *
 trust_state_name(enum trust_state s)
 {
