@@ -609,7 +609,7 @@ do_search(struct tui_account *ta, struct tui_job *j, struct tui_event *ev)
 {
 	uint32_t	*srv = NULL;
 	size_t		 nsrv = 0, k;
-	int		 i;
+	int		 i = -1;
 	char		*why = NULL;
 	int		 local;
 
@@ -648,7 +648,8 @@ do_search(struct tui_account *ta, struct tui_job *j, struct tui_event *ev)
 	/* the union, ascending, without repeats */
 	ev->uids = xreallocarray(ev->uids, ev->nuids + nsrv + 1,
 	    sizeof *ev->uids);
-	memcpy(ev->uids + ev->nuids, srv, nsrv * sizeof *srv);
+	if (nsrv > 0)
+		memcpy(ev->uids + ev->nuids, srv, nsrv * sizeof *srv);
 	ev->nuids += nsrv;
 	free(srv);
 	qsort(ev->uids, ev->nuids, sizeof *ev->uids, uid_cmp);
