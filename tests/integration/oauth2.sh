@@ -66,13 +66,22 @@ queued() { ls "$D/steedmail/outbox/" 2>/dev/null | grep -c '\.env$'; }
 login() {
 	alice --oauth-login >"$T_TMP/login" 2>&1 &
 	_p=$!
-	for _ in $(seq 1 50); do
+	# a loaded machine (a sanitizer build beside other work) can take
+	# seconds to print the code; and a sign-in that is never approved
+	# polls until its code expires: neither may hang the test
+	for _ in $(seq 1 300); do
 		grep -q "enter the code" "$T_TMP/login" && break
 		sleep 0.1
 	done
 	_c=$(sed -n 's/^and enter the code \([0-9-]*\)$/\1/p' "$T_TMP/login")
 	approve "$_c" "$@" >/dev/null
+	( sleep 90; kill "$_p" 2>/dev/null ) &
+	_w=$!
 	wait "$_p"
+	_rc=$?
+	kill "$_w" 2>/dev/null
+	wait "$_w" 2>/dev/null
+	return $_rc
 }
 u=$$-$(date +%s)
 
