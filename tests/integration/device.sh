@@ -112,9 +112,10 @@ echo "$wrong" | on two steedmail --import-setup >"$T_TMP/w1" 2>&1
 rc=$?
 ok "a wrong code: exit 65, nothing imported, says why" sh -c "[ $rc = 65 ] && grep -q 'nothing imported: the setup code does not open this message' '$T_TMP/w1' || { cat '$T_TMP/w1'; false; }"
 ok "gpg -K in the second home is empty" no_secret two
-echo "99${code#??}" | on two steedmail --import-setup >"$T_TMP/w2" 2>&1
+other=99; [ "$begin" = 99 ] && other=98
+echo "$other${code#??}" | on two steedmail --import-setup >"$T_TMP/w2" 2>&1
 rc=$?
-ok "a code not beginning with Passphrase-Begin: refused before gpg" sh -c "[ $rc = 65 ] && grep -q \"not the message's setup code, which begins with $begin\" '$T_TMP/w2'"
+ok "a code not beginning with Passphrase-Begin: refused before gpg" sh -c "[ $rc = 65 ] && grep -q \"not the message's setup code, which begins with $begin\" '$T_TMP/w2' || { cat '$T_TMP/w2'; false; }"
 
 echo "$code" | on two steedmail --import-setup >"$T_TMP/imp" 2>&1
 rc=$?
