@@ -4,6 +4,7 @@
  * Commands print; the engine modules they call never do.
  */
 #include <getopt.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,118 +24,149 @@
 #include "version.h"
 #include "xmalloc.h"
 
-enum {
-	CMD_NONE = 0,
-	CMD_SEND,
-	CMD_CHECK_CONFIG = 256,
-	CMD_HELP_CONFIG,
-	CMD_LIST,
-	CMD_FETCH,
-	CMD_VIEW,
-	CMD_SYNC,
-	CMD_FLUSH,
-	CMD_FLAG,
-	CMD_MOVE,
-	CMD_DELETE,
-	CMD_IDLE,
-	OPT_TIMEOUT,
-	OPT_PART,
-	OPT_SORT,
-	OPT_LIMIT,
-	CMD_GENKEY,
-	CMD_EXPORT_KEY,
-	CMD_IMPORT_KEY,
-	OPT_SIGN,
-	OPT_ENCRYPT,
-	OPT_SMIME,
-	CMD_INSPECT,
-	CMD_LOOKUP,
-	CMD_DNS_RECORDS,
-	CMD_TRUST,
-	OPT_NO_ENCRYPT,
-	OPT_REQUIRE_ENCRYPTION,
-	OPT_REPLY,
-	CMD_FOLDERS,
-	OPT_POSTPONE,
-	OPT_QUOTE,
-	OPT_FORWARD,
-	OPT_FORWARD_INLINE,
-	CMD_RESUME,
-	CMD_SETUP,
-	OPT_NAME,
-	OPT_ADDRESS,
-	OPT_IMAP,
-	OPT_SMTP,
-	OPT_PASSWORD_COMMAND,
-	OPT_YES,
-	OPT_PIN,
-	CMD_PUBLISH,
-	CMD_EXPORT_SETUP,
-	CMD_IMPORT_SETUP,
-	CMD_EXPORT_SECRET_KEY,
-	CMD_SEARCH,
-	OPT_OFFLINE,
-	CMD_OAUTH2_LOGIN,
-	OPT_BROWSER
+/*
+ * The commands: what each is called, what it runs, how many operands it
+ * takes here (-1: the command checks its own) and which options go with
+ * it. Options not in a command's set are refused before anything runs,
+ * with the commands they do go with (-F, -A, -d and --offline go with
+ * every command).
+ */
+enum main_opt_id {
+	MO_CC, MO_BCC, MO_ATTACH, MO_SIGN, MO_ENCRYPT, MO_SMIME, MO_NO_ENCRYPT,
+	MO_REQUIRE_ENCRYPTION, MO_REPLY, MO_QUOTE, MO_FORWARD,
+	MO_FORWARD_INLINE, MO_POSTPONE, MO_PART, MO_SORT, MO_LIMIT, MO_TIMEOUT,
+	MO_BROWSER, MO_NAME, MO_ADDRESS, MO_IMAP, MO_SMTP,
+	MO_PASSWORD_COMMAND, MO_PIN, MO_YES,
+	MO_ACCOUNT, MO_CONFIG, MO_DEBUG, MO_OFFLINE	/* with every command */
 };
+#define O(x)		(1u << MO_##x)
+#define O_GLOBAL	(O(ACCOUNT) | O(CONFIG) | O(DEBUG) | O(OFFLINE))
+#define O_PROTECT	(O(SIGN) | O(ENCRYPT) | O(SMIME) | O(NO_ENCRYPT) | \
+			 O(REQUIRE_ENCRYPTION))
+#define O_SEND		(O_PROTECT | O(CC) | O(BCC) | O(ATTACH) | O(REPLY) | \
+			 O(QUOTE) | O(FORWARD) | O(FORWARD_INLINE) | \
+			 O(POSTPONE))
+#define O_SETUP		(O(SMIME) | O(NAME) | O(ADDRESS) | O(IMAP) | \
+			 O(SMTP) | O(PASSWORD_COMMAND) | O(PIN) | O(YES))
+
+/* How an option's value is kept in struct cmd_ctx. */
+enum main_opt_type {
+	MAIN_FLAG,	/* an int set to 1 */
+	MAIN_STRING,	/* a const char *, the last one given */
+	MAIN_LIST	/* a char ** and its size_t count, each one added */
+};
+
+struct main_opt {
+	enum main_opt_id	 id;
+	const char		*name;	/* as it is typed: "--sign", "-c" */
+	enum main_opt_type	 type;
+	size_t			 off;	/* the field in struct cmd_ctx */
+	size_t			 noff;	/* MAIN_LIST: its count */
+};
+
+#define F(f)	offsetof(struct cmd_ctx, f)
+static const struct main_opt main_opts[] = {
+	{ MO_CC,		"-c",		MAIN_LIST,	F(cc), F(ncc) },
+	{ MO_BCC,		"-b",		MAIN_LIST,	F(bcc), F(nbcc) },
+	{ MO_ATTACH,		"-a",		MAIN_LIST,	F(attach),
+	  F(nattach) },
+	{ MO_SIGN,		"--sign",	MAIN_FLAG,	F(sign), 0 },
+	{ MO_ENCRYPT,		"--encrypt",	MAIN_FLAG,	F(encrypt), 0 },
+	{ MO_SMIME,		"--smime",	MAIN_FLAG,	F(smime), 0 },
+	{ MO_NO_ENCRYPT,	"--no-encrypt",	MAIN_FLAG,	F(no_encrypt),
+	  0 },
+	{ MO_REQUIRE_ENCRYPTION, "--require-encryption", MAIN_FLAG,
+	  F(require_encryption), 0 },
+	{ MO_REPLY,		"--reply",	MAIN_STRING,	F(reply), 0 },
+	{ MO_QUOTE,		"--quote",	MAIN_FLAG,	F(quote), 0 },
+	{ MO_FORWARD,		"--forward",	MAIN_STRING,	F(forward), 0 },
+	{ MO_FORWARD_INLINE,	"--forward-inline", MAIN_STRING, F(forward),
+	  0 },
+	{ MO_POSTPONE,		"--postpone",	MAIN_FLAG,	F(postpone), 0 },
+	{ MO_PART,		"--part",	MAIN_STRING,	F(part), 0 },
+	{ MO_SORT,		"--sort",	MAIN_STRING,	F(sort), 0 },
+	{ MO_LIMIT,		"--limit",	MAIN_STRING,	F(limit), 0 },
+	{ MO_TIMEOUT,		"--timeout",	MAIN_STRING,	0, 0 },
+	{ MO_BROWSER,		"--browser",	MAIN_FLAG,	F(browser), 0 },
+	{ MO_NAME,		"--name",	MAIN_STRING,	F(setup_name),
+	  0 },
+	{ MO_ADDRESS,		"--address",	MAIN_STRING,
+	  F(setup_address), 0 },
+	{ MO_IMAP,		"--imap",	MAIN_STRING,	F(setup_imap),
+	  0 },
+	{ MO_SMTP,		"--smtp",	MAIN_STRING,	F(setup_smtp),
+	  0 },
+	{ MO_PASSWORD_COMMAND,	"--password-command", MAIN_STRING,
+	  F(setup_password_command), 0 },
+	{ MO_PIN,		"--pin",	MAIN_STRING,	F(setup_pin), 0 },
+	{ MO_YES,		"--yes",	MAIN_FLAG,	F(yes), 0 },
+	{ MO_ACCOUNT,		"-A",		MAIN_STRING,	F(account), 0 },
+	{ MO_CONFIG,		"-F",		MAIN_STRING,	F(config_path),
+	  0 },
+	{ MO_DEBUG,		"-d",		MAIN_STRING,	F(debug), 0 },
+	{ MO_OFFLINE,		"--offline",	MAIN_FLAG,	F(offline), 0 },
+};
+#undef F
+
+/* What a command needs of the configuration before it runs. */
+enum main_config {
+	MAIN_CONFIG,		/* the configuration, or an error */
+	MAIN_CONFIG_NONE,	/* nothing: it does not read one */
+	MAIN_CONFIG_OPTIONAL,	/* without one, a warning and the defaults */
+	MAIN_CONFIG_NEW		/* -F FILE that is not there yet: empty */
+};
+
+struct main_cmd {
+	const char	*name;		/* as it is typed: "--list", "-s" */
+	int		(*exec)(struct cmd_ctx *);
+	int		 maxargs;	/* operands; -1: the command checks */
+	unsigned	 options;	/* the O() that go with it */
+	enum main_config config;
+	size_t		 argoff;	/* its own argument's field, or 0 */
+};
+
+static int	main_help_config(struct cmd_ctx *);
+
+static const struct main_cmd main_cmds[] = {
+	{ "-s",			cmd_send,	-1, O_SEND, MAIN_CONFIG,
+	  offsetof(struct cmd_ctx, subject) },
+	{ "--resume",		cmd_resume,	-1, O_PROTECT, MAIN_CONFIG,
+	  offsetof(struct cmd_ctx, resume) },
+	{ "--flush",		cmd_flush,	0, 0, MAIN_CONFIG, 0 },
+	{ "--list",		cmd_list,	1, O(SORT) | O(LIMIT),
+	  MAIN_CONFIG, 0 },
+	{ "--folders",		cmd_folders,	0, 0, MAIN_CONFIG, 0 },
+	{ "--fetch",		cmd_fetch,	-1, O(PART), MAIN_CONFIG, 0 },
+	{ "--search",		cmd_search,	-1, 0, MAIN_CONFIG, 0 },
+	{ "--sync",		cmd_sync,	1, 0, MAIN_CONFIG, 0 },
+	{ "--flag",		cmd_flag,	-1, 0, MAIN_CONFIG, 0 },
+	{ "--move",		cmd_move,	-1, 0, MAIN_CONFIG, 0 },
+	{ "--delete",		cmd_delete,	-1, 0, MAIN_CONFIG, 0 },
+	{ "--idle",		cmd_idle,	1, O(TIMEOUT), MAIN_CONFIG, 0 },
+	{ "--view",		cmd_view,	1, 0, MAIN_CONFIG_OPTIONAL, 0 },
+	{ "--inspect",		cmd_inspect,	-1, 0, MAIN_CONFIG_OPTIONAL, 0 },
+	{ "--genkey",		cmd_genkey,	0, O(SMIME), MAIN_CONFIG, 0 },
+	{ "--export-key",	cmd_export_key,	0, O(SMIME), MAIN_CONFIG, 0 },
+	{ "--import-key",	cmd_import_key,	-1, 0, MAIN_CONFIG, 0 },
+	{ "--export-secret-key", cmd_export_secret_key, -1, 0, MAIN_CONFIG,
+	  0 },
+	{ "--export-setup",	cmd_export_setup, -1, 0, MAIN_CONFIG, 0 },
+	{ "--import-setup",	cmd_import_setup, -1, 0, MAIN_CONFIG, 0 },
+	{ "--oauth-login",	cmd_oauth2_login, 0, O(BROWSER), MAIN_CONFIG,
+	  0 },
+	{ "--lookup",		cmd_lookup,	-1, 0, MAIN_CONFIG, 0 },
+	{ "--dns-records",	cmd_dns_records, -1, 0, MAIN_CONFIG, 0 },
+	{ "--publish",		cmd_publish,	-1, O(YES), MAIN_CONFIG, 0 },
+	{ "--trust",		cmd_trust,	-1, 0, MAIN_CONFIG, 0 },
+	{ "--setup",		cmd_setup,	-1, O_SETUP, MAIN_CONFIG_NEW, 0 },
+	{ "--check-config",	cmd_check_config, 0, 0, MAIN_CONFIG, 0 },
+	{ "--help-config",	main_help_config, 0, 0, MAIN_CONFIG_NONE, 0 },
+};
+#define MAIN_NCMDS	(sizeof main_cmds / sizeof main_cmds[0])
+#define MAIN_NOPTS	(sizeof main_opts / sizeof main_opts[0])
 
 #define MAIN_TIMEOUT_MAX	86400	/* seconds --idle may wait at most */
 
-static const struct option main_options[] = {
-	{ "help",		no_argument,	NULL, 'h' },
-	{ "version",		no_argument,	NULL, 'V' },
-	{ "check-config",	no_argument,	NULL, CMD_CHECK_CONFIG },
-	{ "help-config",	no_argument,	NULL, CMD_HELP_CONFIG },
-	{ "list",		no_argument,	NULL, CMD_LIST },
-	{ "folders",		no_argument,	NULL, CMD_FOLDERS },
-	{ "fetch",		no_argument,	NULL, CMD_FETCH },
-	{ "view",		no_argument,	NULL, CMD_VIEW },
-	{ "inspect",		no_argument,	NULL, CMD_INSPECT },
-	{ "sync",		no_argument,	NULL, CMD_SYNC },
-	{ "flush",		no_argument,	NULL, CMD_FLUSH },
-	{ "flag",		no_argument,	NULL, CMD_FLAG },
-	{ "move",		no_argument,	NULL, CMD_MOVE },
-	{ "delete",		no_argument,	NULL, CMD_DELETE },
-	{ "idle",		no_argument,	NULL, CMD_IDLE },
-	{ "timeout",		required_argument, NULL, OPT_TIMEOUT },
-	{ "part",		required_argument, NULL, OPT_PART },
-	{ "sort",		required_argument, NULL, OPT_SORT },
-	{ "limit",		required_argument, NULL, OPT_LIMIT },
-	{ "genkey",		no_argument,	NULL, CMD_GENKEY },
-	{ "export-key",		no_argument,	NULL, CMD_EXPORT_KEY },
-	{ "import-key",		no_argument,	NULL, CMD_IMPORT_KEY },
-	{ "sign",		no_argument,	NULL, OPT_SIGN },
-	{ "encrypt",		no_argument,	NULL, OPT_ENCRYPT },
-	{ "smime",		no_argument,	NULL, OPT_SMIME },
-	{ "no-encrypt",		no_argument,	NULL, OPT_NO_ENCRYPT },
-	{ "require-encryption",	no_argument,	NULL, OPT_REQUIRE_ENCRYPTION },
-	{ "reply",		required_argument, NULL, OPT_REPLY },
-	{ "postpone",		no_argument,	NULL, OPT_POSTPONE },
-	{ "quote",		no_argument,	NULL, OPT_QUOTE },
-	{ "forward",		required_argument, NULL, OPT_FORWARD },
-	{ "forward-inline",	required_argument, NULL, OPT_FORWARD_INLINE },
-	{ "resume",		required_argument, NULL, CMD_RESUME },
-	{ "trust",		no_argument,	NULL, CMD_TRUST },
-	{ "lookup",		no_argument,	NULL, CMD_LOOKUP },
-	{ "dns-records",	no_argument,	NULL, CMD_DNS_RECORDS },
-	{ "setup",		no_argument,	NULL, CMD_SETUP },
-	{ "name",		required_argument, NULL, OPT_NAME },
-	{ "address",		required_argument, NULL, OPT_ADDRESS },
-	{ "imap",		required_argument, NULL, OPT_IMAP },
-	{ "smtp",		required_argument, NULL, OPT_SMTP },
-	{ "password-command",	required_argument, NULL, OPT_PASSWORD_COMMAND },
-	{ "yes",		no_argument,	NULL, OPT_YES },
-	{ "pin",		required_argument, NULL, OPT_PIN },
-	{ "publish",		no_argument,	NULL, CMD_PUBLISH },
-	{ "export-setup",	no_argument,	NULL, CMD_EXPORT_SETUP },
-	{ "import-setup",	no_argument,	NULL, CMD_IMPORT_SETUP },
-	{ "export-secret-key",	no_argument,	NULL, CMD_EXPORT_SECRET_KEY },
-	{ "search",		no_argument,	NULL, CMD_SEARCH },
-	{ "offline",		no_argument,	NULL, OPT_OFFLINE },
-	{ "oauth-login",	no_argument,	NULL, CMD_OAUTH2_LOGIN },
-	{ "browser",		no_argument,	NULL, OPT_BROWSER },
-	{ NULL, 0, NULL, 0 }
-};
 
 static void
 main_usage(FILE *f)
@@ -236,12 +268,13 @@ main_usage(FILE *f)
 "FOLDER defaults to INBOX. See steedmail(1) and steedmail.conf(5).\n", f);
 }
 
-static void
-main_help_config(void)
+static int
+main_help_config(struct cmd_ctx *ctx)
 {
 	size_t	i;
 	const struct config_setting *s;
 
+	(void)ctx;
 	for (i = 0; i < config_nsettings; i++) {
 		s = &config_settings[i];
 		printf("%-8s %-18s %-8s %s%s\n",
@@ -249,6 +282,7 @@ main_help_config(void)
 		    s->name, s->metavar, s->help,
 		    s->required ? " (required)" : "");
 	}
+	return EX_OK;
 }
 
 /* --check-config's warnings about the accounts that sign in with OAuth2. */
@@ -418,72 +452,282 @@ main_put_flags(struct cmd_ctx *ctx, char *flags)
 	return v;
 }
 
-static void
-main_push(char ***v, size_t *n, char *s)
+/*
+ * getopt_long's tables, made from main_cmds and main_opts: a long name's
+ * value is MAIN_CMD_VAL or MAIN_OPT_VAL plus its index there, a letter's
+ * is the letter.
+ */
+#define MAIN_CMD_VAL	0x1000
+#define MAIN_OPT_VAL	0x2000
+
+/* Room for every letter with its ':', "hV" and the NUL. */
+#define MAIN_SHORTOPTS	(2 * (MAIN_NCMDS + MAIN_NOPTS) + 3)
+
+static struct option *
+main_getopt_tables(char shortopts[MAIN_SHORTOPTS])
 {
-	*v = xreallocarray(*v, *n + 1, sizeof **v);
-	(*v)[(*n)++] = s;
+	struct option	*lo;
+	size_t		 i, n = 0, len = 2;
+	const char	*name;
+	int		 has_arg;
+
+	lo = xcalloc(MAIN_NCMDS + MAIN_NOPTS + 3, sizeof *lo);
+	lo[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+	lo[n++] = (struct option){ "version", no_argument, NULL, 'V' };
+	memcpy(shortopts, "hV", 3);
+	for (i = 0; i < MAIN_NCMDS + MAIN_NOPTS; i++) {
+		if (i < MAIN_NCMDS) {
+			name = main_cmds[i].name;
+			has_arg = main_cmds[i].argoff != 0;
+		} else {
+			name = main_opts[i - MAIN_NCMDS].name;
+			has_arg = main_opts[i - MAIN_NCMDS].type != MAIN_FLAG;
+		}
+		if (name[1] != '-') {
+			shortopts[len++] = name[1];
+			if (has_arg)
+				shortopts[len++] = ':';
+			shortopts[len] = '\0';
+			continue;
+		}
+		lo[n].name = name + 2;
+		lo[n].has_arg = has_arg ? required_argument : no_argument;
+		lo[n].val = i < MAIN_NCMDS ? MAIN_CMD_VAL + (int)i :
+		    MAIN_OPT_VAL + (int)(i - MAIN_NCMDS);
+		n++;
+	}
+	return lo;
 }
 
+/* The entry of the letter ch in main_cmds or main_opts. */
 static int
-main_run(int command, struct cmd_ctx *ctx)
+main_letter(int ch, const struct main_cmd **cmd, const struct main_opt **opt)
 {
-	switch (command) {
-	case CMD_SEND:		return cmd_send(ctx);
-	case CMD_FLUSH:		return cmd_flush(ctx);
-	case CMD_RESUME:	return cmd_resume(ctx);
-	case CMD_LIST:		return cmd_list(ctx);
-	case CMD_FOLDERS:	return cmd_folders(ctx);
-	case CMD_FETCH:		return cmd_fetch(ctx);
-	case CMD_SYNC:		return cmd_sync(ctx);
-	case CMD_VIEW:		return cmd_view(ctx);
-	case CMD_INSPECT:	return cmd_inspect(ctx);
-	case CMD_FLAG:		return cmd_flag(ctx);
-	case CMD_MOVE:		return cmd_move(ctx);
-	case CMD_DELETE:	return cmd_delete(ctx);
-	case CMD_IDLE:		return cmd_idle(ctx);
-	case CMD_GENKEY:	return cmd_genkey(ctx);
-	case CMD_EXPORT_KEY:	return cmd_export_key(ctx);
-	case CMD_IMPORT_KEY:	return cmd_import_key(ctx);
-	case CMD_TRUST:		return cmd_trust(ctx);
-	case CMD_LOOKUP:	return cmd_lookup(ctx);
-	case CMD_DNS_RECORDS:	return cmd_dns_records(ctx);
-	case CMD_SETUP:		return cmd_setup(ctx);
-	case CMD_PUBLISH:	return cmd_publish(ctx);
-	case CMD_EXPORT_SETUP:	return cmd_export_setup(ctx);
-	case CMD_IMPORT_SETUP:	return cmd_import_setup(ctx);
-	case CMD_EXPORT_SECRET_KEY: return cmd_export_secret_key(ctx);
-	case CMD_SEARCH:	return cmd_search(ctx);
-	case CMD_OAUTH2_LOGIN:	return cmd_oauth2_login(ctx);
-	default:		return cmd_check_config(ctx);
+	size_t	i;
+
+	for (i = 0; i < MAIN_NCMDS; i++) {
+		if (main_cmds[i].name[1] == ch) {
+			*cmd = &main_cmds[i];
+			return 0;
+		}
 	}
+	for (i = 0; i < MAIN_NOPTS; i++) {
+		if (main_opts[i].name[1] == ch) {
+			*opt = &main_opts[i];
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Keep an option's value where its entry says. */
+static void
+main_keep(struct cmd_ctx *ctx, const struct main_opt *o, char *arg)
+{
+	char	*base = (char *)ctx;
+	char	***v;
+	size_t	*n;
+
+	switch (o->type) {
+	case MAIN_FLAG:
+		*(int *)(base + o->off) = 1;
+		break;
+	case MAIN_STRING:
+		*(const char **)(base + o->off) = arg;
+		break;
+	case MAIN_LIST:
+		v = (char ***)(base + o->off);
+		n = (size_t *)(base + o->noff);
+		*v = xreallocarray(*v, *n + 1, sizeof **v);
+		(*v)[(*n)++] = arg;
+		break;
+	}
+}
+
+/*
+ * The options and the command of the command line into ctx and *cmd (NULL:
+ * none). Returns -1 to exit with *rc (after -h, -V, or a word that is
+ * not an option), 0 otherwise.
+ */
+static int
+main_parse(int argc, char **argv, struct cmd_ctx *ctx,
+    const struct main_cmd **cmd, unsigned *used, int *rc)
+{
+	struct option		*lo;
+	const struct main_cmd	*c;
+	const struct main_opt	*o;
+	char			 shortopts[MAIN_SHORTOPTS];
+	int			 ch;
+
+	*cmd = NULL;
+	*used = 0;
+	lo = main_getopt_tables(shortopts);
+	while ((ch = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
+		c = NULL;
+		o = NULL;
+		if (ch == 'h' || ch == 'V') {
+			if (ch == 'h')
+				main_usage(stdout);
+			else
+				printf("steedmail %s\n", STEED_VERSION);
+			*rc = EX_OK;
+			break;
+		}
+		if (ch >= MAIN_OPT_VAL)
+			o = &main_opts[ch - MAIN_OPT_VAL];
+		else if (ch >= MAIN_CMD_VAL)
+			c = &main_cmds[ch - MAIN_CMD_VAL];
+		else if (ch == '?' || main_letter(ch, &c, &o) == -1) {
+			main_usage(stderr);
+			*rc = EX_USAGE;
+			break;
+		}
+		if (c != NULL) {
+			if (*cmd != NULL && *cmd != c) {
+				cmd_error("give one command at a time");
+				*rc = EX_USAGE;
+				break;
+			}
+			*cmd = c;
+			if (c->argoff != 0)
+				*(const char **)((char *)ctx + c->argoff) =
+				    optarg;
+			continue;
+		}
+		*used |= 1u << o->id;
+		main_keep(ctx, o, optarg);
+		if (o->id == MO_FORWARD || o->id == MO_FORWARD_INLINE)
+			ctx->forward_inline = o->id == MO_FORWARD_INLINE;
+		if (o->id == MO_TIMEOUT &&
+		    (ctx->timeout = main_timeout(optarg)) == 0) {
+			*rc = EX_USAGE;
+			break;
+		}
+	}
+	free(lo);
+	return ch == -1 ? 0 : -1;
+}
+
+/* "A, B or C": the names of the commands option o goes with. */
+static char *
+main_goes_with(const struct main_opt *o)
+{
+	char	*s = NULL, *t;
+	size_t	 i, n = 0, k = 0;
+
+	for (i = 0; i < MAIN_NCMDS; i++)
+		n += (main_cmds[i].options & (1u << o->id)) != 0;
+	for (i = 0; i < MAIN_NCMDS; i++) {
+		if ((main_cmds[i].options & (1u << o->id)) == 0)
+			continue;
+		k++;
+		t = xasprintf("%s%s%s", s == NULL ? "" : s,
+		    k == 1 ? "" : k == n ? " or " : ", ", main_cmds[i].name);
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+/*
+ * What the command line asks, checked against the tables before anything
+ * runs: the options that go with the command, how they go together, the
+ * number of operands. Returns 0, or -1 after saying why.
+ */
+static int
+main_check(const struct main_cmd *cmd, unsigned used, struct cmd_ctx *ctx)
+{
+	char	*with;
+	size_t	 i;
+
+	for (i = 0; i < MAIN_NOPTS; i++) {
+		if ((used & (1u << main_opts[i].id)) == 0 ||
+		    ((cmd->options | O_GLOBAL) & (1u << main_opts[i].id)))
+			continue;
+		with = main_goes_with(&main_opts[i]);
+		cmd_error("%s goes with %s", main_opts[i].name, with);
+		free(with);
+		return -1;
+	}
+	if (ctx->quote && ctx->reply == NULL) {
+		cmd_error("--quote goes with --reply");
+		return -1;
+	}
+	if (ctx->forward != NULL && ctx->reply != NULL) {
+		cmd_error("--forward and --forward-inline do not go with "
+		    "--reply");
+		return -1;
+	}
+	if (ctx->no_encrypt && (ctx->encrypt || ctx->require_encryption)) {
+		cmd_error("--no-encrypt contradicts --encrypt and "
+		    "--require-encryption");
+		return -1;
+	}
+	if (cmd->maxargs >= 0 && ctx->argc > cmd->maxargs) {
+		cmd_error("unexpected argument \"%s\"",
+		    ctx->argv[cmd->maxargs]);
+		return -1;
+	}
+	return 0;
+}
+
+/* The configuration cmd needs into ctx->cf; -1 after saying why. */
+static int
+main_config(enum main_config how, struct cmd_ctx *ctx)
+{
+	char	*cause = NULL, *safe;
+	size_t	 i;
+
+	switch (how) {
+	case MAIN_CONFIG_NONE:
+		return 0;
+	case MAIN_CONFIG_NEW:
+		/* --setup -F FILE makes FILE: until then it is an empty one. */
+		if (ctx->config_path != NULL &&
+		    access(ctx->config_path, F_OK) == -1) {
+			ctx->cf = xcalloc(1, sizeof *ctx->cf);
+			ctx->cf->path = xstrdup(ctx->config_path);
+			return 0;
+		}
+		break;
+	case MAIN_CONFIG:
+	case MAIN_CONFIG_OPTIONAL:
+		break;
+	}
+	if ((ctx->cf = config_load(ctx->config_path, &cause)) == NULL) {
+		/* --view and --inspect want only the GnuPG home. */
+		if (how == MAIN_CONFIG_OPTIONAL) {
+			cmd_error("warning: %s; the default GnuPG home is "
+			    "used", cause);
+			free(cause);
+			return 0;
+		}
+		safe = strsafe(cause, 0);
+		fprintf(stderr, "%s\n", safe);
+		free(safe);
+		free(cause);
+		return -1;
+	}
+	for (i = 0; i < ctx->cf->nwarnings; i++)
+		cmd_error("warning: %s", ctx->cf->warnings[i]);
+	ctx->cf->offline = ctx->offline;
+	return 0;
 }
 
 /* No command, on a terminal: the curses interface (ui/tui-main.c). */
 static int
-main_interface(const char *config_path, const char *account,
-    const char *debug, const char *mailto, int offline)
+main_interface(struct cmd_ctx *ctx, const char *mailto)
 {
-	struct config	*cf;
-	char		*cause = NULL;
-	size_t		 i;
-	int		 rc;
+	int	rc;
 
-	if (debug != NULL && main_open_log(debug) == -1)
+	if (ctx->debug != NULL && main_open_log(ctx->debug) == -1)
 		return EX_CANTCREAT;
-	if ((cf = config_load(config_path, &cause)) == NULL) {
-		char *safe = strsafe(cause, 0);
-		fprintf(stderr, "%s\n", safe);
-		free(safe);
-		free(cause);
+	if (main_config(MAIN_CONFIG, ctx) == -1) {
 		log_close();
 		return EX_CONFIG;
 	}
-	for (i = 0; i < cf->nwarnings; i++)
-		cmd_error("warning: %s", cf->warnings[i]);
-	cf->offline = offline;
-	rc = tui_main(cf, account, mailto);
-	config_free(cf);
+	rc = tui_main(ctx->cf, ctx->account, mailto);
+	config_free(ctx->cf);
 	log_close();
 	return rc;
 }
@@ -491,301 +735,57 @@ main_interface(const char *config_path, const char *account,
 int
 main(int argc, char **argv)
 {
-	const char	*config_path = NULL, *debug = NULL;
-	struct cmd_ctx	 ctx;
-	char		*cause = NULL, *flags, **operands = NULL;
-	size_t		 i;
-	int		 ch, command = CMD_NONE, rc, offline = 0;
+	const struct main_cmd	*cmd;
+	struct cmd_ctx		 ctx;
+	char			*flags, **operands = NULL;
+	unsigned		 used;
+	int			 rc = EX_USAGE;
 
 	/* A peer that goes away is an error to report, not a reason to die. */
 	signal(SIGPIPE, SIG_IGN);
 
 	memset(&ctx, 0, sizeof ctx);
 	flags = main_take_flags(&argc, argv);
-	while ((ch = getopt_long(argc, argv, "A:a:b:c:d:F:hs:V", main_options,
-	    NULL)) != -1) {
-		switch (ch) {
-		case 'A':
-			ctx.account = optarg;
-			break;
-		case 'a':
-			main_push(&ctx.attach, &ctx.nattach, optarg);
-			break;
-		case 'b':
-			main_push(&ctx.bcc, &ctx.nbcc, optarg);
-			break;
-		case 'c':
-			main_push(&ctx.cc, &ctx.ncc, optarg);
-			break;
-		case 'd':
-			debug = optarg;
-			break;
-		case 'F':
-			config_path = optarg;
-			break;
-		case 'h':
-			main_usage(stdout);
-			return EX_OK;
-		case CMD_RESUME:
-			ctx.resume = optarg;
-			/* FALLTHROUGH */
-		case 's':
-			if (ch == 's') {
-				ctx.subject = optarg;
-				ch = CMD_SEND;
-			}
-			/* FALLTHROUGH */
-		case CMD_CHECK_CONFIG:
-		case CMD_HELP_CONFIG:
-		case CMD_LIST:
-		case CMD_FOLDERS:
-		case CMD_FETCH:
-		case CMD_VIEW:
-		case CMD_INSPECT:
-		case CMD_SYNC:
-		case CMD_FLUSH:
-		case CMD_FLAG:
-		case CMD_MOVE:
-		case CMD_DELETE:
-		case CMD_IDLE:
-		case CMD_GENKEY:
-		case CMD_EXPORT_KEY:
-		case CMD_IMPORT_KEY:
-		case CMD_LOOKUP:
-		case CMD_DNS_RECORDS:
-		case CMD_TRUST:
-		case CMD_SETUP:
-		case CMD_PUBLISH:
-		case CMD_EXPORT_SETUP:
-		case CMD_IMPORT_SETUP:
-		case CMD_EXPORT_SECRET_KEY:
-		case CMD_SEARCH:
-		case CMD_OAUTH2_LOGIN:
-			if (command != CMD_NONE && command != ch) {
-				cmd_error("give one command at a time");
-				return EX_USAGE;
-			}
-			command = ch;
-			break;
-		case OPT_OFFLINE:
-			offline = 1;
-			break;
-		case OPT_SIGN:
-			ctx.sign = 1;
-			break;
-		case OPT_ENCRYPT:
-			ctx.encrypt = 1;
-			break;
-		case OPT_SMIME:
-			ctx.smime = 1;
-			break;
-		case OPT_NO_ENCRYPT:
-			ctx.no_encrypt = 1;
-			break;
-		case OPT_REQUIRE_ENCRYPTION:
-			ctx.require_encryption = 1;
-			break;
-		case OPT_REPLY:
-			ctx.reply = optarg;
-			break;
-		case OPT_POSTPONE:
-			ctx.postpone = 1;
-			break;
-		case OPT_QUOTE:
-			ctx.quote = 1;
-			break;
-		case OPT_FORWARD:
-		case OPT_FORWARD_INLINE:
-			ctx.forward = optarg;
-			ctx.forward_inline = ch == OPT_FORWARD_INLINE;
-			break;
-		case OPT_PART:
-			ctx.part = optarg;
-			break;
-		case OPT_NAME:
-			ctx.setup_name = optarg;
-			break;
-		case OPT_ADDRESS:
-			ctx.setup_address = optarg;
-			break;
-		case OPT_IMAP:
-			ctx.setup_imap = optarg;
-			break;
-		case OPT_SMTP:
-			ctx.setup_smtp = optarg;
-			break;
-		case OPT_PASSWORD_COMMAND:
-			ctx.setup_password_command = optarg;
-			break;
-		case OPT_BROWSER:
-			ctx.browser = 1;
-			break;
-		case OPT_YES:
-			ctx.yes = 1;
-			break;
-		case OPT_PIN:
-			ctx.setup_pin = optarg;
-			break;
-		case OPT_SORT:
-			ctx.sort = optarg;
-			break;
-		case OPT_LIMIT:
-			ctx.limit = optarg;
-			break;
-		case OPT_TIMEOUT:
-			if ((ctx.timeout = main_timeout(optarg)) == 0)
-				return EX_USAGE;
-			break;
-		case 'V':
-			printf("steedmail %s\n", STEED_VERSION);
-			return EX_OK;
-		default:
-			main_usage(stderr);
-			return EX_USAGE;
-		}
-	}
+	if (main_parse(argc, argv, &ctx, &cmd, &used, &rc) == -1)
+		goto out;
 	ctx.argc = argc - optind;
 	ctx.argv = argv + optind;
 	if (flags != NULL)
 		operands = main_put_flags(&ctx, flags);
-	if (command == CMD_NONE && ctx.argc == 0 && isatty(0) && isatty(1))
-		return main_interface(config_path, ctx.account, debug, NULL,
-		    offline);
+	if (cmd == NULL && ctx.argc == 0 && isatty(0) && isatty(1)) {
+		rc = main_interface(&ctx, NULL);
+		goto out;
+	}
 	/* steedmail mailto:URL, as a desktop's mail handler calls it */
-	if (command == CMD_NONE && ctx.argc == 1 &&
+	if (cmd == NULL && ctx.argc == 1 &&
 	    strncasecmp(ctx.argv[0], "mailto:", 7) == 0) {
-		if (!isatty(0) || !isatty(1)) {
+		if (!isatty(0) || !isatty(1))
 			cmd_error("mailto: opens the compose screen, which "
 			    "needs a terminal");
-			return EX_USAGE;
-		}
-		return main_interface(config_path, ctx.account, debug,
-		    ctx.argv[0], offline);
+		else
+			rc = main_interface(&ctx, ctx.argv[0]);
+		goto out;
 	}
-	if (command == CMD_NONE) {
+	if (cmd == NULL) {
 		cmd_error("no command given");
 		main_usage(stderr);
-		return EX_USAGE;
+		goto out;
 	}
-	if (command != CMD_SEND && (ctx.ncc || ctx.nbcc || ctx.nattach ||
-	    ctx.reply != NULL)) {
-		cmd_error("-c, -b, -a and --reply go with -s");
-		return EX_USAGE;
+	if (main_check(cmd, used, &ctx) == -1)
+		goto out;
+	if (ctx.debug != NULL && main_open_log(ctx.debug) == -1) {
+		rc = EX_CANTCREAT;
+		goto out;
 	}
-	if (ctx.quote && ctx.reply == NULL) {
-		cmd_error("--quote goes with --reply");
-		return EX_USAGE;
+	if (main_config(cmd->config, &ctx) == -1) {
+		rc = EX_CONFIG;
+		goto out;
 	}
-	if (ctx.forward != NULL && (command != CMD_SEND ||
-	    ctx.reply != NULL)) {
-		cmd_error("--forward and --forward-inline go with -s, not "
-		    "with --reply");
-		return EX_USAGE;
-	}
-	if (command != CMD_SEND && ctx.postpone) {
-		cmd_error("--postpone goes with -s");
-		return EX_USAGE;
-	}
-	if (command != CMD_SEND && command != CMD_RESUME && (ctx.sign ||
-	    ctx.encrypt || ctx.no_encrypt || ctx.require_encryption)) {
-		cmd_error("--sign, --encrypt, --no-encrypt and "
-		    "--require-encryption go with -s");
-		return EX_USAGE;
-	}
-	if (ctx.no_encrypt && (ctx.encrypt || ctx.require_encryption)) {
-		cmd_error("--no-encrypt contradicts --encrypt and "
-		    "--require-encryption");
-		return EX_USAGE;
-	}
-	if (ctx.smime && command != CMD_SEND && command != CMD_RESUME &&
-	    command != CMD_GENKEY && command != CMD_EXPORT_KEY &&
-	    command != CMD_SETUP) {
-		cmd_error("--smime goes with -s, --genkey, --export-key or "
-		    "--setup");
-		return EX_USAGE;
-	}
-	if (command != CMD_LIST && (ctx.sort != NULL || ctx.limit != NULL)) {
-		cmd_error("--sort and --limit go with --list");
-		return EX_USAGE;
-	}
-	if (command != CMD_OAUTH2_LOGIN && ctx.browser) {
-		cmd_error("--browser goes with --oauth-login");
-		return EX_USAGE;
-	}
-	if (command != CMD_FETCH && ctx.part != NULL) {
-		cmd_error("--part goes with --fetch");
-		return EX_USAGE;
-	}
-	if (command != CMD_SETUP && (ctx.setup_name != NULL ||
-	    ctx.setup_address != NULL || ctx.setup_imap != NULL ||
-	    ctx.setup_smtp != NULL || ctx.setup_password_command != NULL ||
-	    ctx.setup_pin != NULL)) {
-		cmd_error("--name, --address, --imap, --smtp, "
-		    "--password-command and --pin go with --setup");
-		return EX_USAGE;
-	}
-	if (command != CMD_IDLE && ctx.timeout != 0) {
-		cmd_error("--timeout goes with --idle");
-		return EX_USAGE;
-	}
-	switch (command) {
-	case CMD_HELP_CONFIG:
-	case CMD_CHECK_CONFIG:
-	case CMD_FLUSH:
-	case CMD_FOLDERS:
-	case CMD_GENKEY:
-	case CMD_EXPORT_KEY:
-	case CMD_OAUTH2_LOGIN:
-		if (ctx.argc != 0) {
-			cmd_error("unexpected argument \"%s\"", ctx.argv[0]);
-			return EX_USAGE;
-		}
-		break;
-	case CMD_LIST:
-	case CMD_SYNC:
-	case CMD_VIEW:
-	case CMD_IDLE:
-		if (ctx.argc > 1) {
-			cmd_error("unexpected argument \"%s\"", ctx.argv[1]);
-			return EX_USAGE;
-		}
-		break;
-	}
-	if (command == CMD_HELP_CONFIG) {
-		main_help_config();
-		return EX_OK;
-	}
-	if (debug != NULL && main_open_log(debug) == -1)
-		return EX_CANTCREAT;
-
-	/* --view and --inspect want only the GnuPG home: a broken or
-	 * missing configuration does not stop them. */
-	/* --setup -F FILE makes FILE: until then it is an empty one. */
-	if (command == CMD_SETUP && config_path != NULL &&
-	    access(config_path, F_OK) == -1) {
-		ctx.cf = xcalloc(1, sizeof *ctx.cf);
-		ctx.cf->path = xstrdup(config_path);
-	} else if ((ctx.cf = config_load(config_path, &cause)) == NULL &&
-	    (command == CMD_VIEW || command == CMD_INSPECT)) {
-		cmd_error("warning: %s; the default GnuPG home is used", cause);
-		free(cause);
-	} else if (ctx.cf == NULL) {
-		char *safe = strsafe(cause, 0);
-		fprintf(stderr, "%s\n", safe);
-		free(safe);
-		free(cause);
-		log_close();
-		return EX_CONFIG;
-	}
-	for (i = 0; ctx.cf != NULL && i < ctx.cf->nwarnings; i++)
-		cmd_error("warning: %s", ctx.cf->warnings[i]);
-	if (ctx.cf != NULL)
-		ctx.cf->offline = offline;
-	ctx.config_path = config_path;
 	cmd_hooks_install();
-	rc = main_run(command, &ctx);
+	rc = cmd->exec(&ctx);
 	cmd_hooks_remove();
 	config_free(ctx.cf);
+out:
 	free(ctx.cc);
 	free(ctx.bcc);
 	free(ctx.attach);

@@ -45,6 +45,8 @@ struct cmd_ctx {
 	const char	 *resume;	/* --resume FILE, or NULL */
 
 	const char	 *config_path;	/* -F, or NULL: the default file */
+	const char	 *debug;	/* -d LEVEL, or NULL */
+	int		  offline;	/* --offline */
 	/* --setup's answers given on the command line */
 	const char	 *setup_name, *setup_address;
 	const char	 *setup_imap, *setup_smtp;	/* URLs */

@@ -43,12 +43,18 @@ ok "bash: '--se' offers nothing but options starting --se" sh -c \
     "! grep -v '^--se' '$T_TMP/reply' && [ -s '$T_TMP/reply' ]"
 fails "bash: 'steedmail --zz' completes to nothing like --setup" offers --setup steedmail --zz
 
-# Every option getopt knows (ui/cli-main.c) and every option the man page
-# documents is offered, and none the program does not know.
+# Every option of the program's tables (ui/cli-main.c: main_cmds and
+# main_opts, with -h, --help, -V and --version) and every option the man
+# page documents is offered, and none the program does not know.
+table_opts() {
+	sed -n '/^static const struct main_\(cmd\|opt\) main_\(cmds\|opts\)\[\] = {/,/^};/p' ui/cli-main.c |
+	    grep -oE '"--?[A-Za-z][a-z-]*"' | tr -d '"'
+	printf '%s\n' --help --version -h -V
+}
+ok "the option tables of ui/cli-main.c are found" test "$(table_opts | grep -c .)" -gt 40
 complete_bash steedmail - >"$T_TMP/all"
 missing=
-for o in $(sed -n '/main_options\[\] = {/,/NULL, 0/s/^[[:space:]]*{ "\([a-z-]*\)".*/--\1/p' ui/cli-main.c) \
-    $(sed -n '/getopt_long(/s/.*argv, "\([^"]*\)".*/\1/p' ui/cli-main.c | tr -d : | sed 's/./-&\n/g'); do
+for o in $(table_opts); do
 	grep -qx -- "$o" "$T_TMP/all" || missing="$missing $o"
 done
 ok "bash: every option of ui/cli-main.c is offered${missing:+; missing:$missing}" test -z "$missing"
@@ -58,7 +64,7 @@ for o in $(grep '^\.It' doc/steedmail.1 | grep -oE 'Fl (-[a-z][a-z-]*|[A-Za-z])(
 	grep -qx -- "$o" "$T_TMP/all" || missing="$missing $o"
 done
 ok "bash: every option of steedmail(1) is offered${missing:+; missing:$missing}" test -z "$missing"
-n=$(sed -n '/main_options\[\] = {/,/NULL, 0/p' ui/cli-main.c | grep -c '{ "')
+n=$(table_opts | grep -c '^--')
 ok "bash: no more long options than the program has" sh -c \
     "[ \$(grep -c '^--' '$T_TMP/all') = $n ]"
 
