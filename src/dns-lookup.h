@@ -93,6 +93,14 @@ char		*dns_owner_name(const char *address, enum dns_type, int lower);
  */
 int		 dns_parse_rdata(enum dns_type, const unsigned char *, size_t,
 		     struct dns_record *r, char **cause);
+/*
+ * A record of type as people read it, into b: an OPENPGPKEY record's key
+ * fingerprints (from its packets, no gpg), an SMIMEA record's certificate
+ * fingerprint (SHA-1) or its fields. Text from the record is made safe.
+ */
+struct buf;
+void		 dns_record_describe(struct buf *, enum dns_type,
+		     const struct dns_record *);
 
 /*
  * A problem with the resolver setup found while looking up, e.g. that the

@@ -1,12 +1,19 @@
 /*
  * dns-rdata.c: what a DNS answer holds, for the lookup (dns-lookup.c) and
  * the cache of answers (dns-cache.c) alike: one record's data read and
- * checked, and a status's name. Declared in dns-lookup.h.
+ * checked, a status's name, and a record described as people read it.
+ * Declared in dns-lookup.h.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include <gnutls/gnutls.h>
+
+#include "buf.h"
 #include "dns-lookup.h"
+#include "hex.h"
+#include "keydata.h"
+#include "strsafe.h"
 #include "xmalloc.h"
 
 const char *
@@ -55,4 +62,64 @@ dns_parse_rdata(enum dns_type type, const unsigned char *p, size_t len,
 	memcpy(r->data, p, len);
 	r->len = len;
 	return 0;
+}
+
+/*
+ * The fingerprints of the keys in an OPENPGPKEY record, into b: computed
+ * from the key packets (keydata.h), so describing it starts no gpg.
+ */
+static void
+dns_describe_openpgp(struct buf *b, const struct dns_record *rec)
+{
+	char	**fprs, *cause = NULL;
+	size_t	  n, i;
+
+	if (keydata_fingerprints(rec->data, rec->len, &fprs, &n,
+	    &cause) == -1) {
+		buf_adds(b, "(no OpenPGP key in the record: ");
+		strsafe_add(b, cause, strlen(cause), 0);
+		buf_addc(b, ')');
+		free(cause);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			buf_addc(b, ',');
+		buf_adds(b, fprs[i]);
+		free(fprs[i]);
+	}
+	free(fprs);
+	if (n == 0)
+		buf_adds(b, "(no OpenPGP key in the record)");
+}
+
+/* An SMIMEA record: a certificate's SHA-1 fingerprint, or its fields. */
+static void
+dns_describe_smimea(struct buf *b, const struct dns_record *rec)
+{
+	gnutls_datum_t	 der;
+	unsigned char	 fpr[20];
+	size_t		 n = sizeof fpr;
+
+	der.data = rec->data;
+	der.size = (unsigned)rec->len;
+	if (rec->selector == 0 && rec->mtype == 0 &&
+	    gnutls_fingerprint(GNUTLS_DIG_SHA1, &der, fpr, &n) == 0) {
+		buf_addf(b, "usage %u cert ", rec->usage);
+		hex_add(b, fpr, n, 1);
+		return;
+	}
+	buf_addf(b, "usage %u selector %u mtype %u ", rec->usage,
+	    rec->selector, rec->mtype);
+	hex_add(b, rec->data, rec->len, 0);
+}
+
+void
+dns_record_describe(struct buf *b, enum dns_type type,
+    const struct dns_record *rec)
+{
+	if (type == DNS_SMIMEA)
+		dns_describe_smimea(b, rec);
+	else
+		dns_describe_openpgp(b, rec);
 }

@@ -368,6 +368,29 @@ ownkey_trust_cert(const char *fpr, char **cause)
 	return crypto_trust_root(fpr, "a self-signed certificate", cause);
 }
 
+int
+ownkey_passwd(const char *fpr, char **cause)
+{
+	gpgme_ctx_t	 ctx;
+	gpgme_key_t	 key = NULL;
+	gpgme_error_t	 err;
+	int		 rc = -1;
+
+	if ((ctx = crypto_ctx(GPGME_PROTOCOL_OpenPGP, cause)) == NULL)
+		return -1;
+	if ((err = crypto_key(ctx, fpr, 1, &key)) != 0)
+		*cause = xasprintf("the key %s: %s", fpr, gpgme_strerror(err));
+	else if ((err = gpgme_op_passwd(ctx, key, 0)) != 0)
+		*cause = xasprintf("the passphrase was not set: %s",
+		    gpgme_strerror(err));
+	else
+		rc = 0;
+	if (key != NULL)
+		gpgme_key_unref(key);
+	crypto_release(ctx);
+	return rc;
+}
+
 /*
  * gpgsm --gen-key, run through gpgme's spawn engine. gpgme's own genkey
  * for gpgsm cannot make a key without a passphrase (it either starts

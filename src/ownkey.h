@@ -61,6 +61,12 @@ void	 ownkey_free(struct ownkey *);
  */
 int	 ownkey_trust_cert(const char *fpr, char **cause);
 /*
+ * Set or change the passphrase of the OpenPGP secret key fpr: gpg asks
+ * for it itself, through pinentry (the front end's tty_begin and tty_end
+ * hooks leave the terminal to it). 0, or -1 and *cause.
+ */
+int	 ownkey_passwd(const char *fpr, char **cause);
+/*
  * Is there a keyring at all in the home cf names (or steedmail's own)?
  * Answered without starting gpg: plain mail from an account that never
  * had a key need not start it to find that out.

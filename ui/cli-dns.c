@@ -18,68 +18,15 @@
 #include <string.h>
 #include <sysexits.h>
 
-#include <gnutls/gnutls.h>
-
 #include "addr.h"
 #include "buf.h"
 #include "cli.h"
 #include "hex.h"
 #include "crypto.h"
 #include "dns-lookup.h"
-#include "keydata.h"
 #include "ownkey.h"
 #include "strsafe.h"
 #include "xmalloc.h"
-
-/*
- * The fingerprints of the keys in an OPENPGPKEY record, into b: computed
- * from the key packets (keydata.h), so --lookup starts no gpg at all.
- */
-static void
-cmd_dns_openpgp(struct buf *b, const struct dns_record *rec)
-{
-	char	**fprs, *cause = NULL;
-	size_t	  n, i;
-
-	if (keydata_fingerprints(rec->data, rec->len, &fprs, &n,
-	    &cause) == -1) {
-		buf_adds(b, "(no OpenPGP key in the record: ");
-		strsafe_add(b, cause, strlen(cause), 0);
-		buf_addc(b, ')');
-		free(cause);
-		return;
-	}
-	for (i = 0; i < n; i++) {
-		if (i > 0)
-			buf_addc(b, ',');
-		buf_adds(b, fprs[i]);
-		free(fprs[i]);
-	}
-	free(fprs);
-	if (n == 0)
-		buf_adds(b, "(no OpenPGP key in the record)");
-}
-
-/* An SMIMEA record: a certificate's SHA-1 fingerprint, or its fields. */
-static void
-cmd_dns_smimea(struct buf *b, const struct dns_record *rec)
-{
-	gnutls_datum_t	 der;
-	unsigned char	 fpr[20];
-	size_t		 n = sizeof fpr;
-
-	der.data = rec->data;
-	der.size = (unsigned)rec->len;
-	if (rec->selector == 0 && rec->mtype == 0 &&
-	    gnutls_fingerprint(GNUTLS_DIG_SHA1, &der, fpr, &n) == 0) {
-		buf_addf(b, "usage %u cert ", rec->usage);
-		hex_add(b, fpr, n, 1);
-		return;
-	}
-	buf_addf(b, "usage %u selector %u mtype %u ", rec->usage,
-	    rec->selector, rec->mtype);
-	hex_add(b, rec->data, rec->len, 0);
-}
 
 static void
 cmd_dns_line(const struct dns_result *r)
@@ -118,10 +65,7 @@ cmd_dns_line(const struct dns_result *r)
 	for (i = 0; i < r->nrecords; i++) {
 		if (i > 0)
 			buf_addc(&b, ',');
-		if (r->type == DNS_SMIMEA)
-			cmd_dns_smimea(&b, &r->records[i]);
-		else
-			cmd_dns_openpgp(&b, &r->records[i]);
+		dns_record_describe(&b, r->type, &r->records[i]);
 	}
 	if (r->nrecords == 0)
 		buf_addc(&b, '-');

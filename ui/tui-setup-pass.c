@@ -13,10 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <gpgme.h>
-
 #include "crypto.h"
 #include "frontend.h"
+#include "ownkey.h"
 #include "tui.h"
 #include "tui-setup.h"
 #include "xmalloc.h"
@@ -41,31 +40,14 @@ tui_setup_passphrase(const char *fpr, char **cause)
 {
 	const struct fe_hooks	*old;
 	struct fe_hooks		 h;
-	gpgme_ctx_t		 ctx;
-	gpgme_key_t		 key = NULL;
-	gpgme_error_t		 err;
-	int			 rc = -1;
+	int			 rc;
 
 	memset(&h, 0, sizeof h);
 	h.tty_begin = pass_tty_begin;
 	h.tty_end = pass_tty_end;
 	old = fe_set(&h);
 	crypto_set_no_prompt(0);
-	if ((ctx = crypto_ctx(GPGME_PROTOCOL_OpenPGP, cause)) == NULL)
-		goto out;
-	if ((err = crypto_key(ctx, fpr, 1, &key)) != 0) {
-		*cause = xasprintf("the key %s: %s", fpr, gpgme_strerror(err));
-		crypto_release(ctx);
-		goto out;
-	}
-	if ((err = gpgme_op_passwd(ctx, key, 0)) != 0)
-		*cause = xasprintf("the passphrase was not set: %s",
-		    gpgme_strerror(err));
-	else
-		rc = 0;
-	gpgme_key_unref(key);
-	crypto_release(ctx);
-out:
+	rc = ownkey_passwd(fpr, cause);
 	fe_set(old);
 	tui_dirty();
 	return rc;

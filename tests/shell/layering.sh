@@ -87,6 +87,39 @@ n=$(code "$t/quiet.c" | grep -cE "$print_re")
 ok "the print check ignores comments, strings and log files" test "$n" -eq 0
 rm -rf "$t"
 
+# The front ends see the engine through its modules' own headers: no
+# library the engine uses underneath (gpgme, libetpan, SQLite, libunbound,
+# ldns, GnuTLS, libcurl, expat, jansson), no private header of an engine
+# module (NAME-int.h), and none of the wire- and storage-level modules
+# that the session, the index and the crypto modules wrap.
+inc_lib='^[^:]*:[0-9]+:#[[:space:]]*include[[:space:]]+<(gpgme\.h|libetpan/|sqlite3\.h|unbound\.h|ldns/|gnutls/|curl/|expat\.h|jansson\.h)'
+wire='imap-(conn|frame|pre|resp|session|fetch|sync|idle|bodystructure)|net-(tls|https)|smtp-(session|submit)|sasl|dns-(query|cache)|db|trust-db|search-index|[a-z-]+-int'
+inc_wire='^[^:]*:[0-9]+:#[[:space:]]*include[[:space:]]+"('"$wire"')\.h"'
+bad=$(code ui/*.[ch] | grep -E "$inc_lib" | cut -d: -f1,2 | tr '\n' ' ')
+ok "ui/ includes none of the engine's libraries${bad:+: $bad}" test -z "$bad"
+bad=$(code ui/*.[ch] | grep -E "$inc_wire" | grep -v '#include "tui-int\.h"' | grep -v '^ui/cli-setup\.c:[0-9]*:#include "net-tls\.h"' | cut -d: -f1,2 | tr '\n' ' ')
+ok "ui/ includes no wire-level or private engine header${bad:+: $bad}" test -z "$bad"
+# The screens (ui/tui-*) include, of the engine, only the headers that
+# declare its modules (src/*.h), and of the system only headers with no
+# directory but sys/ (libc, POSIX, curses).
+bad=$(code ui/tui*.[ch] | grep -E '^[^:]*:[0-9]+:#[[:space:]]*include' | while IFS= read -r l; do
+	h=$(printf '%s\n' "$l" | sed -n 's/.*include[[:space:]]*[<"]\([^">]*\)[">].*/\1/p')
+	case $l in
+	*'<'*) case $h in */*) case $h in sys/*) ;; *) printf '%s ' "${l%%:#*}" ;; esac ;; esac ;;
+	*) case $h in tui*.h|account/setup.h) ;; *) [ -e "src/$h" ] || printf '%s ' "${l%%:#*}" ;; esac ;;
+	esac
+done)
+ok "the screens include only engine modules, libc and curses${bad:+: $bad}" test -z "$bad"
+# The checker checks: each kind of include is caught.
+t=$(mktemp -d)
+printf '#include <gpgme.h>\n' >"$t/l.c"
+printf '#include "imap-conn.h"\n#include "crypto-in-int.h"\n' >"$t/w.c"
+n=$(code "$t/l.c" | grep -cE "$inc_lib")
+ok "the library check catches <gpgme.h>" test "$n" = 1
+n=$(code "$t/w.c" | grep -cE "$inc_wire")
+ok "the wire check catches imap-conn.h and crypto-in-int.h" test "$n" = 2
+rm -rf "$t"
+
 # The batch commands: no curses, and no circle among the front-end files.
 # An edge runs from a file to each other file whose non-static functions
 # it calls; a function is defined where its name starts a line followed
