@@ -28,10 +28,15 @@
 
 #define CP_LABEL_W	9	/* "Subject: " */
 #define CP_RCPT_ROWS	4	/* recipients with a word, at most */
+#define CP_RCPT_LINES	2	/* rows for each of them, at most */
+#define CP_SECURITY_ROWS 3	/* rows for the security line, at most */
+#define CP_ADDR_ROWS	2	/* rows for To, Cc and Bcc, at most */
 #define CP_ATTACH_ROWS	5	/* attachments shown, at most */
 #define CP_TYPE_X	42	/* an attachment's type, when the name fits */
 
 /* ---- drawing ----------------------------------------------------------- */
+
+static int	cp_wrapped(int, int, int, const char *, int, int, int, int);
 
 static void
 cp_field(int y, const char *label, const char *value)
@@ -41,13 +46,17 @@ cp_field(int y, const char *label, const char *value)
 	    "", tui_attr(TC_HEADER));
 }
 
-static void
-cp_list_field(int y, const char *label, char *const *v, size_t n)
+/* An address field, on more than one row when it must; the next row. */
+static int
+cp_list_field(int y, const char *label, char *const *v, size_t n, int last)
 {
 	char	*s = tui_compose_addr_join(v, n);
 
-	cp_field(y, label, s);
+	tui_putfill(y, 0, CP_LABEL_W, label, tui_attr(TC_HEADER_NAME));
+	y = cp_wrapped(y, CP_LABEL_W, COLS - CP_LABEL_W, s,
+	    tui_attr(TC_HEADER), last, CP_ADDR_ROWS, 0);
 	free(s);
+	return y;
 }
 
 /* "12 KB" */
@@ -103,16 +112,55 @@ cp_break(const char *text, int w)
 	return at;
 }
 
+/*
+ * text on rows from y, columns x to x + w, broken after words; the rows
+ * after the first start indent columns further in, and the columns left
+ * of them are cleared. At most rows rows and none at or below last: what
+ * does not fit ends at a word with "...". Returns the next row.
+ */
+static int
+cp_wrapped(int y, int x, int w, const char *text, int attr, int last,
+    int rows, int indent)
+{
+	const char	*p = text, *more = tui_utf8 ? "\u2026" : "...";
+	char		*head;
+	size_t		 at;
+	int		 cx, cw, n;
+
+	if (y + rows < last)
+		last = y + rows;
+	for (n = 0; y < last; n++, y++) {
+		cx = n == 0 ? x : x + indent;
+		cw = n == 0 ? w : w - indent;
+		if (n > 0)
+			tui_putfill(y, 0, cx, "", tui_attr(TC_NORMAL));
+		if ((at = cp_break(p, cw)) == 0) {
+			tui_putfill(y, cx, cw, p, attr);
+			return y + 1;
+		}
+		if (y + 1 == last) {
+			/* the last row: up to a word, and the mark */
+			if ((at = cp_break(p, cw - tui_width(more) - 1)) == 0)
+				at = strcspn(p, " ");
+			head = xasprintf("%.*s %s", (int)at, p, more);
+		} else
+			head = xstrndup(p, at);
+		tui_putfill(y, cx, cw, head, attr);
+		free(head);
+		p += at + 1;
+	}
+	return y;
+}
+
 /* The security line and the recipients that need a word; the next row. */
 static int
 cp_draw_security(struct compose *c, int y, int last)
 {
 	const struct draft_preview	*p = c->shown;
 	struct buf			 b;
-	size_t				 i, shown = 0, more = 0, at;
+	size_t				 i, shown = 0, more = 0;
 	enum tui_color			 col = TC_IND_WARN;
 	const char			*word;
-	char				*head;
 	int				 second = 0, w = COLS - CP_LABEL_W - 1;
 
 	buf_init(&b);
@@ -152,20 +200,11 @@ cp_draw_security(struct compose *c, int y, int last)
 		buf_adds(&b, " [E: never]");
 	/* "Security:" is a column wider than the other labels */
 	tui_putfill(y, 0, CP_LABEL_W + 1, "Security:", tui_attr(TC_HEADER_NAME));
-	/* a line too long for the row goes on below it, whole: "held: ..."
-	 * must be read to its end */
-	if ((at = cp_break(b.data, w)) > 0 && y + 1 < last) {
-		head = xstrndup(b.data, at);
-		tui_putfill(y, CP_LABEL_W + 1, w, head, tui_attr(col));
-		free(head);
-		y++;
-		tui_putfill(y, 0, CP_LABEL_W + 1, "", tui_attr(TC_NORMAL));
-		tui_putfill(y, CP_LABEL_W + 1, w, b.data + at + 1,
-		    tui_attr(col));
-	} else
-		tui_putfill(y, CP_LABEL_W + 1, w, b.data, tui_attr(col));
+	/* a line too long for the row goes on below it, broken after words:
+	 * "held: ..." must be read to its end */
+	y = cp_wrapped(y, CP_LABEL_W + 1, w, b.data, tui_attr(col), last,
+	    CP_SECURITY_ROWS, 0);
 	buf_free(&b);
-	y++;
 	if (p == NULL)
 		return y;
 	if (second && y < last) {
@@ -188,13 +227,15 @@ cp_draw_security(struct compose *c, int y, int last)
 		}
 		buf_init(&b);
 		if (!r->has_key)
-			buf_addf(&b, "  %s: no key%s%s%s", r->addr,
+			buf_addf(&b, "%s: no key%s%s%s", r->addr,
 			    r->why != NULL ? " (" : "", r->why != NULL ?
 			    r->why : "", r->why != NULL ? ")" : "");
 		else
-			buf_addf(&b, "  %s: %s", r->addr, word);
-		tui_putfill(y++, CP_LABEL_W, COLS - CP_LABEL_W, b.data,
-		    tui_attr(word != NULL ? TC_IND_BAD : TC_IND_WARN));
+			buf_addf(&b, "%s: %s", r->addr, word);
+		tui_putfill(y, 0, CP_LABEL_W + 2, "", tui_attr(TC_NORMAL));
+		y = cp_wrapped(y, CP_LABEL_W + 2, COLS - CP_LABEL_W - 2,
+		    b.data, tui_attr(word != NULL ? TC_IND_BAD : TC_IND_WARN),
+		    last, CP_RCPT_LINES, 2);
 		buf_free(&b);
 		shown++;
 	}
@@ -319,9 +360,9 @@ cp_draw(struct tui_screen *s)
 	    xasprintf("%s <%s>", a->name, a->address) : xstrdup(a->address);
 	cp_field(y++, "From:", from);
 	free(from);
-	cp_list_field(y++, "To:", c->d->to, c->d->nto);
-	cp_list_field(y++, "Cc:", c->d->cc, c->d->ncc);
-	cp_list_field(y++, "Bcc:", c->d->bcc, c->d->nbcc);
+	y = cp_list_field(y, "To:", c->d->to, c->d->nto, last);
+	y = cp_list_field(y, "Cc:", c->d->cc, c->d->ncc, last);
+	y = cp_list_field(y, "Bcc:", c->d->bcc, c->d->nbcc, last);
 	cp_field(y++, "Subject:", c->d->subject);
 	y = cp_draw_security(c, y, last);
 	if (cp_nattach(c) > 0 && y < last) {

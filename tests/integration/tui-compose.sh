@@ -313,4 +313,37 @@ ok "Escape at To: the compose screen stays, and no editor ran" sh -c "grep -q 'y
 tui_keys c5 q; tui_wait c5 "discard this message?" >/dev/null; tui_keys c5 y
 tui_keys c5 q
 tui_ended c5 20 >/dev/null
+# --- many recipients at 80 columns: every row broken after a word ------------
+# Five recipients, four without a key, long addresses: the To field, the
+# security line and each recipient's row go on below themselves, and
+# every address and every "why" is read whole (no word is cut at the
+# edge), in UTF-8 and in LANG=C.
+long="bob@steed.test, carol.has.a.rather.long.address@plain.test, dave@broken.test, erin.somebody@steed.test, Frank Longname <frank.longname.again@plain.test>"
+for lang in C.UTF-8 C; do
+	n=w$(echo "$lang" | tr -dc 'A-Z0-9')
+	run_alice "$n" "$lang" >/dev/null || bail "alice's index did not open ($lang)"
+	tui_keys "$n" m
+	if [ -n "$(ls "$AH/data/steedmail/drafts" 2>/dev/null)" ]; then
+		tui_wait "$n" "recall one?" >/dev/null && tui_keys "$n" n
+	fi
+	tui_wait "$n" "| compose" 10 >/dev/null
+	tui_type "$n" "$long"; tui_keys "$n" Enter
+	tui_wait "$n" "frank.longname.again@plain.test: no key" 30 >/dev/null
+	tui_gone "$n" "looking up..." 30 >/dev/null
+	tui_capture "$n" >"$T_TMP/wide-$n"
+	whole=yes
+	for a in carol.has.a.rather.long.address@plain.test dave@broken.test \
+	    erin.somebody@steed.test frank.longname.again@plain.test; do
+		[ "$(grep -c "^ *$a: no key (looked up: DNS" "$T_TMP/wide-$n")" = 1 ] || whole="no: $a"
+	done
+	ok "$lang: each recipient without a key has its own row, the address whole" sh -c "[ '$whole' = yes ] || { echo '$whole'; cat '$T_TMP/wide-$n'; false; }"
+	ok "$lang: what a row does not hold goes on below it, after a word" sh -c "grep -qx '  *none, no Autocrypt seen)' '$T_TMP/wide-$n' && grep -qx '  *Autocrypt seen)' '$T_TMP/wide-$n' || { cat '$T_TMP/wide-$n'; false; }"
+	ok "$lang: the security line names every recipient without a key, each whole" sh -c "sed -n '/^Security:/,/sign: yes/p' '$T_TMP/wide-$n' | tr -s ' \n' ' ' | grep -q 'no key for carol.has.a.rather.long.address@plain.test, dave@broken.test, erin.somebody@steed.test, frank.longname.again@plain.test' || { cat '$T_TMP/wide-$n'; false; }"
+	ok "$lang: the To field goes on a second row, ending at a word" sh -c "grep -q '^To: *bob@steed.test, carol.has.a.rather.long.address@plain.test,\$' '$T_TMP/wide-$n' && grep -Eq '^ +dave@broken.test, erin.somebody@steed.test, (…|\\.\\.\\.)\$' '$T_TMP/wide-$n' || { cat '$T_TMP/wide-$n'; false; }"
+	tui_keys "$n" Escape; sleep 0.3
+	tui_keys "$n" q; tui_wait "$n" "discard this message?" >/dev/null; tui_keys "$n" y
+	tui_wait "$n" "sort: date" >/dev/null
+	tui_keys "$n" q
+	tui_ended "$n" 20 >/dev/null
+done
 exit 0
