@@ -9,8 +9,12 @@
  * Called by whoever logs in (password.c for the first login of a session
  * or a send, imap-conn.c when it connects again, send.c) from the thread
  * that drives the account: the interface's worker, or main in the batch
- * commands; one mutex guards the list, and is held across a refresh so
- * that two threads never spend one refresh token twice.
+ * commands. One mutex guards the list of accounts, held only to find,
+ * add or drop an entry; each account's own mutex guards its tokens and is
+ * held across its refresh, so that two threads never spend one refresh
+ * token twice, and an authorization server that is slow for one account
+ * holds up no other. An entry dropped while a thread uses it (a new
+ * sign-in replaced it) is freed by the last thread to let it go.
  *
  * The refresh token lives on disk only in its file, encrypted to the
  * account's own key (password-file.c does the encrypting); access tokens
@@ -38,6 +42,14 @@
 
 struct oauth2_state {
 	char			*path;		/* the token file: the key */
+	/* under oauth2_lock: */
+	unsigned		 refs;		/* threads using it */
+	int			 gone;		/* off the list: freed by the
+						   last user */
+	/* the rest under lock: */
+	pthread_mutex_t		 lock;
+	int			 loaded;	/* read from its file (or made
+						   by oauth2_store) */
 	struct oauth2_endpoints	 e;
 	char			*refresh;
 	char			*access;	/* NULL: none yet */
@@ -159,20 +171,43 @@ oauth2_token_path(const struct account *a, char **cause)
 	return path;
 }
 
-static void
-oauth2_state_free(struct oauth2_state *s)
+static struct oauth2_state *
+oauth2_state_new(const char *path)
 {
-	free(s->path);
+	struct oauth2_state	*s;
+
+	s = xcalloc(1, sizeof *s);
+	s->path = xstrdup(path);
+	pthread_mutex_init(&s->lock, NULL);
+	return s;
+}
+
+/* What s knows of its tokens, forgotten (wiped): it is read again. */
+static void
+oauth2_state_clear(struct oauth2_state *s)
+{
 	free(s->refused);
+	s->refused = NULL;
 	oauth2_endpoints_free(&s->e);
 	if (s->refresh != NULL) {
 		log_secret_remove(s->refresh);
 		freezero_str(s->refresh);
+		s->refresh = NULL;
 	}
 	if (s->access != NULL) {
 		log_secret_remove(s->access);
 		freezero_str(s->access);
+		s->access = NULL;
 	}
+	s->loaded = 0;
+}
+
+static void
+oauth2_state_free(struct oauth2_state *s)
+{
+	oauth2_state_clear(s);
+	pthread_mutex_destroy(&s->lock);
+	free(s->path);
 	free(s);
 }
 
@@ -187,6 +222,8 @@ oauth2_find(const char *path)
 	return NULL;
 }
 
+/* Off the list; freed now, or by the last thread using it. Under
+ * oauth2_lock. */
 static void
 oauth2_remove(struct oauth2_state *s)
 {
@@ -197,7 +234,19 @@ oauth2_remove(struct oauth2_state *s)
 			*pp = s->next;
 			break;
 		}
-	oauth2_state_free(s);
+	s->gone = 1;
+	if (s->refs == 0)
+		oauth2_state_free(s);
+}
+
+/* A thread is done with s (taken by oauth2_access). */
+static void
+oauth2_release(struct oauth2_state *s)
+{
+	pthread_mutex_lock(&oauth2_lock);
+	if (--s->refs == 0 && s->gone)
+		oauth2_state_free(s);
+	pthread_mutex_unlock(&oauth2_lock);
 }
 
 void
@@ -264,13 +313,13 @@ oauth2_store(const struct config *cf, const struct account *a,
 		return -1;
 	}
 	/* and keep both for this process */
-	s = xcalloc(1, sizeof *s);
+	s = oauth2_state_new(path);
+	free(path);
 	if (oauth2_endpoints(cf, a, &s->e, cause) == -1) {
-		free(s);
-		free(path);
+		oauth2_state_free(s);
 		return -1;
 	}
-	s->path = path;
+	s->loaded = 1;
 	s->refresh = xstrdup(t->refresh);
 	log_secret_add(s->refresh);
 	memset(&copy, 0, sizeof copy);
@@ -279,7 +328,7 @@ oauth2_store(const struct config *cf, const struct account *a,
 	copy.expires_in = t->expires_in;
 	oauth2_take_access(s, &copy);
 	pthread_mutex_lock(&oauth2_lock);
-	if ((old = oauth2_find(path)) != NULL)
+	if ((old = oauth2_find(s->path)) != NULL)
 		oauth2_remove(old);
 	s->next = oauth2_states;
 	oauth2_states = s;
@@ -333,35 +382,23 @@ oauth2_reread(struct oauth2_state *s)
 }
 
 /*
- * The state of a, read from its file when this process has none. A state
- * that could not be read keeps why (refused), so that a later call
- * without cf (a reconnection) says the same; one with cf reads again.
+ * Read s's tokens from its file (and its endpoints from the settings),
+ * under s's lock. What could not be read stays as why (refused), so that
+ * a later call without cf (a reconnection) says the same; one with cf
+ * reads again.
  */
-static struct oauth2_state *
-oauth2_load(const struct config *cf, const struct account *a,
-    const char *path, char **cause)
+static void
+oauth2_load(struct oauth2_state *s, const struct config *cf,
+    const struct account *a)
 {
-	struct oauth2_state	*s;
-	char			*why = NULL;
+	char	*why = NULL;
 
-	if ((s = oauth2_find(path)) != NULL && s->refused != NULL &&
-	    cf != NULL) {
-		/* signed in again since, perhaps: read the file again */
-		oauth2_remove(s);
-		s = NULL;
-	}
-	if (s != NULL)
-		return s;
-	if (cf == NULL) {
-		*cause = xasprintf("account %s has no OAuth2 token: sign in "
-		    "with steedmail -A %s --oauth-login", a->id, a->id);
-		return NULL;
-	}
-	s = xcalloc(1, sizeof *s);
-	s->path = xstrdup(path);
-	s->next = oauth2_states;
-	oauth2_states = s;
-	if (access(path, F_OK) != 0)
+	if (s->loaded && s->refused != NULL && cf != NULL)
+		oauth2_state_clear(s);	/* signed in again since, perhaps */
+	if (s->loaded)
+		return;
+	s->loaded = 1;
+	if (access(s->path, F_OK) != 0)
 		s->refused = xasprintf("account %s is not signed in with "
 		    "OAuth2 yet: run steedmail -A %s --oauth-login", a->id,
 		    a->id);
@@ -375,7 +412,6 @@ oauth2_load(const struct config *cf, const struct account *a,
 		free(why);
 	} else
 		log_secret_add(s->refresh);
-	return s;
 }
 
 /* Refresh s's access token. 0, or -1 and *cause. */
@@ -446,8 +482,30 @@ oauth2_access(const struct config *cf, const struct account *a, int flags,
 	if ((path = oauth2_token_path(a, cause)) == NULL)
 		return NULL;
 	pthread_mutex_lock(&oauth2_lock);
-	if ((s = oauth2_load(cf, a, path, cause)) == NULL)
+	if ((s = oauth2_find(path)) == NULL && cf != NULL) {
+		s = oauth2_state_new(path);
+		s->next = oauth2_states;
+		oauth2_states = s;
+	}
+	if (s != NULL)
+		s->refs++;
+	pthread_mutex_unlock(&oauth2_lock);
+	free(path);
+	if (s == NULL) {
+		*cause = xasprintf("account %s has no OAuth2 token: sign in "
+		    "with steedmail -A %s --oauth-login", a->id, a->id);
+		return NULL;
+	}
+
+	pthread_mutex_lock(&s->lock);
+	if (cf != NULL || s->loaded)
+		oauth2_load(s, cf, a);
+	if (!s->loaded) {
+		/* made by a call with cf that has not read it yet */
+		*cause = xasprintf("account %s has no OAuth2 token: sign in "
+		    "with steedmail -A %s --oauth-login", a->id, a->id);
 		goto out;
+	}
 	if (s->refused != NULL && !oauth2_reread(s)) {
 		*cause = xstrdup(s->refused);
 		goto out;
@@ -459,7 +517,7 @@ oauth2_access(const struct config *cf, const struct account *a, int flags,
 	}
 	token = xstrdup(s->access);
 out:
-	pthread_mutex_unlock(&oauth2_lock);
-	free(path);
+	pthread_mutex_unlock(&s->lock);
+	oauth2_release(s);
 	return token;
 }
