@@ -6,8 +6,10 @@
  * (X-Steedmail-Draft), so that resuming it gives the draft that was
  * postponed; when the message would be encrypted, the file is encrypted
  * and signed to the account's own key, its header fields protected as a
- * sent message's (RFC 9788: the Subject outside reads "..."). Callers:
- * the send command, later the composer. Never prints.
+ * sent message's (RFC 9788: the Subject outside reads "..."). The
+ * drafts directory listed as the drafts list shows it (draft_list()).
+ * Callers: outgoing.c, the send command, the compose screen and the
+ * drafts list. Never prints.
  */
 #include <sys/stat.h>
 
@@ -21,6 +23,7 @@
 #include <unistd.h>
 
 #include "addr-list.h"
+#include "atomic.h"
 #include "crypto-in.h"
 #include "crypto-out.h"
 #include "crypto.h"
@@ -170,6 +173,8 @@ draft_write(const char *data, size_t len, char **cause)
 	path = xasprintf("%s/%s-%s.eml", dir, stamp, strrchr(tmp, '-') + 1);
 	if (rename(tmp, path) == -1)
 		goto fail;
+	/* the new name on disk too: a postponed draft survives a crash */
+	atomic_sync_dir(dir);
 	free(tmp);
 	free(dir);
 	return path;

@@ -7,8 +7,9 @@
  *
  * draft.c owns the draft and its start from an opened message;
  * draft-protect.c the decision and the protection; draft-store.c queue,
- * postpone and resume. Callers: ui/cli-send.c, later the composer. Never
- * prints: warnings go through fe_notice(), the one question ("send in
+ * postpone and resume, and the drafts directory listed. Callers: the
+ * batch commands and the compose screen, which send through outgoing.h
+ * (protect, then queue or hold, in one call). Never prints: warnings go through fe_notice(), the one question ("send in
  * clear?") through fe_confirm(), everything else comes back.
  */
 #ifndef STEED_DRAFT_H
@@ -258,7 +259,7 @@ int	 draft_keep(const struct draft *, const struct config *,
 /*
  * Messages that wait in the outbox for DNS (draft-hold.c). When
  * draft_protect() returns 2 (a recipient's key lookup failed: servfail,
- * a time-out, no resolver), the front end hands the draft to
+ * a time-out, no resolver), outgoing_send() hands the draft to
  * draft_hold(): it is kept in the outbox (encrypted to the account's own
  * key, as a postponed draft that would be encrypted) with the options it
  * was sent with, and nothing is submitted. Each flush that looks again
