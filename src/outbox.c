@@ -310,6 +310,21 @@ outbox_move_draft(const char *dir, const char *id, int failed,
 	return 0;
 }
 
+int
+outbox_has_draft(const char *dir, const char *id, int failed)
+{
+	struct stat	 sb;
+	char		*p;
+	int		 yes;
+
+	if (!outbox_valid_id(id))
+		return 0;
+	p = outbox_kept_draft(dir, id, failed);
+	yes = stat(p, &sb) == 0;
+	free(p);
+	return yes;
+}
+
 void
 outbox_unmove_draft(const char *dir, const char *id, int failed,
     const char *from)

@@ -78,6 +78,8 @@ int	 outbox_keep_draft(const char *dir, const char *id, const char *draft,
  */
 int	 outbox_move_draft(const char *dir, const char *id, int failed,
 	    const char *to, char **cause);
+/* Has entry id a draft kept beside it? */
+int	 outbox_has_draft(const char *dir, const char *id, int failed);
 void	 outbox_unmove_draft(const char *dir, const char *id, int failed,
 	    const char *from);
 /* Every queued entry, oldest first. */

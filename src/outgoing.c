@@ -230,6 +230,10 @@ outgoing_take(const char *dir, const char *id, int failed, char **path,
 			goto out;
 		}
 	}
+	if (!outbox_has_draft(dir, id, failed)) {
+		r = OUTGOING_NO_DRAFT;
+		goto out;
+	}
 	name = xasprintf("outbox-%s", id);
 	*path = draft_path(name, cause);
 	free(name);
