@@ -17,7 +17,7 @@
  * else given up into outbox/failed/ with the reason; never sent in clear
  * on its own.
  *
- * Callers: the front ends (draft_hold() after draft_protect() returned 2),
+ * Callers: outgoing.c (draft_hold() after draft_protect() returned 2),
  * send.c (draft_release(), draft_held_text()). Never prints; the one
  * question goes through fe_confirm().
  */

@@ -6,11 +6,14 @@
  * (X-Steedmail-Draft), so that resuming it gives the draft that was
  * postponed; when the message would be encrypted, the file is encrypted
  * and signed to the account's own key, its header fields protected as a
- * sent message's (RFC 9788: the Subject outside reads "..."). Callers:
- * the send command, later the composer. Never prints.
+ * sent message's (RFC 9788: the Subject outside reads "..."). The
+ * drafts directory listed as the drafts list shows it (draft_list()).
+ * Callers: outgoing.c, the send command, the compose screen and the
+ * drafts list. Never prints.
  */
 #include <sys/stat.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -20,6 +23,7 @@
 #include <unistd.h>
 
 #include "addr-list.h"
+#include "atomic.h"
 #include "crypto-in.h"
 #include "crypto-out.h"
 #include "crypto.h"
@@ -38,6 +42,7 @@
 #define DRAFT_MARK_ENCRYPTED	"replies-to-encrypted"
 #define DRAFT_MARK_FORWARD	"forwards-encrypted"
 #define DRAFT_FILE_MAX		(256u * 1024 * 1024)
+#define DRAFT_HEAD_MAX		(64u * 1024)	/* outer header listed */
 
 int
 draft_queue(const struct draft *d, const struct buf *msg, char **id,
@@ -168,6 +173,8 @@ draft_write(const char *data, size_t len, char **cause)
 	path = xasprintf("%s/%s-%s.eml", dir, stamp, strrchr(tmp, '-') + 1);
 	if (rename(tmp, path) == -1)
 		goto fail;
+	/* the new name on disk too: a postponed draft survives a crash */
+	atomic_sync_dir(dir);
 	free(tmp);
 	free(dir);
 	return path;
@@ -411,4 +418,198 @@ draft_discard(const char *path, char **cause)
 		return -1;
 	}
 	return 0;
+}
+
+char *
+draft_path(const char *name, char **cause)
+{
+	char	*dir, *path;
+
+	if ((dir = draft_dir(cause)) == NULL)
+		return NULL;
+	path = xasprintf("%s/%s.eml", dir, name);
+	free(dir);
+	return path;
+}
+
+/* A file of the drafts directory that holds a draft. */
+static int
+draft_is_file(const char *name)
+{
+	size_t	len = strlen(name);
+
+	return name[0] != '.' && len > 4 && strcmp(name + len - 4, ".eml") == 0;
+}
+
+size_t
+draft_count(void)
+{
+	struct dirent	*de;
+	DIR		*dir;
+	char		*path, *cause = NULL;
+	size_t		 n = 0;
+
+	if ((path = draft_dir(&cause)) == NULL) {
+		free(cause);
+		return 0;
+	}
+	if ((dir = opendir(path)) != NULL) {
+		while ((de = readdir(dir)) != NULL)
+			n += draft_is_file(de->d_name);
+		closedir(dir);
+	}
+	free(path);
+	return n;
+}
+
+/* "a@b", "a@b +2": the recipients as the list shows them. */
+static char *
+draft_list_rcpts(char **v, size_t n)
+{
+	if (n == 0)
+		return xstrdup("");
+	if (n == 1)
+		return xstrdup(v[0]);
+	return xasprintf("%s +%zu", v[0], n - 1);
+}
+
+/* What the outer header of f's file says (a local file: cheap). */
+static void
+draft_list_head(struct draft_file *f)
+{
+	struct mime_msg	 *m;
+	struct buf	  b;
+	char		**v = NULL, *s, *cause = NULL, *end;
+	size_t		  n = 0;
+
+	buf_init(&b);
+	if (buf_read_file(&b, f->path, DRAFT_FILE_MAX) == -1 ||
+	    b.len == 0) {
+		buf_free(&b);
+		return;
+	}
+	/* the header only */
+	buf_addc(&b, '\0');
+	if ((end = strstr(b.data, "\r\n\r\n")) != NULL)
+		b.len = end - b.data + 4;
+	else if ((end = strstr(b.data, "\n\n")) != NULL)
+		b.len = end - b.data + 2;
+	if (b.len > DRAFT_HEAD_MAX)
+		b.len = DRAFT_HEAD_MAX;
+	if ((m = mime_parse_copy(b.data, b.len, &cause)) == NULL) {
+		free(cause);
+		buf_free(&b);
+		return;
+	}
+	buf_free(&b);
+	addr_list_get(&m->root->header, "To", &v, &n);
+	addr_list_get(&m->root->header, "Cc", &v, &n);
+	f->to = draft_list_rcpts(v, n);
+	addr_list_free(v, n);
+	f->from = addr_list_from(&m->root->header);
+	f->msgid = mime_header_get(&m->root->header, "Message-ID", NULL);
+	f->encrypted = mime_part_is(m->root, "multipart", "encrypted");
+	if ((s = mime_header_get(&m->root->header, "Subject", NULL)) != NULL) {
+		f->subject = rfc2047_decode_str(s);
+		free(s);
+	}
+	f->known = !f->encrypted;
+	mime_msg_free(m);
+}
+
+static int
+draft_list_cmp(const void *a, const void *b)
+{
+	const struct draft_file	*x = a, *y = b;
+
+	if (x->mtime != y->mtime)
+		return x->mtime < y->mtime ? 1 : -1;
+	return strcmp(y->path, x->path);
+}
+
+int
+draft_list(struct draft_file **out, size_t *count, char **cause)
+{
+	struct draft_file	*v = NULL, *f;
+	struct dirent		*de;
+	struct stat		 st;
+	DIR			*dir;
+	char			*path;
+	size_t			 n = 0;
+
+	*out = NULL;
+	*count = 0;
+	if ((path = draft_dir(cause)) == NULL)
+		return -1;
+	if ((dir = opendir(path)) != NULL) {
+		while ((de = readdir(dir)) != NULL) {
+			if (!draft_is_file(de->d_name))
+				continue;
+			v = xreallocarray(v, n + 1, sizeof *v);
+			f = &v[n++];
+			memset(f, 0, sizeof *f);
+			f->path = xasprintf("%s/%s", path, de->d_name);
+			if (stat(f->path, &st) == 0)
+				f->mtime = st.st_mtime;
+			draft_list_head(f);
+		}
+		closedir(dir);
+	}
+	free(path);
+	if (n > 1)
+		qsort(v, n, sizeof *v, draft_list_cmp);
+	*out = v;
+	*count = n;
+	return 0;
+}
+
+void
+draft_list_free(struct draft_file *v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].path);
+		free(v[i].from);
+		free(v[i].to);
+		free(v[i].subject);
+		free(v[i].msgid);
+	}
+	free(v);
+}
+
+int
+draft_peek(const struct account *a, const char *path, char **to,
+    char **subject, char **cause)
+{
+	struct draft	 *d;
+	char		**v;
+
+	*to = *subject = NULL;
+	if ((d = draft_resume(a, path, cause)) == NULL)
+		return -1;
+	v = xcalloc(d->nto + d->ncc + 1, sizeof *v);
+	if (d->nto > 0)
+		memcpy(v, d->to, d->nto * sizeof *v);
+	if (d->ncc > 0)
+		memcpy(v + d->nto, d->cc, d->ncc * sizeof *v);
+	*to = draft_list_rcpts(v, d->nto + d->ncc);
+	free(v);
+	*subject = xstrdup(d->subject != NULL ? d->subject : "");
+	draft_free(d);
+	return 0;
+}
+
+int
+draft_exists(const char *path)
+{
+	struct stat	sb;
+
+	return stat(path, &sb) == 0;
+}
+
+int
+draft_file_read(const char *path, struct buf *b, char **cause)
+{
+	return draft_read(path, b, cause);
 }

@@ -7,14 +7,16 @@
  *
  * draft.c owns the draft and its start from an opened message;
  * draft-protect.c the decision and the protection; draft-store.c queue,
- * postpone and resume. Callers: ui/cli-send.c, later the composer. Never
- * prints: warnings go through fe_notice(), the one question ("send in
+ * postpone and resume, and the drafts directory listed. Callers: the
+ * batch commands and the compose screen, which send through outgoing.h
+ * (protect, then queue or hold, in one call). Never prints: warnings go through fe_notice(), the one question ("send in
  * clear?") through fe_confirm(), everything else comes back.
  */
 #ifndef STEED_DRAFT_H
 #define STEED_DRAFT_H
 
 #include <stddef.h>
+#include <time.h>
 
 #include "buf.h"
 #include "config.h"
@@ -257,7 +259,7 @@ int	 draft_keep(const struct draft *, const struct config *,
 /*
  * Messages that wait in the outbox for DNS (draft-hold.c). When
  * draft_protect() returns 2 (a recipient's key lookup failed: servfail,
- * a time-out, no resolver), the front end hands the draft to
+ * a time-out, no resolver), outgoing_send() hands the draft to
  * draft_hold(): it is kept in the outbox (encrypted to the account's own
  * key, as a postponed draft that would be encrypted) with the options it
  * was sent with, and nothing is submitted. Each flush that looks again
@@ -303,5 +305,43 @@ struct draft	*draft_resume(const struct account *, const char *path,
 int		 draft_discard(const char *path, char **cause);
 /* The drafts directory, created 0700. */
 char		*draft_dir(char **cause);
+/* The file NAME.eml of the drafts directory (allocated), or NULL. */
+char		*draft_path(const char *name, char **cause);
+
+/*
+ * The postponed drafts (the drafts directory's files), newest first, as
+ * the drafts list shows them: what each file's outer header says, read
+ * at once (a few local files). A draft kept encrypted shows its real To
+ * and Subject only once draft_peek() has read it (known). path is the
+ * draft's handle for draft_resume(), draft_discard() and the others.
+ * draft_list() returns -1 with *cause only when there is no drafts
+ * directory; one that cannot be read is an empty list.
+ */
+struct draft_file {
+	char	*path;
+	time_t	 mtime;		/* when it was last written */
+	char	*from;		/* the sender's address, or NULL */
+	char	*to;		/* To and Cc as shown ("a@b", "a@b +2"), or
+				   NULL */
+	char	*subject;	/* decoded, or NULL */
+	char	*msgid;		/* its Message-ID (its copy in Drafts) */
+	int	 encrypted;	/* kept encrypted */
+	int	 known;		/* to and subject are the real ones */
+};
+int		 draft_list(struct draft_file **, size_t *, char **cause);
+void		 draft_list_free(struct draft_file *, size_t);
+size_t		 draft_count(void);
+/*
+ * The real To (as draft_list() shows it) and Subject ("" without) of the
+ * draft in path: decrypted if need be (gpg: off the interface thread).
+ * 0, or -1 with *cause.
+ */
+int		 draft_peek(const struct account *, const char *path,
+		     char **to, char **subject, char **cause);
+/* Is the draft's file still there (it was not sent nor postponed again)? */
+int		 draft_exists(const char *path);
+/* The draft's file as it is, into b (its copy for the Drafts mailbox). */
+int		 draft_file_read(const char *path, struct buf *b,
+		     char **cause);
 
 #endif

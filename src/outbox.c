@@ -249,6 +249,102 @@ outbox_draft_path(const char *dir, const struct outbox_entry *e)
 	return xasprintf("%s/%s.draft", dir, e->id);
 }
 
+char *
+outbox_msg_path(const char *dir, const struct outbox_entry *e)
+{
+	if (e->held)
+		return outbox_draft_path(dir, e);
+	return xasprintf("%s/%s.msg", dir, e->id);
+}
+
+int
+outbox_keep_draft(const char *dir, const char *id, const char *draft,
+    size_t len, char **cause)
+{
+	if (!outbox_valid_id(id)) {
+		*cause = xstrdup("not an outbox entry");
+		return -1;
+	}
+	return outbox_put(dir, id, "draft", draft, len, cause);
+}
+
+/* DIR/ID.draft, or DIR/failed/ID.draft. */
+static char *
+outbox_kept_draft(const char *dir, const char *id, int failed)
+{
+	return xasprintf("%s%s/%s.draft", dir, failed ? "/failed" : "", id);
+}
+
+int
+outbox_move_draft(const char *dir, const char *id, int failed,
+    const char *to, char **cause)
+{
+	struct stat	 sb;
+	char		*from, *tdir, *slash;
+
+	if (!outbox_valid_id(id)) {
+		*cause = xstrdup("not an outbox entry");
+		return -1;
+	}
+	from = outbox_kept_draft(dir, id, failed);
+	if (stat(from, &sb) == -1) {
+		free(from);
+		return 1;
+	}
+	if (rename(from, to) == -1) {
+		*cause = xasprintf("cannot move %s: %s", from,
+		    strerror(errno));
+		free(from);
+		return -1;
+	}
+	free(from);
+	tdir = xstrdup(to);
+	if ((slash = strrchr(tdir, '/')) != NULL) {
+		*slash = '\0';
+		atomic_sync_dir(tdir);
+	}
+	free(tdir);
+	tdir = xasprintf("%s%s", dir, failed ? "/failed" : "");
+	atomic_sync_dir(tdir);
+	free(tdir);
+	return 0;
+}
+
+int
+outbox_has_draft(const char *dir, const char *id, int failed)
+{
+	struct stat	 sb;
+	char		*p;
+	int		 yes;
+
+	if (!outbox_valid_id(id))
+		return 0;
+	p = outbox_kept_draft(dir, id, failed);
+	yes = stat(p, &sb) == 0;
+	free(p);
+	return yes;
+}
+
+void
+outbox_unmove_draft(const char *dir, const char *id, int failed,
+    const char *from)
+{
+	char	*to;
+
+	if (!outbox_valid_id(id))
+		return;
+	to = outbox_kept_draft(dir, id, failed);
+	if (rename(from, to) == -1)
+		unlink(from);
+	free(to);
+}
+
+int
+outbox_valid_id(const char *id)
+{
+	return *id != '\0' && *id != '.' && strchr(id, '/') == NULL;
+}
+
 static int
 outbox_exists(const char *dir, const char *id, const char *ext)
 {
@@ -627,7 +723,7 @@ outbox_remove_failed(const char *dir, const char *id, char **cause)
 	char			*p;
 	size_t			 i;
 
-	if (strchr(id, '/') != NULL || *id == '.') {
+	if (!outbox_valid_id(id)) {
 		*cause = xstrdup("not an outbox entry");
 		return -1;
 	}
@@ -642,6 +738,36 @@ outbox_remove_failed(const char *dir, const char *id, char **cause)
 		free(p);
 	}
 	return 0;
+}
+
+/* Files named *ext in dir. */
+static size_t
+outbox_files(const char *dir, const char *ext)
+{
+	DIR		*d;
+	struct dirent	*de;
+	size_t		 n = 0, len, elen = strlen(ext);
+
+	if ((d = opendir(dir)) == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		len = strlen(de->d_name);
+		if (de->d_name[0] != '.' && len > elen &&
+		    strcmp(de->d_name + len - elen, ext) == 0)
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+void
+outbox_count(const char *dir, size_t *queued, size_t *failed)
+{
+	char	*fdir = xasprintf("%s/failed", dir);
+
+	*queued = outbox_files(dir, ".env");
+	*failed = outbox_files(fdir, ".eml");
+	free(fdir);
 }
 
 int

@@ -58,6 +58,30 @@ int	 outbox_release(const char *dir, struct outbox_entry *,
 	    const char *msg, size_t len, char **cause);
 /* The file of the entry's draft (ID.draft), whether there is one or not. */
 char	*outbox_draft_path(const char *dir, const struct outbox_entry *);
+/*
+ * The file that stands for the entry: its message (ID.msg), or a held
+ * entry's draft, which stands for the message it has not yet.
+ */
+char	*outbox_msg_path(const char *dir, const struct outbox_entry *);
+/*
+ * Keep the draft a queued message was made from beside it (ID.draft,
+ * written whole or not at all), so that it can be taken back later
+ * (outbox_move_draft()). It leaves with the entry.
+ */
+int	 outbox_keep_draft(const char *dir, const char *id, const char *draft,
+	    size_t len, char **cause);
+/*
+ * Move the draft kept beside entry id (ID.draft; in failed/ when failed)
+ * to the file to, the directories flushed. 0 moved, 1 the entry has no
+ * draft, -1 with *cause. outbox_unmove_draft() puts it back (or, if it
+ * cannot, removes the moved file: the entry keeps its message).
+ */
+int	 outbox_move_draft(const char *dir, const char *id, int failed,
+	    const char *to, char **cause);
+/* Has entry id a draft kept beside it? */
+int	 outbox_has_draft(const char *dir, const char *id, int failed);
+void	 outbox_unmove_draft(const char *dir, const char *id, int failed,
+	    const char *from);
 /* Every queued entry, oldest first. */
 int	 outbox_list(const char *dir, struct outbox_entry ***entries,
 	    size_t *n, char **cause);
@@ -92,6 +116,11 @@ int	 outbox_list_failed(const char *dir, struct outbox_failed **v,
 void	 outbox_free_failed(struct outbox_failed *, size_t);
 /* Remove a failed message for good. */
 int	 outbox_remove_failed(const char *dir, const char *id, char **cause);
+/* How many entries wait, and how many were refused for good: 0 when the
+ * directory cannot be read. */
+void	 outbox_count(const char *dir, size_t *queued, size_t *failed);
+/* Is id an entry's name (no '/', no leading '.')? */
+int	 outbox_valid_id(const char *id);
 /* Exclusive lock on the outbox for a flush; -1 if another holds it. */
 int	 outbox_lock(const char *dir, char **cause);
 void	 outbox_unlock(int fd);

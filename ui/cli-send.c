@@ -5,7 +5,9 @@
  * the message, put it in the outbox, flush the outbox. Nothing touches
  * the network before the message is safely on disk, so whatever happens
  * next, it is not lost. Deciding, protecting, queueing, postponing and
- * resuming are the engine's; this file handles arguments and output.
+ * resuming are the engine's (draft.h; outgoing_send() then send_flush(),
+ * the sequence the compose screen runs too); this file handles arguments
+ * and output.
  *
  * Exit codes (sysexits.h): 0 sent, or queued for later with a note on
  * stderr (a server that cannot be reached; a recipient whose key lookup
@@ -47,6 +49,7 @@
 #include "cli.h"
 #include "draft.h"
 #include "mime-parse.h"
+#include "outgoing.h"
 #include "send.h"
 #include "strsafe.h"
 #include "xmalloc.h"
@@ -311,106 +314,87 @@ cmd_send_refused(struct cmd_ctx *ctx, const struct draft *d,
 }
 
 /*
- * A recipient's key lookup failed: the draft waits in the outbox for an
- * answer (draft_hold()), and the rest of the outbox is flushed. Returns
- * the exit code; *queued is set once the outbox has it.
+ * The outbox flushed after a send: what became of entry id is said.
+ * A flush that cannot run leaves the message queued (exit 0); after a
+ * hold that is all there is to say.
  */
 static int
-cmd_send_hold(struct cmd_ctx *ctx, const struct draft *d,
-    const struct draft_opts *o, const char *why, int *queued)
+cmd_send_flush(struct cmd_ctx *ctx, const char *id, int held)
 {
 	struct send_report	 rep;
-	char			*cause = NULL, *id = NULL, *span;
+	char			*cause = NULL;
 	int			 rc;
 
-	if (draft_hold(d, ctx->cf, o, why, &id, &cause) == -1) {
-		cmd_error("%s; and it cannot be held in the outbox, nothing "
-		    "was sent: %s", why, cause);
-		free(cause);
-		return EX_TEMPFAIL;
-	}
-	*queued = 1;
-	span = draft_wait_words(ctx->cf);
-	cmd_error("queued, not sent: %s; it is never sent in clear because "
-	    "DNS failed: steedmail --flush looks again, for %s (dns-wait)",
-	    why, span);
-	free(span);
-	/* the others go; this one was looked up just now */
+	/* a held one was looked up just now: the others go */
 	if (send_flush(ctx->cf, NULL, 0, &rep, &cause) == -1) {
+		if (!held)
+			cmd_error("the message is queued but was not sent: %s",
+			    cause);
 		free(cause);
-		free(id);
 		return EX_OK;
 	}
 	rc = cmd_send_report(&rep, id);
 	send_report_free(&rep);
-	free(id);
 	return rc;
 }
 
 /*
  * The draft protected as the flags, the settings and the encryption
- * policy say (draft.h), queued, and the outbox flushed; what happened is
- * said. Returns the exit code; *queued is set once the outbox has it.
+ * policy say (draft.h), queued (or held for DNS: a recipient's key lookup
+ * failed), and the outbox flushed, as outgoing.h orders it; what happened
+ * is said. Returns the exit code; *queued is set once the outbox has it.
  */
 static int
 cmd_send_draft(struct cmd_ctx *ctx, const struct draft *d, int *queued)
 {
 	struct draft_opts	 o;
-	struct draft_protection	 p;
-	struct send_report	 rep;
-	struct buf		 msg;
-	char			*cause = NULL, *id = NULL;
-	int			 rc, bad;
+	struct outgoing_send	 s;
+	char			*span;
+	int			 rc = EX_OK;
 
 	*queued = 0;
 	cmd_send_opts(ctx, &o);
 	o.can_ask = draft_may_ask(d, ctx->cf, &o) && cmd_send_can_ask();
-	buf_init(&msg);
-	rc = draft_protect(d, ctx->cf, &o, &msg, &p, &bad, &cause);
-	if (rc == -1) {
-		cmd_error("%s", cause);
-		free(cause);
-		buf_free(&msg);
-		draft_protection_free(&p);
-		return bad ? EX_DATAERR : EX_UNAVAILABLE;
-	}
-	if (rc == 1) {
-		cmd_send_refused(ctx, d, &p);
-		buf_free(&msg);
-		draft_protection_free(&p);
-		return EX_UNAVAILABLE;
-	}
-	if (rc == 2) {
-		buf_free(&msg);
-		rc = cmd_send_hold(ctx, d, &o, p.line, queued);
-		draft_protection_free(&p);
-		return rc;
-	}
-	/* how it goes is said once it is queued: before, it may not go */
-	if (draft_queue(d, &msg, &id, &cause) == -1) {
+	outgoing_send(d, ctx->cf, &o, 0, &s);
+	switch (s.result) {
+	case OUTGOING_UNBUILT:
+		cmd_error("%s", s.cause);
+		rc = s.bad_input ? EX_DATAERR : EX_UNAVAILABLE;
+		break;
+	case OUTGOING_REFUSED:
+		cmd_send_refused(ctx, d, &s.p);
+		rc = EX_UNAVAILABLE;
+		break;
+	case OUTGOING_UNHELD:
+		cmd_error("%s; and it cannot be held in the outbox, nothing "
+		    "was sent: %s", s.p.line, s.cause);
+		rc = EX_TEMPFAIL;
+		break;
+	case OUTGOING_HELD:
+		*queued = 1;
+		span = draft_wait_words(ctx->cf);
+		cmd_error("queued, not sent: %s; it is never sent in clear "
+		    "because DNS failed: steedmail --flush looks again, for %s "
+		    "(dns-wait)", s.p.line, span);
+		free(span);
+		rc = cmd_send_flush(ctx, s.id, 1);
+		break;
+	case OUTGOING_UNQUEUED:
 		cmd_error("cannot queue the message, nothing was sent: %s",
-		    cause);
-		free(cause);
-		buf_free(&msg);
-		draft_protection_free(&p);
-		return EX_TEMPFAIL;
+		    s.cause);
+		rc = EX_TEMPFAIL;
+		break;
+	case OUTGOING_QUEUED:
+		/* how it goes is said once it is queued: before, it may not
+		 * go */
+		if (s.p.line != NULL)
+			cmd_error("%s", s.p.line);
+		*queued = 1;
+		send_crash_point("queued");
+		rc = cmd_send_flush(ctx, s.id, 0);
+		break;
 	}
-	if (p.line != NULL)
-		cmd_error("%s", p.line);
-	draft_protection_free(&p);
-	buf_free(&msg);
-	*queued = 1;
-	send_crash_point("queued");
-
-	if (send_flush(ctx->cf, NULL, 0, &rep, &cause) == -1) {
-		cmd_error("the message is queued but was not sent: %s", cause);
-		free(cause);
-		free(id);
-		return EX_OK;
-	}
-	rc = cmd_send_report(&rep, id);
-	send_report_free(&rep);
-	free(id);
+	outgoing_send_free(&s);
 	return rc;
 }
 

@@ -1,9 +1,9 @@
 /*
  * tui-drafts-copy.c: the copies of postponed drafts in the account's
- * Drafts mailbox, for other mail programs: the file compose postponed is
- * appended as it is (tui_drafts_saved(), called by compose after P), and
- * a copy is removed by its Message-ID (tui_drafts_copy_remove(), called
- * by the drafts list) when its draft was sent, postponed again or
+ * Drafts mailbox, for other mail programs: the draft compose postponed
+ * is appended as it is (draft_file_read(); tui_drafts_saved(), called by
+ * compose after P), and a copy is removed by its Message-ID
+ * (tui_drafts_copy_remove(), called by the drafts list) when its draft was sent, postponed again or
  * deleted. Both run on the account's worker (TJ_CALL, session.h); what
  * fails is a warning through fe_notice(): the local file is the draft.
  * Never draws.
@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "draft.h"
 #include "frontend.h"
 #include "imap-ops.h"
 #include "session.h"
@@ -19,17 +20,16 @@
 #include "tui-drafts.h"
 #include "xmalloc.h"
 
-#define DRAFTS_FILE_MAX		(256u * 1024 * 1024)
-
 static int
 drafts_append_call(struct session *s, void *arg, struct tui_event *ev)
 {
-	char		*path = arg;
+	char		*path = arg, *why = NULL;
 	struct buf	 b;
 	int		 rc;
 
 	buf_init(&b);
-	if (buf_read_file(&b, path, DRAFTS_FILE_MAX) == -1) {
+	if (draft_file_read(path, &b, &why) == -1) {
+		free(why);
 		ev->cause = xasprintf("%s cannot be read", path);
 		rc = IMAP_OPS_REFUSED;
 	} else

@@ -1,52 +1,33 @@
 /*
- * tui-drafts.c: the list of postponed drafts (the files of draft_dir(),
+ * tui-drafts.c: the list of postponed drafts (draft_list(), draft.h,
  * newest first: date, To, Subject; Enter recalls one into the compose
  * screen, d deletes one). A recalled draft that was sent, postponed again
- * or deleted loses its copy in the Drafts mailbox (tui-drafts-copy.c). The list shows what the files' outer headers say at once; a
- * draft stored encrypted reads "(encrypted)" until a pass on a thread of
- * its own (gpg, never on the interface thread) has read its real Subject.
+ * or deleted loses its copy in the Drafts mailbox (tui-drafts-copy.c).
+ * The list shows what the files' outer headers say at once; a draft
+ * stored encrypted reads "(encrypted)" until a pass on a thread of its
+ * own (draft_peek(): gpg, never on the interface thread) has read its
+ * real Subject. The drafts' files are the engine's: this file names none.
  * A recall decrypts on the account's worker, where gpg may ask for a
  * passphrase. Called by the loop (R), tui-write.c (m) and the compose
  * screen (P); draws only through tui-draw.c.
  */
-#include <sys/stat.h>
-
 #include <curses.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "addr-list.h"
 #include "crypto.h"
 #include "draft.h"
 #include "imap-ops.h"
-#include "mime-header.h"
-#include "mime-parse.h"
-#include "rfc2047.h"
 #include "tui.h"
 #include "tui-drafts.h"
 #include "xmalloc.h"
 
-#define DRAFTS_HEAD_MAX		(64u * 1024)	/* outer header read */
-#define DRAFTS_FILE_MAX		(256u * 1024 * 1024)
-
-struct drafts_entry {
-	char		*path;
-	time_t		 mtime;
-	char		*from;		/* the sender's address */
-	char		*to;		/* as shown: first address, +N */
-	char		*subject;	/* the real one once known */
-	char		*msgid;		/* for the copy in Drafts */
-	int		 encrypted;	/* stored encrypted */
-	int		 known;		/* subject is the real one */
-};
-
 struct drafts {
 	struct tui_account	*acct;
-	struct drafts_entry	*v;
+	struct draft_file	*v;
 	size_t			 n, cur, top;
 	uint64_t		 read_job;	/* the pass over the drafts */
 	uint64_t		 recall_job;	/* draft_resume on a worker */
@@ -66,155 +47,37 @@ struct drafts_read {
 	size_t			  n;
 };
 
-/* ---- the files ------------------------------------------------------------- */
-
-static int
-drafts_is_draft(const char *name)
-{
-	size_t	len = strlen(name);
-
-	return name[0] != '.' && len > 4 && strcmp(name + len - 4, ".eml") == 0;
-}
+/* ---- the files (draft_list(), draft.h) ------------------------------------ */
 
 size_t
 tui_drafts_count(struct tui_account *ta)
 {
-	struct dirent	*de;
-	DIR		*dir;
-	char		*path, *cause = NULL;
-	size_t		 n = 0;
-
 	(void)ta;
-	if ((path = draft_dir(&cause)) == NULL) {
-		free(cause);
-		return 0;
-	}
-	if ((dir = opendir(path)) != NULL) {
-		while ((de = readdir(dir)) != NULL)
-			n += drafts_is_draft(de->d_name);
-		closedir(dir);
-	}
-	free(path);
-	return n;
-}
-
-/* "a@b", "a@b +2": the recipients as the list shows them. */
-static char *
-drafts_rcpts(char **v, size_t n)
-{
-	if (n == 0)
-		return xstrdup("");
-	if (n == 1)
-		return xstrdup(v[0]);
-	return xasprintf("%s +%zu", v[0], n - 1);
-}
-
-/* What the outer header of e's file says (a local file: cheap). */
-static void
-drafts_head(struct drafts_entry *e)
-{
-	struct mime_msg	 *m;
-	struct buf	  b;
-	char		**v = NULL, *s, *cause = NULL, *end;
-	size_t		  n = 0;
-
-	buf_init(&b);
-	if (buf_read_file(&b, e->path, DRAFTS_FILE_MAX) == -1 ||
-	    b.len == 0) {
-		buf_free(&b);
-		return;
-	}
-	/* the header only */
-	buf_addc(&b, '\0');
-	if ((end = strstr(b.data, "\r\n\r\n")) != NULL)
-		b.len = end - b.data + 4;
-	else if ((end = strstr(b.data, "\n\n")) != NULL)
-		b.len = end - b.data + 2;
-	if (b.len > DRAFTS_HEAD_MAX)
-		b.len = DRAFTS_HEAD_MAX;
-	if ((m = mime_parse_copy(b.data, b.len, &cause)) == NULL) {
-		free(cause);
-		buf_free(&b);
-		return;
-	}
-	buf_free(&b);
-	addr_list_get(&m->root->header, "To", &v, &n);
-	addr_list_get(&m->root->header, "Cc", &v, &n);
-	e->to = drafts_rcpts(v, n);
-	addr_list_free(v, n);
-	e->from = addr_list_from(&m->root->header);
-	e->msgid = mime_header_get(&m->root->header, "Message-ID", NULL);
-	e->encrypted = mime_part_is(m->root, "multipart", "encrypted");
-	if ((s = mime_header_get(&m->root->header, "Subject", NULL)) != NULL) {
-		e->subject = rfc2047_decode_str(s);
-		free(s);
-	}
-	e->known = !e->encrypted;
-	mime_msg_free(m);
+	return draft_count();
 }
 
 static void
 drafts_clear(struct drafts *dl)
 {
-	size_t	i;
-
-	for (i = 0; i < dl->n; i++) {
-		free(dl->v[i].path);
-		free(dl->v[i].from);
-		free(dl->v[i].to);
-		free(dl->v[i].subject);
-		free(dl->v[i].msgid);
-	}
-	free(dl->v);
+	draft_list_free(dl->v, dl->n);
 	dl->v = NULL;
 	dl->n = 0;
 }
 
-static int
-drafts_cmp(const void *a, const void *b)
-{
-	const struct drafts_entry	*x = a, *y = b;
-
-	if (x->mtime != y->mtime)
-		return x->mtime < y->mtime ? 1 : -1;
-	return strcmp(y->path, x->path);
-}
-
 static void drafts_read_start(struct drafts *);
 
-/* The files of the drafts directory, newest first. */
+/* The postponed drafts, newest first. */
 static void
 drafts_load(struct drafts *dl)
 {
-	struct drafts_entry	*e;
-	struct dirent		*de;
-	struct stat		 st;
-	DIR			*dir;
-	char			*path, *cause = NULL;
+	char	*cause = NULL;
 
 	drafts_clear(dl);
-	if ((path = draft_dir(&cause)) == NULL) {
+	if (draft_list(&dl->v, &dl->n, &cause) == -1) {
 		tui_error("the drafts: %s", cause);
 		free(cause);
 		return;
 	}
-	if ((dir = opendir(path)) != NULL) {
-		while ((de = readdir(dir)) != NULL) {
-			if (!drafts_is_draft(de->d_name))
-				continue;
-			dl->v = xreallocarray(dl->v, dl->n + 1, sizeof *dl->v);
-			e = &dl->v[dl->n++];
-			memset(e, 0, sizeof *e);
-			e->path = xasprintf("%s/%s", path, de->d_name);
-			if (stat(e->path, &st) == 0)
-				e->mtime = st.st_mtime;
-			drafts_head(e);
-		}
-		closedir(dir);
-	}
-	free(path);
-	if (dl->n > 1)
-		qsort(dl->v, dl->n, sizeof *dl->v, drafts_cmp);
 	if (dl->cur >= dl->n)
 		dl->cur = dl->n > 0 ? dl->n - 1 : 0;
 	drafts_read_start(dl);
@@ -246,8 +109,7 @@ static void *
 drafts_read_run(void *arg)
 {
 	struct drafts_read	*r = arg;
-	struct draft		*d;
-	char			*cause = NULL, **v;
+	char			*cause = NULL;
 	size_t			 i;
 
 	/* a passphrase is asked for on recall, not here */
@@ -257,19 +119,11 @@ drafts_read_run(void *arg)
 	}
 	crypto_set_no_prompt(1);
 	for (i = 0; i < r->n; i++) {
-		if ((d = draft_resume(r->a, r->paths[i], &cause)) == NULL) {
+		if (draft_peek(r->a, r->paths[i], &r->to[i], &r->subject[i],
+		    &cause) == -1) {
 			free(cause);
 			cause = NULL;
-			continue;
 		}
-		v = xcalloc(d->nto + d->ncc + 1, sizeof *v);
-		memcpy(v, d->to, d->nto * sizeof *v);
-		if (d->ncc > 0)
-			memcpy(v + d->nto, d->cc, d->ncc * sizeof *v);
-		r->to[i] = drafts_rcpts(v, d->nto + d->ncc);
-		free(v);
-		r->subject[i] = xstrdup(d->subject != NULL ? d->subject : "");
-		draft_free(d);
 	}
 	return r;
 }
@@ -358,7 +212,7 @@ drafts_recall_call(struct session *s, void *arg, struct tui_event *ev)
 
 /* The worker of the account the draft is from; else the list's. */
 static struct tui_account *
-drafts_account(struct drafts *dl, const struct drafts_entry *e)
+drafts_account(struct drafts *dl, const struct draft_file *e)
 {
 	size_t	i;
 
@@ -372,7 +226,7 @@ drafts_account(struct drafts *dl, const struct drafts_entry *e)
 static void
 drafts_recall(struct drafts *dl)
 {
-	struct drafts_entry	*e;
+	struct draft_file	*e;
 	struct drafts_recall	*r;
 	struct tui_job		 j;
 
@@ -432,7 +286,7 @@ drafts_recalled(struct drafts *dl, struct tui_event *ev)
 static int
 drafts_back(struct drafts *dl)
 {
-	if (dl->recalled == NULL || access(dl->recalled, F_OK) == 0)
+	if (dl->recalled == NULL || draft_exists(dl->recalled))
 		return 0;
 	tui_drafts_copy_remove(dl->recalled_acct, dl->recalled_msgid);
 	free(dl->recalled);
@@ -446,7 +300,7 @@ drafts_back(struct drafts *dl)
 static void
 drafts_row(struct drafts *dl, int y, size_t i)
 {
-	struct drafts_entry	*e = &dl->v[i];
+	struct draft_file	*e = &dl->v[i];
 	struct tm		 tm;
 	char			 date[32];
 	int			 attr, x;
@@ -510,7 +364,7 @@ drafts_status(struct tui_screen *sc, struct buf *b)
 static void
 drafts_delete(struct drafts *dl)
 {
-	struct drafts_entry	*e;
+	struct draft_file	*e;
 	char			*cause = NULL;
 
 	if (dl->n == 0)

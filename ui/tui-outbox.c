@@ -1,11 +1,13 @@
 /*
- * tui-outbox.c: the outbox screen: the messages queued to send (the
- * outbox directory, outbox.h) and those the server refused for good
- * (its failed/ directory), each with its date, recipients, Subject and
- * what became of it; r sends the outbox now (tui_send_flush() on the
- * worker), d deletes a message, e takes one back into compose (its
- * draft, kept beside the entry by tui-send.c), Enter shows one in full. Also the count
- * the status bar shows while mail waits (tui_outbox_count()).
+ * tui-outbox.c: the outbox screen: the messages queued to send and those
+ * the server refused for good (outgoing_list(), outgoing.h), each with
+ * its date, recipients, Subject and what became of it; r sends the outbox
+ * now (tui_send_flush() on the worker), d deletes a message
+ * (outgoing_delete()), e takes one back into compose (its draft, kept
+ * beside the entry when compose sent it: outgoing_take_back()), Enter
+ * shows one in full. Also the count the status bar shows while mail waits
+ * (tui_outbox_count()). The outbox's files are the engine's: this file
+ * names none of them.
  *
  * Called from the loop (O: tui_outbox_new(); the status bar). Reading the
  * outbox is a few small local files, done on the interface thread;
@@ -14,46 +16,19 @@
  * (addresses, Subject, the server's words) is drawn through tui_put().
  */
 #include <curses.h>
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "clock.h"
 #include "draft.h"
-#include "mime-header.h"
-#include "outbox.h"
-#include "rfc2047.h"
+#include "outgoing.h"
 #include "tui.h"
 #include "tui-outbox.h"
 #include "xmalloc.h"
 
 #define TUI_OUTBOX_RECOUNT_MS	5000	/* others may queue too */
-#define TUI_OUTBOX_HEAD		16384	/* the header is in the first */
-
-/* Files named *ext in dir. */
-static size_t
-tui_outbox_files(const char *dir, const char *ext)
-{
-	DIR		*d;
-	struct dirent	*de;
-	size_t		 n = 0, len, elen = strlen(ext);
-
-	if ((d = opendir(dir)) == NULL)
-		return 0;
-	while ((de = readdir(d)) != NULL) {
-		len = strlen(de->d_name);
-		if (de->d_name[0] != '.' && len > elen &&
-		    strcmp(de->d_name + len - elen, ext) == 0)
-			n++;
-	}
-	closedir(d);
-	return n;
-}
 
 void
 tui_outbox_count(size_t *queued, size_t *failed)
@@ -62,21 +37,12 @@ tui_outbox_count(size_t *queued, size_t *failed)
 	static int64_t	 when;
 	static size_t	 q, f;
 	int64_t		 now = clock_ms();
-	char		*dir, *fdir, *cause = NULL;
 
 	if (gen != tui_send_outbox_gen() ||
 	    now - when >= TUI_OUTBOX_RECOUNT_MS) {
 		gen = tui_send_outbox_gen();
 		when = now;
-		q = f = 0;
-		if ((dir = outbox_dir(&cause)) != NULL) {
-			fdir = xasprintf("%s/failed", dir);
-			q = tui_outbox_files(dir, ".env");
-			f = tui_outbox_files(fdir, ".eml");
-			free(fdir);
-			free(dir);
-		}
-		free(cause);
+		outgoing_count(&q, &f);
 	}
 	*queued = q;
 	*failed = f;
@@ -110,68 +76,18 @@ struct tui_outbox {
 	int			 editing;	/* the job is an e */
 };
 
-/* The entry's time from its id ("20261203T224950Z-..."), local. */
+/* When it was queued, local time. */
 static char *
-tui_outbox_date(const char *id)
+tui_outbox_date(time_t t)
 {
 	struct tm	tm;
-	time_t		t;
 	char		out[32];
 
-	memset(&tm, 0, sizeof tm);
-	if (strptime(id, "%Y%m%dT%H%M%SZ", &tm) == NULL)
+	if (t == (time_t)-1)
 		return xstrdup("?");
-	t = timegm(&tm);
 	localtime_r(&t, &tm);
 	strftime(out, sizeof out, "%b %d %H:%M", &tm);
 	return xstrdup(out);
-}
-
-/*
- * To and Subject from the message's own header. An encrypted message's
- * real Subject is inside; the outside says "..." (RFC 9788) or nothing.
- */
-static void
-tui_outbox_header(struct tui_outbox_row *r)
-{
-	struct mime_header	 h;
-	struct buf		 b;
-	char			*v, *type;
-	int			 encrypted = 0;
-	int			 fd;
-
-	buf_init(&b);
-	if ((fd = open(r->path, O_RDONLY | O_CLOEXEC)) != -1) {
-		char	chunk[TUI_OUTBOX_HEAD];
-		ssize_t	n = read(fd, chunk, sizeof chunk);
-
-		if (n > 0)
-			buf_add(&b, chunk, n);
-		close(fd);
-	}
-	memset(&h, 0, sizeof h);
-	mime_header_parse(&h, b.data != NULL ? b.data : "", b.len, 0);
-	if ((type = mime_header_get(&h, "Content-Type", NULL)) != NULL) {
-		encrypted = strcasestr(type, "multipart/encrypted") != NULL ||
-		    strcasestr(type, "pkcs7-mime") != NULL;
-		free(type);
-	}
-	if (r->to == NULL && (v = mime_header_get(&h, "To", NULL)) != NULL) {
-		r->to = rfc2047_decode_str(v);
-		free(v);
-	}
-	v = mime_header_get(&h, "Subject", NULL);
-	if (encrypted && (v == NULL || strcmp(v, "...") == 0))
-		r->subject = xstrdup("(encrypted)");
-	else if (v != NULL)
-		r->subject = rfc2047_decode_str(v);
-	else
-		r->subject = xstrdup("(no subject)");
-	free(v);
-	if (r->to == NULL)
-		r->to = xstrdup("?");
-	mime_header_free(&h);
-	buf_free(&b);
 }
 
 static void
@@ -194,59 +110,43 @@ tui_outbox_clear(struct tui_outbox *o)
 	o->error = NULL;
 }
 
-static struct tui_outbox_row *
-tui_outbox_add(struct tui_outbox *o, const char *id)
-{
-	struct tui_outbox_row	*r;
-
-	o->rows = xreallocarray(o->rows, o->n + 1, sizeof *o->rows);
-	r = &o->rows[o->n++];
-	memset(r, 0, sizeof *r);
-	r->id = xstrdup(id);
-	r->date = tui_outbox_date(id);
-	return r;
-}
-
 /*
- * Read the outbox again: a directory of a few small files, read on the
- * interface thread (only the head of each message is read).
+ * Read the outbox again (outgoing_list(): a directory of a few small
+ * files, read on the interface thread).
  */
 static void
 tui_outbox_load(struct tui_outbox *o)
 {
-	struct outbox_entry	**v = NULL;
-	struct outbox_failed	 *fv = NULL;
+	struct outgoing_entry	 *v = NULL, *e;
 	struct tui_outbox_row	 *r;
-	struct buf		  b;
-	size_t			  n = 0, fn = 0, i, j;
-	char			 *dir, *cause = NULL, *why;
+	size_t			  n = 0, i;
+	char			 *cause = NULL, *why;
 	char			 *id = o->cursor < o->n ?
 				      xstrdup(o->rows[o->cursor].id) : NULL;
 
 	tui_outbox_clear(o);
 	o->gen = tui_send_outbox_gen();
-	if ((dir = outbox_dir(&cause)) == NULL ||
-	    outbox_list(dir, &v, &n, &cause) == -1 ||
-	    outbox_list_failed(dir, &fv, &fn, &cause) == -1) {
+	if (outgoing_list(tui.cf, &v, &n, &cause) == -1) {
 		o->error = cause != NULL ? cause : xstrdup("cannot be read");
-		outbox_free_entries(v, n);
-		free(dir);
 		free(id);
 		return;
 	}
-	buf_init(&b);
+	o->rows = n > 0 ? xcalloc(n, sizeof *o->rows) : NULL;
 	for (i = 0; i < n; i++) {
-		r = tui_outbox_add(o, v[i]->id);
-		r->accepted = v[i]->accepted;
-		/* held for DNS: no message yet, its draft stands for it */
-		r->path = v[i]->held ? outbox_draft_path(dir, v[i]) :
-		    xasprintf("%s/%s.msg", dir, v[i]->id);
-		buf_reset(&b);
-		for (j = 0; j < v[i]->nrcpts; j++)
-			buf_addf(&b, "%s%s", j > 0 ? ", " : "", v[i]->rcpts[j]);
-		r->to = buf_take(&b);
-		if (v[i]->held)
-			r->state = draft_held_text(tui.cf, v[i], NULL);
+		e = &v[i];
+		r = &o->rows[o->n++];
+		r->id = xstrdup(e->id);
+		r->date = tui_outbox_date(e->queued);
+		r->failed = e->failed;
+		r->accepted = e->accepted;
+		r->path = xstrdup(e->path);
+		r->to = xstrdup(e->to != NULL ? e->to : "?");
+		r->subject = xstrdup(e->subject != NULL ? e->subject :
+		    e->encrypted ? "(encrypted)" : "(no subject)");
+		if (e->failed)
+			r->state = xasprintf("failed: %s", e->why);
+		else if (e->held)
+			r->state = xstrdup(e->why);
 		else if (r->accepted)
 			r->state = xstrdup("accepted by the server, not yet "
 			    "saved in Sent");
@@ -256,19 +156,8 @@ tui_outbox_load(struct tui_outbox *o)
 		} else
 			r->state = xstrdup("queued: not tried yet by this "
 			    "steedmail (r tries now)");
-		tui_outbox_header(r);
 	}
-	for (i = 0; i < fn; i++) {
-		r = tui_outbox_add(o, fv[i].id);
-		r->failed = 1;
-		r->path = xstrdup(fv[i].path);
-		r->state = xasprintf("failed: %s", fv[i].reason);
-		tui_outbox_header(r);
-	}
-	buf_free(&b);
-	outbox_free_entries(v, n);
-	outbox_free_failed(fv, fn);
-	free(dir);
+	outgoing_list_free(v, n);
 	/* the cursor stays on its message when it is still there, else
 	 * near where it was */
 	for (i = 0; id != NULL && i < o->n; i++)
@@ -391,37 +280,13 @@ struct tui_outbox_del {
 static void *
 tui_outbox_del_run(void *arg)
 {
-	struct tui_outbox_del	 *d = arg;
-	struct outbox_entry	**v = NULL;
-	size_t			  n = 0, i;
-	char			 *dir, *cause = NULL;
-	int			  lock = -1, found = 0;
+	struct tui_outbox_del	*d = arg;
+	char			*cause = NULL;
 
-	if ((dir = outbox_dir(&cause)) == NULL)
-		goto out;
-	if (d->failed) {
-		found = 1;
-		outbox_remove_failed(dir, d->id, &cause);
-		goto out;
-	}
-	/* a flush that holds the lock may be sending it right now */
-	if ((lock = outbox_lock(dir, &cause)) == -1 ||
-	    outbox_list(dir, &v, &n, &cause) == -1)
-		goto out;
-	for (i = 0; i < n; i++) {
-		if (strcmp(v[i]->id, d->id) == 0) {
-			found = 1;
-			outbox_remove(dir, v[i], &cause);
-		}
-	}
-	outbox_free_entries(v, n);
-out:
-	outbox_unlock(lock);
-	free(dir);
+	if (outgoing_delete(d->id, d->failed, &cause) == 1)
+		cause = xstrdup("it had left the outbox already (sent)");
 	free(d->id);
 	free(d);
-	if (cause == NULL && !found)
-		cause = xstrdup("it had left the outbox already (sent)");
 	tui_send_outbox_changed();
 	return cause;
 }
@@ -446,8 +311,8 @@ tui_outbox_delete(struct tui_outbox *o)
 
 /*
  * e: a queued or failed message goes back into compose. Its draft, kept
- * beside the entry when compose queued it (ID.draft, tui-send.c), moves to
- * the drafts directory and the entry leaves the outbox, under its lock;
+ * beside the entry when compose queued it, moves to the drafts directory
+ * and the entry leaves the outbox, under its lock (outgoing_take_back());
  * then the draft is read (gpg: off the interface thread). Compose removes
  * that file once the message is queued or postponed again; left alone,
  * it is a postponed draft like any other.
@@ -476,89 +341,28 @@ tui_outbox_edit_free(void *p)
 	free(e);
 }
 
-/* Take the entry out with its draft; -1 with e->cause. Under the lock. */
-static int
-tui_outbox_edit_take(struct tui_outbox_edit *e, const char *dir)
-{
-	struct outbox_entry	**v = NULL;
-	size_t			  n = 0, i = 0;
-	char			 *from, *ddir, *cause = NULL;
-	int			  rc = -1;
-
-	if (!e->failed) {
-		if (outbox_list(dir, &v, &n, &e->cause) == -1)
-			return -1;
-		for (i = 0; i < n; i++)
-			if (strcmp(v[i]->id, e->id) == 0)
-				break;
-		if (i == n) {
-			e->cause = xstrdup("it had left the outbox already "
-			    "(sent)");
-			goto out;
-		}
-		if (v[i]->accepted) {
-			e->cause = xstrdup("it was sent already (only its "
-			    "copy to Sent waits): it cannot be edited");
-			goto out;
-		}
-		from = xasprintf("%s/%s.draft", dir, e->id);
-	} else
-		from = xasprintf("%s/failed/%s.draft", dir, e->id);
-	if (access(from, F_OK) == -1) {
-		e->cause = xstrdup("queued from the command line: it cannot "
-		    "be edited here; d deletes it, r sends it");
-		free(from);
-		goto out;
-	}
-	if ((ddir = draft_dir(&e->cause)) == NULL) {
-		free(from);
-		goto out;
-	}
-	e->path = xasprintf("%s/outbox-%s.eml", ddir, e->id);
-	free(ddir);
-	if (rename(from, e->path) == -1) {
-		e->cause = xasprintf("cannot move %s: %s", from,
-		    strerror(errno));
-		free(from);
-		goto out;
-	}
-	free(from);
-	if (e->failed)
-		rc = outbox_remove_failed(dir, e->id, &cause);
-	else
-		rc = outbox_remove(dir, v[i], &cause);
-	if (rc == -1) {
-		/* the message stays queued: its draft too, or sent twice */
-		from = xasprintf("%s%s/%s.draft", dir, e->failed ?
-		    "/failed" : "", e->id);
-		if (rename(e->path, from) == -1)
-			unlink(e->path);
-		free(from);
-		e->cause = cause;
-		cause = NULL;
-	}
-out:
-	free(cause);
-	outbox_free_entries(v, n);
-	return rc;
-}
-
 static void *
 tui_outbox_edit_run(void *arg)
 {
 	struct tui_outbox_edit	*e = arg;
-	char			*dir;
-	int			 lock = -1, rc = -1;
 
-	if ((dir = outbox_dir(&e->cause)) == NULL)
+	switch (outgoing_take_back(e->id, e->failed, &e->path, &e->cause)) {
+	case OUTGOING_TAKEN:
+		break;
+	case OUTGOING_GONE:
+		e->cause = xstrdup("it had left the outbox already (sent)");
 		return e;
-	/* a flush that holds the lock may be sending it right now */
-	if ((lock = outbox_lock(dir, &e->cause)) != -1)
-		rc = tui_outbox_edit_take(e, dir);
-	outbox_unlock(lock);
-	free(dir);
-	if (rc == -1)
+	case OUTGOING_ACCEPTED:
+		e->cause = xstrdup("it was sent already (only its copy to Sent "
+		    "waits): it cannot be edited");
 		return e;
+	case OUTGOING_NO_DRAFT:
+		e->cause = xstrdup("queued from the command line: it cannot "
+		    "be edited here; d deletes it, r sends it");
+		return e;
+	case OUTGOING_NOT_TAKEN:
+		return e;
+	}
 	tui_send_outbox_changed();
 	e->d = draft_resume(e->a, e->path, &e->cause);
 	return e;

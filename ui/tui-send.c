@@ -1,8 +1,8 @@
 /*
  * tui-send.c: sending from the interface, on the account's worker. A send
- * is what the batch command does (ui/cli-send.c): protect the draft
- * (draft_protect()), queue it in the durable outbox (draft_queue()), flush
- * the outbox (send_flush()); here it runs as a TJ_CALL job so that the
+ * is what the batch command does (ui/cli-send.c): protect the draft and
+ * queue it in the durable outbox (outgoing_send()), flush the outbox
+ * (send_flush()); here it runs as a TJ_CALL job so that the
  * interface thread never waits on gpg, DNS or the servers, and what became
  * of the message comes back as a struct tui_sent in the job's TE_DONE.
  *
@@ -16,8 +16,8 @@
  * its own (SMTP, and IMAP for the copy to Sent): the worker's session is
  * left alone while the job runs, and IDLE has been stopped to run it.
  *
- * Each queued draft is also kept, postponed, beside its outbox entry
- * (ID.draft) for e on the outbox screen.
+ * Each queued draft is also kept beside its outbox entry
+ * (OUTGOING_KEEP_DRAFT) for e on the outbox screen.
  *
  * Nothing is sent behind anybody's back: queued mail goes with the next
  * send (every send flushes the whole outbox), with r on the outbox screen,
@@ -27,11 +27,10 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "crypto.h"
 #include "draft.h"
-#include "outbox.h"
+#include "outgoing.h"
 #include "send.h"
 #include "session.h"
 #include "tui.h"
@@ -321,51 +320,22 @@ tui_send_flush_now(struct config *cf, const char *id, int flush,
 }
 
 /*
- * Keep d, postponed (encrypted to self whenever the message would be),
- * beside outbox entry id as ID.draft: e on the outbox screen edits it
- * again. It leaves with the entry (outbox_remove()). Without it the
- * message still goes; only e cannot take it back.
+ * Protect, queue (or hold), flush: the worker's side of tui_send_draft(),
+ * the sequence of outgoing.h. The draft is kept beside its outbox entry
+ * (OUTGOING_KEEP_DRAFT) for e on the outbox screen.
  */
-static void
-tui_send_keep_draft(struct tui_send_job *j, const char *id)
-{
-	char	*path = NULL, *dir, *to, *cause = NULL;
-	int	 encrypted;
-
-	if (draft_postpone(j->d, j->cf, &j->o, &path, &encrypted,
-	    &cause) == -1) {
-		free(cause);
-		return;
-	}
-	if ((dir = outbox_dir(&cause)) != NULL) {
-		to = xasprintf("%s/%s.draft", dir, id);
-		if (rename(path, to) == -1)
-			unlink(path);
-		free(to);
-		free(dir);
-	} else
-		unlink(path);
-	free(cause);
-	free(path);
-}
-
-/* Protect, queue, flush: the worker's side of tui_send_draft(). */
 static struct tui_sent *
 tui_send_run_draft(struct tui_send_job *j)
 {
-	struct draft_protection	 p;
-	struct buf		 msg;
+	struct outgoing_send	 s;
 	struct tui_sent		*ts;
-	char			*cause = NULL, *id = NULL;
-	int			 rc, bad = 0;
+	char			*cause = NULL;
 
 	if (crypto_init(j->cf->gnupg_home, &cause) == -1) {
-		/* draft_protect() says what that means for this message */
+		/* outgoing_send() says what that means for this message */
 		free(cause);
 		cause = NULL;
 	}
-	memset(&p, 0, sizeof p);
-	buf_init(&msg);
 	/*
 	 * Signing may need the passphrase: pinentry gets the terminal
 	 * through the worker's hooks. Prompting is the worker's default
@@ -373,42 +343,37 @@ tui_send_run_draft(struct tui_send_job *j)
 	 * said here so that a send never depends on what ran before.
 	 */
 	crypto_set_no_prompt(0);
-	rc = draft_protect(j->d, j->cf, &j->o, &msg, &p, &bad, &cause);
-	if (rc == -1) {
+	outgoing_send(j->d, j->cf, &j->o, OUTGOING_KEEP_DRAFT, &s);
+	switch (s.result) {
+	case OUTGOING_UNBUILT:
 		ts = tui_send_result(TS_ERROR, NULL, xasprintf("not sent: %s",
-		    cause != NULL ? cause : "it cannot be built"));
-		goto out;
-	}
-	if (rc == 1) {
-		ts = tui_send_result(TS_REFUSED, NULL, xstrdup(p.line != NULL ?
-		    p.line : "not sent: the encryption policy refuses it"));
-		goto out;
-	}
-	if (rc == 2) {
+		    s.cause != NULL ? s.cause : "it cannot be built"));
+		break;
+	case OUTGOING_REFUSED:
+		ts = tui_send_result(TS_REFUSED, NULL, xstrdup(s.p.line !=
+		    NULL ? s.p.line : "not sent: the encryption policy "
+		    "refuses it"));
+		break;
+	case OUTGOING_UNHELD:
+		ts = tui_send_result(TS_ERROR, NULL, xasprintf("not sent: %s; "
+		    "and it cannot be held in the outbox: %s", s.p.line,
+		    s.cause));
+		break;
+	case OUTGOING_HELD:
 		/* a lookup failed: the draft waits in the outbox for DNS */
-		if (draft_hold(j->d, j->cf, &j->o, p.line, &id, &cause) == -1) {
-			ts = tui_send_result(TS_ERROR, NULL, xasprintf("not "
-			    "sent: %s; and it cannot be held in the outbox: %s",
-			    p.line, cause));
-			goto out;
-		}
 		tui_send_outbox_changed();
-		ts = tui_send_flush_now(j->cf, id, 0, NULL);
-		goto out;
-	}
-	if (draft_queue(j->d, &msg, &id, &cause) == -1) {
+		ts = tui_send_flush_now(j->cf, s.id, 0, NULL);
+		break;
+	case OUTGOING_UNQUEUED:
 		ts = tui_send_result(TS_ERROR, NULL, xasprintf("not sent, it "
-		    "cannot be queued: %s", cause));
-		goto out;
+		    "cannot be queued: %s", s.cause));
+		break;
+	default:
+		tui_send_outbox_changed();
+		ts = tui_send_flush_now(j->cf, s.id, 0, s.p.line);
+		break;
 	}
-	tui_send_keep_draft(j, id);
-	tui_send_outbox_changed();
-	ts = tui_send_flush_now(j->cf, id, 0, p.line);
-out:
-	free(cause);
-	free(id);
-	buf_free(&msg);
-	draft_protection_free(&p);
+	outgoing_send_free(&s);
 	return ts;
 }
 

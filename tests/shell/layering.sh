@@ -181,3 +181,22 @@ printf 'int\nfb(void)\n{\n\treturn 0;\n}\nint\nfc(void)\n{\n\treturn fa();\n}\n'
 cycle=$(callgraph "$t/a.c" "$t/b.c")
 ok "the circle check finds a circle" test -n "$cycle"
 rm -rf "$t"
+
+# The outbox's and the drafts' files are the engine's (outgoing.h, the
+# drafts in draft.h): no front-end file includes outbox.h or names their
+# directories, and the files of sending, the outbox screen and the drafts
+# list list, open, rename or remove no file themselves.
+files_re='\b(opendir|readdir|scandir|rename|renameat|unlink|unlinkat|link|fopen|buf_read_file|mkostemp|mkstemp)[[:space:]]*\('
+dirs_re='#[[:space:]]*include[[:space:]]+"outbox\.h"|\b(outbox_[a-z_]+|draft_dir|draft_path|paths_data_subdir)[[:space:]]*\('
+bad=$(code ui/*.[ch] account/*.[ch] | grep -E "$dirs_re" | cut -d: -f1,2 | tr '\n' ' ')
+ok "no front end names the outbox's or the drafts' files${bad:+: $bad}" test -z "$bad"
+bad=$( (code ui/tui-outbox.c ui/tui-drafts*.c ui/tui-send.c \
+    ui/tui-compose-send.c | grep -E "$files_re|\b(open|stat|access)[[:space:]]*\("
+    code ui/cli-send.c | grep -E "$files_re") | cut -d: -f1,2 | tr '\n' ' ')
+ok "sending and the outbox and drafts screens touch no file themselves${bad:+: $bad}" test -z "$bad"
+# The checker checks: a screen that moves a draft itself is caught.
+t=$(mktemp -d)
+printf '#include "outbox.h"\nvoid f(void) {\n\tchar *d = outbox_dir(&c);\n\trename(a, b);\n}\n' >"$t/s.c"
+n=$(code "$t/s.c" | grep -cE "$dirs_re|$files_re")
+ok "the outbox check catches an include, a directory and a rename" test "$n" -eq 3
+rm -rf "$t"
