@@ -97,6 +97,140 @@ sync_trust_limit(const char *setting, unsigned *limit, char **cause)
 	return 0;
 }
 
+/* A UID set parsed into ranges, in order and merged; 0 if malformed. */
+struct sync_trust_range {
+	uint32_t	lo, hi;
+};
+
+static int
+sync_trust_range_cmp(const void *a, const void *b)
+{
+	const struct sync_trust_range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static size_t
+sync_trust_set_parse(const char *set, struct sync_trust_range **out)
+{
+	struct sync_trust_range	*r;
+	unsigned long		 a, b;
+	const char		*p;
+	char			*end;
+	size_t			 n = 1, k = 0, i;
+
+	*out = NULL;
+	if (set == NULL || *set == '\0')
+		return 0;
+	for (p = set; *p != '\0'; p++)
+		if (*p == ',')
+			n++;
+	r = xcalloc(n, sizeof *r);
+	for (p = set; k < n; p = end + 1) {
+		if (*p < '0' || *p > '9')
+			goto bad;
+		a = b = strtoul(p, &end, 10);
+		if (*end == ':') {
+			if (end[1] < '0' || end[1] > '9')
+				goto bad;
+			b = strtoul(end + 1, &end, 10);
+		}
+		if (a == 0 || a > b || b > 0xffffffffUL ||
+		    (*end != ',' && *end != '\0'))
+			goto bad;
+		r[k].lo = (uint32_t)a;
+		r[k++].hi = (uint32_t)b;
+		if (*end == '\0')
+			break;
+	}
+	if (k != n)
+		goto bad;
+	qsort(r, n, sizeof *r, sync_trust_range_cmp);
+	for (i = 1, k = 0; i < n; i++) {
+		if (r[i].lo <= r[k].hi || r[i].lo - 1 == r[k].hi) {
+			if (r[i].hi > r[k].hi)
+				r[k].hi = r[i].hi;
+		} else
+			r[++k] = r[i];
+	}
+	*out = r;
+	return k + 1;
+bad:
+	log_msg(LOG_INFO, "sync-trust: pending set \"%s\" is not a UID set; "
+	    "dropped", set);
+	free(r);
+	return 0;
+}
+
+static char *
+sync_trust_set_print(const struct sync_trust_range *r, size_t n)
+{
+	struct buf	b;
+	size_t		i;
+
+	buf_init(&b);
+	for (i = 0; i < n; i++) {
+		if (r[i].lo == r[i].hi)
+			buf_addf(&b, "%s%u", i > 0 ? "," : "", r[i].lo);
+		else
+			buf_addf(&b, "%s%u:%u", i > 0 ? "," : "", r[i].lo,
+			    r[i].hi);
+	}
+	return buf_take(&b);
+}
+
+int
+sync_trust_set_top(const char *set, uint32_t *lo, uint32_t *hi)
+{
+	struct sync_trust_range	*r;
+	size_t			 n;
+
+	*lo = *hi = 0;
+	if ((n = sync_trust_set_parse(set, &r)) == 0)
+		return 0;
+	*lo = r[n - 1].lo;
+	*hi = r[n - 1].hi;
+	free(r);
+	return 1;
+}
+
+char *
+sync_trust_set_add(const char *set, uint32_t lo, uint32_t hi)
+{
+	struct sync_trust_range	*r;
+	char			*s, *out;
+
+	if (lo == 0 || lo > hi)
+		return xstrdup(set != NULL ? set : "");
+	s = xasprintf("%s%s%u:%u", set != NULL ? set : "",
+	    set != NULL && *set != '\0' ? "," : "", lo, hi);
+	{
+		size_t	n = sync_trust_set_parse(s, &r);
+
+		out = sync_trust_set_print(r, n);
+		free(r);
+	}
+	free(s);
+	return out;
+}
+
+char *
+sync_trust_set_cut(const char *set, uint32_t from)
+{
+	struct sync_trust_range	*r;
+	char			*out;
+	size_t			 n, k;
+
+	n = sync_trust_set_parse(set, &r);
+	for (k = 0; k < n && r[k].lo < from; k++) {
+		if (r[k].hi >= from)
+			r[k].hi = from - 1;
+	}
+	out = sync_trust_set_print(r, k);
+	free(r);
+	return out;
+}
+
 static int
 sync_trust_cmp(const void *a, const void *b)
 {
@@ -132,6 +266,49 @@ sync_trust_skip(struct sync_trust_run *r, uint32_t uid, const char *fmt, ...)
  * server reads the headers of those messages only.
  */
 static int
+sync_trust_rcmp(const void *a, const void *b)
+{
+	return sync_trust_cmp(b, a);
+}
+
+/*
+ * The highest UID among first..last older than the newest limit messages
+ * (sequence numbers below lo), or 0: what the window leaves out.
+ */
+static int
+sync_trust_below(struct sync_trust_run *r, uint32_t first, uint32_t last,
+    uint32_t lo, uint32_t *hi, char **cause)
+{
+	struct mailimap_search_key	*key;
+	clist				*res = NULL;
+	clistiter			*it;
+	uint32_t			 uid;
+	int				 err;
+
+	*hi = 0;
+	key = mailimap_search_key_new_multiple_empty();
+	if (key == NULL || mailimap_search_key_multiple_add(key,
+	    mailimap_search_key_new_set(mailimap_set_new_interval(1,
+	    lo - 1))) != MAILIMAP_NO_ERROR ||
+	    mailimap_search_key_multiple_add(key, mailimap_search_key_new_uid(
+	    mailimap_set_new_interval(first, last))) != MAILIMAP_NO_ERROR)
+		fatal("out of memory");
+	err = mailimap_uid_search(r->imap, NULL, key, &res);
+	mailimap_search_key_free(key);
+	if (err != MAILIMAP_NO_ERROR) {
+		*cause = imap_sync_error(r->imap, "UID SEARCH", err);
+		return -1;
+	}
+	for (it = clist_begin(res); it != NULL; it = clist_next(it)) {
+		uid = *(uint32_t *)clist_content(it);
+		if (uid >= first && uid <= last && uid > *hi)
+			*hi = uid;
+	}
+	mailimap_search_result_free(res);
+	return 0;
+}
+
+static int
 sync_trust_search(struct sync_trust_run *r, uint32_t first, uint32_t last,
     struct sync_trust_msg **msgs, size_t *n, char **cause)
 {
@@ -149,6 +326,16 @@ sync_trust_search(struct sync_trust_run *r, uint32_t first, uint32_t last,
 	if (exists == 0)
 		return 0;
 	lo = exists > r->how->limit ? exists - r->how->limit + 1 : 1;
+	/* What the window leaves out is kept pending before anything. */
+	if (lo > 1 && r->how->behind != NULL) {
+		if (sync_trust_below(r, first, last, lo, &uid, cause) == -1)
+			return -1;
+		if (uid != 0) {
+			log_msg(LOG_INFO, "sync-trust: UIDs %u:%u left for "
+			    "later, newest first", first, uid);
+			r->how->behind(r->how->arg, first, uid);
+		}
+	}
 
 	any = mailimap_search_key_new_header(xstrdup("Autocrypt"),
 	    xstrdup(""));
@@ -180,6 +367,14 @@ sync_trust_search(struct sync_trust_run *r, uint32_t first, uint32_t last,
 	mailimap_search_result_free(res);
 	/* Oldest first: the order the trust store would have seen them. */
 	qsort(*msgs, *n, sizeof **msgs, sync_trust_cmp);
+	if (r->how->newest_first) {
+		/* What was left behind: the newest first, most at a time. */
+		qsort(*msgs, *n, sizeof **msgs, sync_trust_rcmp);
+		if (r->how->most > 0 && *n > r->how->most) {
+			r->st->rest = (*msgs)[r->how->most].uid;
+			*n = r->how->most;
+		}
+	}
 	return 0;
 }
 
@@ -218,6 +413,8 @@ sync_trust_find(struct sync_trust_msg *msgs, size_t n, uint32_t uid)
 	struct sync_trust_msg	k;
 
 	k.uid = uid;
+	if (n > 1 && msgs[0].uid > msgs[1].uid)
+		return bsearch(&k, msgs, n, sizeof *msgs, sync_trust_rcmp);
 	return bsearch(&k, msgs, n, sizeof *msgs, sync_trust_cmp);
 }
 
@@ -451,8 +648,10 @@ sync_trust(mailimap *imap, uint32_t first, uint32_t last,
 	for (i = 0; i < n; i++) {
 		fe_progress("trust: checking messages", i, n);
 		/* Asked to stop: what is not done is left for the next sync. */
-		if (fe_cancelled())
+		if (fe_cancelled()) {
+			st->stopped = 1;
 			break;
+		}
 		if (states[i] != TRUST_NONE && !again[i])
 			continue;
 		if (!msgs[i].seen) {
@@ -488,6 +687,7 @@ sync_trust(mailimap *imap, uint32_t first, uint32_t last,
 				sync_trust_skip(&r, msgs[i].uid,
 				    "the connection was lost");
 		}
+		st->stopped = 1;
 		break;
 	}
 	sync_trust_dns_after(r.ts, dns);

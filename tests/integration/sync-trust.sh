@@ -5,7 +5,10 @@
 # --sync alone (no --inspect, no --view) gives alice first contact and
 # her signed message count; a second --sync, and a cold one with the
 # header cache gone, fetch nothing again; sync-trust-limit is honoured
-# (0 turns it off); a message whose decryption needs a passphrase is
+# (0 turns it off; --list looks at the newest only, --sync then at every
+# one left behind, the newest first, also after a crash, and with more
+# encrypted messages than the limit --list shows every real subject after
+# --sync); a message whose decryption needs a passphrase is
 # skipped without a prompt, so is one over 2 MB, and a GnuPG home that
 # cannot be used only costs a warning: the sync always succeeds.
 . "$(dirname "$0")/../lib.sh"
@@ -120,11 +123,18 @@ ok "alice's count is unchanged: 2 signed messages" grep -q "^key: $afpr .*; 2 si
 r -d "$T_TMP/off" -c "$T_TMP/off-c" -f "$T_TMP/off.conf" --sync >"$T_TMP/s4" 2>&1; rc=$?
 ok "sync-trust-limit = 0: the sync works, no trust line" sh -c "[ $rc = 0 ] && grep -qx '5 messages' '$T_TMP/s4' && ! grep -q 'trust' '$T_TMP/s4' || { cat '$T_TMP/s4'; false; }"
 ok "and the trust store knows nobody" sh -c "[ -z \"\$(XDG_DATA_HOME='$T_TMP/off' '$STEEDMAIL' -F '$T_TMP/off.conf' --trust list 2>/dev/null)\" ]"
-# sync-trust-limit = 2: only the newest two are looked at (4 and 5).
-r -d "$T_TMP/two" -c "$T_TMP/two-c" -f "$T_TMP/two.conf" --sync >"$T_TMP/s5" 2>&1
-ok "sync-trust-limit = 2: 1 message processed, 1 skipped" sh -c "grep -qx 'steedmail: INBOX: trust: 1 message processed, 1 skipped' '$T_TMP/s5' || { cat '$T_TMP/s5'; false; }"
+# sync-trust-limit = 2: --list looks at the newest two only (4 and 5)...
+r -d "$T_TMP/two" -c "$T_TMP/two-c" -f "$T_TMP/two.conf" --list >"$T_TMP/s5" 2>&1
 r -d "$T_TMP/two" -f "$T_TMP/two.conf" --trust show alice@steed.test >"$T_TMP/t5" 2>&1
-ok "only message 4's Autocrypt key counts, none of her signed messages" sh -c "grep -q '^key: $afpr .*; 0 signed messages' '$T_TMP/t5' || { cat '$T_TMP/t5'; false; }"
+ok "sync-trust-limit = 2, --list: only message 4's Autocrypt key counts, none of her signed messages" sh -c "grep -q '^key: $afpr .*; 0 signed messages' '$T_TMP/t5' || { cat '$T_TMP/s5' '$T_TMP/t5'; false; }"
+# ... and the older ones stay pending: the next --sync, with nothing new,
+# looks at them (2 and 1, the newest first; this home has no key for 2).
+r -d "$T_TMP/two" -c "$T_TMP/two-c" -f "$T_TMP/two.conf" --sync >"$T_TMP/s5b" 2>&1
+ok "then --sync, nothing new: the two left behind are looked at" sh -c "grep -q 'nothing changed' '$T_TMP/s5b' && grep -qx 'steedmail: INBOX: trust: 1 message processed, 1 skipped' '$T_TMP/s5b' && grep -q 'UID 2 (not decrypted: no secret key for it)' '$T_TMP/s5b' || { cat '$T_TMP/s5b'; false; }"
+r -d "$T_TMP/two" -f "$T_TMP/two.conf" --trust show alice@steed.test >"$T_TMP/t5b" 2>&1
+ok "and her signed message 1 counts now" sh -c "grep -q '^key: $afpr .*; 1 signed message,' '$T_TMP/t5b' || { cat '$T_TMP/t5b'; false; }"
+r -d "$T_TMP/two" -c "$T_TMP/two-c" -f "$T_TMP/two.conf" --sync >"$T_TMP/s5c" 2>&1
+ok "and the --sync after that nothing more" sh -c "! grep -q 'trust:' '$T_TMP/s5c' || { cat '$T_TMP/s5c'; false; }"
 r -d "$T_TMP/bad" -c "$T_TMP/bad-c" -f "$T_TMP/bad.conf" --sync >"$T_TMP/s6" 2>&1; rc=$?
 ok "sync-trust-limit = many: a warning, the default is used" sh -c "[ $rc = 0 ] && grep -q 'sync-trust-limit: \"many\" is not a number' '$T_TMP/s6' && grep -q 'trust: .* processed' '$T_TMP/s6' || { cat '$T_TMP/s6'; false; }"
 
@@ -181,3 +191,44 @@ r --sync >"$T_TMP/s12" 2>&1; rc=$?
 ok "the next --sync has nothing new, but does the trust step it missed" sh -c "[ $rc = 0 ] && grep -q 'nothing changed' '$T_TMP/s12' && grep -qx 'steedmail: INBOX: trust: 1 message processed' '$T_TMP/s12' || { cat '$T_TMP/s12'; false; }"
 r --sync >"$T_TMP/s13" 2>&1; rc=$?
 ok "and the one after that nothing more" sh -c "[ $rc = 0 ] && ! grep -q 'trust:' '$T_TMP/s13' || { cat '$T_TMP/s13'; false; }"
+
+# More new encrypted messages than sync-trust-limit: --sync does the
+# newest three first, then goes on, the newest first, with the others, so
+# that --list shows every real subject (not "(encrypted)"). A sync killed
+# on one of those left behind goes on after it the next time.
+R2=st2-$$@steed.test
+"$STEED_ENV_BIN/add-user" "$R2" st2-pw || bail "add-user failed"
+{ echo "ca-file = $STEED_CA_FILE"; echo "sync-trust-limit = 3"
+  printf '\n[account st2]\nname = Sync Trust Two\naddress = %s\n' "$R2"
+  echo "imap = imaps://localhost:$STEED_IMAPS_PORT"
+  echo "smtp = smtp://localhost:$STEED_SUBMISSION_PORT"
+  echo "password = st2-pw"; } >"$T_TMP/r2.conf"
+chmod 600 "$T_TMP/r2.conf"
+r2() { XDG_DATA_HOME="$T_TMP/r2" XDG_CACHE_HOME="${R2C:-$T_TMP/r2-c}" sm -F "$T_TMP/r2.conf" "$@"; }
+R2H=$T_TMP/r2/steedmail/gnupg
+trap 'for h in "$AH" "$RH" "$PH" "$R2H" "$T_TMP/alice-plain/steedmail/gnupg"; do gpgconf --homedir "$h" --kill all >/dev/null 2>&1; done; rm -rf "$T_TMP"' EXIT
+r2 --genkey >/dev/null 2>&1 || bail "--genkey failed"
+r2 --export-key >"$T_TMP/r2.asc" 2>/dev/null
+alice --import-key - <"$T_TMP/r2.asc" >/dev/null 2>&1
+inbox2() { $DOVE search -u "$R2" mailbox INBOX all 2>/dev/null | wc -l; }
+for i in 1 2 3 4 5 6 7 8; do
+	echo "secret $i $u" | alice -s "sealed $i $u" --encrypt "$R2" >/dev/null 2>&1
+done
+for _ in $(seq 1 80); do [ "$(inbox2)" -ge 8 ] && break; sleep 0.25; done
+ok "eight signed and encrypted messages arrive" sh -c "[ \$($DOVE search -u '$R2' mailbox INBOX all 2>/dev/null | wc -l) = 8 ]"
+r2 --sync >"$T_TMP/s20" 2>&1; rc=$?
+ok "--sync with sync-trust-limit = 3: all eight processed" sh -c "[ $rc = 0 ] && grep -qx 'steedmail: INBOX: trust: 8 messages processed' '$T_TMP/s20' || { cat '$T_TMP/s20'; false; }"
+r2 --list >"$T_TMP/l20" 2>&1
+ok "--list after it: every real subject, none (encrypted)" sh -c "[ \$(grep -c 'sealed [1-8] $u' '$T_TMP/l20') = 8 ] && ! grep -q '(encrypted)' '$T_TMP/l20' || { cat '$T_TMP/l20'; false; }"
+# The same from a cold header cache and a trust store that knows them:
+# killed on UID 4 (left behind: 8, 7, 6 first, then 5, 4, ...).
+R2C=$T_TMP/r2-c2
+export R2C
+STEEDMAIL_CRASH_AT=trust-uid-4 r2 --sync >"$T_TMP/s21" 2>&1; rc=$?
+ok "a cold --sync killed on UID 4, one of those left behind" sh -c "[ $rc = 137 ] || { echo rc $rc; cat '$T_TMP/s21'; false; }"
+r2 --list >"$T_TMP/l21" 2>&1
+ok "--list then: 5 to 8 by their real subjects, 1 to 4 not yet" sh -c "[ \$(grep -c 'sealed [5-8] $u' '$T_TMP/l21') = 4 ] && [ \$(grep -c '(encrypted)' '$T_TMP/l21') = 4 ] || { cat '$T_TMP/l21'; false; }"
+r2 --sync >"$T_TMP/s22" 2>&1; rc=$?
+r2 --list >"$T_TMP/l22" 2>&1
+ok "the next --sync goes on after UID 4: 1 to 3 by their real subjects, 4 left for when it is opened" sh -c "[ $rc = 0 ] && [ \$(grep -c 'sealed [1-35-8] $u' '$T_TMP/l22') = 7 ] && grep -q '^4	.*(encrypted)' '$T_TMP/l22' || { cat '$T_TMP/s22' '$T_TMP/l22'; false; }"
+unset R2C
