@@ -12,6 +12,7 @@
 # skipped without a prompt, so is one over 2 MB, and a GnuPG home that
 # cannot be used only costs a warning: the sync always succeeds.
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib-tui.sh"
 
 [ -n "${STEED_IMAPS_PORT:-}" ] || bail "no test environment (run under tests/env/run)"
 DOVE="doveadm -c $STEED_DOVECOT_CONF"
@@ -54,7 +55,7 @@ r() {
 AH=$T_TMP/alice/steedmail/gnupg
 RH=$T_TMP/r/steedmail/gnupg
 PH=$T_TMP/rp/steedmail/gnupg
-trap 'for h in "$AH" "$RH" "$PH" "$T_TMP/alice-plain/steedmail/gnupg"; do gpgconf --homedir "$h" --kill all >/dev/null 2>&1; done; rm -rf "$T_TMP"' EXIT
+trap 'for h in "$AH" "$RH" "$PH" "$T_TMP/alice-plain/steedmail/gnupg"; do gpgconf --homedir "$h" --kill all >/dev/null 2>&1; done; tui_cleanup' EXIT
 
 inbox() { $DOVE search -u "$R" mailbox INBOX all 2>/dev/null | wc -l; }
 # arrived N: wait until the INBOX holds N messages (without steedmail).
@@ -206,7 +207,7 @@ R2=st2-$$@steed.test
 chmod 600 "$T_TMP/r2.conf"
 r2() { XDG_DATA_HOME="$T_TMP/r2" XDG_CACHE_HOME="${R2C:-$T_TMP/r2-c}" sm -F "$T_TMP/r2.conf" "$@"; }
 R2H=$T_TMP/r2/steedmail/gnupg
-trap 'for h in "$AH" "$RH" "$PH" "$R2H" "$T_TMP/alice-plain/steedmail/gnupg"; do gpgconf --homedir "$h" --kill all >/dev/null 2>&1; done; rm -rf "$T_TMP"' EXIT
+trap 'for h in "$AH" "$RH" "$PH" "$R2H" "$T_TMP/alice-plain/steedmail/gnupg"; do gpgconf --homedir "$h" --kill all >/dev/null 2>&1; done; tui_cleanup' EXIT
 r2 --genkey >/dev/null 2>&1 || bail "--genkey failed"
 r2 --export-key >"$T_TMP/r2.asc" 2>/dev/null
 alice --import-key - <"$T_TMP/r2.asc" >/dev/null 2>&1
@@ -232,3 +233,15 @@ r2 --sync >"$T_TMP/s22" 2>&1; rc=$?
 r2 --list >"$T_TMP/l22" 2>&1
 ok "the next --sync goes on after UID 4: 1 to 3 by their real subjects, 4 left for when it is opened" sh -c "[ $rc = 0 ] && [ \$(grep -c 'sealed [1-35-8] $u' '$T_TMP/l22') = 7 ] && grep -q '^4	.*(encrypted)' '$T_TMP/l22' || { cat '$T_TMP/s22' '$T_TMP/l22'; false; }"
 unset R2C
+
+# The interface, from a cold header cache: the newest three before the
+# first screen, then its worker fills the index in, the newest first, in
+# the background, down to the oldest.
+tui_start i env XDG_DATA_HOME="$T_TMP/r2" XDG_CACHE_HOME="$T_TMP/r2-c3" \
+    HOME="$T_TMP" LANG=C.UTF-8 "$STEEDMAIL" -F "$T_TMP/r2.conf"
+ok "80x24: the index shows the newest by its real subject" tui_wait i "sealed 8 $u" 30
+ok "... and the worker fills in the oldest too" tui_wait i "sealed 1 $u" 60
+check "... no (encrypted) row is left" sh -c "! tmux -S '$TUI_SOCK' capture-pane -p -t i | grep -q '(encrypted)'"
+tui_keys i q
+tui_ended i >/dev/null
+tui_stop i
