@@ -50,6 +50,7 @@ struct message;
 #define SYNC_TRUST_LIMIT_MAX	100000
 /* Larger messages are not fetched at sync time. */
 #define SYNC_TRUST_MAX_SIZE	(2u * 1024 * 1024)
+#define SYNC_TRUST_MAX_MB	"2"	/* the same, said */
 
 struct sync_trust_how {
 	/*
