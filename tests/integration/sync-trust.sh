@@ -8,7 +8,8 @@
 # (0 turns it off; --list looks at the newest only, --sync then at every
 # one left behind, the newest first, also after a crash, and with more
 # encrypted messages than the limit --list shows every real subject after
-# --sync); a message whose decryption needs a passphrase is
+# --sync; messages opened two at once get the verdicts of one after the
+# other: a key the first brings counts for the next); a message whose decryption needs a passphrase is
 # skipped without a prompt, so is one over 2 MB, and a GnuPG home that
 # cannot be used only costs a warning: the sync always succeeds.
 . "$(dirname "$0")/../lib.sh"
@@ -235,6 +236,45 @@ r2 --sync >"$T_TMP/s22" 2>&1; rc=$?
 r2 --list >"$T_TMP/l22" 2>&1
 ok "the next --sync goes on after UID 4: 1 to 3 by their real subjects, 4 left for when it is opened" sh -c "[ $rc = 0 ] && [ \$(grep -c 'sealed [1-3] $u' '$T_TMP/l22') = 3 ] && grep -q '^4	.*(encrypted)' '$T_TMP/l22' || { cat '$T_TMP/s22' '$T_TMP/l22'; false; }"
 unset R2C
+
+# Two messages opened at once give the verdicts of one after the other:
+# carol's first signed message brings her key (Autocrypt), the two after
+# it are signed by the same key and bring nothing. Opened on the side,
+# those two would not find her key; in order they do, so all three count.
+R3=st3-$$@steed.test
+"$STEED_ENV_BIN/add-user" "$R3" st3-pw || bail "add-user failed"
+sed -e "s/^address = .*/address = $R3/" -e 's/^password = .*/password = st3-pw/' \
+    -e 's/^\[account st2\]/[account st3]/' "$T_TMP/r2.conf" >"$T_TMP/r3.conf"
+chmod 600 "$T_TMP/r3.conf"
+r3() { XDG_DATA_HOME="$T_TMP/r3" XDG_CACHE_HOME="$T_TMP/r3-c" sm -F "$T_TMP/r3.conf" "$@"; }
+CH=$T_TMP/carol
+mkdir -m 700 "$CH"
+trap 'for h in "$AH" "$RH" "$PH" "$R2H" "$CH" "$T_TMP/r3/steedmail/gnupg" "$T_TMP/alice-plain/steedmail/gnupg"; do gpgconf --homedir "$h" --kill all >/dev/null 2>&1; done; tui_cleanup' EXIT
+gpg --homedir "$CH" --batch --pinentry-mode loopback --passphrase '' \
+    --quick-gen-key "Carol <carol@steed.test>" ed25519 sign never >/dev/null 2>&1
+cfpr=$(gpg --homedir "$CH" --with-colons -k 2>/dev/null | awk -F: '/^fpr/ { print $10; exit }')
+ckd=$(gpg --homedir "$CH" --export --export-options export-minimal "$cfpr" | base64 -w 72 | sed 's/^/ /')
+# carol_msg N [autocrypt]: signed by carol, with her key or not.
+carol_msg() {
+	printf 'Content-Type: text/plain; charset=us-ascii\r\n\r\nfrom carol %s %s\r\n' "$1" "$u" >"$T_TMP/c$1.part"
+	gpg --homedir "$CH" --batch --armor --detach-sign --digest-algo sha256 \
+	    -u "$cfpr" -o - "$T_TMP/c$1.part" 2>/dev/null | sed 's/$/\r/' >"$T_TMP/c$1.sig"
+	{ printf 'From: Carol <carol@steed.test>\r\nTo: %s\r\nSubject: carol %s %s\r\n' "$R3" "$1" "$u"
+	  printf 'Date: Sat, 05 Dec 2026 10:0%s:00 +0000\r\nMessage-ID: <carol-%s-%s@steed.test>\r\n' "$1" "$1" "$u"
+	  [ -n "${2:-}" ] && { printf 'Autocrypt: addr=carol@steed.test; keydata=\r\n'; printf '%s\n' "$ckd" | sed 's/$/\r/'; }
+	  printf 'MIME-Version: 1.0\r\nContent-Type: multipart/signed; micalg=pgp-sha256;\r\n protocol="application/pgp-signature"; boundary="s"\r\n\r\n'
+	  printf -- '--s\r\n'; cat "$T_TMP/c$1.part"
+	  printf -- '\r\n--s\r\nContent-Type: application/pgp-signature\r\n\r\n'; cat "$T_TMP/c$1.sig"
+	  printf -- '\r\n--s--\r\n'; } | $DOVE save -u "$R3" -m INBOX
+}
+carol_msg 1 autocrypt
+carol_msg 2
+carol_msg 3
+ok "carol's three signed messages are in the INBOX" sh -c "[ \$($DOVE search -u '$R3' mailbox INBOX all 2>/dev/null | wc -l) = 3 ]"
+r3 --sync >"$T_TMP/s30" 2>&1; rc=$?
+ok "--sync: all three processed" sh -c "[ $rc = 0 ] && grep -qx 'steedmail: INBOX: trust: 3 messages processed' '$T_TMP/s30' || { cat '$T_TMP/s30'; false; }"
+r3 --trust show carol@steed.test >"$T_TMP/t30" 2>&1
+ok "her key from the first, and 3 signed messages: the two after it found it" sh -c "grep -q '^key: $cfpr openpgp accepted; from autocrypt.*; 3 signed messages' '$T_TMP/t30' || { cat '$T_TMP/t30'; false; }"
 
 # The interface, from a cold header cache: the newest three before the
 # first screen, then its worker fills the index in, the newest first, in
