@@ -520,7 +520,9 @@ sync_trust_unchecked(const struct crypto_in *ci)
  * through the messages in order (the IMAP connection is that thread's),
  * then opened as every front end opens it (message.h) on a thread of its
  * own, at most SYNC_TRUST_AHEAD at once: gpg, which most of the time is
- * spent waiting for, runs for two messages at once.
+ * spent waiting for, runs for up to three messages at once (on two
+ * cores, three keep both busier than two: 2.6 s against 3.1 s for 400
+ * messages; four are no better).
  *
  * The verdicts stay what they would be one message after the other: a
  * message's analysis depends on the others only through the keyrings
@@ -534,7 +536,7 @@ sync_trust_unchecked(const struct crypto_in *ci)
  * how->opened, its sender's state recorded unless gpg could not give a
  * verdict, or only its headers were wanted (the trust store knows it).
  */
-#define SYNC_TRUST_AHEAD	2
+#define SYNC_TRUST_AHEAD	3
 
 struct sync_trust_job {
 	uint32_t	 uid;
