@@ -569,8 +569,6 @@ do_trust_more(struct tui_account *ta)
 	log_msg(LOG_INFO, "worker: %s: %s: trust step on what the sync left "
 	    "behind: %d, %u processed, %u kept%s", ta->a->id, folder, r,
 	    st.processed, st.kept, more ? ", more to do" : "");
-	if (st.processed > 0 || st.kept > 0)
-		post_changed(ta, folder);
 	pthread_mutex_lock(&ta->mu);
 	free(ta->progress);
 	ta->progress = NULL;
@@ -580,6 +578,15 @@ do_trust_more(struct tui_account *ta)
 		ta->more = NULL;
 	}
 	pthread_mutex_unlock(&ta->mu);
+	/* the progress is gone: the screen draws without it */
+	{
+		struct tui_event	*ev = event_new(ta, TE_PROGRESS);
+
+		ev->what = "";
+		post(ev);
+	}
+	if (st.processed > 0 || st.kept > 0)
+		post_changed(ta, folder);
 	free(folder);
 }
 

@@ -285,6 +285,7 @@ tui_start i env XDG_DATA_HOME="$T_TMP/r2" XDG_CACHE_HOME="$T_TMP/r2-c3" \
 ok "80x24: the index shows the newest by its real subject" tui_wait i "sealed 8 $u" 30
 ok "... and the worker fills in the oldest too" tui_wait i "sealed 1 $u" 60
 check "... no (encrypted) row is left" sh -c "! tmux -S '$TUI_SOCK' capture-pane -p -t i | grep -q '(encrypted)'"
+ok "... and no progress is left on the screen when it is done" tui_gone i "trust: checking" 10
 tui_keys i q
 tui_ended i >/dev/null
 tui_stop i
