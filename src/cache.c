@@ -26,7 +26,7 @@
 #include "xmalloc.h"
 
 #define CACHE_APP_ID	0x53544843	/* "STHC" */
-#define CACHE_VERSION	6
+#define CACHE_VERSION	7
 
 struct cache {
 	sqlite3		*db;
@@ -145,6 +145,14 @@ static const char *cache_migrations[] = {
 	"CREATE INDEX thread_uid ON thread (mailbox, uid);"
 	"CREATE TABLE rekey (x INTEGER);"
 	"INSERT INTO rekey VALUES (1);",
+	/*
+	 * 6 -> 7: the new messages a sync's trust step has not looked at
+	 * yet below its resume point (those older than the newest
+	 * sync-trust-limit, left for after the sync returned): a UID set
+	 * as IMAP writes one ("1:40,52:90"), empty when none are pending.
+	 */
+	"ALTER TABLE mailbox ADD COLUMN trust_pending TEXT NOT NULL "
+	"DEFAULT '';",
 };
 
 static int
@@ -435,7 +443,8 @@ cache_mailbox(struct cache *c, const char *name, uint32_t uidvalidity,
 		mb->lowuid = 0;
 		mb->highestmodseq = 0;
 		if (cache_mailbox_update(c, mb, cause) == -1 ||
-		    cache_mailbox_trusted(c, mb, 0, cause) == -1)
+		    cache_mailbox_trusted(c, mb, 0, cause) == -1 ||
+		    cache_mailbox_set_pending(c, mb, "", cause) == -1)
 			return -1;
 	}
 	return cache_recount(c, mb, cause);
@@ -480,6 +489,52 @@ cache_mailbox_trusted(struct cache *c, struct cache_mailbox *mb,
 	if (rc != SQLITE_DONE)
 		return cache_fail(c, "update", cause);
 	mb->trust_uid = uid;
+	return 0;
+}
+
+char *
+cache_mailbox_pending(struct cache *c, const struct cache_mailbox *mb,
+    char **cause)
+{
+	sqlite3_stmt	*st;
+	const char	*v;
+	char		*out = NULL;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(c->db, "SELECT trust_pending FROM mailbox "
+	    "WHERE id = ?", -1, &st, NULL) != SQLITE_OK) {
+		cache_fail(c, "mailbox", cause);
+		return NULL;
+	}
+	sqlite3_bind_int64(st, 1, mb->id);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		v = (const char *)sqlite3_column_text(st, 0);
+		out = xstrdup(v != NULL ? v : "");
+	}
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE)
+		return xstrdup("");
+	if (out == NULL)
+		cache_fail(c, "mailbox", cause);
+	return out;
+}
+
+int
+cache_mailbox_set_pending(struct cache *c, const struct cache_mailbox *mb,
+    const char *set, char **cause)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(c->db, "UPDATE mailbox SET trust_pending = ? "
+	    "WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
+		return cache_fail(c, "update", cause);
+	sqlite3_bind_text(st, 1, set, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, mb->id);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return cache_fail(c, "update", cause);
 	return 0;
 }
 

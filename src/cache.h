@@ -107,6 +107,17 @@ int	 cache_mailbox_update(struct cache *, struct cache_mailbox *,
 int	 cache_mailbox_trusted(struct cache *, struct cache_mailbox *,
 	    uint32_t uid, char **cause);
 /*
+ * The new messages the trust step has not looked at yet below its resume
+ * point (older than the newest sync-trust-limit of a sync): a UID set as
+ * IMAP writes one, "" when none; NULL and *cause on a database error.
+ * Set replaces it (cleared with the mailbox's messages when UIDVALIDITY
+ * changes).
+ */
+char	*cache_mailbox_pending(struct cache *, const struct cache_mailbox *,
+	    char **cause);
+int	 cache_mailbox_set_pending(struct cache *,
+	    const struct cache_mailbox *, const char *set, char **cause);
+/*
  * The cached state of mailbox name as it is, creating and dropping
  * nothing (for work without the server). Returns 1 and fills *mb if the
  * mailbox is cached, 0 if not, -1 on a database error.

@@ -63,7 +63,8 @@ const struct config_setting config_settings[] = {
 	{ "sync-trust-limit", CONFIG_GLOBAL, CONFIG_STRING,
 	  G(sync_trust_limit), 0, "NUMBER",
 	  "newest new messages of a sync whose signatures and keys go into "
-	  "the trust store (default: 300; 0: none)" },
+	  "the trust store before it returns; the older ones follow, newest "
+	  "first (default: 300; 0: none at all)" },
 	{ "cache-protected-headers", CONFIG_GLOBAL, CONFIG_CHOICE,
 	  G(cache_protected), 0, "yes|no",
 	  "keep the Subject, From, To and other header fields an encrypted "

@@ -325,7 +325,7 @@ struct crypto_key_memo {
 
 static struct crypto_key_memo	 crypto_keys[CRYPTO_KEYS_MAX];
 static size_t			 crypto_nkeys, crypto_keys_next;
-static char			 crypto_keys_stamp[256];
+static char			 crypto_keys_stamp[CRYPTO_STAMP_LEN];
 
 static void
 crypto_keys_flush(void)
@@ -339,30 +339,51 @@ crypto_keys_flush(void)
 	crypto_nkeys = crypto_keys_next = 0;
 }
 
-/* Flush the memo if the keyrings changed since it was filled; locked. */
+/* The keyrings' stamp into stamp (CRYPTO_STAMP_LEN). */
 static void
-crypto_keys_check(void)
+crypto_stamp(const char *home, char *stamp)
 {
 	static const char	*files[] = { "pubring.kbx", "trustdb.gpg" };
 	struct stat		 sb;
-	char			 stamp[sizeof crypto_keys_stamp], *path;
+	char			*path;
 	size_t			 i, off = 0;
 
 	stamp[0] = '\0';
 	for (i = 0; i < sizeof files / sizeof *files; i++) {
-		path = xasprintf("%s/%s", crypto_home_dir, files[i]);
+		path = xasprintf("%s/%s", home, files[i]);
 		if (stat(path, &sb) == 0) {
-			off += snprintf(stamp + off, sizeof stamp - off,
+			off += snprintf(stamp + off, CRYPTO_STAMP_LEN - off,
 			    "%llu.%lld.%lld.%ld;",
 			    (unsigned long long)sb.st_ino,
 			    (long long)sb.st_size, (long long)sb.st_mtim.tv_sec,
 			    (long)sb.st_mtim.tv_nsec);
 		} else
-			off += snprintf(stamp + off, sizeof stamp - off, "-;");
+			off += snprintf(stamp + off, CRYPTO_STAMP_LEN - off,
+			    "-;");
 		free(path);
-		if (off >= sizeof stamp)
-			off = sizeof stamp - 1;
+		if (off >= CRYPTO_STAMP_LEN)
+			off = CRYPTO_STAMP_LEN - 1;
 	}
+}
+
+void
+crypto_keyring_stamp(char *stamp)
+{
+	pthread_mutex_lock(&crypto_lock);
+	if (crypto_home_dir == NULL)
+		stamp[0] = '\0';
+	else
+		crypto_stamp(crypto_home_dir, stamp);
+	pthread_mutex_unlock(&crypto_lock);
+}
+
+/* Flush the memo if the keyrings changed since it was filled; locked. */
+static void
+crypto_keys_check(void)
+{
+	char	stamp[sizeof crypto_keys_stamp];
+
+	crypto_stamp(crypto_home_dir, stamp);
 	if (strcmp(stamp, crypto_keys_stamp) != 0) {
 		crypto_keys_flush();
 		memcpy(crypto_keys_stamp, stamp, sizeof stamp);

@@ -29,6 +29,14 @@ int		 crypto_init(const char *home, char **cause);
 /* The GnuPG home in use (after crypto_init). */
 const char	*crypto_home(void);
 /*
+ * What the keyrings are now (inode, size and modification time of
+ * pubring.kbx and trustdb.gpg: every import, revocation or trust change
+ * rewrites one of them, whoever makes it), as text into stamp, which has
+ * CRYPTO_STAMP_LEN bytes: two stamps alike, nothing changed between.
+ */
+#define CRYPTO_STAMP_LEN	256
+void		 crypto_keyring_stamp(char *stamp);
+/*
  * A new context for proto, on the home. A gpg or gpgsm context that may
  * prompt (crypto_set_no_prompt() is off on this thread) is made after
  * fe_tty_begin(), so that pinentry asks on the front end's terminal;

@@ -268,6 +268,22 @@ keydata_memo_put(const char *path, const char *fpr)
 	free(line);
 }
 
+static _Thread_local int	 keydata_deferring;
+static _Thread_local unsigned	 keydata_ndeferred;
+
+void
+keydata_defer(int on)
+{
+	keydata_deferring = on;
+	keydata_ndeferred = 0;
+}
+
+unsigned
+keydata_deferred(void)
+{
+	return keydata_ndeferred;
+}
+
 char *
 keydata_import(const unsigned char *p, size_t len, char **cause)
 {
@@ -291,6 +307,12 @@ keydata_import(const unsigned char *p, size_t len, char **cause)
 	if (path != NULL && (fpr = keydata_memo_get(path)) != NULL) {
 		free(path);
 		return fpr;
+	}
+	if (keydata_deferring) {
+		keydata_ndeferred++;
+		free(path);
+		*cause = xstrdup("the key's import was deferred");
+		return NULL;
 	}
 	if ((ctx = crypto_ctx(GPGME_PROTOCOL_OpenPGP, cause)) == NULL) {
 		free(path);

@@ -34,5 +34,14 @@ int	 keydata_fingerprints(const unsigned char *, size_t, char ***fprs,
  * blob); its primary fingerprint (allocated), or NULL with *cause.
  */
 char	*keydata_import(const unsigned char *, size_t, char **cause);
+/*
+ * On this thread only: while deferring, data not imported before (not
+ * remembered) is not given to gpg; keydata_import() fails, and
+ * keydata_deferred() counts it (reset by keydata_defer()). The trust
+ * step's decryptions on a second thread defer, so that only the thread
+ * going through the messages in order ever changes the keyring.
+ */
+void	 keydata_defer(int on);
+unsigned keydata_deferred(void);
 
 #endif

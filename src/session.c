@@ -267,6 +267,8 @@ struct session_passing {
 	struct cache_mailbox	 mb;
 	int			 have_mb;
 	unsigned		 kept;	/* messages whose rows changed */
+	char			*pending; /* what was left behind, or NULL
+					   before it was first read */
 };
 
 /*
@@ -293,6 +295,66 @@ session_passing_mb(struct session_passing *p)
 		free(cause);
 	}
 	return p->have_mb == 1 ? &p->mb : NULL;
+}
+
+/* What the trust step left behind (cache_mailbox_pending), read once. */
+static const char *
+session_pending(struct session_passing *p)
+{
+	const struct cache_mailbox	*mb;
+	char				*cause = NULL;
+
+	if (p->pending == NULL && (mb = session_passing_mb(p)) != NULL &&
+	    (p->pending = cache_mailbox_pending(p->s->cache, mb,
+	    &cause)) == NULL) {
+		log_msg(LOG_INFO, "sync: trust step: %s", cause);
+		free(cause);
+	}
+	return p->pending;
+}
+
+/* The pending set becomes set (taken). */
+static void
+session_pending_set(struct session_passing *p, char *set)
+{
+	const struct cache_mailbox	*mb;
+	char				*cause = NULL;
+
+	if ((mb = session_passing_mb(p)) == NULL ||
+	    cache_mailbox_set_pending(p->s->cache, mb, set, &cause) == -1) {
+		log_msg(LOG_INFO, "sync: trust step: pending messages not "
+		    "kept: %s", cause != NULL ? cause : "no such mailbox");
+		free(cause);
+		free(set);
+		return;
+	}
+	free(p->pending);
+	p->pending = set;
+}
+
+/* The window of the newest left lo..hi out: pending, for later. */
+static void
+session_behind(void *arg, uint32_t lo, uint32_t hi)
+{
+	struct session_passing	*p = arg;
+	const char		*set;
+
+	if ((set = session_pending(p)) != NULL)
+		session_pending_set(p, sync_trust_set_add(set, lo, hi));
+}
+
+/*
+ * The step on what was left behind starts on uid: nothing from uid up is
+ * pending from now on, so that no sync comes back to it.
+ */
+static void
+session_pending_passing(void *arg, uint32_t uid)
+{
+	struct session_passing	*p = arg;
+	const char		*set;
+
+	if ((set = session_pending(p)) != NULL)
+		session_pending_set(p, sync_trust_set_cut(set, uid));
 }
 
 /* A message the trust step opened: its protected header, kept. */
@@ -388,6 +450,7 @@ session_trust(struct session *s, const char *folder,
 	how.cf = s->cf;
 	how.mailbox = folder;
 	how.passing = session_passing;
+	how.behind = session_behind;
 	if (session_keeps_protected(s)) {
 		how.opened = session_trust_opened;
 		how.wants = session_trust_wants;
@@ -396,6 +459,7 @@ session_trust(struct session *s, const char *folder,
 	rc = sync_trust(imap, ss->trust_first, ss->st.mb.maxuid, &how, ts,
 	    &cause);
 	ts->kept = p.kept;
+	free(p.pending);
 	if (rc == -1) {
 		fe_notice(FE_WARNING, "%s: trust: nothing processed: %s",
 		    folder, cause);
@@ -407,6 +471,76 @@ session_trust(struct session *s, const char *folder,
 		return SESSION_CANCELLED;
 	session_trusted(s, folder, ss->st.mb.maxuid);
 	return IMAP_OPS_OK;
+}
+
+int
+session_trust_more(struct session *s, const char *folder, unsigned most,
+    struct sync_trust_stats *ts, int *more)
+{
+	struct sync_trust_how	 how;
+	struct session_passing	 p;
+	const char		*set;
+	mailimap		*imap;
+	uint32_t		 lo, hi;
+	char			*cause = NULL;
+	unsigned		 limit;
+	int			 rc, res = IMAP_OPS_OK;
+
+	memset(ts, 0, sizeof *ts);
+	*more = 0;
+	if (sync_trust_limit(s->cf->sync_trust_limit, &limit, &cause) == -1) {
+		free(cause);	/* said by session_trust() */
+		cause = NULL;
+	}
+	if (limit == 0)
+		return IMAP_OPS_OK;
+	memset(&p, 0, sizeof p);
+	p.s = s;
+	p.folder = folder;
+	if ((set = session_pending(&p)) == NULL ||
+	    !sync_trust_set_top(set, &lo, &hi)) {
+		free(p.pending);
+		return IMAP_OPS_OK;
+	}
+	if ((imap = imap_conn_session(s->conn)) == NULL) {
+		free(p.pending);
+		return IMAP_OPS_OK;
+	}
+	memset(&how, 0, sizeof how);
+	how.limit = SYNC_TRUST_ALL;
+	how.newest_first = 1;
+	how.most = most;
+	how.gnupg_home = s->cf->gnupg_home;
+	how.cf = s->cf;
+	how.mailbox = folder;
+	how.passing = session_pending_passing;
+	if (session_keeps_protected(s)) {
+		how.opened = session_trust_opened;
+		how.wants = session_trust_wants;
+	}
+	how.arg = &p;
+	log_msg(LOG_INFO, "sync: %s: trust step on UIDs %u:%u, left behind",
+	    folder, lo, hi);
+	rc = sync_trust(imap, lo, hi, &how, ts, &cause);
+	ts->kept = p.kept;
+	if (rc == -1) {
+		fe_notice(FE_WARNING, "%s: trust: nothing processed: %s",
+		    folder, cause);
+		free(cause);
+		res = IMAP_OPS_LOST;
+	} else if (fe_cancelled())
+		res = SESSION_CANCELLED;
+	else if (!ts->stopped) {
+		/* All taken were reached: what is left is below the rest. */
+		if ((set = session_pending(&p)) != NULL)
+			session_pending_set(&p, sync_trust_set_cut(set,
+			    ts->rest != 0 ? ts->rest + 1 : lo));
+	} else
+		res = IMAP_OPS_LOST;
+	if (res == IMAP_OPS_OK && (set = session_pending(&p)) != NULL)
+		*more = *set != '\0';
+	free(p.pending);
+	return res;
 }
 
 struct body_cache *

@@ -136,6 +136,17 @@ int	 session_sync(struct session *, const char *folder,
  */
 int	 session_trust(struct session *, const char *folder,
 	    const struct session_sync *, struct sync_trust_stats *ts);
+/*
+ * The trust step on the new messages an earlier one left behind (older
+ * than the newest sync-trust-limit of their sync; kept pending in the
+ * header cache until looked at, even across runs): the newest first, at
+ * most most of them (0: every one). *more says whether some are still
+ * pending. Returns IMAP_OPS_OK, SESSION_CANCELLED (what is not done stays
+ * pending), or IMAP_OPS_LOST when the step could not go on (said in a
+ * warning; what is not done stays pending).
+ */
+int	 session_trust_more(struct session *, const char *folder,
+	    unsigned most, struct sync_trust_stats *ts, int *more);
 
 /*
  * Message uid of folder, opened (message.h) by a front end: what its

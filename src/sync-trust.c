@@ -27,6 +27,7 @@
 #include <time.h>
 
 #include <gpgme.h>
+#include <pthread.h>
 
 #include "addr-list.h"
 #include "buf.h"
@@ -36,6 +37,7 @@
 #include "imap-mailbox.h"
 #include "imap-ops.h"
 #include "imap-sync.h"
+#include "keydata.h"
 #include "log.h"
 #include "message.h"
 #include "mime-header.h"
@@ -74,6 +76,7 @@ struct sync_trust_run {
 	struct sync_trust_stats	*st;
 	struct trust_store	*ts;
 	struct buf		 why;		/* the warning, built up */
+	unsigned		 ahead;		/* analyses made ahead, used */
 };
 
 int
@@ -95,6 +98,140 @@ sync_trust_limit(const char *setting, unsigned *limit, char **cause)
 	}
 	*limit = (unsigned)n;
 	return 0;
+}
+
+/* A UID set parsed into ranges, in order and merged; 0 if malformed. */
+struct sync_trust_range {
+	uint32_t	lo, hi;
+};
+
+static int
+sync_trust_range_cmp(const void *a, const void *b)
+{
+	const struct sync_trust_range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static size_t
+sync_trust_set_parse(const char *set, struct sync_trust_range **out)
+{
+	struct sync_trust_range	*r;
+	unsigned long		 a, b;
+	const char		*p;
+	char			*end;
+	size_t			 n = 1, k = 0, i;
+
+	*out = NULL;
+	if (set == NULL || *set == '\0')
+		return 0;
+	for (p = set; *p != '\0'; p++)
+		if (*p == ',')
+			n++;
+	r = xcalloc(n, sizeof *r);
+	for (p = set; k < n; p = end + 1) {
+		if (*p < '0' || *p > '9')
+			goto bad;
+		a = b = strtoul(p, &end, 10);
+		if (*end == ':') {
+			if (end[1] < '0' || end[1] > '9')
+				goto bad;
+			b = strtoul(end + 1, &end, 10);
+		}
+		if (a == 0 || a > b || b > 0xffffffffUL ||
+		    (*end != ',' && *end != '\0'))
+			goto bad;
+		r[k].lo = (uint32_t)a;
+		r[k++].hi = (uint32_t)b;
+		if (*end == '\0')
+			break;
+	}
+	if (k != n)
+		goto bad;
+	qsort(r, n, sizeof *r, sync_trust_range_cmp);
+	for (i = 1, k = 0; i < n; i++) {
+		if (r[i].lo <= r[k].hi || r[i].lo - 1 == r[k].hi) {
+			if (r[i].hi > r[k].hi)
+				r[k].hi = r[i].hi;
+		} else
+			r[++k] = r[i];
+	}
+	*out = r;
+	return k + 1;
+bad:
+	log_msg(LOG_INFO, "sync-trust: pending set \"%s\" is not a UID set; "
+	    "dropped", set);
+	free(r);
+	return 0;
+}
+
+static char *
+sync_trust_set_print(const struct sync_trust_range *r, size_t n)
+{
+	struct buf	b;
+	size_t		i;
+
+	buf_init(&b);
+	for (i = 0; i < n; i++) {
+		if (r[i].lo == r[i].hi)
+			buf_addf(&b, "%s%u", i > 0 ? "," : "", r[i].lo);
+		else
+			buf_addf(&b, "%s%u:%u", i > 0 ? "," : "", r[i].lo,
+			    r[i].hi);
+	}
+	return buf_take(&b);
+}
+
+int
+sync_trust_set_top(const char *set, uint32_t *lo, uint32_t *hi)
+{
+	struct sync_trust_range	*r;
+	size_t			 n;
+
+	*lo = *hi = 0;
+	if ((n = sync_trust_set_parse(set, &r)) == 0)
+		return 0;
+	*lo = r[n - 1].lo;
+	*hi = r[n - 1].hi;
+	free(r);
+	return 1;
+}
+
+char *
+sync_trust_set_add(const char *set, uint32_t lo, uint32_t hi)
+{
+	struct sync_trust_range	*r;
+	char			*s, *out;
+
+	if (lo == 0 || lo > hi)
+		return xstrdup(set != NULL ? set : "");
+	s = xasprintf("%s%s%u:%u", set != NULL ? set : "",
+	    set != NULL && *set != '\0' ? "," : "", lo, hi);
+	{
+		size_t	n = sync_trust_set_parse(s, &r);
+
+		out = sync_trust_set_print(r, n);
+		free(r);
+	}
+	free(s);
+	return out;
+}
+
+char *
+sync_trust_set_cut(const char *set, uint32_t from)
+{
+	struct sync_trust_range	*r;
+	char			*out;
+	size_t			 n, k;
+
+	n = sync_trust_set_parse(set, &r);
+	for (k = 0; k < n && r[k].lo < from; k++) {
+		if (r[k].hi >= from)
+			r[k].hi = from - 1;
+	}
+	out = sync_trust_set_print(r, k);
+	free(r);
+	return out;
 }
 
 static int
@@ -132,6 +269,49 @@ sync_trust_skip(struct sync_trust_run *r, uint32_t uid, const char *fmt, ...)
  * server reads the headers of those messages only.
  */
 static int
+sync_trust_rcmp(const void *a, const void *b)
+{
+	return sync_trust_cmp(b, a);
+}
+
+/*
+ * The highest UID among first..last older than the newest limit messages
+ * (sequence numbers below lo), or 0: what the window leaves out.
+ */
+static int
+sync_trust_below(struct sync_trust_run *r, uint32_t first, uint32_t last,
+    uint32_t lo, uint32_t *hi, char **cause)
+{
+	struct mailimap_search_key	*key;
+	clist				*res = NULL;
+	clistiter			*it;
+	uint32_t			 uid;
+	int				 err;
+
+	*hi = 0;
+	key = mailimap_search_key_new_multiple_empty();
+	if (key == NULL || mailimap_search_key_multiple_add(key,
+	    mailimap_search_key_new_set(mailimap_set_new_interval(1,
+	    lo - 1))) != MAILIMAP_NO_ERROR ||
+	    mailimap_search_key_multiple_add(key, mailimap_search_key_new_uid(
+	    mailimap_set_new_interval(first, last))) != MAILIMAP_NO_ERROR)
+		fatal("out of memory");
+	err = mailimap_uid_search(r->imap, NULL, key, &res);
+	mailimap_search_key_free(key);
+	if (err != MAILIMAP_NO_ERROR) {
+		*cause = imap_sync_error(r->imap, "UID SEARCH", err);
+		return -1;
+	}
+	for (it = clist_begin(res); it != NULL; it = clist_next(it)) {
+		uid = *(uint32_t *)clist_content(it);
+		if (uid >= first && uid <= last && uid > *hi)
+			*hi = uid;
+	}
+	mailimap_search_result_free(res);
+	return 0;
+}
+
+static int
 sync_trust_search(struct sync_trust_run *r, uint32_t first, uint32_t last,
     struct sync_trust_msg **msgs, size_t *n, char **cause)
 {
@@ -149,6 +329,16 @@ sync_trust_search(struct sync_trust_run *r, uint32_t first, uint32_t last,
 	if (exists == 0)
 		return 0;
 	lo = exists > r->how->limit ? exists - r->how->limit + 1 : 1;
+	/* What the window leaves out is kept pending before anything. */
+	if (lo > 1 && r->how->behind != NULL) {
+		if (sync_trust_below(r, first, last, lo, &uid, cause) == -1)
+			return -1;
+		if (uid != 0) {
+			log_msg(LOG_INFO, "sync-trust: UIDs %u:%u left for "
+			    "later, newest first", first, uid);
+			r->how->behind(r->how->arg, first, uid);
+		}
+	}
 
 	any = mailimap_search_key_new_header(xstrdup("Autocrypt"),
 	    xstrdup(""));
@@ -180,6 +370,14 @@ sync_trust_search(struct sync_trust_run *r, uint32_t first, uint32_t last,
 	mailimap_search_result_free(res);
 	/* Oldest first: the order the trust store would have seen them. */
 	qsort(*msgs, *n, sizeof **msgs, sync_trust_cmp);
+	if (r->how->newest_first) {
+		/* What was left behind: the newest first, most at a time. */
+		qsort(*msgs, *n, sizeof **msgs, sync_trust_rcmp);
+		if (r->how->most > 0 && *n > r->how->most) {
+			r->st->rest = (*msgs)[r->how->most].uid;
+			*n = r->how->most;
+		}
+	}
 	return 0;
 }
 
@@ -218,6 +416,8 @@ sync_trust_find(struct sync_trust_msg *msgs, size_t n, uint32_t uid)
 	struct sync_trust_msg	k;
 
 	k.uid = uid;
+	if (n > 1 && msgs[0].uid > msgs[1].uid)
+		return bsearch(&k, msgs, n, sizeof *msgs, sync_trust_rcmp);
 	return bsearch(&k, msgs, n, sizeof *msgs, sync_trust_cmp);
 }
 
@@ -316,40 +516,135 @@ sync_trust_unchecked(const struct crypto_in *ci)
 }
 
 /*
- * One message, fetched whole, opened as every front end opens it
- * (message.h: the same analysis, Autocrypt import included), handed to
- * how->opened, and its sender's state recorded unless gpg could not give
- * a verdict, or only its headers were wanted (the trust store knows it).
- * -1 if it could not be fetched (the connection may be gone), else 0.
+ * One message being looked at: fetched whole by the thread that goes
+ * through the messages in order (the IMAP connection is that thread's),
+ * then opened as every front end opens it (message.h) on a thread of its
+ * own, at most SYNC_TRUST_AHEAD at once: gpg, which most of the time is
+ * spent waiting for, runs for up to three messages at once (on two
+ * cores, three keep both busier than two: 2.6 s against 3.1 s for 400
+ * messages; four are no better).
+ *
+ * The verdicts stay what they would be one message after the other: a
+ * message's analysis depends on the others only through the keyrings
+ * (the keys an Autocrypt header, gossip or DNS brought), and only the
+ * thread in order changes them (the others defer any import they would
+ * make: keydata_defer()). An analysis made on the side is used only when
+ * the keyrings were the same when it started, when it ended and when the
+ * thread in order comes to the message, having done every message before
+ * it, and it deferred no import; otherwise the message is opened again,
+ * in order. What the message brings is then taken in order: handed to
+ * how->opened, its sender's state recorded unless gpg could not give a
+ * verdict, or only its headers were wanted (the trust store knows it).
  */
-static int
-sync_trust_one(struct sync_trust_run *r, uint32_t uid, int headers_only)
+#define SYNC_TRUST_AHEAD	3
+
+struct sync_trust_job {
+	uint32_t	 uid;
+	int		 again;		/* for its protected header only */
+	const char	*skip;		/* not fetched: why, said in order */
+	char		*raw;		/* as fetched, kept to open it again */
+	size_t		 len;
+	pthread_t	 th;
+	int		 started;	/* a thread of its own opens it */
+	struct message	*msg;		/* what that thread made of it */
+	char		*cause;
+	unsigned	 deferred;	/* imports it did not make */
+	char		 s0[CRYPTO_STAMP_LEN], s1[CRYPTO_STAMP_LEN];
+};
+
+static void *
+sync_trust_thread(void *arg)
 {
-	struct buf			 raw;
-	struct message			*msg;
-	const struct crypto_in		*ci;
-	const struct crypto_in_sig	*bad;
-	char				*cause = NULL;
-	size_t				 len;
+	struct sync_trust_job	*j = arg;
+	char			*copy;
+
+	copy = xmalloc(j->len + 1);
+	memcpy(copy, j->raw, j->len);
+	copy[j->len] = '\0';
+	/* Nobody watches a sync: a key with a passphrase fails, not asks. */
+	crypto_set_no_prompt(1);
+	keydata_defer(1);
+	crypto_keyring_stamp(j->s0);
+	j->msg = message_open(copy, j->len, NULL, MESSAGE_NO_TRUST, &j->cause);
+	crypto_keyring_stamp(j->s1);
+	j->deferred = keydata_deferred();
+	keydata_defer(0);
+	return NULL;
+}
+
+/* Fetch the message of j: -1 if it could not be (the connection may be
+ * gone), else 0 and a thread opens it (or, failing that, the finish). */
+static int
+sync_trust_fetch(struct sync_trust_run *r, struct sync_trust_job *j)
+{
+	struct buf	 raw;
+	char		*cause = NULL;
 
 	buf_init(&raw);
-	if (imap_mailbox_fetch(r->imap, NULL, uid, NULL, &raw, &cause) == -1) {
-		sync_trust_skip(r, uid, "cannot be fetched: %s", cause);
+	if (imap_mailbox_fetch(r->imap, NULL, j->uid, NULL, &raw,
+	    &cause) == -1) {
+		sync_trust_skip(r, j->uid, "cannot be fetched: %s", cause);
 		free(cause);
 		buf_free(&raw);
 		return -1;
 	}
-	len = raw.len;
-	if ((msg = message_open(buf_take(&raw), len, r->ts, MESSAGE_NO_TRUST,
-	    &cause)) == NULL) {
+	j->len = raw.len;
+	j->raw = buf_take(&raw);
+	j->started = pthread_create(&j->th, NULL, sync_trust_thread, j) == 0;
+	return 0;
+}
+
+/* Done with j, in order (sync_trust_fetch() comment). */
+static void
+sync_trust_finish(struct sync_trust_run *r, struct sync_trust_job *j)
+{
+	struct message			*msg = NULL;
+	const struct crypto_in		*ci;
+	const struct crypto_in_sig	*bad;
+	char				*cause = NULL, now[CRYPTO_STAMP_LEN];
+	uint32_t			 uid = j->uid;
+
+	if (j->skip != NULL) {
+		sync_trust_skip(r, uid, "%s", j->skip);
+		return;
+	}
+	if (j->started) {
+		pthread_join(j->th, NULL);
+		crypto_keyring_stamp(now);
+		if (j->msg == NULL) {
+			/* not MIME: no keyring makes it so */
+			cause = j->cause;
+			j->cause = NULL;
+		} else if (j->deferred == 0 && strcmp(j->s0, j->s1) == 0 &&
+		    strcmp(j->s0, now) == 0) {
+			msg = j->msg;
+			r->ahead++;
+		} else {
+			log_msg(LOG_INFO, "sync-trust: UID %u: opened again, in "
+			    "order (%s)", uid, j->deferred ? "a key to import" :
+			    "the keyrings changed meanwhile");
+			message_free(j->msg);
+		}
+		j->msg = NULL;
+		free(j->cause);
+		j->cause = NULL;
+	}
+	if (msg == NULL && cause == NULL) {
+		msg = message_open(j->raw, j->len, r->ts, MESSAGE_NO_TRUST,
+		    &cause);
+		j->raw = NULL;	/* the message's now */
+	}
+	free(j->raw);
+	j->raw = NULL;
+	if (msg == NULL) {
 		sync_trust_skip(r, uid, "cannot be parsed: %s", cause);
 		free(cause);
-		return 0;
+		return;
 	}
 	ci = msg->ci;
 	if (r->how->opened != NULL)
 		r->how->opened(r->how->arg, uid, msg);
-	if (headers_only)
+	if (j->again)
 		log_msg(LOG_INFO, "sync-trust: UID %u: opened for its protected "
 		    "header (%s)", uid, ci->decrypted ? "decrypted" :
 		    "not decrypted");
@@ -372,7 +667,6 @@ sync_trust_one(struct sync_trust_run *r, uint32_t uid, int headers_only)
 		    " (stored before)" : "");
 	}
 	message_free(msg);
-	return 0;
 }
 
 int
@@ -388,9 +682,11 @@ sync_trust(mailimap *imap, uint32_t first, uint32_t last,
 	enum trust_state	*states = NULL;
 	uint8_t			*again = NULL;
 	const char		**keys = NULL;
+	struct sync_trust_job	 q[SYNC_TRUST_AHEAD], *j;
 	char			*why = NULL, step[32];
-	size_t			 n = 0, i, todo = 0;
-	int			 rc = -1, lost;
+	size_t			 n = 0, i, todo = 0, qhead = 0, nq = 0;
+	size_t			 lostat = 0;
+	int			 rc = -1, lost, stop;
 
 	memset(st, 0, sizeof *st);
 	if (how->limit == 0 || first == 0 || last < first)
@@ -448,48 +744,86 @@ sync_trust(mailimap *imap, uint32_t first, uint32_t last,
 		dns = sync_trust_dns_before(r.ts, how->cf, how->mailbox,
 		    senders, nsenders);
 
-	for (i = 0; i < n; i++) {
-		fe_progress("trust: checking messages", i, n);
-		/* Asked to stop: what is not done is left for the next sync. */
-		if (fe_cancelled())
+	/*
+	 * In order, up to SYNC_TRUST_AHEAD messages fetched and being
+	 * opened ahead of the one finished; stopped or cut off, those
+	 * started are finished all the same.
+	 */
+	lostat = n;
+	for (i = 0, stop = 0;;) {
+		while (!stop && nq < SYNC_TRUST_AHEAD && i < n) {
+			fe_progress("trust: checking messages", i, n);
+			/* Asked to stop: what is not started is left for
+			   the next sync. */
+			if (fe_cancelled()) {
+				st->stopped = 1;
+				stop = 1;
+				break;
+			}
+			if (states[i] != TRUST_NONE && !again[i]) {
+				i++;
+				continue;
+			}
+			j = &q[(qhead + nq) % SYNC_TRUST_AHEAD];
+			memset(j, 0, sizeof *j);
+			j->uid = msgs[i].uid;
+			j->again = again[i];
+			if (!msgs[i].seen) {
+				/* Expunged since the search, most likely. */
+				j->skip = "no longer there";
+				nq++;
+				i++;
+				continue;
+			}
+			/* Never again, whatever this message does to us. */
+			if (how->passing != NULL)
+				how->passing(how->arg, msgs[i].uid);
+			log_msg(LOG_INFO, "sync-trust: UID %u: looking at it",
+			    msgs[i].uid);
+			/* Test hook: STEEDMAIL_CRASH_AT=trust-uid-N dies on
+			   UID N. */
+			snprintf(step, sizeof step, "trust-uid-%u",
+			    msgs[i].uid);
+			send_crash_point(step);
+			i++;
+			if (msgs[i - 1].size > SYNC_TRUST_MAX_SIZE) {
+				if (!j->again) {
+					j->skip = "larger than "
+					    SYNC_TRUST_MAX_MB " MB";
+					nq++;
+				}
+				continue;
+			}
+			if (sync_trust_fetch(&r, j) == 0) {
+				nq++;
+				continue;
+			}
+			/* A lost connection: the rest cannot be fetched
+			   either. */
+			lost = imap_ops_noop(imap, &why) == IMAP_OPS_LOST;
+			free(why);
+			why = NULL;
+			if (!lost)
+				continue;
+			st->stopped = 1;
+			stop = 1;
+			lostat = i;
+		}
+		if (nq == 0)
 			break;
-		if (states[i] != TRUST_NONE && !again[i])
-			continue;
-		if (!msgs[i].seen) {
-			/* Expunged since the search, most likely. */
-			sync_trust_skip(&r, msgs[i].uid, "no longer there");
-			continue;
-		}
-		/* Never again, whatever this message does to us. */
-		if (how->passing != NULL)
-			how->passing(how->arg, msgs[i].uid);
-		log_msg(LOG_INFO, "sync-trust: UID %u: looking at it",
-		    msgs[i].uid);
-		/* Test hook: STEEDMAIL_CRASH_AT=trust-uid-N dies on UID N. */
-		snprintf(step, sizeof step, "trust-uid-%u", msgs[i].uid);
-		send_crash_point(step);
-		if (msgs[i].size > SYNC_TRUST_MAX_SIZE) {
-			if (!again[i])
-				sync_trust_skip(&r, msgs[i].uid, "larger than "
-				    "%u MB", SYNC_TRUST_MAX_SIZE / (1024 *
-				    1024));
-			continue;
-		}
-		if (sync_trust_one(&r, msgs[i].uid, again[i]) == 0)
-			continue;
-		/* A lost connection: the rest cannot be fetched either. */
-		lost = imap_ops_noop(imap, &why) == IMAP_OPS_LOST;
-		free(why);
-		why = NULL;
-		if (!lost)
-			continue;
-		for (i++; i < n; i++) {
-			if (states[i] == TRUST_NONE)
-				sync_trust_skip(&r, msgs[i].uid,
-				    "the connection was lost");
-		}
-		break;
+		sync_trust_finish(&r, &q[qhead]);
+		qhead = (qhead + 1) % SYNC_TRUST_AHEAD;
+		nq--;
 	}
+	/* Cut off: after those finished, the rest are named. */
+	for (i = lostat; i < n; i++) {
+		if (states[i] == TRUST_NONE)
+			sync_trust_skip(&r, msgs[i].uid, "the connection was "
+			    "lost");
+	}
+	if (r.ahead > 0)
+		log_msg(LOG_INFO, "sync-trust: %u opened ahead, on a thread of "
+		    "their own", r.ahead);
 	sync_trust_dns_after(r.ts, dns);
 	rc = 0;
 out:

@@ -4,10 +4,13 @@
  * only when someone opens it (doc/trust.md, "At sync time").
  *
  * After imap_sync() has stored the envelopes of the UIDs first..last, one
- * UID SEARCH, bounded to the newest messages of the mailbox, finds those
- * that can carry evidence: Content-Type multipart/signed,
- * multipart/encrypted, application/pkcs7-mime or x-pkcs7-mime, or an
- * Autocrypt header. Those the trust store already has (by Message-ID and
+ * UID SEARCH, bounded to the newest how->limit messages of the mailbox
+ * (the first screen), finds those that can carry evidence; the new
+ * messages older than those are handed to how->behind first, and a later
+ * call (newest_first, SYNC_TRUST_ALL) comes back to them, the newest
+ * first and a few at a time if the caller wants. Evidence is a
+ * Content-Type multipart/signed, multipart/encrypted, application/
+ * pkcs7-mime or x-pkcs7-mime, or an Autocrypt header. Those the trust store already has (by Message-ID and
  * sender) are not fetched; the others are fetched whole, one at a time,
  * and are opened as every front end opens a message (message_open(),
  * message.h), their sender's state recorded with message_trust(). Before
@@ -47,9 +50,22 @@ struct message;
 #define SYNC_TRUST_LIMIT_MAX	100000
 /* Larger messages are not fetched at sync time. */
 #define SYNC_TRUST_MAX_SIZE	(2u * 1024 * 1024)
+#define SYNC_TRUST_MAX_MB	"2"	/* the same, said */
 
 struct sync_trust_how {
+	/*
+	 * The newest messages of the mailbox looked at (0: do nothing,
+	 * SYNC_TRUST_ALL: every one of first..last); those older among
+	 * first..last are left to behind().
+	 */
 	unsigned	 limit;		/* 0: do nothing */
+	/*
+	 * 0: oldest first, the order the trust store would have seen
+	 * them. 1 (what a sync left behind): newest first, at most
+	 * most candidates (0: all), the rest reported in st->rest.
+	 */
+	int		 newest_first;
+	unsigned	 most;
 	const char	*gnupg_home;	/* for crypto_init(); NULL: default */
 	/* The dns-* settings for looking senders' keys up; NULL: no DNS. */
 	const struct config *cf;
@@ -75,8 +91,17 @@ struct sync_trust_how {
 	 * for opened() only, and counted as known.
 	 */
 	int		(*wants)(void *arg, uint32_t uid);
+	/*
+	 * Called (unless NULL) before any message is looked at, when limit
+	 * left new messages out: lo..hi holds them all (the caller keeps
+	 * them pending, for sync_trust() to come back to, newest first).
+	 */
+	void		(*behind)(void *arg, uint32_t lo, uint32_t hi);
 	void		*arg;
 };
+
+/* A limit that takes in every message of first..last. */
+#define SYNC_TRUST_ALL	0xffffffffu
 
 struct sync_trust_stats {
 	unsigned	 candidates;	/* found by the search */
@@ -86,12 +111,27 @@ struct sync_trust_stats {
 	unsigned	 kept;		/* their protected header values kept
 					   in the header cache (set by
 					   session_trust(): how->opened) */
+	uint32_t	 rest;		/* newest_first: the newest candidate
+					   not taken (how->most), or 0 */
+	int		 stopped;	/* cancelled, or the connection was
+					   lost: not every candidate taken
+					   was reached */
 };
 
 /*
  * The limit a sync-trust-limit value (NULL: not set) gives, or -1 and
  * *cause when it is not a number from 0 to SYNC_TRUST_LIMIT_MAX.
  */
+/*
+ * UID sets as IMAP writes them ("1:40,52:90"), for what is pending. The
+ * highest range of set into *lo..*hi: 0 if set is empty (or not a set).
+ * Add returns set with lo..hi added, cut set without the UIDs from from
+ * up; both allocated, in order, ranges merged.
+ */
+int	 sync_trust_set_top(const char *set, uint32_t *lo, uint32_t *hi);
+char	*sync_trust_set_add(const char *set, uint32_t lo, uint32_t hi);
+char	*sync_trust_set_cut(const char *set, uint32_t from);
+
 int	sync_trust_limit(const char *setting, unsigned *limit, char **cause);
 
 /*

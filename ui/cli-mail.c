@@ -36,15 +36,30 @@ cmd_mail_folder(struct cmd_ctx *ctx, int i)
 /*
  * After a sync: the messages it found new into the trust store. This
  * never fails the sync; what went wrong is a warning. With report
- * (--sync), one line says what was done.
+ * (--sync), every one of them, and one line says what was done.
  */
 static void
 cmd_sync_trust(struct session *s, const char *folder,
     const struct session_sync *ss, int report)
 {
-	struct sync_trust_stats	ts;
+	struct sync_trust_stats	ts, more;
+	int			left = 0, rc;
 
-	session_trust(s, folder, ss, &ts);
+	rc = session_trust(s, folder, ss, &ts);
+	/*
+	 * --sync goes on with what it, or an earlier run, left behind (older
+	 * than the newest sync-trust-limit): every one, the newest first.
+	 * --list lists after the newest; the rest wait for the next --sync
+	 * or the interface.
+	 */
+	while (report && rc == IMAP_OPS_OK && (rc = session_trust_more(s, folder, 0,
+	    &more, &left)) == IMAP_OPS_OK) {
+		ts.processed += more.processed;
+		ts.known += more.known;
+		ts.skipped += more.skipped;
+		if (!left)
+			break;
+	}
 	/* Nothing that could carry evidence: nothing to say. */
 	if (report && ts.processed + ts.known + ts.skipped > 0) {
 		fprintf(stderr, "steedmail: %s: trust: %u message%s "

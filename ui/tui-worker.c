@@ -2,7 +2,9 @@
  * tui-worker.c: an account's worker thread. It owns the account's session
  * (session.h) and does everything that may wait on the network, DNS or
  * gpg: sync and the trust step, opening a message, flag changes, moves,
- * searches, and IDLE on the watched folder when it has nothing else to do.
+ * searches, the trust step on what a sync left behind (older than the
+ * newest sync-trust-limit: a few at a time, the newest first, between
+ * jobs), and IDLE on the watched folder when it has nothing else to do.
  * Jobs come in through tui_submit(); events (a job done, progress, a
  * notice, the connection's state, a question) go out through one queue the
  * interface thread drains when its descriptor becomes readable. A question
@@ -36,6 +38,8 @@
 
 #define IDLE_SECONDS	600	/* one IDLE before it is renewed */
 #define RETRY_SECONDS	10	/* after a lost connection */
+/* Messages a sync left behind looked at between two looks for jobs. */
+#define TRUST_MORE	16
 
 struct job {
 	struct tui_job	 j;
@@ -68,6 +72,9 @@ struct tui_account {
 
 	struct session	*s;		/* the worker's */
 	struct trust_store *ts;		/* the worker's */
+	char		*more;		/* the worker's: a folder whose sync
+					   left messages to the trust step,
+					   or NULL */
 
 	struct cache	*ui_cache;	/* the interface thread's */
 	struct trust_store *ui_ts;
@@ -530,8 +537,57 @@ do_sync(struct tui_account *ta, const char *folder, struct tui_event *ev)
 	/* new trust states, or real subjects where "(encrypted)" was */
 	if (st.processed > 0 || st.kept > 0)
 		post_changed(ta, folder);
-	if (ev->result == IMAP_OPS_OK)
+	if (ev->result == IMAP_OPS_OK) {
 		do_prefetch(ta, folder);
+		/* what it (or an earlier run) left behind: in the background */
+		pthread_mutex_lock(&ta->mu);
+		free(ta->more);
+		ta->more = xstrdup(folder);
+		pthread_mutex_unlock(&ta->mu);
+	}
+}
+
+/*
+ * The trust step on a few of the messages a sync left behind, the newest
+ * first, while no job waits; done when none are left, or when it could
+ * not go on (the next sync tries again).
+ */
+static void
+do_trust_more(struct tui_account *ta)
+{
+	struct sync_trust_stats	 st;
+	char			*folder;
+	int			 more = 0, r;
+
+	pthread_mutex_lock(&ta->mu);
+	folder = xstrdup(ta->more);
+	pthread_mutex_unlock(&ta->mu);
+	atomic_store(&ta->cancel, 0);
+	crypto_set_no_prompt(1);
+	r = session_trust_more(ta->s, folder, TRUST_MORE, &st, &more);
+	crypto_set_no_prompt(0);
+	log_msg(LOG_INFO, "worker: %s: %s: trust step on what the sync left "
+	    "behind: %d, %u processed, %u kept%s", ta->a->id, folder, r,
+	    st.processed, st.kept, more ? ", more to do" : "");
+	pthread_mutex_lock(&ta->mu);
+	free(ta->progress);
+	ta->progress = NULL;
+	if ((r != IMAP_OPS_OK || !more) && ta->more != NULL &&
+	    strcmp(ta->more, folder) == 0) {
+		free(ta->more);
+		ta->more = NULL;
+	}
+	pthread_mutex_unlock(&ta->mu);
+	/* the progress is gone: the screen draws without it */
+	{
+		struct tui_event	*ev = event_new(ta, TE_PROGRESS);
+
+		ev->what = "";
+		post(ev);
+	}
+	if (st.processed > 0 || st.kept > 0)
+		post_changed(ta, folder);
+	free(folder);
 }
 
 static void
@@ -865,7 +921,8 @@ worker(void *arg)
 	for (;;) {
 		pthread_mutex_lock(&ta->mu);
 		while (ta->jobs == NULL && !ta->stop &&
-		    (ta->watch == NULL || ta->s == NULL))
+		    (ta->watch == NULL || ta->s == NULL) &&
+		    (ta->more == NULL || ta->s == NULL))
 			pthread_cond_wait(&ta->cv, &ta->mu);
 		if (ta->stop) {
 			pthread_mutex_unlock(&ta->mu);
@@ -881,6 +938,15 @@ worker(void *arg)
 			job_free(jb);
 			continue;
 		}
+		if (ta->more != NULL && ta->s != NULL) {
+			pthread_mutex_unlock(&ta->mu);
+			do_trust_more(ta);
+			continue;
+		}
+		if (ta->watch == NULL) {
+			pthread_mutex_unlock(&ta->mu);
+			continue;
+		}
 		watch = xstrdup(ta->watch);
 		ta->idling = 1;
 		pthread_mutex_unlock(&ta->mu);
@@ -893,6 +959,8 @@ worker(void *arg)
 	if (ta->ts != NULL)
 		trust_store_close(ta->ts);
 	ta->ts = NULL;
+	free(ta->more);
+	ta->more = NULL;
 	fe_set(NULL);
 	return NULL;
 }

@@ -5,10 +5,15 @@
 # --sync alone (no --inspect, no --view) gives alice first contact and
 # her signed message count; a second --sync, and a cold one with the
 # header cache gone, fetch nothing again; sync-trust-limit is honoured
-# (0 turns it off); a message whose decryption needs a passphrase is
+# (0 turns it off; --list looks at the newest only, --sync then at every
+# one left behind, the newest first, also after a crash, and with more
+# encrypted messages than the limit --list shows every real subject after
+# --sync; messages opened three at once get the verdicts of one after the
+# other: a key the first brings counts for the next); a message whose decryption needs a passphrase is
 # skipped without a prompt, so is one over 2 MB, and a GnuPG home that
 # cannot be used only costs a warning: the sync always succeeds.
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib-tui.sh"
 
 [ -n "${STEED_IMAPS_PORT:-}" ] || bail "no test environment (run under tests/env/run)"
 DOVE="doveadm -c $STEED_DOVECOT_CONF"
@@ -51,7 +56,7 @@ r() {
 AH=$T_TMP/alice/steedmail/gnupg
 RH=$T_TMP/r/steedmail/gnupg
 PH=$T_TMP/rp/steedmail/gnupg
-trap 'for h in "$AH" "$RH" "$PH" "$T_TMP/alice-plain/steedmail/gnupg"; do gpgconf --homedir "$h" --kill all >/dev/null 2>&1; done; rm -rf "$T_TMP"' EXIT
+trap 'for h in "$AH" "$RH" "$PH" "$T_TMP/alice-plain/steedmail/gnupg"; do gpgconf --homedir "$h" --kill all >/dev/null 2>&1; done; tui_cleanup' EXIT
 
 inbox() { $DOVE search -u "$R" mailbox INBOX all 2>/dev/null | wc -l; }
 # arrived N: wait until the INBOX holds N messages (without steedmail).
@@ -120,11 +125,18 @@ ok "alice's count is unchanged: 2 signed messages" grep -q "^key: $afpr .*; 2 si
 r -d "$T_TMP/off" -c "$T_TMP/off-c" -f "$T_TMP/off.conf" --sync >"$T_TMP/s4" 2>&1; rc=$?
 ok "sync-trust-limit = 0: the sync works, no trust line" sh -c "[ $rc = 0 ] && grep -qx '5 messages' '$T_TMP/s4' && ! grep -q 'trust' '$T_TMP/s4' || { cat '$T_TMP/s4'; false; }"
 ok "and the trust store knows nobody" sh -c "[ -z \"\$(XDG_DATA_HOME='$T_TMP/off' '$STEEDMAIL' -F '$T_TMP/off.conf' --trust list 2>/dev/null)\" ]"
-# sync-trust-limit = 2: only the newest two are looked at (4 and 5).
-r -d "$T_TMP/two" -c "$T_TMP/two-c" -f "$T_TMP/two.conf" --sync >"$T_TMP/s5" 2>&1
-ok "sync-trust-limit = 2: 1 message processed, 1 skipped" sh -c "grep -qx 'steedmail: INBOX: trust: 1 message processed, 1 skipped' '$T_TMP/s5' || { cat '$T_TMP/s5'; false; }"
+# sync-trust-limit = 2: --list looks at the newest two only (4 and 5)...
+r -d "$T_TMP/two" -c "$T_TMP/two-c" -f "$T_TMP/two.conf" --list >"$T_TMP/s5" 2>&1
 r -d "$T_TMP/two" -f "$T_TMP/two.conf" --trust show alice@steed.test >"$T_TMP/t5" 2>&1
-ok "only message 4's Autocrypt key counts, none of her signed messages" sh -c "grep -q '^key: $afpr .*; 0 signed messages' '$T_TMP/t5' || { cat '$T_TMP/t5'; false; }"
+ok "sync-trust-limit = 2, --list: only message 4's Autocrypt key counts, none of her signed messages" sh -c "grep -q '^key: $afpr .*; 0 signed messages' '$T_TMP/t5' || { cat '$T_TMP/s5' '$T_TMP/t5'; false; }"
+# ... and the older ones stay pending: the next --sync, with nothing new,
+# looks at them (2 and 1, the newest first; this home has no key for 2).
+r -d "$T_TMP/two" -c "$T_TMP/two-c" -f "$T_TMP/two.conf" --sync >"$T_TMP/s5b" 2>&1
+ok "then --sync, nothing new: the two left behind are looked at" sh -c "grep -q 'nothing changed' '$T_TMP/s5b' && grep -qx 'steedmail: INBOX: trust: 1 message processed, 1 skipped' '$T_TMP/s5b' && grep -q 'UID 2 (not decrypted: no secret key for it)' '$T_TMP/s5b' || { cat '$T_TMP/s5b'; false; }"
+r -d "$T_TMP/two" -f "$T_TMP/two.conf" --trust show alice@steed.test >"$T_TMP/t5b" 2>&1
+ok "and her signed message 1 counts now" sh -c "grep -q '^key: $afpr .*; 1 signed message,' '$T_TMP/t5b' || { cat '$T_TMP/t5b'; false; }"
+r -d "$T_TMP/two" -c "$T_TMP/two-c" -f "$T_TMP/two.conf" --sync >"$T_TMP/s5c" 2>&1
+ok "and the --sync after that nothing more" sh -c "! grep -q 'trust:' '$T_TMP/s5c' || { cat '$T_TMP/s5c'; false; }"
 r -d "$T_TMP/bad" -c "$T_TMP/bad-c" -f "$T_TMP/bad.conf" --sync >"$T_TMP/s6" 2>&1; rc=$?
 ok "sync-trust-limit = many: a warning, the default is used" sh -c "[ $rc = 0 ] && grep -q 'sync-trust-limit: \"many\" is not a number' '$T_TMP/s6' && grep -q 'trust: .* processed' '$T_TMP/s6' || { cat '$T_TMP/s6'; false; }"
 
@@ -181,3 +193,99 @@ r --sync >"$T_TMP/s12" 2>&1; rc=$?
 ok "the next --sync has nothing new, but does the trust step it missed" sh -c "[ $rc = 0 ] && grep -q 'nothing changed' '$T_TMP/s12' && grep -qx 'steedmail: INBOX: trust: 1 message processed' '$T_TMP/s12' || { cat '$T_TMP/s12'; false; }"
 r --sync >"$T_TMP/s13" 2>&1; rc=$?
 ok "and the one after that nothing more" sh -c "[ $rc = 0 ] && ! grep -q 'trust:' '$T_TMP/s13' || { cat '$T_TMP/s13'; false; }"
+
+# More new encrypted messages than sync-trust-limit: --sync does the
+# newest three first, then goes on, the newest first, with the others, so
+# that --list shows every real subject (not "(encrypted)"). A sync killed
+# on one of those left behind goes on after it the next time.
+R2=st2-$$@steed.test
+"$STEED_ENV_BIN/add-user" "$R2" st2-pw || bail "add-user failed"
+{ echo "ca-file = $STEED_CA_FILE"; echo "sync-trust-limit = 3"
+  printf '\n[account st2]\nname = Sync Trust Two\naddress = %s\n' "$R2"
+  echo "imap = imaps://localhost:$STEED_IMAPS_PORT"
+  echo "smtp = smtp://localhost:$STEED_SUBMISSION_PORT"
+  echo "password = st2-pw"; } >"$T_TMP/r2.conf"
+chmod 600 "$T_TMP/r2.conf"
+r2() { XDG_DATA_HOME="$T_TMP/r2" XDG_CACHE_HOME="${R2C:-$T_TMP/r2-c}" sm -F "$T_TMP/r2.conf" "$@"; }
+R2H=$T_TMP/r2/steedmail/gnupg
+trap 'for h in "$AH" "$RH" "$PH" "$R2H" "$T_TMP/alice-plain/steedmail/gnupg"; do gpgconf --homedir "$h" --kill all >/dev/null 2>&1; done; tui_cleanup' EXIT
+r2 --genkey >/dev/null 2>&1 || bail "--genkey failed"
+r2 --export-key >"$T_TMP/r2.asc" 2>/dev/null
+alice --import-key - <"$T_TMP/r2.asc" >/dev/null 2>&1
+inbox2() { $DOVE search -u "$R2" mailbox INBOX all 2>/dev/null | wc -l; }
+for i in 1 2 3 4 5 6 7 8; do
+	echo "secret $i $u" | alice -s "sealed $i $u" --encrypt "$R2" >/dev/null 2>&1
+done
+for _ in $(seq 1 80); do [ "$(inbox2)" -ge 8 ] && break; sleep 0.25; done
+ok "eight signed and encrypted messages arrive" sh -c "[ \$($DOVE search -u '$R2' mailbox INBOX all 2>/dev/null | wc -l) = 8 ]"
+r2 --sync >"$T_TMP/s20" 2>&1; rc=$?
+ok "--sync with sync-trust-limit = 3: all eight processed" sh -c "[ $rc = 0 ] && grep -qx 'steedmail: INBOX: trust: 8 messages processed' '$T_TMP/s20' || { cat '$T_TMP/s20'; false; }"
+r2 --list >"$T_TMP/l20" 2>&1
+ok "--list after it: every real subject, none (encrypted)" sh -c "[ \$(grep -c 'sealed [1-8] $u' '$T_TMP/l20') = 8 ] && ! grep -q '(encrypted)' '$T_TMP/l20' || { cat '$T_TMP/l20'; false; }"
+# The same from a cold header cache and a trust store that knows them:
+# killed on UID 4 (the newest three, 6 to 8, first; then those left
+# behind, 5, 4, ..., three at a time).
+R2C=$T_TMP/r2-c2
+export R2C
+STEEDMAIL_CRASH_AT=trust-uid-4 r2 --sync >"$T_TMP/s21" 2>&1; rc=$?
+ok "a cold --sync killed on UID 4, one of those left behind" sh -c "[ $rc = 137 ] || { echo rc $rc; cat '$T_TMP/s21'; false; }"
+r2 --list >"$T_TMP/l21" 2>&1
+# (5 may have been being opened on the side when the process died: it
+# dies with it.)
+ok "--list then: 6 to 8 by their real subjects, 1 to 4 not yet" sh -c "[ \$(grep -c 'sealed [6-8] $u' '$T_TMP/l21') = 3 ] && [ \$(grep -c '^[1-4]	.*(encrypted)' '$T_TMP/l21') = 4 ] || { cat '$T_TMP/l21'; false; }"
+r2 --sync >"$T_TMP/s22" 2>&1; rc=$?
+r2 --list >"$T_TMP/l22" 2>&1
+ok "the next --sync goes on after UID 4: 1 to 3 by their real subjects, 4 left for when it is opened" sh -c "[ $rc = 0 ] && [ \$(grep -c 'sealed [1-3] $u' '$T_TMP/l22') = 3 ] && grep -q '^4	.*(encrypted)' '$T_TMP/l22' || { cat '$T_TMP/s22' '$T_TMP/l22'; false; }"
+unset R2C
+
+# Messages opened at once give the verdicts of one after the other:
+# carol's first signed message brings her key (Autocrypt), the two after
+# it are signed by the same key and bring nothing. Opened on the side,
+# those two would not find her key; in order they do, so all three count.
+R3=st3-$$@steed.test
+"$STEED_ENV_BIN/add-user" "$R3" st3-pw || bail "add-user failed"
+sed -e "s/^address = .*/address = $R3/" -e 's/^password = .*/password = st3-pw/' \
+    -e 's/^\[account st2\]/[account st3]/' "$T_TMP/r2.conf" >"$T_TMP/r3.conf"
+chmod 600 "$T_TMP/r3.conf"
+r3() { XDG_DATA_HOME="$T_TMP/r3" XDG_CACHE_HOME="$T_TMP/r3-c" sm -F "$T_TMP/r3.conf" "$@"; }
+CH=$T_TMP/carol
+mkdir -m 700 "$CH"
+trap 'for h in "$AH" "$RH" "$PH" "$R2H" "$CH" "$T_TMP/r3/steedmail/gnupg" "$T_TMP/alice-plain/steedmail/gnupg"; do gpgconf --homedir "$h" --kill all >/dev/null 2>&1; done; tui_cleanup' EXIT
+gpg --homedir "$CH" --batch --pinentry-mode loopback --passphrase '' \
+    --quick-gen-key "Carol <carol@steed.test>" ed25519 sign never >/dev/null 2>&1
+cfpr=$(gpg --homedir "$CH" --with-colons -k 2>/dev/null | awk -F: '/^fpr/ { print $10; exit }')
+ckd=$(gpg --homedir "$CH" --export --export-options export-minimal "$cfpr" | base64 -w 72 | sed 's/^/ /')
+# carol_msg N [autocrypt]: signed by carol, with her key or not.
+carol_msg() {
+	printf 'Content-Type: text/plain; charset=us-ascii\r\n\r\nfrom carol %s %s\r\n' "$1" "$u" >"$T_TMP/c$1.part"
+	gpg --homedir "$CH" --batch --armor --detach-sign --digest-algo sha256 \
+	    -u "$cfpr" -o - "$T_TMP/c$1.part" 2>/dev/null | sed 's/$/\r/' >"$T_TMP/c$1.sig"
+	{ printf 'From: Carol <carol@steed.test>\r\nTo: %s\r\nSubject: carol %s %s\r\n' "$R3" "$1" "$u"
+	  printf 'Date: Sat, 05 Dec 2026 10:0%s:00 +0000\r\nMessage-ID: <carol-%s-%s@steed.test>\r\n' "$1" "$1" "$u"
+	  [ -n "${2:-}" ] && { printf 'Autocrypt: addr=carol@steed.test; keydata=\r\n'; printf '%s\n' "$ckd" | sed 's/$/\r/'; }
+	  printf 'MIME-Version: 1.0\r\nContent-Type: multipart/signed; micalg=pgp-sha256;\r\n protocol="application/pgp-signature"; boundary="s"\r\n\r\n'
+	  printf -- '--s\r\n'; cat "$T_TMP/c$1.part"
+	  printf -- '\r\n--s\r\nContent-Type: application/pgp-signature\r\n\r\n'; cat "$T_TMP/c$1.sig"
+	  printf -- '\r\n--s--\r\n'; } | $DOVE save -u "$R3" -m INBOX
+}
+carol_msg 1 autocrypt
+carol_msg 2
+carol_msg 3
+ok "carol's three signed messages are in the INBOX" sh -c "[ \$($DOVE search -u '$R3' mailbox INBOX all 2>/dev/null | wc -l) = 3 ]"
+r3 --sync >"$T_TMP/s30" 2>&1; rc=$?
+ok "--sync: all three processed" sh -c "[ $rc = 0 ] && grep -qx 'steedmail: INBOX: trust: 3 messages processed' '$T_TMP/s30' || { cat '$T_TMP/s30'; false; }"
+r3 --trust show carol@steed.test >"$T_TMP/t30" 2>&1
+ok "her key from the first, and 3 signed messages: the two after it found it" sh -c "grep -q '^key: $cfpr openpgp accepted; from autocrypt.*; 3 signed messages' '$T_TMP/t30' || { cat '$T_TMP/t30'; false; }"
+
+# The interface, from a cold header cache: the newest three before the
+# first screen, then its worker fills the index in, the newest first, in
+# the background, down to the oldest.
+tui_start i env XDG_DATA_HOME="$T_TMP/r2" XDG_CACHE_HOME="$T_TMP/r2-c3" \
+    HOME="$T_TMP" LANG=C.UTF-8 "$STEEDMAIL" -F "$T_TMP/r2.conf"
+ok "80x24: the index shows the newest by its real subject" tui_wait i "sealed 8 $u" 30
+ok "... and the worker fills in the oldest too" tui_wait i "sealed 1 $u" 60
+check "... no (encrypted) row is left" sh -c "! tmux -S '$TUI_SOCK' capture-pane -p -t i | grep -q '(encrypted)'"
+ok "... and no progress is left on the screen when it is done" tui_gone i "trust: checking" 10
+tui_keys i q
+tui_ended i >/dev/null
+tui_stop i

@@ -1,6 +1,7 @@
 /*
  * test-keydata.c: the packet check of key data from mail, and the memo
- * that spares gpg the second import of the same blob (keydata.h). The
+ * that spares gpg the second import of the same blob (keydata.h), and a
+ * thread that defers imports (the trust step's second thread). The
  * import runs real gpg in a temporary home.
  */
 #include <stdio.h>
@@ -132,9 +133,26 @@ main(void)
 	if (kd == NULL)
 		return TAP_DONE();
 
+	/* Deferring (a thread of the trust step's): gpg is not asked. */
+	keydata_defer(1);
+	fpr = keydata_import(kd, kdlen, &why);
+	TAP_OK(fpr == NULL && why != NULL && keydata_deferred() == 1,
+	    "deferring: a blob not imported before is not imported (%s)",
+	    why != NULL ? why : "imported");
+	keydata_defer(0);
+	TAP_OK(keydata_deferred() == 0, "the count starts again");
+	free(fpr);
+	free(why);
+	why = NULL;
 	fpr = keydata_import(kd, kdlen, &why);
 	TAP_OK(fpr != NULL && strlen(fpr) == 40, "the key is imported: %s",
 	    fpr != NULL ? fpr : why);
+	keydata_defer(1);
+	fpr2 = keydata_import(kd, kdlen, &why);
+	TAP_STR(fpr2, fpr, "deferring, the same blob again: the memo answers");
+	TAP_OK(keydata_deferred() == 0, "... and nothing was deferred");
+	keydata_defer(0);
+	free(fpr2);
 	fprs = NULL;
 	TAP_OK(keydata_fingerprints(kd, kdlen, &fprs, &nfprs, &why) == 0 &&
 	    nfprs == 1, "one primary key in the exported data");
