@@ -86,6 +86,26 @@ int	 oauth2_device_poll(const struct oauth2_endpoints *,
 	    const struct oauth2_device *, struct oauth2_tokens *,
 	    char **cause);
 
+/* Why a sign-in by the device grant ended without tokens. */
+enum oauth2_failure {
+	OAUTH2_FAILED,		/* the server refused it otherwise */
+	OAUTH2_DENIED,		/* the person said no at the provider */
+	OAUTH2_EXPIRED,		/* the code expired before it was approved */
+	OAUTH2_UNREACHABLE,	/* the authorization server is out of reach */
+	OAUTH2_CANCELLED	/* fe_cancelled(): the person stopped it */
+};
+#define OAUTH2_SLOWER_BY	5	/* seconds more between polls (3.5) */
+/*
+ * Poll until the device code is approved, refused or expires (RFC 8628
+ * 3.5), as often as the server allows, slowing down when it says so; the
+ * expiry counted on the monotonic clock. Blocks for as long as that
+ * takes, but polls fe_cancelled() every 0.2 s between requests. 0 with
+ * the tokens, or -1, *why and *cause.
+ */
+int	 oauth2_device_wait(const struct oauth2_endpoints *,
+	    const struct oauth2_device *, struct oauth2_tokens *,
+	    enum oauth2_failure *why, char **cause);
+
 /*
  * A new access token for the refresh token (RFC 6749 6): 0 and the
  * tokens (a new refresh token when the server rotates them), or -1 and

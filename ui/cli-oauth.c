@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sysexits.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -25,7 +24,6 @@
 #include "oauth2.h"
 #include "xmalloc.h"
 
-#define CLI_OAUTH_SLOWER	5	/* seconds more between polls (RFC 8628) */
 #define CLI_OAUTH_BROWSER_WAIT	300	/* seconds for the browser's return */
 
 /*
@@ -82,31 +80,6 @@ cmd_oauth2_browser(const struct oauth2_endpoints *e,
 	return rc;
 }
 
-/* Poll until approved, refused or expired. 0, or -1 and *cause. */
-static int
-cmd_oauth2_wait(const struct oauth2_endpoints *e,
-    const struct oauth2_device *d, struct oauth2_tokens *t, char **cause)
-{
-	time_t	deadline = time(NULL) + d->expires_in;
-	int	interval = d->interval, rc;
-
-	for (;;) {
-		if (time(NULL) + interval > deadline) {
-			*cause = xasprintf("the code expired after %d s "
-			    "without the sign-in being approved",
-			    d->expires_in);
-			return -1;
-		}
-		sleep((unsigned)interval);
-		if ((rc = oauth2_device_poll(e, d, t, cause)) == 0)
-			return 0;
-		if (rc == -1)
-			return -1;
-		if (rc == OAUTH2_SLOWER)
-			interval += CLI_OAUTH_SLOWER;
-	}
-}
-
 int
 cmd_oauth2_login(struct cmd_ctx *ctx)
 {
@@ -114,6 +87,7 @@ cmd_oauth2_login(struct cmd_ctx *ctx)
 	struct oauth2_endpoints	 e;
 	struct oauth2_device	 d;
 	struct oauth2_tokens	 t;
+	enum oauth2_failure	 why;
 	char			*cause = NULL, *path;
 	int			 rc = EX_UNAVAILABLE;
 
@@ -156,7 +130,7 @@ cmd_oauth2_login(struct cmd_ctx *ctx)
 	cmd_print(stdout, "", "Waiting for the approval (%d minutes at "
 	    "most)...", (d.expires_in + 59) / 60);
 	fflush(stdout);
-	if (cmd_oauth2_wait(&e, &d, &t, &cause) == -1)
+	if (oauth2_device_wait(&e, &d, &t, &why, &cause) == -1)
 		goto fail;
 store:
 	if (oauth2_store(ctx->cf, a, &t, &cause) == -1)
