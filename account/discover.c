@@ -344,5 +344,6 @@ setup_found_free(struct setup_found *f)
 	for (i = 0; i < f->nadvice; i++)
 		free(f->advice[i]);
 	free(f->advice);
+	free(f->app_password);
 	memset(f, 0, sizeof *f);
 }
