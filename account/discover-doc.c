@@ -232,6 +232,7 @@ discover_doc_found(struct discover *d, const struct discover_cand *imap,
 	ac = d->docs[c->doc].ac;
 	name = discover_doc_short(ac);
 
+	f->provider = xstrdup(discover_doc_name(ac));
 	if (c->user != NULL)
 		f->user = xstrdup(c->user);
 	if (imap != NULL && smtp != NULL && imap->doc != -1 &&

@@ -345,5 +345,6 @@ setup_found_free(struct setup_found *f)
 		free(f->advice[i]);
 	free(f->advice);
 	free(f->app_password);
+	free(f->provider);
 	memset(f, 0, sizeof *f);
 }

@@ -86,6 +86,9 @@ struct setup_found {
 						   taken, or 0: a front end
 						   that signs in itself says
 						   it its own way */
+	char			 *provider;	/* the name of the provider
+						   whose document gave the
+						   servers, or NULL */
 	char			 *app_password;	/* the advice that an app
 						   password is wanted and where
 						   to make one, or NULL: said

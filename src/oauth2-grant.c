@@ -241,15 +241,18 @@ oauth2_take_tokens(json_t *o, struct oauth2_tokens *t, char **cause)
 
 int
 oauth2_device_start(const struct oauth2_endpoints *e,
-    struct oauth2_device *d, char **cause)
+    struct oauth2_device *d, enum oauth2_failure *kind, char **cause)
 {
 	struct buf	 form;
 	json_t		*o;
 	const char	*code, *user, *uri, *complete;
 	char		*why;
 	long		 status;
+	int		 unreached;
 
 	memset(d, 0, sizeof *d);
+	if (kind != NULL)
+		*kind = OAUTH2_FAILED;
 	if (e->device_url == NULL) {
 		*cause = xasprintf("no device authorization URL is known for "
 		    "this provider (%s): set oauth2-device-url", e->source);
@@ -258,9 +261,12 @@ oauth2_device_start(const struct oauth2_endpoints *e,
 	buf_init(&form);
 	oauth2_form_client(&form, e);
 	oauth2_form_add(&form, "scope", e->scope);
-	if (oauth2_post(e, e->device_url, &form, &o, &status, NULL,
-	    cause) == -1)
+	if (oauth2_post(e, e->device_url, &form, &o, &status, &unreached,
+	    cause) == -1) {
+		if (unreached && kind != NULL)
+			*kind = OAUTH2_UNREACHABLE;
 		return -1;
+	}
 	if (status != 200) {
 		why = oauth2_error_words(o);
 		*cause = xasprintf("the authorization server refused to start "

@@ -71,9 +71,6 @@ void	 oauth2_endpoints_free(struct oauth2_endpoints *);
 void	 oauth2_tokens_free(struct oauth2_tokens *);
 void	 oauth2_device_free(struct oauth2_device *);
 
-/* Ask for a device code (RFC 8628 3.1). 0, or -1 and *cause. */
-int	 oauth2_device_start(const struct oauth2_endpoints *,
-	    struct oauth2_device *, char **cause);
 
 #define OAUTH2_PENDING	1	/* not yet approved: poll again */
 #define OAUTH2_SLOWER	2	/* poll again, 5 s more apart */
@@ -102,6 +99,10 @@ enum oauth2_failure {
  * takes, but polls fe_cancelled() every 0.2 s between requests. 0 with
  * the tokens, or -1, *why and *cause.
  */
+/* Ask for a device code (RFC 8628 3.1). 0, or -1, *why (when not NULL)
+ * and *cause. */
+int	 oauth2_device_start(const struct oauth2_endpoints *,
+	    struct oauth2_device *, enum oauth2_failure *why, char **cause);
 int	 oauth2_device_wait(const struct oauth2_endpoints *,
 	    const struct oauth2_device *, struct oauth2_tokens *,
 	    enum oauth2_failure *why, char **cause);

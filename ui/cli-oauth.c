@@ -115,7 +115,7 @@ cmd_oauth2_login(struct cmd_ctx *ctx)
 			goto fail;
 		goto store;
 	}
-	if (oauth2_device_start(&e, &d, &cause) == -1) {
+	if (oauth2_device_start(&e, &d, NULL, &cause) == -1) {
 		cmd_error("%s", cause);
 		free(cause);
 		oauth2_endpoints_free(&e);

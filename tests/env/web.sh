@@ -15,6 +15,10 @@
 #                  endpoints those of oauth.py, no client ID), an app
 #                  password and IMAP switched on, logs in with the local
 #                  part, and offers a server without TLS
+#   signin.autoconfig.test     OAuth2 only, as a provider that has
+#                  registered steedmail would publish it: the test servers,
+#                  the address as the login, oauth.py's endpoints and its
+#                  client ID (the wizard's sign-in, tui-oauth2.sh)
 #   laughs, external, huge, redirect, wrongcert, silent .autoconfig.test
 #                  hostile answers (web.py says which); their MX is
 #                  mail.steed.test, so discovery goes on to find the test
@@ -28,7 +32,7 @@
 
 SE_WEB_ZONE=autoconfig.test
 SE_WEB_HOSTILE="laughs external huge redirect wrongcert silent"
-SE_WEB_HOSTS="autoconfig.autoconfig.test wellknown.autoconfig.test autoconfig.oauth.autoconfig.test"
+SE_WEB_HOSTS="autoconfig.autoconfig.test wellknown.autoconfig.test autoconfig.oauth.autoconfig.test autoconfig.signin.autoconfig.test"
 for _k in $SE_WEB_HOSTILE; do
 	SE_WEB_HOSTS="$SE_WEB_HOSTS autoconfig.$_k.autoconfig.test"
 done
@@ -100,6 +104,25 @@ se_web_setup() {
 		echo '<oAuth2><issuer>login.oauth.autoconfig.test</issuer><scope>mail</scope>'
 		echo "<tokenURL>https://127.0.0.1:$SE_OAUTH_PORT/token</tokenURL>"
 		echo "<deviceAuthURL>https://127.0.0.1:$SE_OAUTH_PORT/device</deviceAuthURL>"
+		echo '</oAuth2>'
+		echo '</clientConfig>'
+	} >"$_d/config-v1.1.xml"
+
+	_d=$_w/www/autoconfig.signin.autoconfig.test/mail
+	mkdir -p "$_d"
+	{
+		echo '<?xml version="1.0"?>'
+		echo '<clientConfig version="1.1"><emailProvider id="signin.autoconfig.test">'
+		echo '    <domain>signin.autoconfig.test</domain>'
+		echo '    <displayName>Sign-in Test Mail</displayName>'
+		echo '    <displayShortName>Sign-in Test</displayShortName>'
+		se_web_server incoming imap.steed.test "$SE_IMAPS_PORT" SSL OAuth2 '%EMAILADDRESS%'
+		se_web_server outgoing smtp.steed.test "$SE_SUBMISSIONS_PORT" SSL OAuth2 '%EMAILADDRESS%'
+		echo '</emailProvider>'
+		echo '<oAuth2><issuer>login.signin.autoconfig.test</issuer><scope>mail</scope>'
+		echo "<tokenURL>https://127.0.0.1:$SE_OAUTH_PORT/token</tokenURL>"
+		echo "<deviceAuthURL>https://127.0.0.1:$SE_OAUTH_PORT/device</deviceAuthURL>"
+		echo '<clientID>steedmail-test</clientID>'
 		echo '</oAuth2>'
 		echo '</clientConfig>'
 	} >"$_d/config-v1.1.xml"
