@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "crypto.h"
+#include "oauth2.h"
 #include "ownkey.h"
 #include "password.h"
 #include "account/setup.h"
@@ -53,6 +54,20 @@ tui_setup_in_copy(const struct tui_setup_in *in)
 	if (in->raw.len > 0)
 		buf_add(&c->raw, in->raw.data, in->raw.len);
 	c->code = dup_or_null(in->code);
+	c->oauth = in->oauth;
+	c->oauth_id = dup_or_null(in->oauth_id);
+	c->token_url = dup_or_null(in->token_url);
+	c->device_url = dup_or_null(in->device_url);
+	c->auth_url = dup_or_null(in->auth_url);
+	c->scope = dup_or_null(in->scope);
+	c->client_id = dup_or_null(in->client_id);
+	c->dev.device_code = dup_or_null(in->dev.device_code);
+	c->dev.user_code = dup_or_null(in->dev.user_code);
+	c->dev.uri = dup_or_null(in->dev.uri);
+	c->dev.uri_complete = dup_or_null(in->dev.uri_complete);
+	c->dev.interval = in->dev.interval;
+	c->dev.expires_in = in->dev.expires_in;
+	c->stop = in->stop != NULL ? tui_setup_stop_ref(in->stop) : NULL;
 	return c;
 }
 
@@ -77,6 +92,20 @@ tui_setup_in_free(void *arg)
 	buf_free(&in->raw);
 	if (in->code != NULL)
 		freezero_str(in->code);
+	free(in->oauth_id);
+	free(in->token_url);
+	free(in->device_url);
+	free(in->auth_url);
+	free(in->scope);
+	free(in->client_id);
+	if (in->dev.device_code != NULL)
+		oauth2_device_free(&in->dev);
+	else {
+		free(in->dev.user_code);
+		free(in->dev.uri);
+		free(in->dev.uri_complete);
+	}
+	tui_setup_stop_unref(in->stop);
 	free(in);
 }
 
@@ -103,6 +132,9 @@ tui_setup_out_free(void *arg)
 	free(out->records_cause);
 	free(out->pwfile);
 	buf_free(&out->raw);
+	if (out->dev.device_code != NULL)
+		oauth2_device_free(&out->dev);
+	free(out->tokenfile);
 	free(out);
 }
 
@@ -123,6 +155,8 @@ fake_account(const struct tui_setup_in *in, struct account *a)
 	a->cert_fingerprint = in->pin;
 	a->key = in->key;
 	a->smime = in->smime;
+	if (in->oauth)
+		tui_setup_oauth_account(in, a);
 }
 
 void *
@@ -147,7 +181,15 @@ tui_setup_check_run(void *arg)
 	char			*pw = NULL;
 
 	fake_account(in, &a);
-	if (in->command != NULL) {
+	if (in->oauth) {
+		/* the access token the sign-in just got, as the password */
+		if (in->oauth_id == NULL) {
+			out->cause = xstrdup("not signed in yet");
+			goto out;
+		}
+		if ((pw = oauth2_access(in->cf, &a, 0, &out->cause)) == NULL)
+			goto out;
+	} else if (in->command != NULL) {
 		pw = password_run("setup", in->command,
 		    PASSWORD_COMMAND_TIMEOUT, &out->cause);
 		if (pw == NULL) {
@@ -248,6 +290,22 @@ tui_setup_save_run(void *arg)
 	sa.cert_fingerprint = in->pin;
 	sa.key = in->key;
 	sa.smime = in->smime;
+	if (in->oauth) {
+		/* the token was kept under this name when it came */
+		if (in->oauth_id != NULL) {
+			free(out->id);
+			out->id = xstrdup(in->oauth_id);
+			sa.id = out->id;
+		}
+		sa.password = NULL;
+		sa.password_command = NULL;
+		sa.oauth2 = 1;
+		sa.oauth2_token_url = in->token_url;
+		sa.oauth2_device_url = in->device_url;
+		sa.oauth2_auth_url = in->auth_url;
+		sa.oauth2_scope = in->scope;
+		sa.oauth2_client_id = in->client_id;
+	}
 	if (crypto_init(in->cf->gnupg_home, &out->cause) == -1 ||
 	    setup_save(in->cf->path, &sa, &out->pwfile, &out->cause) == -1)
 		goto out;
