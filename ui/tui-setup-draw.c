@@ -730,6 +730,12 @@ tui_setup_status(struct tui_screen *s, struct buf *b)
 	case WZ_RECORDS:
 		buf_adds(b, " Enter: your inbox");
 		break;
+	case WZ_OAUTH_FAILED:
+		buf_adds(b, " r: a new code  e: the servers  Escape: back");
+		break;
+	case WZ_OAUTH_CLIENT:
+		buf_adds(b, " Enter: sign in  Escape: back to the servers");
+		break;
 	case WZ_FOUND:
 		buf_adds(b, t->in.oauth && t->in.oauth_id == NULL ?
 		    " Enter: use these and sign in  i: IMAP server  s: SMTP "

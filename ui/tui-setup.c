@@ -1015,7 +1015,9 @@ ts_action(struct tui_screen *s, enum tui_action a, int key)
 	case WZ_OAUTH_WAIT:
 		/* the wait stops at once; the code is not used */
 		ts_oauth_forget(t);
-		ts_error(t, "The sign-in was stopped. Enter signs in again "
+		/* on the message line: the servers may fill the screen */
+		ts_error(t, NULL);
+		tui_message("The sign-in was stopped. Enter signs in again "
 		    "with a new code.");
 		s->ticking = 0;
 		t->step = WZ_FOUND;
