@@ -4,7 +4,9 @@
  * DNS, a server or gpg: finding the servers (setup_discover), logging in
  * to IMAP then SMTP (setup_check), finding or making the key (ownkey.h),
  * listing the keys the user has (setup_keys), and saving the account with
- * its DNS records (setup_save, setup_records). Called by tui-setup.c only;
+ * its DNS records (setup_save, setup_records), and what the other jobs
+ * share (the copy of what was typed, the stop flag, the OAuth2 settings
+ * of the account being set up). Called by tui-setup*.c only;
  * nothing here draws or touches the interface's state: a job reads its
  * own copy of what was typed and hands back a struct tui_setup_out.
  */
@@ -31,6 +33,45 @@ url_copy(struct config_url *to, const struct config_url *from)
 	to->tls = from->tls;
 	to->port = from->port;
 	to->host = dup_or_null(from->host);
+}
+
+struct tui_setup_stop *
+tui_setup_stop_new(void)
+{
+	struct tui_setup_stop	*s = xcalloc(1, sizeof *s);
+
+	atomic_init(&s->stop, 0);
+	atomic_init(&s->refs, 1);
+	return s;
+}
+
+struct tui_setup_stop *
+tui_setup_stop_ref(struct tui_setup_stop *s)
+{
+	atomic_fetch_add(&s->refs, 1);
+	return s;
+}
+
+void
+tui_setup_stop_unref(struct tui_setup_stop *s)
+{
+	if (s != NULL && atomic_fetch_sub(&s->refs, 1) == 1)
+		free(s);
+}
+
+void
+tui_setup_oauth_account(const struct tui_setup_in *in, struct account *a)
+{
+	if (in->oauth_id != NULL)
+		a->id = in->oauth_id;
+	a->auth = (char *)"oauth2";
+	a->password = NULL;
+	a->password_command = NULL;
+	a->oauth2_token_url = in->token_url;
+	a->oauth2_device_url = in->device_url;
+	a->oauth2_auth_url = in->auth_url;
+	a->oauth2_scope = in->scope;
+	a->oauth2_client_id = in->client_id;
 }
 
 struct tui_setup_in *

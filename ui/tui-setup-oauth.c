@@ -25,45 +25,6 @@
 #include "tui-setup.h"
 #include "xmalloc.h"
 
-struct tui_setup_stop *
-tui_setup_stop_new(void)
-{
-	struct tui_setup_stop	*s = xcalloc(1, sizeof *s);
-
-	atomic_init(&s->stop, 0);
-	atomic_init(&s->refs, 1);
-	return s;
-}
-
-struct tui_setup_stop *
-tui_setup_stop_ref(struct tui_setup_stop *s)
-{
-	atomic_fetch_add(&s->refs, 1);
-	return s;
-}
-
-void
-tui_setup_stop_unref(struct tui_setup_stop *s)
-{
-	if (s != NULL && atomic_fetch_sub(&s->refs, 1) == 1)
-		free(s);
-}
-
-void
-tui_setup_oauth_account(const struct tui_setup_in *in, struct account *a)
-{
-	if (in->oauth_id != NULL)
-		a->id = in->oauth_id;
-	a->auth = (char *)"oauth2";
-	a->password = NULL;
-	a->password_command = NULL;
-	a->oauth2_token_url = in->token_url;
-	a->oauth2_device_url = in->device_url;
-	a->oauth2_auth_url = in->auth_url;
-	a->oauth2_scope = in->scope;
-	a->oauth2_client_id = in->client_id;
-}
-
 /* The account as --oauth-login would see it once saved, under id. */
 static void
 oauth_account(const struct tui_setup_in *in, struct account *a, char *id)
