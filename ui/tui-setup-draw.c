@@ -555,7 +555,7 @@ ts_draw_oauth_failed(struct ts *t, int y)
 		break;
 	default:
 		h = "The sign-in did not work.";
-		what = "The reason, in the provider's words, is below.";
+		what = "Why, and what to do, is below.";
 		break;
 	}
 	y = ts_para(y, 2, h, tui_attr(TC_BANNER_BAD));

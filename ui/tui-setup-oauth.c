@@ -54,8 +54,18 @@ tui_setup_oauth_start_run(void *arg)
 	oauth_account(in, &a, id);
 	out->oauth_why = OAUTH2_FAILED;
 	if (oauth2_endpoints(in->cf, &a, &e, &out->cause) == 0) {
-		(void)oauth2_device_start(&e, &out->dev, &out->oauth_why,
-		    &out->cause);
+		if (e.device_url == NULL && e.auth_url != NULL)
+			/* Google's way: the browser of this machine only */
+			out->cause = xasprintf("this provider lets mail "
+			    "programs sign in only in a web browser on this "
+			    "computer, not with a code on another device, and "
+			    "the wizard signs in with a code only. Set the "
+			    "account up with steedmail --setup --address %s "
+			    "--yes, then sign in with steedmail -A %s "
+			    "--oauth-login --browser", in->address, id);
+		else
+			(void)oauth2_device_start(&e, &out->dev,
+			    &out->oauth_why, &out->cause);
 		oauth2_endpoints_free(&e);
 	}
 	free(id);

@@ -19,6 +19,9 @@
 #                  registered steedmail would publish it: the test servers,
 #                  the address as the login, oauth.py's endpoints and its
 #                  client ID (the wizard's sign-in, tui-oauth2.sh)
+#   either.autoconfig.test     a password or OAuth2, the person's choice,
+#                  with oauth.py's endpoints and client ID, and an app
+#                  password wanted
 #   laughs, external, huge, redirect, wrongcert, silent .autoconfig.test
 #                  hostile answers (web.py says which); their MX is
 #                  mail.steed.test, so discovery goes on to find the test
@@ -32,7 +35,7 @@
 
 SE_WEB_ZONE=autoconfig.test
 SE_WEB_HOSTILE="laughs external huge redirect wrongcert silent"
-SE_WEB_HOSTS="autoconfig.autoconfig.test wellknown.autoconfig.test autoconfig.oauth.autoconfig.test autoconfig.signin.autoconfig.test"
+SE_WEB_HOSTS="autoconfig.autoconfig.test wellknown.autoconfig.test autoconfig.oauth.autoconfig.test autoconfig.signin.autoconfig.test autoconfig.either.autoconfig.test"
 for _k in $SE_WEB_HOSTILE; do
 	SE_WEB_HOSTS="$SE_WEB_HOSTS autoconfig.$_k.autoconfig.test"
 done
@@ -120,6 +123,27 @@ se_web_setup() {
 		se_web_server outgoing smtp.steed.test "$SE_SUBMISSIONS_PORT" SSL OAuth2 '%EMAILADDRESS%'
 		echo '</emailProvider>'
 		echo '<oAuth2><issuer>login.signin.autoconfig.test</issuer><scope>mail</scope>'
+		echo "<tokenURL>https://127.0.0.1:$SE_OAUTH_PORT/token</tokenURL>"
+		echo "<deviceAuthURL>https://127.0.0.1:$SE_OAUTH_PORT/device</deviceAuthURL>"
+		echo '<clientID>steedmail-test</clientID>'
+		echo '</oAuth2>'
+		echo '</clientConfig>'
+	} >"$_d/config-v1.1.xml"
+
+	_d=$_w/www/autoconfig.either.autoconfig.test/mail
+	mkdir -p "$_d"
+	{
+		echo '<?xml version="1.0"?>'
+		echo '<clientConfig version="1.1"><emailProvider id="either.autoconfig.test">'
+		echo '    <domain>either.autoconfig.test</domain>'
+		echo '    <displayName>Either Test Mail</displayName>'
+		se_web_server incoming imap.steed.test "$SE_IMAPS_PORT" SSL password-cleartext '%EMAILADDRESS%' |
+		    sed 's|^\(      <authentication>.*\)$|\1\n      <authentication>OAuth2</authentication>|'
+		se_web_server outgoing smtp.steed.test "$SE_SUBMISSIONS_PORT" SSL password-cleartext '%EMAILADDRESS%' |
+		    sed 's|^\(      <authentication>.*\)$|\1\n      <authentication>OAuth2</authentication>|'
+		echo '    <appPassword visiturl="https://either.autoconfig.test/app-passwords"/>'
+		echo '</emailProvider>'
+		echo '<oAuth2><issuer>login.either.autoconfig.test</issuer><scope>mail</scope>'
 		echo "<tokenURL>https://127.0.0.1:$SE_OAUTH_PORT/token</tokenURL>"
 		echo "<deviceAuthURL>https://127.0.0.1:$SE_OAUTH_PORT/device</deviceAuthURL>"
 		echo '<clientID>steedmail-test</clientID>'

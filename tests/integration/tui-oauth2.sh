@@ -10,7 +10,9 @@
 # (OAuth2 only, no client ID in its document) the client ID is asked
 # for; a code denied at the provider, one that expires, an authorization
 # server that is down: each said in plain words, the wizard still up;
-# Escape stops the wait.
+# Escape stops the wait. At either.autoconfig.test, whose servers take a
+# password or OAuth2, o chooses OAuth2 and p the password, below the
+# sentence saying that an app password is wanted and where to make one.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../lib-tui.sh"
 
@@ -176,6 +178,38 @@ tui_keys w Escape
 ok "... and out" tui_ended w 10
 ok "no sanitizer report" fails_grep 'Sanitizer|runtime error' "$T_TMP/tui-w.err"
 tui_stop w
+# --- a password or OAuth2: the person chooses --------------------------------
+newhome tuioauth3
+start tuioauth3
+you "Eve Example" "e-$$@either.autoconfig.test"
+ok "servers that take a password or OAuth2: the choice is offered" \
+    eval "tui_wait w 'p, c or o?' 20 && tui_wait w 'sign in on your provider'"
+ok "... and, before any password, that an app password is wanted and where" \
+    tui_wait w "make one at https://either.autoconfig.test/app-passwords"
+tui_capture w >"$T_TMP/either.txt"
+tui_keys w o
+ok "o: the servers, to sign in on the provider's page" \
+    tui_wait w "Sign-in:         on Either Test Mail's own page (OAuth2)" 20
+tui_keys w Enter
+ok "... Enter: the code" tui_wait w "Type this code there:" 20
+tui_keys w Escape
+tui_wait w "Your mail servers"
+tui_keys w Escape
+ok "Escape twice: the choice again" tui_wait w "p, c or o?"
+tui_keys w p
+ok "p: the password after all, the app password said above it" \
+    eval "tui_wait w 'Password:' && tui_wait w 'Not your usual password:'"
+tui_capture w >"$T_TMP/either-password.txt"
+tui_keys w Escape
+tui_wait w "p, c or o?"
+tui_keys w Escape
+tui_wait w "Your address:"
+tui_keys w Escape
+tui_wait w "Your name:"
+tui_keys w Escape
+ok "... and out" tui_ended w 10
+tui_stop w
+
 if [ -n "${TUI_OAUTH_SCREENS:-}" ]; then
 	mkdir -p "$TUI_OAUTH_SCREENS"
 	cp "$T_TMP"/*.txt "$TUI_OAUTH_SCREENS/"
