@@ -160,6 +160,13 @@ char	*oauth2_token_path(const struct account *, char **cause);
 int	 oauth2_store(const struct config *cf, const struct account *a,
 	    const struct oauth2_tokens *, char **cause);
 
+/*
+ * Keep the refresh token this process holds for account a (oauth2_store()
+ * put it there) again, encrypted to a's key as it is now (another key
+ * was chosen since). 0, or -1 and *cause.
+ */
+int	 oauth2_rekey(const struct account *a, char **cause);
+
 #define OAUTH2_FORCE	0x1	/* the server refused the token: refresh */
 /*
  * An access token for account a, refreshed first when it expires within

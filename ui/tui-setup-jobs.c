@@ -315,7 +315,7 @@ tui_setup_save_run(void *arg)
 	struct tui_setup_in	*in = arg;
 	struct tui_setup_out	*out = xcalloc(1, sizeof *out);
 	struct setup_account	 sa;
-	struct account		*a;
+	struct account		*a, fa;
 
 	memset(&sa, 0, sizeof sa);
 	out->id = setup_account_id(in->cf, in->address);
@@ -347,8 +347,16 @@ tui_setup_save_run(void *arg)
 		sa.oauth2_scope = in->scope;
 		sa.oauth2_client_id = in->client_id;
 	}
-	if (crypto_init(in->cf->gnupg_home, &out->cause) == -1 ||
-	    setup_save(in->cf->path, &sa, &out->pwfile, &out->cause) == -1)
+	if (crypto_init(in->cf->gnupg_home, &out->cause) == -1)
+		goto out;
+	if (in->oauth && in->oauth_id != NULL && in->key != NULL) {
+		/* another key was chosen after the sign-in: the token is
+		 * kept encrypted to that one */
+		fake_account(in, &fa);
+		if (oauth2_rekey(&fa, &out->cause) == -1)
+			goto out;
+	}
+	if (setup_save(in->cf->path, &sa, &out->pwfile, &out->cause) == -1)
 		goto out;
 	if ((out->saved = config_load(in->cf->path, &out->cause)) == NULL)
 		goto out;

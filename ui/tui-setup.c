@@ -770,6 +770,9 @@ ts_checked(struct ts *t, struct tui_setup_out *out)
 
 	if (out->cause != NULL) {
 		ts_error(t, "%s", out->cause);
+		/* OAuth2: no usable token; Enter signs in again */
+		if (t->in.oauth)
+			ts_set(&t->in.oauth_id, NULL);
 		t->step = t->in.oauth ? WZ_FOUND : WZ_COMMAND;
 		return;
 	}
