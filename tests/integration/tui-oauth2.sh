@@ -77,6 +77,14 @@ screen_has_not() {
 newhome tuioauth
 H=$STEED_ENV/home/tuioauth
 cf=$H/config/steedmail/config
+# another key the person has, to choose after signing in
+"$STEED_ENV_BIN/as" tuioauth gpg --batch --quiet --pinentry-mode loopback \
+    --passphrase '' --quick-gen-key 'Olga Other <olga@other.test>' default default never \
+    >/dev/null 2>&1 || bail "cannot make a key"
+other=$("$STEED_ENV_BIN/as" tuioauth gpg --with-colons --list-keys olga@other.test |
+    awk -F: '$1 == "fpr" { print $10; exit }')
+othersub=$("$STEED_ENV_BIN/as" tuioauth gpg --with-colons --list-keys olga@other.test |
+    awk -F: '$1 == "sub" { print $5; exit }')
 start tuioauth
 ok "the wizard opens" tui_wait w "Welcome to steedmail."
 ok "name and address" you "Olga Example" "$A"
@@ -100,6 +108,11 @@ approve "$code" "$A" >/dev/null
 ok "approved: the wizard goes on as after a password, to the key" \
     tui_wait w "OpenPGP:  " 60
 ok "... the key made for the sign-in" tui_wait w "made now, in"
+tui_keys w k
+tui_wait w "Olga Other" 20
+tui_keys w j
+tui_keys w Enter
+ok "another key chosen after the sign-in" tui_wait w "chosen from the keys you have"
 tui_keys w Enter
 ok "saved" tui_wait w "Your account is saved in" 30
 ok "... with where the sign-in is kept" \
@@ -122,6 +135,9 @@ tf=$H/data/steedmail/oauth2-wiz-$$.asc
 ok "the token file exists, mode 0600" sh -c "[ \"\$(stat -c %a '$tf')\" = 600 ]"
 ok "... an OpenPGP message, not the token in clear" sh -c "
 	head -1 '$tf' | grep -q 'BEGIN PGP MESSAGE' && ! grep -qa 'rt-' '$tf'"
+ok "... encrypted to the key chosen, which the account names" sh -c "
+	[ -n '$othersub' ] && grep -qx 'key = $other' '$cf' &&
+	'$STEED_ENV_BIN/as' tuioauth gpg --batch --list-packets '$tf' 2>&1 | grep -qi 'keyid $othersub'"
 ok "... that decrypts with the account's key to a refresh token" sh -c "
 	'$STEED_ENV_BIN/as' tuioauth gpg --batch --quiet --decrypt '$tf' 2>/dev/null | grep -q '^rt-'"
 ok "no token in clear anywhere in that home" sh -c "! grep -rqaE '(at|rt)-[A-Za-z0-9_-]{20}' '$H'"
