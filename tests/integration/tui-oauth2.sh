@@ -6,7 +6,8 @@
 # waits; the code approved at the test authorization server, the account
 # is saved with auth = oauth2 and no password, the refresh token kept in
 # a file that is an OpenPGP message, and the new account lists its INBOX
-# (steedmail --list) and opens in the interface. At oauth.autoconfig.test
+# (steedmail --list) and opens in the interface; another key chosen after
+# the sign-in gets the token file encrypted to it. At oauth.autoconfig.test
 # (OAuth2 only, no client ID in its document) the client ID is asked
 # for; a code denied at the provider, one that expires, an authorization
 # server that is down: each said in plain words, the wizard still up;
