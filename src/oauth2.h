@@ -134,12 +134,21 @@ int	 oauth2_code_start(const struct oauth2_endpoints *,
 	    struct oauth2_code *, char **cause);
 /*
  * Wait at most seconds for the browser's redirect, answer it with a
- * page, and trade its code for tokens: 0, or -1 and *cause (refused at
- * the provider, a state that does not match, no answer in time).
+ * page, and trade its code for tokens: 0, or -1, *why (when not NULL:
+ * refused at the provider, no answer in time, stopped by fe_cancelled(),
+ * which is polled every 0.1 s) and *cause.
  */
 int	 oauth2_code_finish(const struct oauth2_endpoints *,
 	    struct oauth2_code *, int seconds, struct oauth2_tokens *,
-	    char **cause);
+	    enum oauth2_failure *why, char **cause);
+/*
+ * Open url in the web browser of this machine, and do not wait for it:
+ * $BROWSER (which may hold arguments), else xdg-open when there is a
+ * display; with graphical set, only when there is a display (a browser
+ * in the terminal would fight a screen that owns it). Its output goes to
+ * /dev/null. 0, or -1 and *cause when none was started.
+ */
+int	 oauth2_browser_open(const char *url, int graphical, char **cause);
 void	 oauth2_code_free(struct oauth2_code *);
 /* oauth2-grant.c: the code for tokens (RFC 6749 4.1.3, with PKCE). */
 int	 oauth2_code_exchange(const struct oauth2_endpoints *,

@@ -10,9 +10,6 @@
  * sent to the provider, and comes back to a port on 127.0.0.1. The
  * waiting is the batch command's own: the interface never waits on it.
  */
-#include <sys/wait.h>
-
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,44 +23,14 @@
 
 #define CLI_OAUTH_BROWSER_WAIT	300	/* seconds for the browser's return */
 
-/*
- * Open url in the browser of this machine: $BROWSER, else xdg-open when
- * there is a display. Not waited for beyond its start; the URL goes as
- * an argument, never through a shell's parsing.
- */
-static void
-cmd_oauth2_open(const char *url)
-{
-	const char	*browser = getenv("BROWSER");
-	pid_t		 pid;
-
-	if (browser == NULL || *browser == '\0') {
-		if (getenv("DISPLAY") == NULL &&
-		    getenv("WAYLAND_DISPLAY") == NULL)
-			return;
-		browser = "xdg-open";
-	}
-	if ((pid = fork()) == -1)
-		return;
-	if (pid == 0) {
-		/* the browser's chatter is not ours to show */
-		if (freopen("/dev/null", "w", stdout) == NULL ||
-		    freopen("/dev/null", "w", stderr) == NULL)
-			_exit(127);
-		execl("/bin/sh", "sh", "-c", "exec $0 \"$1\"", browser, url,
-		    (char *)NULL);
-		_exit(127);
-	}
-	/* reaped by the SIGCHLD default when we exit; not a zombie for long */
-}
-
 /* The code flow: 0 and the tokens, or -1 and *cause. */
 static int
 cmd_oauth2_browser(const struct oauth2_endpoints *e,
     struct oauth2_tokens *t, char **cause)
 {
-	struct oauth2_code	c;
-	int			rc;
+	struct oauth2_code	 c;
+	char			*why = NULL;
+	int			 rc;
 
 	if (oauth2_code_start(e, &c, cause) == -1)
 		return -1;
@@ -74,8 +41,10 @@ cmd_oauth2_browser(const struct oauth2_endpoints *e,
 	    "(%d minutes at most)...", c.redirect_uri,
 	    CLI_OAUTH_BROWSER_WAIT / 60);
 	fflush(stdout);
-	cmd_oauth2_open(c.url);
-	rc = oauth2_code_finish(e, &c, CLI_OAUTH_BROWSER_WAIT, t, cause);
+	if (oauth2_browser_open(c.url, 0, &why) == -1)
+		free(why);	/* the URL is printed above */
+	rc = oauth2_code_finish(e, &c, CLI_OAUTH_BROWSER_WAIT, t, NULL,
+	    cause);
 	oauth2_code_free(&c);
 	return rc;
 }
