@@ -491,6 +491,52 @@ ts_draw_client(struct ts *t, int y)
 	return y;
 }
 
+/* The time waited and the time left. */
+static int
+ts_draw_waited(struct ts *t, int y, const char *what, long life)
+{
+	char	*m;
+	long	 waited, left;
+
+	waited = (long)((clock_ms() - t->oauth_since) / 1000);
+	left = life - waited;
+	if (left < 0)
+		left = 0;
+	m = xasprintf("%s... %ld:%02ld so far; %ld:%02ld more at most.", what,
+	    waited / 60, waited % 60, left / 60, left % 60);
+	y = ts_para(y, 2, m, tui_attr(TC_NOTE));
+	free(m);
+	return y;
+}
+
+/* OAuth2 in a browser of this machine: the URL, and the time waited. */
+static int
+ts_draw_browser(struct ts *t, int y)
+{
+	char	*m;
+
+	m = xasprintf("Sign in at %s", ts_provider(t));
+	y = ts_para(y, 2, m, tui_attr(TC_TITLE));
+	free(m);
+	m = xasprintf("%s does not take your password in mail programs: you "
+	    "sign in on its own web page, in a browser on this computer, and "
+	    "steedmail never sees your password.", ts_provider(t));
+	y = ts_para(y + 1, 2, m, tui_attr(TC_NORMAL));
+	free(m);
+	y++;
+	y = ts_para(y, 2, t->opened ? "steedmail opened the page in your "
+	    "browser. If none came up, open this address in a browser on "
+	    "this computer:" : "Open this address in a web browser on this "
+	    "computer:", tui_attr(TC_NORMAL));
+	y = ts_para(y, 4, t->in.flow.url, tui_attr(TC_HEADER));
+	y = ts_para(y, 2, "Sign in there and allow steedmail to read and send "
+	    "your mail; the browser then comes back to steedmail by itself.",
+	    tui_attr(TC_NORMAL));
+	y++;
+	return ts_draw_waited(t, y, "Waiting for the browser",
+	    TUI_SETUP_BROWSER_WAIT);
+}
+
 /* OAuth2: the URL and the code, and the time waited. */
 static int
 ts_draw_oauth(struct ts *t, int y)
@@ -498,6 +544,9 @@ ts_draw_oauth(struct ts *t, int y)
 	const struct oauth2_device	*d = &t->in.dev;
 	char				*m;
 	long				 waited, left;
+
+	if (t->in.browser)
+		return ts_draw_browser(t, y);
 
 	m = xasprintf("Sign in at %s", ts_provider(t));
 	y = ts_para(y, 2, m, tui_attr(TC_TITLE));
@@ -542,6 +591,11 @@ ts_draw_oauth_failed(struct ts *t, int y)
 		    "that was a mistake, get a new code and allow it.";
 		break;
 	case OAUTH2_EXPIRED:
+		if (t->oauth_browser) {
+			h = "The browser did not come back in time.";
+			what = "r opens the sign-in page again.";
+			break;
+		}
 		h = "The code expired before the sign-in was approved.";
 		what = "A code works only for some minutes. Get a new one "
 		    "and type it soon.";
@@ -562,8 +616,8 @@ ts_draw_oauth_failed(struct ts *t, int y)
 	y = ts_para(y + 1, 2, what, tui_attr(TC_NORMAL));
 	free(m);
 	y++;
-	y = ts_field(y, "r      ", "sign in again, with a new code",
-	    tui_attr(TC_NORMAL));
+	y = ts_field(y, "r      ", t->oauth_browser ? "sign in again" :
+	    "sign in again, with a new code", tui_attr(TC_NORMAL));
 	y = ts_field(y, "e      ", "back to the servers", tui_attr(TC_NORMAL));
 	y = ts_field(y, "Escape ", "back", tui_attr(TC_NORMAL));
 	return y;

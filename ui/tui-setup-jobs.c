@@ -10,6 +10,7 @@
  * nothing here draws or touches the interface's state: a job reads its
  * own copy of what was typed and hands back a struct tui_setup_out.
  */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,6 +58,27 @@ tui_setup_stop_unref(struct tui_setup_stop *s)
 {
 	if (s != NULL && atomic_fetch_sub(&s->refs, 1) == 1)
 		free(s);
+}
+
+void
+tui_setup_flow_copy(struct oauth2_code *to, const struct oauth2_code *from)
+{
+	to->fd = from->fd != -1 ? fcntl(from->fd, F_DUPFD_CLOEXEC, 0) : -1;
+	to->redirect_uri = dup_or_null(from->redirect_uri);
+	to->verifier = dup_or_null(from->verifier);
+	to->state = dup_or_null(from->state);
+	to->url = dup_or_null(from->url);
+}
+
+void
+tui_setup_flow_free(int *browser, struct oauth2_code *c)
+{
+	if (*browser) {
+		if (c->verifier == NULL)
+			c->verifier = xstrdup("");	/* freezero_str's */
+		oauth2_code_free(c);
+	}
+	*browser = 0;
 }
 
 void
@@ -108,6 +130,8 @@ tui_setup_in_copy(const struct tui_setup_in *in)
 	c->dev.uri_complete = dup_or_null(in->dev.uri_complete);
 	c->dev.interval = in->dev.interval;
 	c->dev.expires_in = in->dev.expires_in;
+	if ((c->browser = in->browser))
+		tui_setup_flow_copy(&c->flow, &in->flow);
 	c->stop = in->stop != NULL ? tui_setup_stop_ref(in->stop) : NULL;
 	return c;
 }
@@ -146,6 +170,7 @@ tui_setup_in_free(void *arg)
 		free(in->dev.uri);
 		free(in->dev.uri_complete);
 	}
+	tui_setup_flow_free(&in->browser, &in->flow);
 	tui_setup_stop_unref(in->stop);
 	free(in);
 }
@@ -175,6 +200,7 @@ tui_setup_out_free(void *arg)
 	buf_free(&out->raw);
 	if (out->dev.device_code != NULL)
 		oauth2_device_free(&out->dev);
+	tui_setup_flow_free(&out->browser, &out->flow);
 	free(out->tokenfile);
 	free(out);
 }

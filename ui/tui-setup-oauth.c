@@ -13,7 +13,13 @@
  * --oauth-login does), under the name the account will be saved with.
  * The access token stays in the process's memory (oauth2.c), where the
  * login check, the look for another device's key and the account's
- * worker find it. Called by tui-setup.c only; nothing here draws.
+ * worker find it. A provider with no device grant but a browser sign-in
+ * (Google) gets the code flow with PKCE instead, as --oauth-login
+ * --browser: the first job makes the loopback listener and opens the
+ * page in the browser of this machine when there is a display (never a
+ * browser in the terminal the screen owns), the second waits for the
+ * browser to come back (oauth2_code_finish()). Called by tui-setup.c
+ * only; nothing here draws.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -48,22 +54,23 @@ tui_setup_oauth_start_run(void *arg)
 	struct tui_setup_out	*out = xcalloc(1, sizeof *out);
 	struct oauth2_endpoints	 e;
 	struct account		 a;
-	char			*id;
+	char			*id, *why = NULL;
 
 	id = setup_account_id(in->cf, in->address);
 	oauth_account(in, &a, id);
 	out->oauth_why = OAUTH2_FAILED;
 	if (oauth2_endpoints(in->cf, &a, &e, &out->cause) == 0) {
-		if (e.device_url == NULL && e.auth_url != NULL)
-			/* Google's way: the browser of this machine only */
-			out->cause = xasprintf("this provider lets mail "
-			    "programs sign in only in a web browser on this "
-			    "computer, not with a code on another device, and "
-			    "the wizard signs in with a code only. Set the "
-			    "account up with steedmail --setup --address %s "
-			    "--yes, then sign in with steedmail -A %s "
-			    "--oauth-login --browser", in->address, id);
-		else
+		if (e.device_url == NULL && e.auth_url != NULL) {
+			/* Google's way: a browser on this machine, which
+			 * comes back to a port of 127.0.0.1 (RFC 8252) */
+			if (oauth2_code_start(&e, &out->flow,
+			    &out->cause) == 0) {
+				out->browser = 1;
+				out->opened = oauth2_browser_open(
+				    out->flow.url, 1, &why) == 0;
+				free(why);
+			}
+		} else
 			(void)oauth2_device_start(&e, &out->dev,
 			    &out->oauth_why, &out->cause);
 		oauth2_endpoints_free(&e);
@@ -95,8 +102,10 @@ tui_setup_oauth_wait_run(void *arg)
 	out->oauth_why = OAUTH2_FAILED;
 	if (oauth2_endpoints(in->cf, &a, &e, &out->cause) == -1)
 		goto out;
-	if (oauth2_device_wait(&e, &in->dev, &t, &out->oauth_why,
-	    &out->cause) == -1) {
+	if ((in->browser ? oauth2_code_finish(&e, &in->flow,
+	    TUI_SETUP_BROWSER_WAIT, &t, &out->oauth_why, &out->cause) :
+	    oauth2_device_wait(&e, &in->dev, &t, &out->oauth_why,
+	    &out->cause)) == -1) {
 		oauth2_endpoints_free(&e);
 		goto out;
 	}

@@ -149,6 +149,7 @@ ts_oauth_forget(struct ts *t)
 	if (t->in.dev.device_code != NULL)
 		oauth2_device_free(&t->in.dev);
 	memset(&t->in.dev, 0, sizeof t->in.dev);
+	tui_setup_flow_free(&t->in.browser, &t->in.flow);
 }
 
 /* The servers were accepted: the sign-in (its client ID first when none
@@ -718,9 +719,10 @@ ts_ready(struct tui_screen *s)
 		s->ticking = t->step == WZ_OAUTH_WAIT;
 		return 0;
 	}
-	s->ticking = 0;
-	if (tui.top == s)	/* else the wizard is gone */
+	if (tui.top == s) {	/* else the wizard is gone */
+		s->ticking = 0;
 		ts_title(s, t);
+	}
 	return 1;
 }
 
@@ -902,7 +904,8 @@ ts_saved(struct ts *t, struct tui_setup_out *out)
 static void
 ts_oauth_started(struct ts *t, struct tui_setup_out *out)
 {
-	if (out->cause != NULL || out->dev.device_code == NULL) {
+	if (out->cause != NULL || (out->dev.device_code == NULL &&
+	    !out->browser)) {
 		ts_error(t, "%s", out->cause != NULL ? out->cause :
 		    "no sign-in code came");
 		t->oauth_why = out->oauth_why;
@@ -912,6 +915,12 @@ ts_oauth_started(struct ts *t, struct tui_setup_out *out)
 	ts_oauth_forget(t);
 	t->in.dev = out->dev;
 	memset(&out->dev, 0, sizeof out->dev);
+	t->in.browser = out->browser;
+	t->in.flow = out->flow;
+	memset(&out->flow, 0, sizeof out->flow);
+	out->browser = 0;
+	t->opened = out->opened;
+	t->oauth_browser = t->in.browser;
 	ts_error(t, NULL);
 	ts_start(t, WZ_OAUTH_WAIT);
 }
@@ -920,7 +929,7 @@ ts_oauth_started(struct ts *t, struct tui_setup_out *out)
 static void
 ts_oauth_done(struct ts *t, struct tui_setup_out *out)
 {
-	ts_oauth_stop(t);
+	ts_oauth_forget(t);	/* the code, or the listener, is spent */
 	if (out->cause != NULL || out->id == NULL) {
 		ts_error(t, "%s", out->cause != NULL ? out->cause :
 		    "the sign-in was not kept");

@@ -53,8 +53,12 @@ struct tui_setup_in {
 	char			*token_url, *device_url, *auth_url;
 	char			*scope, *client_id;
 	struct oauth2_device	 dev;		/* the code being approved */
+	int			 browser;	/* the code flow instead: */
+	struct oauth2_code	 flow;		/* its listener and URL */
 	struct tui_setup_stop	*stop;		/* to stop the wait, or NULL */
 };
+
+#define TUI_SETUP_BROWSER_WAIT	300	/* seconds for the browser's return */
 
 /* A flag the screen sets to stop a job, shared with the job's copy. */
 struct tui_setup_stop {
@@ -96,6 +100,9 @@ struct tui_setup_out {
 	char			 begin[3];
 	/* OAuth2: the code to show, or why there is none or no token */
 	struct oauth2_device	 dev;
+	int			 browser;	/* the code flow: flow, and */
+	struct oauth2_code	 flow;
+	int			 opened;	/* a browser was started */
 	enum oauth2_failure	 oauth_why;
 	char			*tokenfile;	/* where the token is kept */
 };
@@ -136,6 +143,9 @@ struct ts {
 	int			 accepted;	/* the servers were accepted
 						   once (Enter on WZ_FOUND) */
 	int64_t			 oauth_since;	/* clock_ms() the code came */
+	int			 opened;	/* a browser was started */
+	int			 oauth_browser;	/* the sign-in is in a browser
+						   of this machine */
 	enum oauth2_failure	 oauth_why;	/* WZ_OAUTH_FAILED */
 	char			*tokenfile;	/* where the token is kept */
 	uint64_t		 job;		/* the job waited for, or 0 */
@@ -180,6 +190,12 @@ void	*tui_setup_device_find_run(void *);
 void	*tui_setup_device_import_run(void *);
 void	*tui_setup_oauth_start_run(void *);
 void	*tui_setup_oauth_wait_run(void *);
+
+/* The code flow's listener and strings, for another job (a copy of
+ * the descriptor), and their end. */
+void	 tui_setup_flow_copy(struct oauth2_code *to,
+	    const struct oauth2_code *from);
+void	 tui_setup_flow_free(int *browser, struct oauth2_code *);
 
 /* The OAuth2 settings of in into a (strings in's), id and auth too. */
 void	 tui_setup_oauth_account(const struct tui_setup_in *,

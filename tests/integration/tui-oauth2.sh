@@ -227,6 +227,52 @@ tui_keys w Escape
 ok "... and out" tui_ended w 10
 tui_stop w
 
+# --- no device grant: a browser on this computer (the code flow) ------------
+# The browser: the provider's page, whose redirect it follows back to
+# steedmail's port on 127.0.0.1.
+cat >"$T_TMP/browser" <<EOF
+#!/bin/sh
+echo "\$1" >"$T_TMP/browser.url"
+curl -s -L --cacert "$STEED_CA_FILE" "\$1" >"$T_TMP/page"
+EOF
+chmod +x "$T_TMP/browser"
+newhome tuioauth4
+H4=$STEED_ENV/home/tuioauth4
+tui_start w env "LD_PRELOAD=$T_TESTHOSTS" DISPLAY=:99 "BROWSER=$T_TMP/browser" \
+    "STEED_TEST_HOSTS=imap.steed.test smtp.steed.test mail.steed.test $STEED_WEB_HOSTS" \
+    "STEED_TEST_PORTS=993:$STEED_IMAPS_PORT 465:$STEED_SUBMISSIONS_PORT 143:$STEED_IMAP_PORT 587:$STEED_SUBMISSION_PORT 443:$STEED_HTTPS_PORT" \
+    "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+    "STEEDMAIL=$STEEDMAIL" "$STEED_ENV_BIN/as" tuioauth4 steedmail
+you "Bea Example" "b-$$@browser.autoconfig.test"
+ok "no device grant: the servers, no password" \
+    tui_wait w "Sign-in:         on Browser Test Mail's own page (OAuth2)" 20
+touch "$STEED_OAUTH_DIR/deny"
+tui_keys w Enter
+ok "refused in the browser: said" tui_wait w "The sign-in was refused." 30
+tui_capture w >"$T_TMP/browser-denied.txt"
+ok "... the browser was sent to the provider's page, with PKCE" \
+    grep -q "^$AS/authorize?.*code_challenge_method=S256" "$T_TMP/browser.url"
+rm -f "$STEED_OAUTH_DIR/deny"
+tui_keys w r
+ok "r: the browser signs in and comes back; the wizard goes on to the key" \
+    tui_wait w "OpenPGP:  " 60
+ok "... and the browser was told it worked" grep -q "steedmail: signed in" "$T_TMP/page"
+tui_keys w Enter
+ok "saved" tui_wait w "You sign in with OAuth2: no password is kept." 30
+tui_keys w Enter
+ok "the inbox" tui_wait w "| b-$$@browser.autoconfig.test | INBOX" 20
+tui_keys w q
+tui_ended w 10 >/dev/null
+tui_stop w
+cf4=$H4/config/steedmail/config
+ok "the configuration: auth = oauth2, the authorization URL, no password" sh -c "
+	grep -qx 'auth = oauth2' '$cf4' &&
+	grep -qx 'oauth2-auth-url = $AS/authorize' '$cf4' &&
+	! grep -q '^password' '$cf4'"
+ok "... the token file an OpenPGP message" \
+    sh -c "head -1 '$H4/data/steedmail/oauth2-b-$$.asc' | grep -q 'BEGIN PGP MESSAGE'"
+ok "no sanitizer report" fails_grep 'Sanitizer|runtime error' "$T_TMP/tui-w.err"
+
 if [ -n "${TUI_OAUTH_SCREENS:-}" ]; then
 	mkdir -p "$TUI_OAUTH_SCREENS"
 	cp "$T_TMP"/*.txt "$TUI_OAUTH_SCREENS/"
