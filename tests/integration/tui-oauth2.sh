@@ -14,6 +14,9 @@
 # Escape stops the wait. At either.autoconfig.test, whose servers take a
 # password or OAuth2, o chooses OAuth2 and p the password, below the
 # sentence saying that an app password is wanted and where to make one.
+# At browser.autoconfig.test (no device grant, as Google), the code flow:
+# the page opened in a $BROWSER script (there is a DISPLAY), its address
+# on the screen, refused once, then signed in and saved.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../lib-tui.sh"
 
@@ -233,6 +236,7 @@ tui_stop w
 cat >"$T_TMP/browser" <<EOF
 #!/bin/sh
 echo "\$1" >"$T_TMP/browser.url"
+sleep 2
 curl -s -L --cacert "$STEED_CA_FILE" "\$1" >"$T_TMP/page"
 EOF
 chmod +x "$T_TMP/browser"
@@ -254,6 +258,10 @@ ok "... the browser was sent to the provider's page, with PKCE" \
     grep -q "^$AS/authorize?.*code_challenge_method=S256" "$T_TMP/browser.url"
 rm -f "$STEED_OAUTH_DIR/deny"
 tui_keys w r
+ok "r: the page opened in the browser, its address shown, the return waited for" \
+    eval "tui_wait w 'steedmail opened the page in your browser.' 20 &&
+	tui_wait w '$AS/authorize?' && tui_wait w 'Waiting for the browser...'"
+tui_capture w >"$T_TMP/browser-wait.txt"
 ok "r: the browser signs in and comes back; the wizard goes on to the key" \
     tui_wait w "OpenPGP:  " 60
 ok "... and the browser was told it worked" grep -q "steedmail: signed in" "$T_TMP/page"
