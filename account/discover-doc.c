@@ -192,6 +192,14 @@ discover_oauth2_only(const struct discover_cand *c)
 	    AUTOCONFIG_AUTH_PASSWORD_HASH)) == 0;
 }
 
+/* Does the chosen server take OAuth2 (perhaps besides a password)? */
+static int
+discover_oauth2_takes(const struct discover_cand *c)
+{
+	return c != NULL && c->doc != -1 &&
+	    (c->auth & AUTOCONFIG_AUTH_OAUTH2) != 0;
+}
+
 /* The endpoints of a document's <oAuth2>, for the account to keep. */
 static void
 discover_doc_oauth2(struct setup_found *f, const struct autoconfig_oauth2 *o)
@@ -224,6 +232,7 @@ discover_doc_found(struct discover *d, const struct discover_cand *imap,
 	ac = d->docs[c->doc].ac;
 	name = discover_doc_short(ac);
 
+	f->provider = xstrdup(discover_doc_name(ac));
 	if (c->user != NULL)
 		f->user = xstrdup(c->user);
 	if (imap != NULL && smtp != NULL && imap->doc != -1 &&
@@ -242,17 +251,25 @@ discover_doc_found(struct discover *d, const struct discover_cand *imap,
 	if (oi && os && imap->doc == smtp->doc) {
 		f->oauth2 = 1;
 		discover_doc_oauth2(f, &ac->oauth2);
+	} else if (!oi && !os && discover_oauth2_takes(imap) &&
+	    discover_oauth2_takes(smtp) && imap->doc == smtp->doc &&
+	    ac->oauth2.token_url != NULL) {
+		f->oauth2_offered = 1;
+		discover_doc_oauth2(f, &ac->oauth2);
 	}
-	if (oi || os)
+	if (oi || os) {
 		discover_advice(f, xasprintf("%s takes only OAuth2 sign-in "
 		    "for %s: a password will be refused there; set auth = "
 		    "oauth2 (and the client ID you registered) for the "
 		    "account and sign in with steedmail --oauth-login",
 		    name, oi && os ? "IMAP and SMTP" : oi ? "IMAP" : "SMTP"));
+		f->oauth2_advice = f->nadvice;
+	}
 	if (ac->app_password.url != NULL || ac->app_password.text != NULL) {
 		what = xasprintf("%s wants an app password instead of your "
 		    "account's password: make one", name);
 		discover_advice(f, discover_link(what, &ac->app_password));
+		f->app_password = xstrdup(f->advice[f->nadvice - 1]);
 		free(what);
 	}
 	if (ac->enable.url != NULL || ac->enable.text != NULL) {

@@ -344,5 +344,7 @@ setup_found_free(struct setup_found *f)
 	for (i = 0; i < f->nadvice; i++)
 		free(f->advice[i]);
 	free(f->advice);
+	free(f->app_password);
+	free(f->provider);
 	memset(f, 0, sizeof *f);
 }

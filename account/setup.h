@@ -81,9 +81,24 @@ struct setup_found {
 						   to switch on, OAuth2 only),
 						   one sentence each */
 	size_t			  nadvice;
+	size_t			  oauth2_advice; /* 1 + the index of the
+						   advice that OAuth2 alone is
+						   taken, or 0: a front end
+						   that signs in itself says
+						   it its own way */
+	char			 *provider;	/* the name of the provider
+						   whose document gave the
+						   servers, or NULL */
+	char			 *app_password;	/* the advice that an app
+						   password is wanted and where
+						   to make one, or NULL: said
+						   before a password is asked */
 	/* both servers of the document take only OAuth2: the account signs
 	 * in with it (auth = oauth2), with the document's endpoints */
 	int			  oauth2;
+	/* both take OAuth2 besides a password, and the document names a
+	 * token URL: the person may choose it (the endpoints are filled) */
+	int			  oauth2_offered;
 	char			 *oauth2_token_url;
 	char			 *oauth2_device_url;
 	char			 *oauth2_auth_url;

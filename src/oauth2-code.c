@@ -28,6 +28,8 @@
 
 #include "buf.h"
 #include "clock.h"
+#include "command.h"
+#include "frontend.h"
 #include "hex.h"
 #include "log.h"
 #include "mime-cte.h"
@@ -254,7 +256,7 @@ oauth2_code_read(int fd, int64_t deadline)
  */
 static int
 oauth2_code_wait(struct oauth2_code *c, int seconds, char **code,
-    char **cause)
+    enum oauth2_failure *why, char **cause)
 {
 	int64_t		 deadline = clock_ms() + (int64_t)seconds * 1000;
 	struct pollfd	 pfd;
@@ -262,12 +264,19 @@ oauth2_code_wait(struct oauth2_code *c, int seconds, char **code,
 	int		 fd, left;
 
 	*code = NULL;
+	*why = OAUTH2_EXPIRED;
 	for (;;) {
 		if ((left = (int)(deadline - clock_ms())) <= 0)
 			break;
+		if (fe_cancelled()) {
+			*why = OAUTH2_CANCELLED;
+			*cause = xstrdup("the sign-in was stopped");
+			return -1;
+		}
+		/* a tenth of a second at most: a stop is seen at once */
 		pfd.fd = c->fd;
 		pfd.events = POLLIN;
-		if (poll(&pfd, 1, left) <= 0)
+		if (poll(&pfd, 1, left > 100 ? 100 : left) <= 0)
 			continue;
 		if ((fd = accept4(c->fd, NULL, NULL, SOCK_CLOEXEC)) == -1)
 			continue;
@@ -297,6 +306,7 @@ oauth2_code_wait(struct oauth2_code *c, int seconds, char **code,
 			oauth2_code_reply(fd, 400, "steedmail: the sign-in "
 			    "was refused.\n");
 			safe = strsafe(error != NULL ? error : "no code", 0);
+			*why = OAUTH2_DENIED;
 			*cause = xasprintf("the sign-in was refused at the "
 			    "provider: %s", safe);
 			free(safe);
@@ -315,14 +325,19 @@ oauth2_code_wait(struct oauth2_code *c, int seconds, char **code,
 
 int
 oauth2_code_finish(const struct oauth2_endpoints *e, struct oauth2_code *c,
-    int seconds, struct oauth2_tokens *t, char **cause)
+    int seconds, struct oauth2_tokens *t, enum oauth2_failure *why,
+    char **cause)
 {
-	char	*code;
-	int	 rc;
+	enum oauth2_failure	 kind;
+	char			*code;
+	int			 rc;
 
 	memset(t, 0, sizeof *t);
-	if (oauth2_code_wait(c, seconds, &code, cause) == -1)
+	if (why == NULL)
+		why = &kind;
+	if (oauth2_code_wait(c, seconds, &code, why, cause) == -1)
 		return -1;
+	*why = OAUTH2_FAILED;
 	close(c->fd);
 	c->fd = -1;
 	log_secret_add(code);
@@ -330,5 +345,27 @@ oauth2_code_finish(const struct oauth2_endpoints *e, struct oauth2_code *c,
 	    cause);
 	log_secret_remove(code);
 	freezero_str(code);
+	return rc;
+}
+
+int
+oauth2_browser_open(const char *url, int graphical, char **cause)
+{
+	const char	*browser = getenv("BROWSER");
+	char		*env[1];
+	int		 display, rc;
+
+	display = getenv("DISPLAY") != NULL ||
+	    getenv("WAYLAND_DISPLAY") != NULL;
+	if (!display && (graphical || browser == NULL || *browser == '\0')) {
+		*cause = xstrdup("no display to open a browser on");
+		return -1;
+	}
+	/* the URL as an argument, never through the shell's parsing */
+	env[0] = xasprintf("STEED_OAUTH2_URL=%s", url);
+	rc = command_spawn(browser != NULL && *browser != '\0' ?
+	    "exec $BROWSER \"$STEED_OAUTH2_URL\"" :
+	    "exec xdg-open \"$STEED_OAUTH2_URL\"", env, 1, cause);
+	free(env[0]);
 	return rc;
 }

@@ -3,7 +3,10 @@
  * oauth2.h): the device authorization grant (RFC 8628) and the refresh
  * grant (RFC 6749 6). Each is one form POSTed through net_https_post()
  * and a JSON object read with jansson, bounded (OAUTH2_ANSWER_MAX bytes,
- * OAUTH2_SECONDS). Owns nothing between calls.
+ * OAUTH2_SECONDS). The wait for a device code's approval is here too, for
+ * both front ends (steedmail --oauth-login, and the setup wizard's worker
+ * thread, which stops it through fe_cancelled()). Owns nothing between
+ * calls.
  *
  * What the server says is untrusted: only the members named here are
  * read, each checked for its type; the words of an error answer go
@@ -14,10 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include <jansson.h>
 
 #include "buf.h"
+#include "clock.h"
+#include "frontend.h"
 #include "log.h"
 #include "net-https.h"
 #include "oauth2.h"
@@ -136,7 +142,8 @@ oauth2_safe(const char *s)
  */
 static int
 oauth2_post(const struct oauth2_endpoints *e, const char *url,
-    struct buf *form, json_t **o, long *status, char **cause)
+    struct buf *form, json_t **o, long *status, int *unreached,
+    char **cause)
 {
 	struct net_https	 req;
 	struct buf		 body;
@@ -145,6 +152,8 @@ oauth2_post(const struct oauth2_endpoints *e, const char *url,
 	char			*why = NULL;
 
 	*o = NULL;
+	if (unreached != NULL)
+		*unreached = 0;
 	req.ca_file = e->ca_file;
 	req.seconds = OAUTH2_SECONDS;
 	req.max = OAUTH2_ANSWER_MAX;
@@ -155,6 +164,8 @@ oauth2_post(const struct oauth2_endpoints *e, const char *url,
 	explicit_bzero(form->data, form->len);
 	buf_free(form);
 	if (r != NET_HTTPS_OK) {
+		if (unreached != NULL)
+			*unreached = 1;
 		*cause = xasprintf("the authorization server cannot be "
 		    "reached: %s", why);
 		free(why);
@@ -230,15 +241,18 @@ oauth2_take_tokens(json_t *o, struct oauth2_tokens *t, char **cause)
 
 int
 oauth2_device_start(const struct oauth2_endpoints *e,
-    struct oauth2_device *d, char **cause)
+    struct oauth2_device *d, enum oauth2_failure *kind, char **cause)
 {
 	struct buf	 form;
 	json_t		*o;
 	const char	*code, *user, *uri, *complete;
 	char		*why;
 	long		 status;
+	int		 unreached;
 
 	memset(d, 0, sizeof *d);
+	if (kind != NULL)
+		*kind = OAUTH2_FAILED;
 	if (e->device_url == NULL) {
 		*cause = xasprintf("no device authorization URL is known for "
 		    "this provider (%s): set oauth2-device-url", e->source);
@@ -247,8 +261,12 @@ oauth2_device_start(const struct oauth2_endpoints *e,
 	buf_init(&form);
 	oauth2_form_client(&form, e);
 	oauth2_form_add(&form, "scope", e->scope);
-	if (oauth2_post(e, e->device_url, &form, &o, &status, cause) == -1)
+	if (oauth2_post(e, e->device_url, &form, &o, &status, &unreached,
+	    cause) == -1) {
+		if (unreached && kind != NULL)
+			*kind = OAUTH2_UNREACHABLE;
 		return -1;
+	}
 	if (status != 200) {
 		why = oauth2_error_words(o);
 		*cause = xasprintf("the authorization server refused to start "
@@ -283,25 +301,32 @@ oauth2_device_start(const struct oauth2_endpoints *e,
 	return 0;
 }
 
-int
-oauth2_device_poll(const struct oauth2_endpoints *e,
-    const struct oauth2_device *d, struct oauth2_tokens *t, char **cause)
+/* One poll of the token endpoint, with why it failed (oauth2.h). */
+static int
+oauth2_device_ask(const struct oauth2_endpoints *e,
+    const struct oauth2_device *d, struct oauth2_tokens *t,
+    enum oauth2_failure *kind, char **cause)
 {
 	struct buf	 form;
 	json_t		*o;
 	const char	*error;
 	char		*why;
 	long		 status;
-	int		 rc;
+	int		 rc, unreached;
 
 	memset(t, 0, sizeof *t);
+	*kind = OAUTH2_FAILED;
 	buf_init(&form);
 	oauth2_form_add(&form, "grant_type",
 	    "urn:ietf:params:oauth:grant-type:device_code");
 	oauth2_form_add(&form, "device_code", d->device_code);
 	oauth2_form_client(&form, e);
-	if (oauth2_post(e, e->token_url, &form, &o, &status, cause) == -1)
+	if (oauth2_post(e, e->token_url, &form, &o, &status, &unreached,
+	    cause) == -1) {
+		if (unreached)
+			*kind = OAUTH2_UNREACHABLE;
 		return -1;
+	}
 	if (status == 200) {
 		rc = oauth2_take_tokens(o, t, cause);
 		json_decref(o);
@@ -314,13 +339,16 @@ oauth2_device_poll(const struct oauth2_endpoints *e,
 		rc = OAUTH2_SLOWER;
 	else {
 		why = oauth2_error_words(o);
-		if (error != NULL && strcmp(error, "access_denied") == 0)
+		if (error != NULL && strcmp(error, "access_denied") == 0) {
+			*kind = OAUTH2_DENIED;
 			*cause = xasprintf("the sign-in was refused at the "
 			    "provider: %s", why);
-		else if (error != NULL && strcmp(error, "expired_token") == 0)
+		} else if (error != NULL &&
+		    strcmp(error, "expired_token") == 0) {
+			*kind = OAUTH2_EXPIRED;
 			*cause = xasprintf("the code expired before the "
 			    "sign-in was approved: %s", why);
-		else
+		} else
 			*cause = xasprintf("the authorization server refused "
 			    "the sign-in (HTTP %ld): %s", status, why);
 		free(why);
@@ -328,6 +356,66 @@ oauth2_device_poll(const struct oauth2_endpoints *e,
 	}
 	json_decref(o);
 	return rc;
+}
+
+int
+oauth2_device_poll(const struct oauth2_endpoints *e,
+    const struct oauth2_device *d, struct oauth2_tokens *t, char **cause)
+{
+	enum oauth2_failure	kind;
+
+	return oauth2_device_ask(e, d, t, &kind, cause);
+}
+
+/* Sleep ms, in steps of 0.2 s: 1 when the person stopped it meanwhile. */
+static int
+oauth2_nap(int64_t ms)
+{
+	struct timespec	ts;
+	int64_t		end = clock_ms() + ms, left;
+
+	while ((left = end - clock_ms()) > 0) {
+		if (fe_cancelled())
+			return 1;
+		if (left > 200)
+			left = 200;
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)left * 1000000L;
+		nanosleep(&ts, NULL);
+	}
+	return fe_cancelled();
+}
+
+int
+oauth2_device_wait(const struct oauth2_endpoints *e,
+    const struct oauth2_device *d, struct oauth2_tokens *t,
+    enum oauth2_failure *why, char **cause)
+{
+	int64_t	deadline = clock_ms() + (int64_t)d->expires_in * 1000;
+	int	interval = d->interval, rc;
+
+	memset(t, 0, sizeof *t);
+	for (;;) {
+		if (clock_ms() + (int64_t)interval * 1000 > deadline) {
+			*why = OAUTH2_EXPIRED;
+			*cause = xasprintf("the code expired after %d s "
+			    "without the sign-in being approved",
+			    d->expires_in);
+			return -1;
+		}
+		if (oauth2_nap((int64_t)interval * 1000)) {
+			*why = OAUTH2_CANCELLED;
+			*cause = xstrdup("the sign-in was stopped");
+			return -1;
+		}
+		rc = oauth2_device_ask(e, d, t, why, cause);
+		if (rc == 0)
+			return 0;
+		if (rc == -1)
+			return -1;
+		if (rc == OAUTH2_SLOWER)
+			interval += OAUTH2_SLOWER_BY;
+	}
 }
 
 int
@@ -347,7 +435,8 @@ oauth2_refresh(const struct oauth2_endpoints *e, const char *refresh,
 	oauth2_form_add(&form, "grant_type", "refresh_token");
 	oauth2_form_add(&form, "refresh_token", refresh);
 	oauth2_form_client(&form, e);
-	if (oauth2_post(e, e->token_url, &form, &o, &status, cause) == -1)
+	if (oauth2_post(e, e->token_url, &form, &o, &status, NULL,
+	    cause) == -1)
 		return -1;
 	if (status == 200) {
 		rc = oauth2_take_tokens(o, t, cause);
@@ -388,7 +477,8 @@ oauth2_code_exchange(const struct oauth2_endpoints *e, const char *code,
 	oauth2_form_add(&form, "redirect_uri", redirect_uri);
 	oauth2_form_add(&form, "code_verifier", verifier);
 	oauth2_form_client(&form, e);
-	if (oauth2_post(e, e->token_url, &form, &o, &status, cause) == -1)
+	if (oauth2_post(e, e->token_url, &form, &o, &status, NULL,
+	    cause) == -1)
 		return -1;
 	if (status == 200)
 		rc = oauth2_take_tokens(o, t, cause);

@@ -336,6 +336,26 @@ oauth2_store(const struct config *cf, const struct account *a,
 	return 0;
 }
 
+int
+oauth2_rekey(const struct account *a, char **cause)
+{
+	struct oauth2_state	*s;
+	char			*path;
+	int			 rc = -1;
+
+	if ((path = oauth2_token_path(a, cause)) == NULL)
+		return -1;
+	pthread_mutex_lock(&oauth2_lock);
+	if ((s = oauth2_find(path)) == NULL || s->refresh == NULL)
+		*cause = xasprintf("account %s has no OAuth2 sign-in in this "
+		    "process to keep", a->id);
+	else
+		rc = oauth2_write(a, path, s->refresh, cause);
+	pthread_mutex_unlock(&oauth2_lock);
+	free(path);
+	return rc;
+}
+
 /* The refresh token in s's file, its time of change noted. */
 static char *
 oauth2_read(struct oauth2_state *s, char **cause)

@@ -71,9 +71,6 @@ void	 oauth2_endpoints_free(struct oauth2_endpoints *);
 void	 oauth2_tokens_free(struct oauth2_tokens *);
 void	 oauth2_device_free(struct oauth2_device *);
 
-/* Ask for a device code (RFC 8628 3.1). 0, or -1 and *cause. */
-int	 oauth2_device_start(const struct oauth2_endpoints *,
-	    struct oauth2_device *, char **cause);
 
 #define OAUTH2_PENDING	1	/* not yet approved: poll again */
 #define OAUTH2_SLOWER	2	/* poll again, 5 s more apart */
@@ -85,6 +82,30 @@ int	 oauth2_device_start(const struct oauth2_endpoints *,
 int	 oauth2_device_poll(const struct oauth2_endpoints *,
 	    const struct oauth2_device *, struct oauth2_tokens *,
 	    char **cause);
+
+/* Why a sign-in by the device grant ended without tokens. */
+enum oauth2_failure {
+	OAUTH2_FAILED,		/* the server refused it otherwise */
+	OAUTH2_DENIED,		/* the person said no at the provider */
+	OAUTH2_EXPIRED,		/* the code expired before it was approved */
+	OAUTH2_UNREACHABLE,	/* the authorization server is out of reach */
+	OAUTH2_CANCELLED	/* fe_cancelled(): the person stopped it */
+};
+#define OAUTH2_SLOWER_BY	5	/* seconds more between polls (3.5) */
+/*
+ * Poll until the device code is approved, refused or expires (RFC 8628
+ * 3.5), as often as the server allows, slowing down when it says so; the
+ * expiry counted on the monotonic clock. Blocks for as long as that
+ * takes, but polls fe_cancelled() every 0.2 s between requests. 0 with
+ * the tokens, or -1, *why and *cause.
+ */
+/* Ask for a device code (RFC 8628 3.1). 0, or -1, *why (when not NULL)
+ * and *cause. */
+int	 oauth2_device_start(const struct oauth2_endpoints *,
+	    struct oauth2_device *, enum oauth2_failure *why, char **cause);
+int	 oauth2_device_wait(const struct oauth2_endpoints *,
+	    const struct oauth2_device *, struct oauth2_tokens *,
+	    enum oauth2_failure *why, char **cause);
 
 /*
  * A new access token for the refresh token (RFC 6749 6): 0 and the
@@ -113,12 +134,21 @@ int	 oauth2_code_start(const struct oauth2_endpoints *,
 	    struct oauth2_code *, char **cause);
 /*
  * Wait at most seconds for the browser's redirect, answer it with a
- * page, and trade its code for tokens: 0, or -1 and *cause (refused at
- * the provider, a state that does not match, no answer in time).
+ * page, and trade its code for tokens: 0, or -1, *why (when not NULL:
+ * refused at the provider, no answer in time, stopped by fe_cancelled(),
+ * which is polled every 0.1 s) and *cause.
  */
 int	 oauth2_code_finish(const struct oauth2_endpoints *,
 	    struct oauth2_code *, int seconds, struct oauth2_tokens *,
-	    char **cause);
+	    enum oauth2_failure *why, char **cause);
+/*
+ * Open url in the web browser of this machine, and do not wait for it:
+ * $BROWSER (which may hold arguments), else xdg-open when there is a
+ * display; with graphical set, only when there is a display (a browser
+ * in the terminal would fight a screen that owns it). Its output goes to
+ * /dev/null. 0, or -1 and *cause when none was started.
+ */
+int	 oauth2_browser_open(const char *url, int graphical, char **cause);
 void	 oauth2_code_free(struct oauth2_code *);
 /* oauth2-grant.c: the code for tokens (RFC 6749 4.1.3, with PKCE). */
 int	 oauth2_code_exchange(const struct oauth2_endpoints *,
@@ -138,6 +168,13 @@ char	*oauth2_token_path(const struct account *, char **cause);
  */
 int	 oauth2_store(const struct config *cf, const struct account *a,
 	    const struct oauth2_tokens *, char **cause);
+
+/*
+ * Keep the refresh token this process holds for account a (oauth2_store()
+ * put it there) again, encrypted to a's key as it is now (another key
+ * was chosen since). 0, or -1 and *cause.
+ */
+int	 oauth2_rekey(const struct account *a, char **cause);
 
 #define OAUTH2_FORCE	0x1	/* the server refused the token: refresh */
 /*

@@ -10,14 +10,10 @@
  * sent to the provider, and comes back to a port on 127.0.0.1. The
  * waiting is the batch command's own: the interface never waits on it.
  */
-#include <sys/wait.h>
-
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sysexits.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -25,47 +21,16 @@
 #include "oauth2.h"
 #include "xmalloc.h"
 
-#define CLI_OAUTH_SLOWER	5	/* seconds more between polls (RFC 8628) */
 #define CLI_OAUTH_BROWSER_WAIT	300	/* seconds for the browser's return */
-
-/*
- * Open url in the browser of this machine: $BROWSER, else xdg-open when
- * there is a display. Not waited for beyond its start; the URL goes as
- * an argument, never through a shell's parsing.
- */
-static void
-cmd_oauth2_open(const char *url)
-{
-	const char	*browser = getenv("BROWSER");
-	pid_t		 pid;
-
-	if (browser == NULL || *browser == '\0') {
-		if (getenv("DISPLAY") == NULL &&
-		    getenv("WAYLAND_DISPLAY") == NULL)
-			return;
-		browser = "xdg-open";
-	}
-	if ((pid = fork()) == -1)
-		return;
-	if (pid == 0) {
-		/* the browser's chatter is not ours to show */
-		if (freopen("/dev/null", "w", stdout) == NULL ||
-		    freopen("/dev/null", "w", stderr) == NULL)
-			_exit(127);
-		execl("/bin/sh", "sh", "-c", "exec $0 \"$1\"", browser, url,
-		    (char *)NULL);
-		_exit(127);
-	}
-	/* reaped by the SIGCHLD default when we exit; not a zombie for long */
-}
 
 /* The code flow: 0 and the tokens, or -1 and *cause. */
 static int
 cmd_oauth2_browser(const struct oauth2_endpoints *e,
     struct oauth2_tokens *t, char **cause)
 {
-	struct oauth2_code	c;
-	int			rc;
+	struct oauth2_code	 c;
+	char			*why = NULL;
+	int			 rc;
 
 	if (oauth2_code_start(e, &c, cause) == -1)
 		return -1;
@@ -76,35 +41,12 @@ cmd_oauth2_browser(const struct oauth2_endpoints *e,
 	    "(%d minutes at most)...", c.redirect_uri,
 	    CLI_OAUTH_BROWSER_WAIT / 60);
 	fflush(stdout);
-	cmd_oauth2_open(c.url);
-	rc = oauth2_code_finish(e, &c, CLI_OAUTH_BROWSER_WAIT, t, cause);
+	if (oauth2_browser_open(c.url, 0, &why) == -1)
+		free(why);	/* the URL is printed above */
+	rc = oauth2_code_finish(e, &c, CLI_OAUTH_BROWSER_WAIT, t, NULL,
+	    cause);
 	oauth2_code_free(&c);
 	return rc;
-}
-
-/* Poll until approved, refused or expired. 0, or -1 and *cause. */
-static int
-cmd_oauth2_wait(const struct oauth2_endpoints *e,
-    const struct oauth2_device *d, struct oauth2_tokens *t, char **cause)
-{
-	time_t	deadline = time(NULL) + d->expires_in;
-	int	interval = d->interval, rc;
-
-	for (;;) {
-		if (time(NULL) + interval > deadline) {
-			*cause = xasprintf("the code expired after %d s "
-			    "without the sign-in being approved",
-			    d->expires_in);
-			return -1;
-		}
-		sleep((unsigned)interval);
-		if ((rc = oauth2_device_poll(e, d, t, cause)) == 0)
-			return 0;
-		if (rc == -1)
-			return -1;
-		if (rc == OAUTH2_SLOWER)
-			interval += CLI_OAUTH_SLOWER;
-	}
 }
 
 int
@@ -114,6 +56,7 @@ cmd_oauth2_login(struct cmd_ctx *ctx)
 	struct oauth2_endpoints	 e;
 	struct oauth2_device	 d;
 	struct oauth2_tokens	 t;
+	enum oauth2_failure	 why;
 	char			*cause = NULL, *path;
 	int			 rc = EX_UNAVAILABLE;
 
@@ -141,7 +84,7 @@ cmd_oauth2_login(struct cmd_ctx *ctx)
 			goto fail;
 		goto store;
 	}
-	if (oauth2_device_start(&e, &d, &cause) == -1) {
+	if (oauth2_device_start(&e, &d, NULL, &cause) == -1) {
 		cmd_error("%s", cause);
 		free(cause);
 		oauth2_endpoints_free(&e);
@@ -156,7 +99,7 @@ cmd_oauth2_login(struct cmd_ctx *ctx)
 	cmd_print(stdout, "", "Waiting for the approval (%d minutes at "
 	    "most)...", (d.expires_in + 59) / 60);
 	fflush(stdout);
-	if (cmd_oauth2_wait(&e, &d, &t, &cause) == -1)
+	if (oauth2_device_wait(&e, &d, &t, &why, &cause) == -1)
 		goto fail;
 store:
 	if (oauth2_store(ctx->cf, a, &t, &cause) == -1)

@@ -342,8 +342,9 @@ loop(void)
 		if (n == -1 && errno != EINTR)
 			break;
 		if (n <= 0) {
-			if (tui_current() != NULL &&
-			    tui_account_progress(tui_current()) != NULL)
+			if ((tui_current() != NULL &&
+			    tui_account_progress(tui_current()) != NULL) ||
+			    (tui.top != NULL && tui.top->ticking))
 				tui_dirty();
 			/* a resize arrives as a key after EINTR */
 		}

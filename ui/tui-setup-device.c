@@ -36,6 +36,11 @@ device_account(const struct tui_setup_in *in, struct account *a, char *id)
 	a->password = in->password;
 	a->password_command = in->command;
 	a->cert_fingerprint = in->pin;
+	if (in->oauth) {
+		/* the token kept by the sign-in, under the name it used */
+		tui_setup_oauth_account(in, a);
+		a->user = in->user != NULL ? in->user : in->address;
+	}
 }
 
 void *
@@ -50,7 +55,8 @@ tui_setup_device_find_run(void *arg)
 	int			 rc;
 
 	buf_init(&out->raw);
-	id = setup_account_id(in->cf, in->address);
+	id = in->oauth_id != NULL ? xstrdup(in->oauth_id) :
+	    setup_account_id(in->cf, in->address);
 	device_account(in, &a, id);
 	cf = *in->cf;
 	cf.accounts = &a;

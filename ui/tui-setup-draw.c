@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "clock.h"
 #include "account/setup.h"
 #include "tui.h"
 #include "tui-setup.h"
@@ -141,6 +142,25 @@ tui_setup_host(struct ts *t, enum setup_which w)
 	return h != NULL ? h : "the server";
 }
 
+/* The provider's name, or "your provider". */
+static const char *
+ts_provider(struct ts *t)
+{
+	return t->found.provider != NULL ? t->found.provider :
+	    "your provider";
+}
+
+/* Before a password is asked: an app password wanted, and where. */
+static int
+ts_app_password(struct ts *t, int y)
+{
+	if (t->found.app_password == NULL)
+		return y;
+	y = ts_para(y, 2, "Not your usual password:", tui_attr(TC_TITLE));
+	y = ts_para(y, 2, t->found.app_password, tui_attr(TC_HEADER));
+	return y + 1;
+}
+
 static int
 ts_draw_you(struct ts *t, int y)
 {
@@ -175,6 +195,7 @@ ts_draw_you(struct ts *t, int y)
 		    "someone@example.org.", tui_attr(TC_NORMAL));
 		break;
 	case WZ_HOW:
+		y = ts_app_password(t, y);
 		y = ts_para(y, 2, "How should steedmail get your password?",
 		    tui_attr(TC_NORMAL));
 		y = ts_field(y, "  p  ", "type it now (kept encrypted to "
@@ -182,8 +203,13 @@ ts_draw_you(struct ts *t, int y)
 		y = ts_field(y, "  c  ", "a command that prints it, such as "
 		    "pass show mail or secret-tool lookup ...",
 		    tui_attr(TC_NORMAL));
+		if (t->found.oauth2_offered)
+			y = ts_field(y, "  o  ", "no password: sign in on your "
+			    "provider's own page instead (OAuth2)",
+			    tui_attr(TC_NORMAL));
 		break;
 	case WZ_PASSWORD:
+		y = ts_app_password(t, y);
 		y = ts_para(y, 2, "Your password: what you type is not shown.",
 		    tui_attr(TC_NORMAL));
 		break;
@@ -254,7 +280,8 @@ static int
 ts_draw_found(struct ts *t, int y)
 {
 	const struct setup_server *i = &t->found.imap, *s = &t->found.smtp;
-	size_t	n;
+	size_t	 n;
+	char	*m;
 
 	y = ts_para(y, 2, "Your mail servers", tui_attr(TC_TITLE));
 	y++;
@@ -275,13 +302,24 @@ ts_draw_found(struct ts *t, int y)
 		if (t->in.smtp.host != NULL)
 			y = ts_draw_from(t, y, 0, "SMTP found by:   ");
 	}
-	if (t->found.nadvice > 0) {
+	if (t->in.oauth) {
+		m = xasprintf("on %s's own page (OAuth2): no password here",
+		    ts_provider(t));
+		y = ts_field(y, "Sign-in:         ", m, tui_attr(TC_HEADER));
+		free(m);
+	}
+	if (t->found.nadvice > (t->in.oauth && t->found.oauth2_advice ?
+	    1 : 0)) {
 		y++;
 		y = ts_para(y, 2, "What your provider asks of you:",
 		    tui_attr(TC_NORMAL));
-		for (n = 0; n < t->found.nadvice; n++)
+		for (n = 0; n < t->found.nadvice; n++) {
+			/* the wizard signs in itself: no command to run */
+			if (t->in.oauth && n + 1 == t->found.oauth2_advice)
+				continue;
 			y = ts_para(y, 4, t->found.advice[n],
 			    tui_attr(TC_HEADER));
+		}
 	}
 	if (t->found.nnotes > 0) {
 		y++;
@@ -436,6 +474,155 @@ ts_draw_keys(struct ts *t, int y)
 	return y;
 }
 
+/* OAuth2: why the client ID is asked for. */
+static int
+ts_draw_client(struct ts *t, int y)
+{
+	char	*m;
+
+	y = ts_para(y, 2, "Signing in: the client ID", tui_attr(TC_TITLE));
+	m = xasprintf("%s takes no password from mail programs: you sign in "
+	    "on its own page, for a program registered with it. steedmail "
+	    "does not know the ID of a registration there: type the client "
+	    "ID of the one you (or your administrator) made with %s. Its "
+	    "documentation says how.", ts_provider(t), ts_provider(t));
+	y = ts_para(y + 1, 2, m, tui_attr(TC_NORMAL));
+	free(m);
+	return y;
+}
+
+/* The time waited and the time left. */
+static int
+ts_draw_waited(struct ts *t, int y, const char *what, long life)
+{
+	char	*m;
+	long	 waited, left;
+
+	waited = (long)((clock_ms() - t->oauth_since) / 1000);
+	left = life - waited;
+	if (left < 0)
+		left = 0;
+	m = xasprintf("%s... %ld:%02ld so far; %ld:%02ld more at most.", what,
+	    waited / 60, waited % 60, left / 60, left % 60);
+	y = ts_para(y, 2, m, tui_attr(TC_NOTE));
+	free(m);
+	return y;
+}
+
+/* OAuth2 in a browser of this machine: the URL, and the time waited. */
+static int
+ts_draw_browser(struct ts *t, int y)
+{
+	char	*m;
+
+	m = xasprintf("Sign in at %s", ts_provider(t));
+	y = ts_para(y, 2, m, tui_attr(TC_TITLE));
+	free(m);
+	m = xasprintf("%s does not take your password in mail programs: you "
+	    "sign in on its own web page, in a browser on this computer, and "
+	    "steedmail never sees your password.", ts_provider(t));
+	y = ts_para(y + 1, 2, m, tui_attr(TC_NORMAL));
+	free(m);
+	y++;
+	y = ts_para(y, 2, t->opened ? "steedmail opened the page in your "
+	    "browser. If none came up, open this address in a browser on "
+	    "this computer:" : "Open this address in a web browser on this "
+	    "computer:", tui_attr(TC_NORMAL));
+	y = ts_para(y, 4, t->in.flow.url, tui_attr(TC_HEADER));
+	y = ts_para(y, 2, "Sign in there and allow steedmail to read and send "
+	    "your mail; the browser then comes back to steedmail by itself.",
+	    tui_attr(TC_NORMAL));
+	y++;
+	return ts_draw_waited(t, y, "Waiting for the browser",
+	    TUI_SETUP_BROWSER_WAIT);
+}
+
+/* OAuth2: the URL and the code, and the time waited. */
+static int
+ts_draw_oauth(struct ts *t, int y)
+{
+	const struct oauth2_device	*d = &t->in.dev;
+	char				*m;
+	long				 waited, left;
+
+	if (t->in.browser)
+		return ts_draw_browser(t, y);
+
+	m = xasprintf("Sign in at %s", ts_provider(t));
+	y = ts_para(y, 2, m, tui_attr(TC_TITLE));
+	free(m);
+	m = xasprintf("%s does not take your password in mail programs: you "
+	    "sign in on its own web page, and steedmail never sees your "
+	    "password. Any device will do, your phone too.", ts_provider(t));
+	y = ts_para(y + 1, 2, m, tui_attr(TC_NORMAL));
+	free(m);
+	y++;
+	y = ts_para(y, 2, "1. Open this address in a web browser:",
+	    tui_attr(TC_NORMAL));
+	y = ts_para(y, 7, d->uri, tui_attr(TC_HEADER));
+	y = ts_para(y, 2, "2. Type this code there:", tui_attr(TC_NORMAL));
+	y = ts_para(y, 7, d->user_code, tui_attr(TC_TITLE));
+	y = ts_para(y, 2, "3. Sign in, and allow steedmail to read and send "
+	    "your mail.", tui_attr(TC_NORMAL));
+	y++;
+	waited = (long)((clock_ms() - t->oauth_since) / 1000);
+	left = (long)d->expires_in - waited;
+	if (left < 0)
+		left = 0;
+	m = xasprintf("Waiting for your approval... %ld:%02ld so far; the code "
+	    "works for %ld:%02ld more.", waited / 60, waited % 60, left / 60,
+	    left % 60);
+	y = ts_para(y, 2, m, tui_attr(TC_NOTE));
+	free(m);
+	return y;
+}
+
+/* OAuth2: the sign-in failed, in words, and what to do. */
+static int
+ts_draw_oauth_failed(struct ts *t, int y)
+{
+	const char	*h, *what;
+	char		*m = NULL;
+
+	switch (t->oauth_why) {
+	case OAUTH2_DENIED:
+		h = "The sign-in was refused.";
+		what = "On the provider's page, access was not allowed. If "
+		    "that was a mistake, get a new code and allow it.";
+		break;
+	case OAUTH2_EXPIRED:
+		if (t->oauth_browser) {
+			h = "The browser did not come back in time.";
+			what = "r opens the sign-in page again.";
+			break;
+		}
+		h = "The code expired before the sign-in was approved.";
+		what = "A code works only for some minutes. Get a new one "
+		    "and type it soon.";
+		break;
+	case OAUTH2_UNREACHABLE:
+		m = xasprintf("The sign-in service of %s cannot be reached.",
+		    ts_provider(t));
+		h = m;
+		what = "It may be down, or this computer offline. Try again "
+		    "in a while.";
+		break;
+	default:
+		h = "The sign-in did not work.";
+		what = "Why, and what to do, is below.";
+		break;
+	}
+	y = ts_para(y, 2, h, tui_attr(TC_BANNER_BAD));
+	y = ts_para(y + 1, 2, what, tui_attr(TC_NORMAL));
+	free(m);
+	y++;
+	y = ts_field(y, "r      ", t->oauth_browser ? "sign in again" :
+	    "sign in again, with a new code", tui_attr(TC_NORMAL));
+	y = ts_field(y, "e      ", "back to the servers", tui_attr(TC_NORMAL));
+	y = ts_field(y, "Escape ", "back", tui_attr(TC_NORMAL));
+	return y;
+}
+
 static int
 ts_draw_records(struct ts *t, int y)
 {
@@ -447,6 +634,12 @@ ts_draw_records(struct ts *t, int y)
 	if (t->pwfile != NULL) {
 		s = xasprintf("Your password is kept encrypted to your key, in "
 		    "%s.", t->pwfile);
+		y = ts_para(y, 2, s, tui_attr(TC_NORMAL));
+		free(s);
+	} else if (t->in.oauth && t->tokenfile != NULL) {
+		s = xasprintf("You sign in with OAuth2: no password is kept. "
+		    "The sign-in is kept encrypted to your key, in %s.",
+		    t->tokenfile);
 		y = ts_para(y, 2, s, tui_attr(TC_NORMAL));
 		free(s);
 	}
@@ -541,6 +734,21 @@ tui_setup_draw(struct tui_screen *s)
 	case WZ_KEYS:
 		y = ts_draw_keys(t, y);
 		break;
+	case WZ_OAUTH_CLIENT:
+		y = ts_draw_client(t, y);
+		break;
+	case WZ_OAUTH_START:
+		m = xasprintf("Asking %s for a sign-in code...",
+		    ts_provider(t));
+		y = ts_para(y, 2, m, tui_attr(TC_TITLE));
+		free(m);
+		break;
+	case WZ_OAUTH_WAIT:
+		y = ts_draw_oauth(t, y);
+		break;
+	case WZ_OAUTH_FAILED:
+		y = ts_draw_oauth_failed(t, y);
+		break;
 	case WZ_SAVE:
 		y = ts_para(y, 2, "Saving your account...", tui_attr(TC_TITLE));
 		break;
@@ -563,7 +771,12 @@ tui_setup_status(struct tui_screen *s, struct buf *b)
 	case WZ_DEVICE_LOOK:
 	case WZ_DEVICE_IMPORT:
 	case WZ_KEY_MAKE:
+	case WZ_OAUTH_START:
 		buf_adds(b, " Escape: stop and go back");
+		break;
+	case WZ_OAUTH_WAIT:
+		buf_adds(b, " waiting for your sign-in  Escape: stop and go "
+		    "back");
 		break;
 	case WZ_SAVE:
 		buf_adds(b, " saving");
@@ -571,9 +784,17 @@ tui_setup_status(struct tui_screen *s, struct buf *b)
 	case WZ_RECORDS:
 		buf_adds(b, " Enter: your inbox");
 		break;
+	case WZ_OAUTH_FAILED:
+		buf_adds(b, " r: a new code  e: the servers  Escape: back");
+		break;
+	case WZ_OAUTH_CLIENT:
+		buf_adds(b, " Enter: sign in  Escape: back to the servers");
+		break;
 	case WZ_FOUND:
-		buf_adds(b, " Enter: use these  i: IMAP server  s: SMTP server"
-		    "  Escape: back");
+		buf_adds(b, t->in.oauth && t->in.oauth_id == NULL ?
+		    " Enter: use these and sign in  i: IMAP server  s: SMTP "
+		    "server  Escape: back" : " Enter: use these  i: IMAP "
+		    "server  s: SMTP server  Escape: back");
 		break;
 	default:
 		buf_adds(b, " Escape: back a step");

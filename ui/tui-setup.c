@@ -22,12 +22,15 @@
 #include <string.h>
 
 #include "buf.h"
+#include "clock.h"
 #include "account/setup.h"
 #include "tui.h"
 #include "tui-setup.h"
 #include "xmalloc.h"
 
 static void	ts_start(struct ts *, enum ts_step);
+static void	ts_oauth_stop(struct ts *);
+static void	ts_oauth_forget(struct ts *);
 
 /* ---- moving between steps ----------------------------------------------- */
 
@@ -63,7 +66,12 @@ ts_title(struct tui_screen *s, struct ts *t)
 		[WZ_DEVICE] = "Setup: your key",
 		[WZ_DEVICE_IMPORT] = "Setup: your key",
 		[WZ_KEY_MAKE] = "Setup: your key", [WZ_KEY] = "Setup: your key",
-		[WZ_KEYS] = "Setup: your key", [WZ_SAVE] = "Setup: saving",
+		[WZ_KEYS] = "Setup: your key",
+		[WZ_OAUTH_CLIENT] = "Setup: signing in",
+		[WZ_OAUTH_START] = "Setup: signing in",
+		[WZ_OAUTH_WAIT] = "Setup: signing in",
+		[WZ_OAUTH_FAILED] = "Setup: signing in",
+		[WZ_SAVE] = "Setup: saving",
 		[WZ_RECORDS] = "Setup: saved"
 	};
 
@@ -103,6 +111,16 @@ ts_start(struct ts *t, enum ts_step step)
 		t->cursor = 0;
 		t->job = ts_job(t, tui_setup_keys_run);
 		break;
+	case WZ_OAUTH_START:
+		ts_oauth_forget(t);
+		t->job = ts_job(t, tui_setup_oauth_start_run);
+		break;
+	case WZ_OAUTH_WAIT:
+		t->oauth_since = clock_ms();
+		ts_oauth_stop(t);
+		t->in.stop = tui_setup_stop_new();
+		t->job = ts_job(t, tui_setup_oauth_wait_run);
+		break;
 	case WZ_SAVE:
 		t->job = ts_job(t, tui_setup_save_run);
 		break;
@@ -112,14 +130,70 @@ ts_start(struct ts *t, enum ts_step step)
 	tui_dirty();
 }
 
+/* Stop the wait for an approval, if one runs. */
+static void
+ts_oauth_stop(struct ts *t)
+{
+	if (t->in.stop != NULL) {
+		atomic_store(&t->in.stop->stop, 1);
+		tui_setup_stop_unref(t->in.stop);
+		t->in.stop = NULL;
+	}
+}
+
+/* Forget the code shown (a new one is asked for). */
+static void
+ts_oauth_forget(struct ts *t)
+{
+	ts_oauth_stop(t);
+	if (t->in.dev.device_code != NULL)
+		oauth2_device_free(&t->in.dev);
+	memset(&t->in.dev, 0, sizeof t->in.dev);
+	tui_setup_flow_free(&t->in.browser, &t->in.flow);
+}
+
+/* The servers were accepted: the sign-in (its client ID first when none
+ * is known), or the login check with the password. */
+static void
+ts_accepted(struct ts *t)
+{
+	t->accepted = 1;
+	if (!t->in.oauth)
+		ts_start(t, WZ_CHECK);
+	else if (t->in.oauth_id != NULL)
+		ts_start(t, WZ_CHECK);	/* signed in already */
+	else if (t->in.client_id == NULL)
+		t->step = WZ_OAUTH_CLIENT;
+	else
+		ts_start(t, WZ_OAUTH_START);
+	tui_dirty();
+}
+
+/* The address is given and its servers looked for: OAuth2 needs no
+ * password; else how to get the password. */
+static void
+ts_after_address(struct ts *t)
+{
+	if (t->in.oauth)
+		t->step = WZ_FOUND;
+	else if (t->in.password != NULL || t->in.command != NULL)
+		t->step = WZ_FOUND;
+	else
+		t->step = WZ_HOW;
+	tui_dirty();
+}
+
 /* The password was given: on to the servers, or the check again. */
 static void
 ts_after_password(struct ts *t)
 {
 	if (!t->looked)
 		ts_start(t, WZ_DISCOVER);
+	else if (!t->accepted)
+		t->step = WZ_FOUND;
 	else
 		ts_start(t, WZ_CHECK);
+	tui_dirty();
 }
 
 /* The wizard is done or given up: the inbox of the account saved, or
@@ -202,6 +276,45 @@ ts_set(char **field, char *value)
 	*field = value;
 }
 
+/* Sign in with OAuth2, with the endpoints discovery found. */
+static void
+ts_oauth_use(struct ts *t)
+{
+	const struct setup_found	*f = &t->found;
+
+	t->in.oauth = 1;
+	t->use_command = 0;
+	if (t->in.password != NULL)
+		freezero_str(t->in.password);
+	t->in.password = NULL;
+	ts_set(&t->in.command, NULL);
+	ts_set(&t->in.token_url, f->oauth2_token_url != NULL ?
+	    xstrdup(f->oauth2_token_url) : NULL);
+	ts_set(&t->in.device_url, f->oauth2_device_url != NULL ?
+	    xstrdup(f->oauth2_device_url) : NULL);
+	ts_set(&t->in.auth_url, f->oauth2_auth_url != NULL ?
+	    xstrdup(f->oauth2_auth_url) : NULL);
+	ts_set(&t->in.scope, f->oauth2_scope != NULL ?
+	    xstrdup(f->oauth2_scope) : NULL);
+	if (f->oauth2_client_id != NULL)
+		ts_set(&t->in.client_id, xstrdup(f->oauth2_client_id));
+}
+
+/* Another address: no OAuth2 settings, no sign-in. */
+static void
+ts_oauth_reset(struct ts *t)
+{
+	ts_oauth_forget(t);
+	t->in.oauth = 0;
+	ts_set(&t->in.oauth_id, NULL);
+	ts_set(&t->in.token_url, NULL);
+	ts_set(&t->in.device_url, NULL);
+	ts_set(&t->in.auth_url, NULL);
+	ts_set(&t->in.scope, NULL);
+	ts_set(&t->in.client_id, NULL);
+	ts_set(&t->tokenfile, NULL);
+}
+
 static void
 ts_ask_you(struct ts *t)
 {
@@ -241,14 +354,21 @@ ts_ask_you(struct ts *t)
 		}
 		if (t->in.address == NULL || strcmp(t->in.address, v) != 0) {
 			t->looked = 0;	/* another domain: look again */
+			t->accepted = 0;
 			ts_set(&t->in.user, NULL);
+			ts_oauth_reset(t);
 		}
 		ts_set(&t->in.address, v);
 		ts_error(t, NULL);
-		t->step = WZ_HOW;
+		/* the servers first: they say whether a password is wanted */
+		if (!t->looked)
+			ts_start(t, WZ_DISCOVER);
+		else
+			ts_after_address(t);
 		break;
 	case WZ_HOW:
-		if ((c = ts_key("pc", "p or c? ")) == 0)
+		if ((c = ts_key(t->found.oauth2_offered ? "pco" : "pc",
+		    t->found.oauth2_offered ? "p, c or o? " : "p or c? ")) == 0)
 			return;
 		if (c == 27)
 			t->step = WZ_ADDRESS;
@@ -258,6 +378,9 @@ ts_ask_you(struct ts *t)
 		} else if (c == 'p' || c == '\n') {
 			t->use_command = 0;
 			t->step = WZ_PASSWORD;
+		} else if (c == 'o' && t->found.oauth2_offered) {
+			ts_oauth_use(t);
+			t->step = WZ_FOUND;
 		}
 		break;
 	case WZ_PASSWORD:
@@ -342,7 +465,13 @@ ts_ask_found(struct ts *t)
 	switch (c) {
 	case 27:
 		ts_error(t, NULL);
-		t->step = t->use_command ? WZ_COMMAND : WZ_PASSWORD;
+		if (t->in.oauth && t->found.oauth2_offered) {
+			t->in.oauth = 0;	/* the choice again */
+			t->step = WZ_HOW;
+		} else if (t->in.oauth)
+			t->step = WZ_ADDRESS;
+		else
+			t->step = t->use_command ? WZ_COMMAND : WZ_PASSWORD;
 		break;
 	case 'i':
 		ts_edit_url(t, 1);
@@ -358,9 +487,56 @@ ts_ask_found(struct ts *t)
 			break;
 		}
 		ts_error(t, NULL);
-		ts_start(t, WZ_CHECK);
+		ts_accepted(t);
 		break;
 	}
+}
+
+/* OAuth2: the client ID, when neither discovery nor a provider file
+ * knows one. */
+static void
+ts_ask_client(struct ts *t)
+{
+	char	*v;
+
+	if ((v = tui_prompt("Client ID: ", t->in.client_id, 0, NULL,
+	    NULL)) == NULL) {
+		ts_error(t, NULL);
+		t->step = WZ_FOUND;
+		return;
+	}
+	if (*v == '\0' || strpbrk(v, " \t") != NULL) {
+		free(v);
+		ts_error(t, "A client ID, please: one word, as the provider "
+		    "gave it. Escape goes back.");
+		return;
+	}
+	ts_set(&t->in.client_id, v);
+	ts_error(t, NULL);
+	ts_start(t, WZ_OAUTH_START);
+}
+
+/* OAuth2: the sign-in failed; a new code, or back. */
+static void
+ts_ask_oauth_failed(struct ts *t)
+{
+	int	c;
+
+	if ((c = ts_key("re", NULL)) == 0)
+		return;
+	switch (c) {
+	case 'r':
+	case '\n':
+		ts_error(t, NULL);
+		ts_start(t, WZ_OAUTH_START);
+		break;
+	case 'e':
+	case 27:
+		ts_error(t, NULL);
+		t->step = WZ_FOUND;
+		break;
+	}
+	tui_dirty();
 }
 
 static void
@@ -512,6 +688,12 @@ ts_ready(struct tui_screen *s)
 	case WZ_FOUND:
 		ts_ask_found(t);
 		break;
+	case WZ_OAUTH_CLIENT:
+		ts_ask_client(t);
+		break;
+	case WZ_OAUTH_FAILED:
+		ts_ask_oauth_failed(t);
+		break;
 	case WZ_FAILED:
 		ts_ask_failed(t);
 		break;
@@ -532,10 +714,15 @@ ts_ready(struct tui_screen *s)
 		ts_leave(t);	/* t may be gone */
 		return 1;
 	default:
-		return 0;	/* waiting for a job: the loop waits */
+		/* waiting for a job: the loop waits (and, while the
+		 * approval is waited for, counts the time each second) */
+		s->ticking = t->step == WZ_OAUTH_WAIT;
+		return 0;
 	}
-	if (tui.top == s)	/* else the wizard is gone */
+	if (tui.top == s) {	/* else the wizard is gone */
+		s->ticking = 0;
 		ts_title(s, t);
+	}
 	return 1;
 }
 
@@ -570,7 +757,12 @@ ts_found(struct ts *t, struct tui_setup_out *out)
 	}
 	ts_set(&t->in.user, t->found.user != NULL ?
 	    xstrdup(t->found.user) : NULL);
-	t->step = WZ_FOUND;
+	/* a provider that takes only OAuth2: no password is asked */
+	if (t->found.oauth2)
+		ts_oauth_use(t);
+	else
+		t->in.oauth = 0;
+	ts_after_address(t);
 }
 
 static void
@@ -580,7 +772,10 @@ ts_checked(struct ts *t, struct tui_setup_out *out)
 
 	if (out->cause != NULL) {
 		ts_error(t, "%s", out->cause);
-		t->step = WZ_COMMAND;
+		/* OAuth2: no usable token; Enter signs in again */
+		if (t->in.oauth)
+			ts_set(&t->in.oauth_id, NULL);
+		t->step = t->in.oauth ? WZ_FOUND : WZ_COMMAND;
 		return;
 	}
 	if (out->check.result == SETUP_OK) {
@@ -590,6 +785,16 @@ ts_checked(struct ts *t, struct tui_setup_out *out)
 		return;
 	}
 	what = out->which == SETUP_IMAP ? "IMAP" : "SMTP";
+	if (out->check.result == SETUP_PASSWORD && t->in.oauth) {
+		ts_error(t, "The %s server %s refused the sign-in (%s). "
+		    "Press r to sign in again.", what,
+		    tui_setup_host(t, out->which), out->check.message != NULL ?
+		    out->check.message : "no reason given");
+		ts_set(&t->in.oauth_id, NULL);
+		t->oauth_why = OAUTH2_FAILED;
+		t->step = WZ_OAUTH_FAILED;
+		return;
+	}
 	if (out->check.result == SETUP_PASSWORD) {
 		ts_error(t, "The %s server %s refused the %s (%s). %s", what,
 		    tui_setup_host(t, out->which), t->use_command ?
@@ -695,6 +900,60 @@ ts_saved(struct ts *t, struct tui_setup_out *out)
 	t->step = WZ_RECORDS;
 }
 
+/* The code came, or why not. */
+static void
+ts_oauth_started(struct ts *t, struct tui_setup_out *out)
+{
+	if (out->cause != NULL || (out->dev.device_code == NULL &&
+	    !out->browser)) {
+		ts_error(t, "%s", out->cause != NULL ? out->cause :
+		    "no sign-in code came");
+		t->oauth_why = out->oauth_why;
+		t->step = WZ_OAUTH_FAILED;
+		return;
+	}
+	ts_oauth_forget(t);
+	t->in.dev = out->dev;
+	memset(&out->dev, 0, sizeof out->dev);
+	t->in.browser = out->browser;
+	t->in.flow = out->flow;
+	memset(&out->flow, 0, sizeof out->flow);
+	out->browser = 0;
+	t->opened = out->opened;
+	t->oauth_browser = t->in.browser;
+	ts_error(t, NULL);
+	ts_start(t, WZ_OAUTH_WAIT);
+}
+
+/* Approved and kept, or why not. */
+static void
+ts_oauth_done(struct ts *t, struct tui_setup_out *out)
+{
+	ts_oauth_forget(t);	/* the code, or the listener, is spent */
+	if (out->cause != NULL || out->id == NULL) {
+		ts_error(t, "%s", out->cause != NULL ? out->cause :
+		    "the sign-in was not kept");
+		t->oauth_why = out->oauth_why;
+		t->step = WZ_OAUTH_FAILED;
+		return;
+	}
+	ts_set(&t->in.oauth_id, out->id);
+	out->id = NULL;
+	ts_set(&t->tokenfile, out->tokenfile);
+	out->tokenfile = NULL;
+	/* the key the token is encrypted to: the key step shows it */
+	if (out->fpr != NULL) {
+		ts_set(&t->fpr, out->fpr);
+		ts_set(&t->uid, out->uid);
+		out->fpr = out->uid = NULL;
+		t->created = out->created;
+		t->seconds = out->seconds;
+	}
+	ts_error(t, NULL);
+	/* as after a password: the login checked, then the key */
+	ts_start(t, WZ_CHECK);
+}
+
 static void
 ts_event(struct tui_screen *s, struct tui_event *ev)
 {
@@ -734,6 +993,12 @@ ts_event(struct tui_screen *s, struct tui_event *ev)
 	case WZ_SAVE:
 		ts_saved(t, out);
 		break;
+	case WZ_OAUTH_START:
+		ts_oauth_started(t, out);
+		break;
+	case WZ_OAUTH_WAIT:
+		ts_oauth_done(t, out);
+		break;
 	default:
 		break;
 	}
@@ -756,7 +1021,18 @@ ts_action(struct tui_screen *s, enum tui_action a, int key)
 	/* stop waiting; the job's answer, when it comes, is dropped */
 	switch (t->step) {
 	case WZ_DISCOVER:
-		t->step = t->use_command ? WZ_COMMAND : WZ_PASSWORD;
+		t->step = WZ_ADDRESS;
+		break;
+	case WZ_OAUTH_START:
+	case WZ_OAUTH_WAIT:
+		/* the wait stops at once; the code is not used */
+		ts_oauth_forget(t);
+		/* on the message line: the servers may fill the screen */
+		ts_error(t, NULL);
+		tui_message("The sign-in was stopped. Enter signs in again "
+		    "with a new code.");
+		s->ticking = 0;
+		t->step = WZ_FOUND;
 		break;
 	case WZ_CHECK:
 	case WZ_DEVICE_LOOK:
@@ -799,6 +1075,14 @@ ts_free(struct tui_screen *s)
 	buf_free(&t->in.raw);
 	if (t->in.code != NULL)
 		freezero_str(t->in.code);
+	ts_oauth_forget(t);
+	free(t->in.oauth_id);
+	free(t->in.token_url);
+	free(t->in.device_url);
+	free(t->in.auth_url);
+	free(t->in.scope);
+	free(t->in.client_id);
+	free(t->tokenfile);
 	free(t->error);
 	setup_found_free(&t->found);
 	setup_check_free(&t->check);

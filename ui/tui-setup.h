@@ -11,12 +11,18 @@
  *   tui-setup-pass.c   a passphrase for the new key, through pinentry
  *   tui-setup-device.c the key of the user's other device: an Autocrypt
  *                      Setup Message in the INBOX, imported with its code
+ *   tui-setup-oauth.c  signing in with OAuth2 instead of a password: the
+ *                      device grant's code asked for, the wait for its
+ *                      approval, the refresh token kept (oauth2.h)
  */
 #ifndef STEED_TUI_SETUP_H
 #define STEED_TUI_SETUP_H
 
+#include <stdatomic.h>
+
 #include "buf.h"
 #include "config.h"
+#include "oauth2.h"
 #include "account/setup.h"
 
 struct tui_account;
@@ -39,7 +45,29 @@ struct tui_setup_in {
 	int			 smime;
 	struct buf		 raw;		/* a setup message */
 	char			*code;		/* its setup code */
+	/* OAuth2 instead of a password (tui-setup-oauth.c) */
+	int			 oauth;
+	char			*oauth_id;	/* the account's name, under
+						   which the token is kept;
+						   NULL: not signed in yet */
+	char			*token_url, *device_url, *auth_url;
+	char			*scope, *client_id;
+	struct oauth2_device	 dev;		/* the code being approved */
+	int			 browser;	/* the code flow instead: */
+	struct oauth2_code	 flow;		/* its listener and URL */
+	struct tui_setup_stop	*stop;		/* to stop the wait, or NULL */
 };
+
+#define TUI_SETUP_BROWSER_WAIT	300	/* seconds for the browser's return */
+
+/* A flag the screen sets to stop a job, shared with the job's copy. */
+struct tui_setup_stop {
+	atomic_int		 stop;
+	atomic_int		 refs;
+};
+struct tui_setup_stop *tui_setup_stop_new(void);
+struct tui_setup_stop *tui_setup_stop_ref(struct tui_setup_stop *);
+void	 tui_setup_stop_unref(struct tui_setup_stop *);
 
 /* What they hand back (one struct for every job; each fills its part). */
 struct tui_setup_out {
@@ -70,6 +98,13 @@ struct tui_setup_out {
 	int			 message;
 	struct buf		 raw;
 	char			 begin[3];
+	/* OAuth2: the code to show, or why there is none or no token */
+	struct oauth2_device	 dev;
+	int			 browser;	/* the code flow: flow, and */
+	struct oauth2_code	 flow;
+	int			 opened;	/* a browser was started */
+	enum oauth2_failure	 oauth_why;
+	char			*tokenfile;	/* where the token is kept */
 };
 
 struct tui_setup_in *tui_setup_in_copy(const struct tui_setup_in *);
@@ -93,6 +128,10 @@ enum ts_step {
 	WZ_KEY_MAKE,		/* waits: finding or making the key */
 	WZ_KEY,			/* the key, and its options */
 	WZ_KEYS,		/* the keys the user has, to pick one */
+	WZ_OAUTH_CLIENT,	/* OAuth2: the client ID, when none is known */
+	WZ_OAUTH_START,		/* waits: asking for a sign-in code */
+	WZ_OAUTH_WAIT,		/* the URL and the code; waits: approval */
+	WZ_OAUTH_FAILED,	/* the sign-in failed: why, what to do */
 	WZ_SAVE,		/* waits: saving */
 	WZ_RECORDS		/* saved: the DNS records */
 };
@@ -101,6 +140,14 @@ struct ts {
 	enum ts_step		 step;
 	struct tui_setup_in	 in;
 	int			 use_command;
+	int			 accepted;	/* the servers were accepted
+						   once (Enter on WZ_FOUND) */
+	int64_t			 oauth_since;	/* clock_ms() the code came */
+	int			 opened;	/* a browser was started */
+	int			 oauth_browser;	/* the sign-in is in a browser
+						   of this machine */
+	enum oauth2_failure	 oauth_why;	/* WZ_OAUTH_FAILED */
+	char			*tokenfile;	/* where the token is kept */
 	uint64_t		 job;		/* the job waited for, or 0 */
 	char			*error;		/* said on the current step */
 
@@ -141,6 +188,18 @@ void	*tui_setup_keys_run(void *);
 void	*tui_setup_save_run(void *);
 void	*tui_setup_device_find_run(void *);
 void	*tui_setup_device_import_run(void *);
+void	*tui_setup_oauth_start_run(void *);
+void	*tui_setup_oauth_wait_run(void *);
+
+/* The code flow's listener and strings, for another job (a copy of
+ * the descriptor), and their end. */
+void	 tui_setup_flow_copy(struct oauth2_code *to,
+	    const struct oauth2_code *from);
+void	 tui_setup_flow_free(int *browser, struct oauth2_code *);
+
+/* The OAuth2 settings of in into a (strings in's), id and auth too. */
+void	 tui_setup_oauth_account(const struct tui_setup_in *,
+	    struct account *);
 
 /* "imaps://host:port" and back (setup_url_parse(), setup_url_text());
  * -1 and *cause when it is not one. */

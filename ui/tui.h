@@ -376,6 +376,8 @@ struct tui_screen {
 	 * screen that asks for input now (the setup wizard) asks it here.
 	 * 1 when it did something (the loop draws again), 0 when not. */
 	int		(*ready)(struct tui_screen *);
+	/* Drawn again every second while set (a wait that counts time). */
+	int		 ticking;
 	void		*data;
 	struct tui_screen *below;
 };

@@ -29,6 +29,8 @@
 #   POST /test/revoke  every refresh token is revoked
 #
 # Files in DIR: expires-in (seconds an access token lives; default 3600),
+# device-expires-in (seconds a device code is said to be good for;
+# default 600),
 # hostile (while it exists, /token answers as its first word says: huge,
 # 1 MB of JSON; html, a web page; crlf, an access token with a line end
 # in it; redirect, 302 to plain http://),
@@ -69,6 +71,14 @@ def lifetime():
             return int(f.read().strip())
     except (OSError, ValueError):
         return 3600
+
+
+def device_lifetime():
+    try:
+        with open(os.path.join(DIR, "device-expires-in")) as f:
+            return int(f.read().strip())
+    except (OSError, ValueError):
+        return 600
 
 
 def issue(user):
@@ -179,14 +189,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
         code = secrets.token_urlsafe(16)
         user_code = "%04d-%04d" % (secrets.randbelow(10000),
                                    secrets.randbelow(10000))
+        life = device_lifetime()
         devices[code] = {"user_code": user_code, "user": None,
-                         "state": "pending", "expires": time.time() + 600}
+                         "state": "pending", "expires": time.time() + life}
         uri = "https://127.0.0.1:%d/verify" % PORT
         self.answer(200, {"device_code": code, "user_code": user_code,
                           "verification_uri": uri,
                           "verification_uri_complete":
                               uri + "?user_code=" + user_code,
-                          "expires_in": 600, "interval": 1})
+                          "expires_in": life, "interval": 1})
 
     def hostile(self, how):
         if how == "huge":

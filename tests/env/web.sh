@@ -15,6 +15,17 @@
 #                  endpoints those of oauth.py, no client ID), an app
 #                  password and IMAP switched on, logs in with the local
 #                  part, and offers a server without TLS
+#   signin.autoconfig.test     OAuth2 only, as a provider that has
+#                  registered steedmail would publish it: the test servers,
+#                  the address as the login, oauth.py's endpoints and its
+#                  client ID (the wizard's sign-in, tui-oauth2.sh)
+#   either.autoconfig.test     a password or OAuth2, the person's choice,
+#                  with oauth.py's endpoints and client ID, and an app
+#                  password wanted
+#   browser.autoconfig.test    OAuth2 only with no device grant, as Google
+#                  publishes it: oauth.py's authorization (code flow) and
+#                  token URLs and client ID; the login is alice@steed.test,
+#                  whom oauth.py's /authorize signs in
 #   laughs, external, huge, redirect, wrongcert, silent .autoconfig.test
 #                  hostile answers (web.py says which); their MX is
 #                  mail.steed.test, so discovery goes on to find the test
@@ -28,7 +39,7 @@
 
 SE_WEB_ZONE=autoconfig.test
 SE_WEB_HOSTILE="laughs external huge redirect wrongcert silent"
-SE_WEB_HOSTS="autoconfig.autoconfig.test wellknown.autoconfig.test autoconfig.oauth.autoconfig.test"
+SE_WEB_HOSTS="autoconfig.autoconfig.test wellknown.autoconfig.test autoconfig.oauth.autoconfig.test autoconfig.signin.autoconfig.test autoconfig.either.autoconfig.test autoconfig.browser.autoconfig.test"
 for _k in $SE_WEB_HOSTILE; do
 	SE_WEB_HOSTS="$SE_WEB_HOSTS autoconfig.$_k.autoconfig.test"
 done
@@ -100,6 +111,64 @@ se_web_setup() {
 		echo '<oAuth2><issuer>login.oauth.autoconfig.test</issuer><scope>mail</scope>'
 		echo "<tokenURL>https://127.0.0.1:$SE_OAUTH_PORT/token</tokenURL>"
 		echo "<deviceAuthURL>https://127.0.0.1:$SE_OAUTH_PORT/device</deviceAuthURL>"
+		echo '</oAuth2>'
+		echo '</clientConfig>'
+	} >"$_d/config-v1.1.xml"
+
+	_d=$_w/www/autoconfig.signin.autoconfig.test/mail
+	mkdir -p "$_d"
+	{
+		echo '<?xml version="1.0"?>'
+		echo '<clientConfig version="1.1"><emailProvider id="signin.autoconfig.test">'
+		echo '    <domain>signin.autoconfig.test</domain>'
+		echo '    <displayName>Sign-in Test Mail</displayName>'
+		echo '    <displayShortName>Sign-in Test</displayShortName>'
+		se_web_server incoming imap.steed.test "$SE_IMAPS_PORT" SSL OAuth2 '%EMAILADDRESS%'
+		se_web_server outgoing smtp.steed.test "$SE_SUBMISSIONS_PORT" SSL OAuth2 '%EMAILADDRESS%'
+		echo '</emailProvider>'
+		echo '<oAuth2><issuer>login.signin.autoconfig.test</issuer><scope>mail</scope>'
+		echo "<tokenURL>https://127.0.0.1:$SE_OAUTH_PORT/token</tokenURL>"
+		echo "<deviceAuthURL>https://127.0.0.1:$SE_OAUTH_PORT/device</deviceAuthURL>"
+		echo '<clientID>steedmail-test</clientID>'
+		echo '</oAuth2>'
+		echo '</clientConfig>'
+	} >"$_d/config-v1.1.xml"
+
+	_d=$_w/www/autoconfig.either.autoconfig.test/mail
+	mkdir -p "$_d"
+	{
+		echo '<?xml version="1.0"?>'
+		echo '<clientConfig version="1.1"><emailProvider id="either.autoconfig.test">'
+		echo '    <domain>either.autoconfig.test</domain>'
+		echo '    <displayName>Either Test Mail</displayName>'
+		se_web_server incoming imap.steed.test "$SE_IMAPS_PORT" SSL password-cleartext '%EMAILADDRESS%' |
+		    sed 's|^\(      <authentication>.*\)$|\1\n      <authentication>OAuth2</authentication>|'
+		se_web_server outgoing smtp.steed.test "$SE_SUBMISSIONS_PORT" SSL password-cleartext '%EMAILADDRESS%' |
+		    sed 's|^\(      <authentication>.*\)$|\1\n      <authentication>OAuth2</authentication>|'
+		echo '    <appPassword visiturl="https://either.autoconfig.test/app-passwords"/>'
+		echo '</emailProvider>'
+		echo '<oAuth2><issuer>login.either.autoconfig.test</issuer><scope>mail</scope>'
+		echo "<tokenURL>https://127.0.0.1:$SE_OAUTH_PORT/token</tokenURL>"
+		echo "<deviceAuthURL>https://127.0.0.1:$SE_OAUTH_PORT/device</deviceAuthURL>"
+		echo '<clientID>steedmail-test</clientID>'
+		echo '</oAuth2>'
+		echo '</clientConfig>'
+	} >"$_d/config-v1.1.xml"
+
+	_d=$_w/www/autoconfig.browser.autoconfig.test/mail
+	mkdir -p "$_d"
+	{
+		echo '<?xml version="1.0"?>'
+		echo '<clientConfig version="1.1"><emailProvider id="browser.autoconfig.test">'
+		echo '    <domain>browser.autoconfig.test</domain>'
+		echo '    <displayName>Browser Test Mail</displayName>'
+		se_web_server incoming imap.steed.test "$SE_IMAPS_PORT" SSL OAuth2 alice@steed.test
+		se_web_server outgoing smtp.steed.test "$SE_SUBMISSIONS_PORT" SSL OAuth2 alice@steed.test
+		echo '</emailProvider>'
+		echo '<oAuth2><issuer>login.browser.autoconfig.test</issuer><scope>mail</scope>'
+		echo "<authURL>https://127.0.0.1:$SE_OAUTH_PORT/authorize</authURL>"
+		echo "<tokenURL>https://127.0.0.1:$SE_OAUTH_PORT/token</tokenURL>"
+		echo '<clientID>steedmail-test</clientID>'
 		echo '</oAuth2>'
 		echo '</clientConfig>'
 	} >"$_d/config-v1.1.xml"
