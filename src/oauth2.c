@@ -346,12 +346,24 @@ oauth2_rekey(const struct account *a, char **cause)
 	if ((path = oauth2_token_path(a, cause)) == NULL)
 		return -1;
 	pthread_mutex_lock(&oauth2_lock);
-	if ((s = oauth2_find(path)) == NULL || s->refresh == NULL)
+	if ((s = oauth2_find(path)) != NULL)
+		s->refs++;
+	pthread_mutex_unlock(&oauth2_lock);
+	if (s == NULL) {
+		*cause = xasprintf("account %s has no OAuth2 sign-in in this "
+		    "process to keep", a->id);
+		free(path);
+		return -1;
+	}
+	/* the account's own lock: encrypting holds up no other account */
+	pthread_mutex_lock(&s->lock);
+	if (s->refresh == NULL)
 		*cause = xasprintf("account %s has no OAuth2 sign-in in this "
 		    "process to keep", a->id);
 	else
 		rc = oauth2_write(a, path, s->refresh, cause);
-	pthread_mutex_unlock(&oauth2_lock);
+	pthread_mutex_unlock(&s->lock);
+	oauth2_release(s);
 	free(path);
 	return rc;
 }
