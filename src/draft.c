@@ -565,3 +565,41 @@ draft_forward_opened(struct draft *d, const struct message *msg, int flags,
 	return draft_forward_ci(d, msg->mime, msg->ci, msg->mime->buf,
 	    msg->mime->len, flags);
 }
+
+/* Does the line at p (up to its newline) end with "wrote:"? */
+static int
+draft_attribution(const char *p, size_t len)
+{
+	while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\r'))
+		len--;
+	return len >= 6 && memcmp(p + len - 6, "wrote:", 6) == 0;
+}
+
+void
+draft_unquote(struct draft *d)
+{
+	struct buf	 b;
+	const char	*p = d->body != NULL ? d->body : "", *nl, *next;
+	size_t		 len;
+	int		 seen = 0;
+
+	buf_init(&b);
+	while (*p != '\0') {
+		nl = strchr(p, '\n');
+		len = nl != NULL ? (size_t)(nl - p) : strlen(p);
+		next = nl != NULL ? nl + 1 : p + len;
+		if (*p == '>') {
+			seen = 1;
+			p = next;
+			continue;
+		}
+		/* the attribution the reply started its quote with */
+		if (!seen && *next == '>' && draft_attribution(p, len)) {
+			p = next;
+			continue;
+		}
+		buf_add(&b, p, (size_t)(next - p));
+		p = next;
+	}
+	draft_set_body(d, b.data != NULL ? buf_take(&b) : xstrdup(""));
+}

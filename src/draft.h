@@ -65,6 +65,12 @@ void		 draft_add(struct draft *, enum draft_field, const char *addr);
 void		 draft_set_subject(struct draft *, const char *);
 /* The body, taken (allocated), replacing any. */
 void		 draft_set_body(struct draft *, char *);
+/*
+ * Take the quote out of the body: every line starting with '>' and the
+ * attribution line ("... wrote:") just before the first of them. What a
+ * reply to encrypted mail keeps when it must go in clear.
+ */
+void		 draft_unquote(struct draft *);
 void		 draft_attach(struct draft *, const char *path);
 /* An attachment from memory (copied). */
 void		 draft_attach_data(struct draft *, const char *name,

@@ -204,7 +204,7 @@ cp_send_questions(struct compose *c, const struct draft_preview *p,
     struct draft_opts *o)
 {
 	struct draft	*d = c->d;
-	char		*who, *body;
+	char		*who;
 	size_t		 i;
 	int		 yes;
 
@@ -253,8 +253,7 @@ cp_send_questions(struct compose *c, const struct draft_preview *p,
 			free(who);
 			if (!yes)
 				goto kept;
-			body = tui_compose_unquote(d->body);
-			draft_set_body(d, body);
+			draft_unquote(d);
 			o->never = 1;
 		} else {
 			tui_error("not sent: %s", p->line != NULL ? p->line :

@@ -90,11 +90,5 @@ void	 tui_compose_addr_free(char **v, size_t n);
  * (allocated). Text is never lost.
  */
 int	 tui_compose_edit(char **body, char **why);
-/*
- * The body without its quote: every line starting with '>' and the
- * attribution line ("... wrote:") just before the first of them.
- * Allocated.
- */
-char	*tui_compose_unquote(const char *body);
 
 #endif

@@ -87,6 +87,16 @@ main(void)
 	    "> line one\n> \n> line two\n", "the text quoted, blank line "
 	    "too, not the attachment");
 	TAP_OK(!d->from_encrypted, "plain mail: no rule to encrypt");
+	draft_set_body(d, strdup("my answer\n\n"
+	    "Bob Example <bob@steed.test> wrote:\n> line one\n> \n"
+	    "> line two\nafter\n"));
+	draft_unquote(d);
+	TAP_STR(d->body, "my answer\n\nafter\n", "draft_unquote: the quote "
+	    "and its attribution out, the rest kept");
+	draft_set_body(d, strdup("I wrote:\nno quote here\n"));
+	draft_unquote(d);
+	TAP_STR(d->body, "I wrote:\nno quote here\n", "... a line ending in "
+	    "wrote: that starts no quote stays");
 	draft_free(d);
 
 	d = draft_new(&a);
