@@ -792,8 +792,8 @@ tui_setup_status(struct tui_screen *s, struct buf *b)
 		break;
 	case WZ_FOUND:
 		buf_adds(b, t->in.oauth && t->in.oauth_id == NULL ?
-		    " Enter: use these and sign in  i: IMAP server  s: SMTP "
-		    "server  Escape: back" : " Enter: use these  i: IMAP "
+		    " Enter: sign in with these  i: IMAP  s: SMTP  Escape: "
+		    "back" : " Enter: use these  i: IMAP "
 		    "server  s: SMTP server  Escape: back");
 		break;
 	default:
