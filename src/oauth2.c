@@ -24,6 +24,7 @@
  */
 #include <sys/stat.h>
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -247,6 +248,20 @@ oauth2_release(struct oauth2_state *s)
 	if (--s->refs == 0 && s->gone)
 		oauth2_state_free(s);
 	pthread_mutex_unlock(&oauth2_lock);
+}
+
+void
+oauth2_discard(const char *path)
+{
+	struct oauth2_state	*s;
+
+	pthread_mutex_lock(&oauth2_lock);
+	if ((s = oauth2_find(path)) != NULL)
+		oauth2_remove(s);
+	pthread_mutex_unlock(&oauth2_lock);
+	if (unlink(path) == -1 && errno != ENOENT)
+		log_msg(LOG_INFO, "oauth2: %s: cannot remove: %s", path,
+		    strerror(errno));
 }
 
 void

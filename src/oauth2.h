@@ -187,6 +187,12 @@ int	 oauth2_rekey(const struct account *a, char **cause);
 char	*oauth2_access(const struct config *cf, const struct account *a,
 	    int flags, char **cause);
 
+/*
+ * A sign-in given up before its account was saved: the token file at
+ * path removed, and what this process keeps of it forgotten (wiped).
+ */
+void	 oauth2_discard(const char *path);
+
 /* Forget every token kept in memory (wiped). */
 void	 oauth2_forget(void);
 

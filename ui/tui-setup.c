@@ -24,6 +24,7 @@
 #include "buf.h"
 #include "clock.h"
 #include "account/setup.h"
+#include "oauth2.h"
 #include "tui.h"
 #include "tui-setup.h"
 #include "xmalloc.h"
@@ -196,6 +197,22 @@ ts_after_password(struct ts *t)
 	tui_dirty();
 }
 
+static void
+ts_set(char **field, char *value)
+{
+	free(*field);
+	*field = value;
+}
+
+/* A sign-in whose account was not saved leaves no token file behind. */
+static void
+ts_token_discard(struct ts *t)
+{
+	if (t->tokenfile != NULL && !t->saved)
+		oauth2_discard(t->tokenfile);
+	ts_set(&t->tokenfile, NULL);
+}
+
 /* The wizard is done or given up: the inbox of the account saved, or
  * what was there before. */
 static void
@@ -203,6 +220,8 @@ ts_leave(struct ts *t)
 {
 	struct tui_account	*ta = t->ta;
 
+	if (ta == NULL)
+		ts_token_discard(t);	/* given up */
 	if (ta == NULL && tui.naccounts == 0) {
 		tui.quit = 1;
 		return;
@@ -269,13 +288,6 @@ ts_key(const char *keys, const char *hint)
 	return c;
 }
 
-static void
-ts_set(char **field, char *value)
-{
-	free(*field);
-	*field = value;
-}
-
 /* Sign in with OAuth2, with the endpoints discovery found. */
 static void
 ts_oauth_use(struct ts *t)
@@ -305,6 +317,7 @@ static void
 ts_oauth_reset(struct ts *t)
 {
 	ts_oauth_forget(t);
+	ts_token_discard(t);
 	t->in.oauth = 0;
 	ts_set(&t->in.oauth_id, NULL);
 	ts_set(&t->in.token_url, NULL);
@@ -879,6 +892,7 @@ ts_saved(struct ts *t, struct tui_setup_out *out)
 		t->step = WZ_KEY;
 		return;
 	}
+	t->saved = 1;
 	if ((t->ta = tui_setup_adopt(out->saved, out->id)) == NULL) {
 		ts_error(t, "The account was saved, but could not be "
 		    "opened: restart steedmail.");
@@ -1082,7 +1096,7 @@ ts_free(struct tui_screen *s)
 	free(t->in.auth_url);
 	free(t->in.scope);
 	free(t->in.client_id);
-	free(t->tokenfile);
+	ts_token_discard(t);
 	free(t->error);
 	setup_found_free(&t->found);
 	setup_check_free(&t->check);

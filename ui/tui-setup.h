@@ -140,6 +140,8 @@ struct ts {
 	enum ts_step		 step;
 	struct tui_setup_in	 in;
 	int			 use_command;
+	int			 saved;		/* the account is in the
+					   configuration */
 	int			 accepted;	/* the servers were accepted
 						   once (Enter on WZ_FOUND) */
 	int64_t			 oauth_since;	/* clock_ms() the code came */

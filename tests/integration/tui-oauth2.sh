@@ -281,6 +281,31 @@ ok "... the token file an OpenPGP message" \
     sh -c "head -1 '$H4/data/steedmail/oauth2-b-$$.asc' | grep -q 'BEGIN PGP MESSAGE'"
 ok "no sanitizer report" fails_grep 'Sanitizer|runtime error' "$T_TMP/tui-w.err"
 
+# --- signed in, then given up before saving: no token file is left ---------
+newhome tuigiveup
+H5=$STEED_ENV/home/tuigiveup
+start tuigiveup
+you "Gus Giveup" "$A" >/dev/null
+tui_wait w "Sign-in:         on Sign-in Test Mail's own page" 20 >/dev/null
+tui_keys w Enter
+tui_wait_re w "^ +[0-9]{4}-[0-9]{4} *$" 20 >/dev/null
+approve "$(shown_code)" "$A" >/dev/null
+ok "approved, at the key step" tui_wait w "OpenPGP:  " 60
+ok "... the token file is there while the wizard is" \
+    sh -c "ls '$H5'/data/steedmail/oauth2-*.asc >/dev/null 2>&1"
+for _ in 1 2 3 4 5 6 7 8; do
+	[ -s "$T_TMP/tui-w.status" ] && break
+	tui_keys w Escape
+	sleep 0.5
+done
+ok "Escape back out of the wizard, nothing saved" tui_ended w 10
+tui_stop w
+ok "... and no token file is left behind" \
+    sh -c "! ls '$H5'/data/steedmail/oauth2-*.asc 2>/dev/null | grep -q ."
+ok "... nor an account in the configuration" \
+    fails_grep '^\[account' "$H5/config/steedmail/config"
+ok "no sanitizer report" fails_grep 'Sanitizer|runtime error' "$T_TMP/tui-w.err"
+
 if [ -n "${TUI_OAUTH_SCREENS:-}" ]; then
 	mkdir -p "$TUI_OAUTH_SCREENS"
 	cp "$T_TMP"/*.txt "$TUI_OAUTH_SCREENS/"
