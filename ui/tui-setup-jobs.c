@@ -282,6 +282,29 @@ out:
 	return out;
 }
 
+int
+tui_setup_make_key(struct tui_setup_in *in, const struct account *a,
+    struct tui_setup_out *out, const char *none)
+{
+	struct ownkey	k;
+
+	if (crypto_init(in->cf->gnupg_home, &out->cause) == -1)
+		return -1;
+	memset(&k, 0, sizeof k);
+	if (ownkey_openpgp(a, 1, &k, &out->cause) != 0) {
+		if (out->cause == NULL)
+			out->cause = xstrdup(none);
+		return -1;
+	}
+	out->fpr = k.fpr;
+	out->uid = k.uid;
+	k.fpr = k.uid = NULL;
+	out->created = k.created;
+	out->seconds = k.seconds;
+	ownkey_free(&k);
+	return 0;
+}
+
 void *
 tui_setup_key_run(void *arg)
 {
@@ -291,20 +314,8 @@ tui_setup_key_run(void *arg)
 	struct ownkey		 k;
 
 	fake_account(in, &a);
-	if (crypto_init(in->cf->gnupg_home, &out->cause) == -1)
+	if (tui_setup_make_key(in, &a, out, "no key could be made") == -1)
 		goto out;
-	memset(&k, 0, sizeof k);
-	if (ownkey_openpgp(&a, 1, &k, &out->cause) != 0) {
-		if (out->cause == NULL)
-			out->cause = xstrdup("no key could be made");
-		goto out;
-	}
-	out->fpr = k.fpr;
-	out->uid = k.uid;
-	k.fpr = k.uid = NULL;
-	out->created = k.created;
-	out->seconds = k.seconds;
-	ownkey_free(&k);
 	if (in->smime) {
 		memset(&k, 0, sizeof k);
 		if (ownkey_smime(&a, 1, &k, &out->cause) != 0) {

@@ -24,10 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crypto.h"
 #include "frontend.h"
 #include "oauth2.h"
-#include "ownkey.h"
 #include "tui-setup.h"
 #include "xmalloc.h"
 
@@ -90,7 +88,6 @@ tui_setup_oauth_wait_run(void *arg)
 	struct fe_hooks		 h;
 	const struct fe_hooks	*old;
 	struct account		 a;
-	struct ownkey		 k;
 
 	memset(&h, 0, sizeof h);
 	memset(&t, 0, sizeof t);
@@ -111,23 +108,11 @@ tui_setup_oauth_wait_run(void *arg)
 	}
 	oauth2_endpoints_free(&e);
 	out->oauth_why = OAUTH2_FAILED;
-	if (crypto_init(in->cf->gnupg_home, &out->cause) == -1)
-		goto out;
 	/* the key the token is kept encrypted to, made now if need be: the
 	 * key step then shows it as made here */
-	memset(&k, 0, sizeof k);
-	if (ownkey_openpgp(&a, 1, &k, &out->cause) != 0) {
-		if (out->cause == NULL)
-			out->cause = xstrdup("no key could be made to keep "
-			    "the sign-in encrypted to");
+	if (tui_setup_make_key(in, &a, out, "no key could be made to keep "
+	    "the sign-in encrypted to") == -1)
 		goto out;
-	}
-	out->fpr = k.fpr;
-	out->uid = k.uid;
-	k.fpr = k.uid = NULL;
-	out->created = k.created;
-	out->seconds = k.seconds;
-	ownkey_free(&k);
 	if (oauth2_store(in->cf, &a, &t, &out->cause) == -1)
 		goto out;
 	out->tokenfile = oauth2_token_path(&a, &out->cause);

@@ -186,6 +186,12 @@ const char	*tui_setup_host(struct ts *, enum setup_which);
 void	*tui_setup_discover_run(void *);
 void	*tui_setup_check_run(void *);
 void	*tui_setup_key_run(void *);
+/*
+ * The account's OpenPGP key, made if need be, into out (fpr, uid,
+ * created, seconds); -1 and out->cause (none when gpg gave no reason).
+ */
+int	 tui_setup_make_key(struct tui_setup_in *, const struct account *,
+	    struct tui_setup_out *, const char *none);
 void	*tui_setup_keys_run(void *);
 void	*tui_setup_save_run(void *);
 void	*tui_setup_device_find_run(void *);
