@@ -26,7 +26,8 @@
 #include "xmalloc.h"
 
 #define CACHE_APP_ID	0x53544843	/* "STHC" */
-#define CACHE_VERSION	7
+#define CACHE_VERSION	8
+#define CACHE_SEEN	64		/* senders remembered a transaction */
 
 struct cache {
 	sqlite3		*db;
@@ -37,6 +38,11 @@ struct cache {
 					   transaction moved on already */
 	int		 prot_any;	/* ... and whether it has protected
 					   rows (else a stored row has none) */
+	sqlite3_stmt	*has, *seen, *count;
+	int64_t		 cnt_mb;	/* messages stored in this mailbox */
+	int64_t		 cnt_delta;	/* ... not yet added to its nmsg */
+	char		*seen_now[CACHE_SEEN];	/* senders written in this
+					   transaction: "mb fkey\nname\naddr" */
 };
 
 static const char cache_schema[] =
@@ -153,6 +159,47 @@ static const char *cache_migrations[] = {
 	 */
 	"ALTER TABLE mailbox ADD COLUMN trust_pending TEXT NOT NULL "
 	"DEFAULT '';",
+	/*
+	 * 7 -> 8: what lets the index count and limit a folder of a
+	 * million messages without reading it. nmsg is the mailbox's
+	 * number of messages: cache_put() counts a row that replaces none
+	 * (once a transaction, cache_count_flush()), a trigger counts a
+	 * deleted one down (a REPLACE's delete fires none, as
+	 * recursive_triggers is off). sender_seen holds each sort key
+	 * fkey with the sender's name and address as the index shows
+	 * them (cache_put() the outer ones, a trigger those of a new
+	 * sort key, the protected ones where there are some: cache_rekey),
+	 * a row for every triple a message has, and perhaps some no
+	 * message has any more; a key goes when its last message does. A
+	 * limit by sender (~f) looks up its word there and reads only the
+	 * messages of the keys it matched (index.c).
+	 */
+	"ALTER TABLE mailbox ADD COLUMN nmsg INTEGER NOT NULL DEFAULT 0;"
+	"UPDATE mailbox SET nmsg = (SELECT count(*) FROM message WHERE"
+	" message.mailbox = mailbox.id);"
+	"CREATE TRIGGER message_uncount AFTER DELETE ON message BEGIN"
+	" UPDATE mailbox SET nmsg = nmsg - 1 WHERE id = old.mailbox; END;"
+	"CREATE TABLE sender_seen ("
+	" mailbox INTEGER NOT NULL,"
+	" fkey TEXT NOT NULL,"
+	" name TEXT NOT NULL,"
+	" addr TEXT NOT NULL,"
+	" PRIMARY KEY (mailbox, fkey, name, addr)) WITHOUT ROWID;"
+	"INSERT OR IGNORE INTO sender_seen SELECT m.mailbox, m.fkey,"
+	" coalesce(CASE WHEN p.from_addr IS NOT NULL THEN p.sender ELSE"
+	" m.sender END, ''), coalesce(p.from_addr, m.from_addr, '') FROM"
+	" message m LEFT JOIN protected p ON p.mailbox = m.mailbox AND"
+	" p.uid = m.uid;"
+	"CREATE TRIGGER sender_rekey AFTER UPDATE OF fkey ON message BEGIN"
+	" INSERT OR IGNORE INTO sender_seen SELECT new.mailbox, new.fkey,"
+	" coalesce(CASE WHEN p.from_addr IS NOT NULL THEN p.sender ELSE"
+	" new.sender END, ''), coalesce(p.from_addr, new.from_addr, '')"
+	" FROM (SELECT 1) LEFT JOIN protected p ON p.mailbox ="
+	" new.mailbox AND p.uid = new.uid; END;"
+	"CREATE TRIGGER sender_gone AFTER DELETE ON message BEGIN"
+	" DELETE FROM sender_seen WHERE mailbox = old.mailbox AND"
+	" fkey = old.fkey AND NOT EXISTS (SELECT 1 FROM message WHERE"
+	" mailbox = old.mailbox AND fkey = old.fkey); END;",
 };
 
 static int
@@ -172,6 +219,8 @@ cache_fail(struct cache *c, const char *what, char **cause)
 	" p.mailbox = m.mailbox AND p.uid = m.uid"
 
 static int	cache_rekey_all(struct cache *, char **);
+static int	cache_count_flush(struct cache *, char **);
+static void	cache_seen_forget(struct cache *);
 static int	cache_step(struct cache *, sqlite3_stmt *, const char *,
 		    char **);
 static int	cache_touch(struct cache *, int64_t, char **);
@@ -223,7 +272,13 @@ cache_open_path(const char *path, char **cause)
 	    " skey = ? WHERE mailbox = ? AND uid = ?", -1, &c->rekey,
 	    NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(c->db, "UPDATE mailbox SET mgen = mgen + 1"
-	    " WHERE id = ?", -1, &c->touch, NULL) != SQLITE_OK) {
+	    " WHERE id = ?", -1, &c->touch, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(c->db, "SELECT 1 FROM message WHERE"
+	    " mailbox = ? AND uid = ?", -1, &c->has, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(c->db, "INSERT OR IGNORE INTO sender_seen"
+	    " VALUES (?, ?, ?, ?)", -1, &c->seen, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(c->db, "UPDATE mailbox SET nmsg = nmsg + ?"
+	    " WHERE id = ?", -1, &c->count, NULL) != SQLITE_OK) {
 		cache_fail(c, "cannot prepare", cause);
 		cache_close(c);
 		return NULL;
@@ -263,11 +318,91 @@ cache_close(struct cache *c)
 	sqlite3_finalize(c->hasprot);
 	sqlite3_finalize(c->rekey);
 	sqlite3_finalize(c->touch);
+	sqlite3_finalize(c->has);
+	sqlite3_finalize(c->seen);
+	sqlite3_finalize(c->count);
+	cache_seen_forget(c);
 	sqlite3_close(c->db);
 	if (c->broken)
 		db_unlink(c->path);
 	free(c->path);
 	free(c);
+}
+
+/*
+ * The messages cache_put() stored that replaced none, added to their
+ * mailbox's nmsg: once a transaction (or at once outside one).
+ */
+static int
+cache_count_flush(struct cache *c, char **cause)
+{
+	int	rc;
+
+	if (c->cnt_delta == 0)
+		return 0;
+	sqlite3_bind_int64(c->count, 1, c->cnt_delta);
+	sqlite3_bind_int64(c->count, 2, c->cnt_mb);
+	c->cnt_delta = 0;
+	rc = sqlite3_step(c->count);
+	sqlite3_reset(c->count);
+	if (rc != SQLITE_DONE)
+		return cache_fail(c, "count", cause);
+	return 0;
+}
+
+/* The senders this transaction wrote: forgotten when it ends, as
+ * another process may remove them once it has. */
+static void
+cache_seen_forget(struct cache *c)
+{
+	size_t	i;
+
+	for (i = 0; i < CACHE_SEEN; i++) {
+		free(c->seen_now[i]);
+		c->seen_now[i] = NULL;
+	}
+}
+
+/*
+ * The sender of a message stored into sender_seen, unless this
+ * transaction wrote the same already (the slot a hash of it picks
+ * holds it, compared whole: a hash alone could be made to collide).
+ */
+static int
+cache_seen_put(struct cache *c, int64_t mb, const char *fkey,
+    const char *name, const char *addr, char **cause)
+{
+	char		*key;
+	const char	*p;
+	uint32_t	 h = 2166136261u;
+	size_t		 slot;
+	int		 rc, in_tx = !sqlite3_get_autocommit(c->db);
+
+	key = xasprintf("%lld %s\n%s\n%s", (long long)mb, fkey, name, addr);
+	for (p = key; *p != '\0'; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	slot = h % CACHE_SEEN;
+	if (in_tx && c->seen_now[slot] != NULL &&
+	    strcmp(c->seen_now[slot], key) == 0) {
+		free(key);
+		return 0;
+	}
+	sqlite3_bind_int64(c->seen, 1, mb);
+	sqlite3_bind_text(c->seen, 2, fkey, -1, SQLITE_STATIC);
+	sqlite3_bind_text(c->seen, 3, name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(c->seen, 4, addr, -1, SQLITE_STATIC);
+	rc = sqlite3_step(c->seen);
+	sqlite3_reset(c->seen);
+	if (rc != SQLITE_DONE) {
+		free(key);
+		return cache_fail(c, "senders", cause);
+	}
+	if (in_tx) {
+		free(c->seen_now[slot]);
+		c->seen_now[slot] = key;
+	} else
+		free(key);
+	return 0;
 }
 
 static int
@@ -281,6 +416,8 @@ cache_exec(struct cache *c, const char *sql, char **cause)
 int
 cache_begin(struct cache *c, char **cause)
 {
+	cache_seen_forget(c);
+	c->cnt_delta = 0;
 	return cache_exec(c, "BEGIN", cause);
 }
 
@@ -288,6 +425,9 @@ int
 cache_commit(struct cache *c, char **cause)
 {
 	c->touched = 0;
+	cache_seen_forget(c);
+	if (cache_count_flush(c, cause) == -1)
+		return -1;
 	return cache_exec(c, "COMMIT", cause);
 }
 
@@ -295,6 +435,8 @@ void
 cache_rollback(struct cache *c)
 {
 	c->touched = 0;
+	c->cnt_delta = 0;
+	cache_seen_forget(c);
 	sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
@@ -337,8 +479,10 @@ cache_recount(struct cache *c, struct cache_mailbox *mb, char **cause)
 {
 	sqlite3_stmt	*st;
 
-	if (sqlite3_prepare_v2(c->db, "SELECT count(*), coalesce(max(uid), 0)"
-	    " FROM message WHERE mailbox = ?", -1, &st, NULL) != SQLITE_OK)
+	/* the count the triggers keep, not a walk of every row */
+	if (sqlite3_prepare_v2(c->db, "SELECT (SELECT nmsg FROM mailbox WHERE"
+	    " id = ?1), (SELECT coalesce(max(uid), 0) FROM message WHERE"
+	    " mailbox = ?1)", -1, &st, NULL) != SQLITE_OK)
 		return cache_fail(c, "count", cause);
 	sqlite3_bind_int64(st, 1, mb->id);
 	if (sqlite3_step(st) != SQLITE_ROW) {
@@ -430,6 +574,7 @@ cache_mailbox(struct cache *c, const char *name, uint32_t uidvalidity,
 		    mb->uidvalidity, uidvalidity);
 		if (cache_touch(c, mb->id, cause) == -1)
 			return -1;
+		cache_seen_forget(c);	/* the trigger may remove them */
 		if (sqlite3_prepare_v2(c->db, "DELETE FROM message WHERE "
 		    "mailbox = ?", -1, &st, NULL) != SQLITE_OK)
 			return cache_fail(c, "reset", cause);
@@ -748,7 +893,7 @@ cache_put(struct cache *c, const struct cache_mailbox *mb,
 {
 	time_t	 edate;
 	char	*fkey, *skey;
-	int	 rc, prot;
+	int	 rc, prot, replaces;
 
 	if (cache_touch(c, mb->id, cause) == -1)
 		return -1;
@@ -774,11 +919,34 @@ cache_put(struct cache *c, const struct cache_mailbox *mb,
 	sqlite3_bind_int64(c->put, 17, (sqlite3_int64)edate);
 	sqlite3_bind_text(c->put, 18, fkey, -1, SQLITE_STATIC);
 	sqlite3_bind_text(c->put, 19, skey, -1, SQLITE_STATIC);
+	/* does it replace a row (a stale one fetched again)? */
+	sqlite3_bind_int64(c->has, 1, mb->id);
+	sqlite3_bind_int64(c->has, 2, m->uid);
+	rc = sqlite3_step(c->has);
+	sqlite3_reset(c->has);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		free(fkey);
+		free(skey);
+		return cache_fail(c, "insert", cause);
+	}
+	replaces = rc == SQLITE_ROW;
 	rc = cache_step(c, c->put, "insert", cause);
+	if (rc == 0)
+		rc = cache_seen_put(c, mb->id, fkey, m->from != NULL ? m->from :
+		    "", m->from_addr != NULL ? m->from_addr : "", cause);
 	free(fkey);
 	free(skey);
 	if (rc == -1)
 		return -1;
+	if (!replaces) {
+		if (c->cnt_mb != mb->id && cache_count_flush(c, cause) == -1)
+			return -1;
+		c->cnt_mb = mb->id;
+		c->cnt_delta++;
+		if (sqlite3_get_autocommit(c->db) &&
+		    cache_count_flush(c, cause) == -1)
+			return -1;
+	}
 	/* a protected row kept from before: only where the mailbox has
 	   some (looked at once a transaction, cache_touch()) */
 	prot = 0;
@@ -811,6 +979,7 @@ cache_delete(struct cache *c, const struct cache_mailbox *mb, uint32_t uid,
 {
 	if (cache_touch(c, mb->id, cause) == -1)
 		return -1;
+	cache_seen_forget(c);	/* the trigger may remove them */
 	sqlite3_bind_int64(c->del, 1, mb->id);
 	sqlite3_bind_int64(c->del, 2, uid);
 	return cache_step(c, c->del, "delete", cause);
@@ -825,6 +994,7 @@ cache_delete_range(struct cache *c, const struct cache_mailbox *mb,
 
 	if (first > last)
 		return 0;
+	cache_seen_forget(c);	/* the trigger may remove them */
 	if (sqlite3_prepare_v2(c->db, "DELETE FROM message WHERE mailbox = ?"
 	    " AND uid >= ? AND uid <= ?", -1, &st, NULL) != SQLITE_OK)
 		return cache_fail(c, "delete", cause);
@@ -1337,7 +1507,11 @@ cache_protected_clear(struct cache *c, char **cause)
 		return 0;
 	if (cache_exec(c, "PRAGMA secure_delete = ON", cause) == -1)
 		return -1;
+	/* the senders seen go too: some were protected values; the
+	   rekey below writes the outer ones again */
+	cache_seen_forget(c);
 	if (cache_exec(c, "DELETE FROM protected", cause) == -1 ||
+	    cache_exec(c, "DELETE FROM sender_seen", cause) == -1 ||
 	    cache_exec(c, "INSERT INTO rekey VALUES (1)", cause) == -1 ||
 	    cache_exec(c, "UPDATE mailbox SET mgen = mgen + 1", cause) == -1 ||
 	    cache_rekey_all(c, cause) == -1) {

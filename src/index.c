@@ -268,8 +268,9 @@ index_total(struct index *ix)
 		free(cause);
 		return 0;
 	}
-	if (sqlite3_prepare_v2(ix->db, "SELECT count(*) FROM message WHERE"
-	    " mailbox = ?", -1, &st, NULL) != SQLITE_OK)
+	/* kept by the cache's triggers (schema 8) */
+	if (sqlite3_prepare_v2(ix->db, "SELECT nmsg FROM mailbox WHERE"
+	    " id = ?", -1, &st, NULL) != SQLITE_OK)
 		return 0;
 	sqlite3_bind_int64(st, 1, ix->mb.id);
 	if (index_step_int(ix, st, &n, &cause) == -1) {

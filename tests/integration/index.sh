@@ -141,7 +141,9 @@ cp "$OLD" "$HCACHE"
 s --sync >"$T_TMP/sync2.out" 2>&1; rc=$?
 ok "--sync on a schema 3 cache: exit 0" test "$rc" = 0
 ok "... nothing counted as new" grep -q ": 0 new" "$T_TMP/sync2.out"
-ok "the cache is schema 7 now" test "$(q 'PRAGMA user_version')" = 7
+ok "the cache is schema 8 now" test "$(q 'PRAGMA user_version')" = 8
+ok "... its messages counted" test "$(q 'SELECT nmsg = (SELECT count(*) FROM message WHERE mailbox = mailbox.id) FROM mailbox')" = 1
+ok "... and their senders seen" test "$(q 'SELECT count(*) FROM message m WHERE NOT EXISTS (SELECT 1 FROM sender_seen s WHERE s.mailbox = m.mailbox AND s.fkey = m.fkey AND s.name = coalesce(m.sender, '"''"') AND s.addr = coalesce(m.from_addr, '"''"'))')" = 0
 ok "the pending flag change reached the server" \
     sh -c "$DOVE fetch -u '$USER_ADDR' flags mailbox INBOX uid 2 | grep -q Flagged"
 ok "... and the cache shows it" test "$(q "SELECT flags FROM message WHERE uid = 2")" = F

@@ -202,6 +202,45 @@ file_has(const char *p, const char *s)
 	return found;
 }
 
+/* Does every mailbox's stored count say how many messages it has? */
+static int
+counts_right(void)
+{
+	sqlite3		*db;
+	sqlite3_stmt	*st;
+	int		 wrong = -1;
+
+	sqlite3_open(path, &db);
+	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM mailbox WHERE nmsg"
+	    " != (SELECT count(*) FROM message WHERE message.mailbox ="
+	    " mailbox.id)", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		wrong = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return wrong == 0;
+}
+
+/* The senders seen: how many rows for fkey (NULL: all). */
+static int
+senders_seen(const char *fkey)
+{
+	sqlite3		*db;
+	sqlite3_stmt	*st;
+	int		 n = -1;
+
+	sqlite3_open(path, &db);
+	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM sender_seen WHERE"
+	    " ?1 IS NULL OR fkey = ?1", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, fkey, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			n = sqlite3_column_int(st, 0);
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return n;
+}
+
 /* The protected header values: put, read, kept, dropped, forgotten. */
 static void
 test_protected(void)
@@ -278,9 +317,15 @@ test_protected(void)
 	put(c, &mb, 1, "...");
 	TAP_OK(!prot_of(c, &mb, 1).has_prot,
 	    "an expunged message's go with it");
+	TAP_OK(counts_right(), "the stored count follows puts, a row put "
+	    "again and a delete");
 	p.how = CACHE_OPENED_DECRYPTED;
 	p.subject = "SWORDFISH-7 secret subject";
+	p.from = "SWORDFISH-8 Secret Name";
+	p.from_addr = "swordfish-9@example.org";
 	cache_protected_put(c, &mb, 1, &p, &cause);
+	TAP_OK(senders_seen("swordfish-8 secret name") == 1,
+	    "an opened message's sender is seen by its protected name");
 	cache_close(c);
 	c = cache_open_path(path, &cause);
 	cache_mailbox(c, "INBOX", 1, &mb, &cause);
@@ -292,7 +337,9 @@ test_protected(void)
 	    "cache_protected_clear forgets them all (%d), the messages stay",
 	    n);
 	cache_close(c);
-	TAP_OK(!file_has(path, "SWORDFISH-7"),
+	TAP_OK(!file_has(path, "SWORDFISH-7") && !file_has(path,
+	    "SWORDFISH-8") && !file_has(path, "swordfish-8") &&
+	    !file_has(path, "swordfish-9"),
 	    "... and no byte of them is left in the file or its journal");
 	c = cache_open_path(path, &cause);
 	TAP_OK(cache_protected_clear(c, &cause) == 0,
@@ -316,6 +363,8 @@ test_protected(void)
 		sqlite3_close(db);
 		TAP_OK(left == 0, "... none is left in the table (%d)", left);
 	}
+	TAP_OK(counts_right() && senders_seen(NULL) == 0,
+	    "... the count is 0 and no sender is seen any more");
 	cache_close(c);
 	free(cause);
 }
