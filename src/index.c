@@ -57,6 +57,13 @@ struct index {
 	char			**words;	/* its bound words, in order */
 	size_t			 nwords;
 	int			 filtered;	/* it has search terms */
+	int			 fast;		/* this term (~f) is read
+						   through temp.ixf<id>: -1
+						   none */
+	int			 fast_full;	/* ... and every sender its
+						   keys have matches it */
+	int			 fast_stale;	/* the cache changed since
+						   the senders were looked up */
 	size_t			 count;
 	int			 have_count;
 
@@ -181,6 +188,7 @@ index_open(struct cache *c, const char *folder, char **cause)
 	ix->db = cache_sqlite(c);
 	ix->folder = xstrdup(folder);
 	ix->id = ++index_ids;
+	ix->fast = -1;
 	if (index_find_mailbox(ix, cause) == -1) {
 		index_close(ix);
 		return NULL;
@@ -226,6 +234,9 @@ index_close(struct index *ix)
 		sqlite3_exec(ix->db, sql, NULL, NULL, NULL);
 		free(sql);
 	}
+	sql = xasprintf("DROP TABLE IF EXISTS temp.ixf%u", ix->id);
+	sqlite3_exec(ix->db, sql, NULL, NULL, NULL);
+	free(sql);
 	free(ix->exc);
 	free(ix->folder);
 	free(ix);
@@ -237,6 +248,7 @@ index_refresh(struct index *ix)
 	ix->have_total = 0;
 	ix->have_count = 0;
 	ix->have_mb = 0;
+	ix->fast_stale = ix->fast >= 0 || ix->filtered;
 	index_anchor_drop(ix);
 }
 
@@ -400,15 +412,22 @@ index_like(const char *w)
 	return p;
 }
 
-/* The terms as SQL into b, their words appended to *words. */
+/*
+ * The terms as SQL into b, their words appended to *words. Term fast
+ * (-1: none) is a sender's whose keys the view reads from temp.ixf<id>
+ * (f): its rows hold when the key's every sender matches (f.full), and
+ * with full it holds for every row read, so it is left out.
+ */
 static void
-index_terms_sql(const struct index_term *t, size_t n, struct buf *b,
-    char ***words, size_t *nwords)
+index_terms_sql(const struct index_term *t, size_t n, int fast, int full,
+    struct buf *b, char ***words, size_t *nwords)
 {
 	size_t		 i, k, uses;
 	const char	*sql;
 
 	for (i = 0; i < n; i++) {
+		if ((int)i == fast && full)
+			continue;
 		switch (t[i].what) {
 		case 'f':
 			sql = "(" IX_LIKE(IX_NAME) " OR " IX_LIKE(IX_ADDR) ")";
@@ -440,7 +459,10 @@ index_terms_sql(const struct index_term *t, size_t n, struct buf *b,
 			uses = 3;
 			break;
 		}
-		buf_addf(b, " AND %s%s", t[i].not ? "NOT " : "", sql);
+		if ((int)i == fast)
+			buf_addf(b, " AND (f.full OR %s)", sql);
+		else
+			buf_addf(b, " AND %s%s", t[i].not ? "NOT " : "", sql);
 		for (k = 0; k < uses; k++) {
 			*words = xreallocarray(*words, *nwords + 1,
 			    sizeof **words);
@@ -556,10 +578,19 @@ index_where_sql(struct index *ix, const struct index_term *t, size_t nt,
     int joins, char ***words, size_t *nwords)
 {
 	struct buf	b;
+	int		search = joins || nt > (ix->fast >= 0 && ix->fast_full);
 
 	buf_init(&b);
-	buf_adds(&b, index_from(ix, joins || nt > 0));
-	index_terms_sql(t, nt, &b, words, nwords);
+	if (ix->fast >= 0)
+		/* the matching senders' keys first, then their messages
+		   through the sender's index: never a walk of the folder */
+		buf_addf(&b, " FROM temp.ixf%u f CROSS JOIN message m INDEXED"
+		    " BY message_from%s WHERE m.mailbox = ?1 AND m.fkey ="
+		    " f.fkey", ix->id, search ? " LEFT JOIN protected p ON"
+		    " p.mailbox = m.mailbox AND p.uid = m.uid" : "");
+	else
+		buf_adds(&b, index_from(ix, search));
+	index_terms_sql(t, nt, ix->fast, ix->fast_full, &b, words, nwords);
 	if (ix->uids != NULL)
 		buf_addf(&b, " AND %s.uid IN (SELECT uid FROM temp.ixuids%u)",
 		    ix->sort == INDEX_SORT_THREAD ? "t" : "m", ix->id);
@@ -577,9 +608,92 @@ index_words_free(char **words, size_t n)
 	free(words);
 }
 
-static void
-index_where(struct index *ix, const struct index_term *t, size_t nt)
+/*
+ * A limit by sender (the first ~f term, not negated) in a folder of many
+ * messages: the sort keys of the senders seen whose name or address
+ * holds its word, into temp.ixf<id>, each with whether all its senders
+ * do. The view reads their messages through the sender's index when
+ * they are at most a quarter of the folder; else it walks its sort as
+ * any other limit (sooner at a page of a common word). Nothing to do
+ * for the thread sort, which walks the stored thread order.
+ */
+#define INDEX_FAST_MIN	2000		/* messages, below which a walk */
+static int
+index_fast(struct index *ix, const struct index_term *t, size_t nt,
+    char **cause)
 {
+	sqlite3_stmt	*st;
+	char		*sql, *like;
+	size_t		 i, total;
+	int64_t		 n, full;
+	int		 rc;
+
+	ix->fast = -1;
+	ix->fast_full = 0;
+	ix->fast_stale = 0;
+	if (ix->sort == INDEX_SORT_THREAD || !ix->have_mb)
+		return 0;
+	for (i = 0; i < nt && (t[i].what != 'f' || t[i].not); i++)
+		;
+	total = index_total(ix);
+	if (i == nt || total < INDEX_FAST_MIN)
+		return 0;
+	sql = xasprintf("CREATE TEMP TABLE IF NOT EXISTS ixf%u (fkey TEXT"
+	    " PRIMARY KEY, full INTEGER) WITHOUT ROWID; DELETE FROM"
+	    " temp.ixf%u", ix->id, ix->id);
+	rc = sqlite3_exec(ix->db, sql, NULL, NULL, NULL);
+	free(sql);
+	if (rc != SQLITE_OK)
+		return index_fail(ix, "senders", cause);
+	sql = xasprintf("INSERT INTO temp.ixf%u SELECT fkey, min(hit) FROM"
+	    " (SELECT fkey, name LIKE ?2 ESCAPE '\\' OR addr LIKE ?2"
+	    " ESCAPE '\\' AS hit FROM sender_seen WHERE mailbox = ?1) GROUP"
+	    " BY fkey HAVING max(hit) = 1", ix->id);
+	rc = sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL);
+	free(sql);
+	if (rc != SQLITE_OK)
+		return index_fail(ix, "senders", cause);
+	like = index_like(t[i].word);
+	sqlite3_bind_int64(st, 1, ix->mb.id);
+	sqlite3_bind_text(st, 2, like, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	free(like);
+	if (rc != SQLITE_DONE)
+		return index_fail(ix, "senders", cause);
+	/* their messages, counted up to a quarter of the folder (the
+	   sender's index alone), and whether every sender matched */
+	sql = xasprintf("SELECT (SELECT count(*) FROM (SELECT 1 FROM"
+	    " temp.ixf%u f CROSS JOIN message m INDEXED BY message_from"
+	    " WHERE m.mailbox = ?1 AND m.fkey = f.fkey LIMIT ?2)),"
+	    " (SELECT coalesce(min(full), 1) FROM temp.ixf%u)", ix->id,
+	    ix->id);
+	rc = sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL);
+	free(sql);
+	if (rc != SQLITE_OK)
+		return index_fail(ix, "senders", cause);
+	sqlite3_bind_int64(st, 1, ix->mb.id);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)(total / 4 + 1));
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		n = sqlite3_column_int64(st, 0);
+		full = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return index_fail(ix, "senders", cause);
+	if ((size_t)n <= total / 4) {
+		ix->fast = (int)i;
+		ix->fast_full = full != 0;
+	}
+	return 0;
+}
+
+static int
+index_where(struct index *ix, const struct index_term *t, size_t nt,
+    char **cause)
+{
+	if (index_fast(ix, t, nt, cause) == -1)
+		return -1;
 	index_words_free(ix->words, ix->nwords);
 	ix->words = NULL;
 	ix->nwords = 0;
@@ -588,6 +702,7 @@ index_where(struct index *ix, const struct index_term *t, size_t nt)
 	ix->filtered = nt > 0;
 	ix->have_count = 0;
 	index_anchor_drop(ix);
+	return 0;
 }
 
 /* The view's terms again, from its limit. */
@@ -621,6 +736,16 @@ index_view(struct index *ix, const struct index_view *v, char **cause)
 	    !ix->readonly && !ix->have_count &&
 	    index_thread_update(ix, cause) == -1)
 		return -1;
+	if (index_same_view(ix, v) && ix->fast_stale) {
+		/* senders came or went: look them up again */
+		if (index_view_terms(ix, t, &nt, cause) == -1 ||
+		    index_where(ix, t, nt, cause) == -1) {
+			index_terms_free(t, nt);
+			return -1;
+		}
+		index_terms_free(t, nt);
+		return 0;
+	}
 	if (index_same_view(ix, v))
 		return 0;
 	if ((unsigned)v->sort > INDEX_SORT_THREAD) {
@@ -652,7 +777,10 @@ index_view(struct index *ix, const struct index_view *v, char **cause)
 		index_terms_free(t, nt);
 		return -1;
 	}
-	index_where(ix, t, nt);
+	if (index_where(ix, t, nt, cause) == -1) {
+		index_terms_free(t, nt);
+		return -1;
+	}
 	index_terms_free(t, nt);
 	ix->have_view = 1;
 	return 0;
@@ -1299,7 +1427,7 @@ index_search(struct index *ix, const struct index_view *v, const char *expr,
 	/* after from (or before), then from the other end round to it */
 	for (round = 0; round < 2 && rc == 1; round++) {
 		buf_init(&b);
-		index_terms_sql(t, nt, &b, &words, &nwords);
+		index_terms_sql(t, nt, -1, 0, &b, &words, &nwords);
 		if (round == 0) {
 			buf_adds(&b, " AND (");
 			for (i = 0; i < nk; i++)
@@ -1402,7 +1530,10 @@ index_collapse(struct index *ix, const struct index_view *v, uint32_t thread,
 
 		if (index_view_terms(ix, t, &nt, cause) == -1)
 			return -1;
-		index_where(ix, t, nt);
+		if (index_where(ix, t, nt, cause) == -1) {
+			index_terms_free(t, nt);
+			return -1;
+		}
 		index_terms_free(t, nt);
 	}
 	return 0;

@@ -79,6 +79,7 @@ $1 == "open" { put("open", $2) }
 $1 == "view" { put("view " $2, $3); sorts[$2] = 1 }
 $1 == "page" { put("page " $2, $3) }
 $1 == "search" { n = $NF; found = $(NF - 1); sub(/^search /, ""); sub(/ [0-9]+ [0-9.]+$/, ""); sexpr = $0; put("search", n) }
+$1 == "limit" { n = $NF; lfound = $(NF - 1); sub(/^limit /, ""); sub(/ [0-9]+ [0-9.]+$/, ""); lexpr = $0; put("limit", n) }
 END {
 	printf "Filling the cache (not in the table): %.1f s; making its stored thread order: %.2f s.\n\n", fill, threads
 	print "| what | median (min–max) |"
@@ -101,6 +102,7 @@ END {
 	print "|---|---|---|---|"
 	printf "| a page of 50 rows, any sort (slowest: %s) | %s | ≤ 5 ms | %s |\n", wsort, ms(worst), worst <= 0.005 ? "met" : "**not met**"
 	printf "| thread sort of all messages (its stored order made: %s) | %s | ≤ 0.3 s | %s |\n", ms(threads), ms(tview), tview <= 0.3 ? "met" : "**not met**"
+	if ("limit" in cnt) { m = med("limit"); printf "| limit by sender %s (%d found): count and first page, newest first | %s | ≤ 100 ms | %s |\n", lexpr, lfound, ms(m), m <= 0.1 ? "met" : "**not met**" }
 }' "$T/out"
 awk -v n="$N" -v s="$small" -v b="$peak_big" -v l="$peak_small" 'BEGIN {
 	r = b / l

@@ -224,7 +224,7 @@ run(const char *dir, unsigned n)
 	struct index		*ix;
 	struct index_view	 v;
 	struct index_row	*rows;
-	size_t			 got, count, offs[3], k, i;
+	size_t			 got, count, offs[3], k, i, nrows;
 	char			*path, *cause = NULL, name[16];
 	double			 t0, t, worst;
 	const char		*search = "~f ada ~s plan";
@@ -293,6 +293,18 @@ run(const char *dir, unsigned n)
 	printf("search '%s' %zu %.6f\n", search, count, now_s() - t0);
 	if (count == 0)
 		die("the search found nothing", search);
+	/* the interface's limit by sender: the newest first, its count and
+	   first page, on an index that has shown the folder already */
+	v.reverse = 1;
+	v.limit = "~f ada";
+	t0 = now_s();
+	if (index_count(ix, &v, &count, &cause) == -1 ||
+	    index_page(ix, &v, 0, 50, ts, &rows, &nrows, &cause) == -1)
+		die("limit", cause);
+	printf("limit '%s' %zu %.6f\n", v.limit, count, now_s() - t0);
+	if (nrows != 50)
+		die("the limit's first page is short", NULL);
+	free(rows);
 	index_close(ix);
 	trust_store_close(ts);
 	cache_close(c);

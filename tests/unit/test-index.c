@@ -338,6 +338,144 @@ generated(struct cache *c, struct cache_mailbox *mb)
 	index_close(ix);
 }
 
+/* How many of the view's rows, paged 40 at a time, and whether their
+ * UIDs are exactly want (in date order, newest first). */
+static int
+view_is(struct index *ix, const char *limit, const uint32_t *want,
+    size_t nwant, size_t *count)
+{
+	struct index_view	 v = { INDEX_SORT_DATE, 1, NULL, NULL, 0 };
+	struct index_row	*rows;
+	size_t			 n, i, off = 0, got = 0;
+	char			*cause = NULL;
+	int			 same = 1;
+
+	v.limit = limit;
+	*count = 0;
+	if (index_count(ix, &v, count, &cause) == -1) {
+		printf("# %s: %s\n", limit, cause);
+		free(cause);
+		return 0;
+	}
+	do {
+		if (index_page(ix, &v, off, 40, NULL, &rows, &n,
+		    &cause) == -1) {
+			printf("# %s: %s\n", limit, cause);
+			free(cause);
+			return 0;
+		}
+		for (i = 0; i < n; i++, got++)
+			if (got >= nwant || rows[i].uid != want[got])
+				same = 0;
+		free(rows);
+		off += n;
+	} while (n > 0);
+	return same && got == nwant && *count == nwant;
+}
+
+/*
+ * A limit by sender in a folder large enough that the index reads only
+ * the messages of the senders whose name or address holds the word
+ * (sender_seen): the same rows as the words say, whether every address
+ * of a name matches or only some, with an opened message's protected
+ * sender, with other terms beside, and after new mail.
+ */
+static void
+by_sender(struct cache *c)
+{
+	struct cache_mailbox	 mb;
+	struct cache_protected	 p;
+	struct index		*ix;
+	uint32_t		 want[3100];
+	size_t			 n, k, got, other;
+	char			*cause = NULL;
+	uint32_t		 uid;
+	int			 fast_seen;
+
+	cache_mailbox(c, "Senders", 3, &mb, &cause);
+	cache_begin(c, &cause);
+	for (uid = 1; uid <= 3000; uid++) {
+		/* newest = highest UID: the date is the UID */
+		if (uid % 30 == 1)
+			put(c, &mb, uid, "S", "Ada Berg", "ada@a.example",
+			    uid % 60 == 1 ? "hello" : "budget", uid, 10, NULL,
+			    NULL, 0);
+		else if (uid % 30 == 2)
+			put(c, &mb, uid, "S", "Ada Berg", "berg@b.example",
+			    "hello", uid, 10, NULL, NULL, 0);
+		else if (uid % 30 == 3)
+			put(c, &mb, uid, "S", "Other", "other@o.example",
+			    "hello", uid, 10, NULL, NULL, 0);
+		else
+			put(c, &mb, uid, "S", "Bulk", "bulk@x.example",
+			    "news", uid, 10, NULL, NULL, 0);
+	}
+	cache_commit(c, &cause);
+	/* one Bulk message opened: its protected sender is Ada Secret */
+	memset(&p, 0, sizeof p);
+	p.how = CACHE_OPENED_DECRYPTED;
+	p.from = "Ada Secret";
+	p.from_addr = "secret@s.example";
+	cache_protected_put(c, &mb, 2000, &p, &cause);
+	ix = index_open(c, "Senders", &cause);
+
+	/* ~f ada: both of Ada Berg's addresses match, and Ada Secret */
+	for (uid = 3000, k = 0; uid >= 1; uid--)
+		if (uid % 30 == 1 || uid % 30 == 2 || uid == 2000)
+			want[k++] = uid;
+	TAP_OK(view_is(ix, "~f ada", want, k, &n), "~f ada on 3000: "
+	    "the %zu messages of both of Ada Berg's addresses and the opened"
+	    " one, newest first (%zu)", k, n);
+	got = n;
+	/* ~f berg@: only one address of the name Ada Berg */
+	for (uid = 3000, k = 0; uid >= 1; uid--)
+		if (uid % 30 == 2)
+			want[k++] = uid;
+	TAP_OK(view_is(ix, "~f berg@", want, k, &n), "~f berg@: %zu of the "
+	    "name's messages, not those of its other address (%zu)", k, n);
+	/* with another term */
+	for (uid = 3000, k = 0; uid >= 1; uid--)
+		if ((uid % 30 == 1 && uid % 60 == 1) || uid % 30 == 2)
+			want[k++] = uid;
+	TAP_OK(view_is(ix, "~s hello ~f ada", want, k, &n), "~s hello ~f "
+	    "ada: %zu (%zu)", k, n);
+	/* the opened message is not Bulk's any more */
+	for (uid = 3000, k = 0; uid >= 1; uid--)
+		if (uid % 30 > 3 || uid % 30 == 0)
+			if (uid != 2000)
+				want[k++] = uid;
+	TAP_OK(view_is(ix, "~f bulk", want, k, &n), "~f bulk (most of the "
+	    "folder, walked): %zu, without the opened one (%zu)", k, n);
+	other = 0;
+	{
+		struct index_view	v = { INDEX_SORT_DATE, 1, "!~f ada",
+					    NULL, 0 };
+
+		index_count(ix, &v, &other, &cause);
+	}
+	TAP_OK(other + got == 3000, "!~f ada and ~f ada: all 3000 (%zu + "
+	    "%zu)", other, got);
+
+	/* new mail from a new Ada, seen after a refresh */
+	put(c, &mb, 3001, "", "Adalind", "new@n.example", "hi", 3001, 10,
+	    NULL, NULL, 0);
+	index_refresh(ix);
+	for (uid = 3001, k = 0; uid >= 1; uid--)
+		if (uid % 30 == 1 || uid % 30 == 2 || uid == 2000 ||
+		    uid == 3001)
+			want[k++] = uid;
+	fast_seen = view_is(ix, "~f ada", want, k, &n);
+	TAP_OK(fast_seen, "... a new sender's message is in it after new "
+	    "mail (%zu)", n);
+	/* and an expunged one leaves it */
+	cache_delete(c, &mb, 3001, &cause);
+	index_refresh(ix);
+	TAP_OK(view_is(ix, "~f ada", want + 1, k - 1, &n), "... and gone "
+	    "once expunged (%zu)", n);
+	index_close(ix);
+	free(cause);
+}
+
 int
 main(void)
 {
@@ -523,6 +661,7 @@ main(void)
 	protected(c, ts);
 	cache_mailbox(c, "Gen", 9, &gen, &cause);
 	generated(c, &gen);
+	by_sender(c);
 
 	trust_store_close(ts);
 	cache_close(c);
