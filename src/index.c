@@ -827,16 +827,14 @@ index_prepare(struct index *ix, enum index_sort sort, int reverse,
 	return index_count(ix, &v, &n, cause);
 }
 
-int
-index_count(struct index *ix, const struct index_view *v, size_t *count,
-    char **cause)
+/* The count of the view made last, read if it is not known. */
+static int
+index_count_now(struct index *ix, char **cause)
 {
 	sqlite3_stmt	*st;
 	int64_t		 n;
 	int		 next;
 
-	if (index_view(ix, v, cause) == -1)
-		return -1;
 	if (!ix->have_count) {
 		if (!ix->have_mb)
 			n = 0;
@@ -856,6 +854,15 @@ index_count(struct index *ix, const struct index_view *v, size_t *count,
 		ix->count = (size_t)n;
 		ix->have_count = 1;
 	}
+	return 0;
+}
+
+int
+index_count(struct index *ix, const struct index_view *v, size_t *count,
+    char **cause)
+{
+	if (index_view(ix, v, cause) == -1 || index_count_now(ix, cause) == -1)
+		return -1;
 	*count = ix->count;
 	return 0;
 }
@@ -1292,29 +1299,70 @@ index_page(struct index *ix, const struct index_view *v, size_t offset,
 	return 0;
 }
 
-/* The view's offset of the row whose key is key: the rows before it. */
+/*
+ * The rows of the view before the row whose key is key (after it, with
+ * after), counted up to limit (0: all).
+ */
 static int
-index_offset(struct index *ix, sqlite3_value **key, size_t *offset,
-    char **cause)
+index_count_from(struct index *ix, sqlite3_value **key, int after,
+    size_t limit, int64_t *n, char **cause)
 {
 	sqlite3_stmt	*st;
 	struct buf	 b;
-	char		*extra;
+	char		*extra, *what;
 	size_t		 i, nk = index_nkeys(ix);
-	int64_t		 n;
 	int		 next, rc;
 
 	buf_init(&b);
-	index_cmp_sql(ix, index_op(ix, 0, 0), (int)ix->nwords + 2, &b);
+	index_cmp_sql(ix, index_op(ix, after, 0), (int)ix->nwords + 2, &b);
 	extra = buf_take(&b);
-	rc = index_prepare_sql(ix, "count(*)", extra, NULL, &st, &next,
-	    cause);
+	if (limit > 0) {
+		/* SELECT count(*) FROM (SELECT 1 <where> LIMIT n) */
+		char	*tail = xasprintf(" LIMIT %zu)", limit);
+
+		what = xstrdup("count(*) FROM (SELECT 1");
+		rc = index_prepare_sql(ix, what, extra, tail, &st, &next,
+		    cause);
+		free(what);
+		free(tail);
+	} else
+		rc = index_prepare_sql(ix, "count(*)", extra, NULL, &st,
+		    &next, cause);
 	free(extra);
 	if (rc == -1)
 		return -1;
 	for (i = 0; i < nk; i++)
 		sqlite3_bind_value(st, next + (int)i, key[i]);
-	if (index_step_int(ix, st, &n, cause) == -1)
+	return index_step_int(ix, st, n, cause);
+}
+
+/*
+ * The view's offset of the row whose key is key: the rows before it,
+ * unless few come after it (the cursor on the newest message of a
+ * folder sorted by date, after new mail: a walk of a page, not of the
+ * folder).
+ */
+#define INDEX_FROM_END	1000
+static int
+index_offset(struct index *ix, sqlite3_value **key, size_t *offset,
+    char **cause)
+{
+	size_t	count;
+	int64_t	n;
+
+	if (index_count_now(ix, cause) == -1)
+		return -1;
+	count = ix->count;
+	if (count > INDEX_FROM_END) {
+		if (index_count_from(ix, key, 1, INDEX_FROM_END + 1, &n,
+		    cause) == -1)
+			return -1;
+		if (n <= INDEX_FROM_END && (size_t)n < count) {
+			*offset = count - 1 - (size_t)n;
+			return 0;
+		}
+	}
+	if (index_count_from(ix, key, 0, 0, &n, cause) == -1)
 		return -1;
 	*offset = (size_t)n;
 	return 0;

@@ -312,6 +312,20 @@ generated(struct cache *c, struct cache_mailbox *mb)
 		TAP_OK(got == 5000 && bad == 0, "sort %s%s: all 5000, once, "
 		    "in order, 50 a page (%zu out of place)", v.reverse ?
 		    "-" : "", index_sort_name(v.sort), bad);
+		/* a row's offset, counted from either end */
+		{
+			size_t	at[] = { 0, 1, 2500, 3998, 3999, 4000, 4001,
+				    4998, 4999 }, k, place, wrong = 0;
+
+			for (k = 0; got == 5000 && k < sizeof at / sizeof at[0];
+			    k++)
+				if (index_find(ix, &v, all[at[k]].uid,
+				    &place) == -1 || place != at[k])
+					wrong++;
+			TAP_OK(got == 5000 && wrong == 0, "... index_find "
+			    "gives the place of rows near the start, the "
+			    "middle and the end (%zu wrong)", wrong);
+		}
 		for (i = 0; i < got; i++)
 			free((char *)all[i].from);
 		free(all);
