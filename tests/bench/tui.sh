@@ -29,7 +29,15 @@
 # status is non-zero only when something could not be measured.
 #
 # Environment: BENCH_TUI_N, BENCH_TUI_REPS, BENCH_TUI_KEYS, BENCH_LIMIT
-# (seconds per step, 120), BENCH_OUT (the report is appended to this file),
+# (seconds per step, 120), BENCH_NEOMUTT_LIMIT (seconds per step of NeoMutt,
+# BENCH_LIMIT: a first screen that takes longer is reported as "did not
+# finish in N s", and NeoMutt is not run again), BENCH_TUI_COMPLETE=1 (an
+# untimed `steedmail --sync` between steedmail's cold and warm runs, so that
+# the warm run has the whole mailbox in its cache: the cold run is quit
+# once its output is quiet, which at a million messages is long before its
+# fetch ends; the default from BENCH_LARGE messages on), BENCH_CACHE and
+# BENCH_IMAP_VSZ (the mailbox kept between runs: tests/bench/mailbox.sh),
+# BENCH_OUT (the report is appended to this file),
 # BENCH_KEEP=1 (keep the temporary directory and the test environment's),
 # BENCH_TUI_ENV=DIR (use the running tests/env instance in DIR, whose
 # bench@steed.test already holds BENCH_TUI_N messages, and leave it up),
@@ -45,6 +53,7 @@ N=${BENCH_TUI_N:-100000}
 REPS=${BENCH_TUI_REPS:-3}
 KEYS=${BENCH_TUI_KEYS:-5}
 LIMIT=${BENCH_LIMIT:-120}
+NEOMUTT_LIMIT=${BENCH_NEOMUTT_LIMIT:-$LIMIT}
 CLIENTS=${BENCH_TUI_CLIENTS:-steed neomutt}
 USER_ADDR=bench@steed.test
 USER_PASS=bench-pw
@@ -52,15 +61,25 @@ USER_PASS=bench-pw
 say() { printf 'bench: %s\n' "$*" >&2; }
 die() { say "$*"; exit 1; }
 
-for v in "$N" "$REPS" "$KEYS" "$LIMIT"; do
+for v in "$N" "$REPS" "$KEYS" "$LIMIT" "$NEOMUTT_LIMIT"; do
 	case $v in ''|*[!0-9]*|0) die "BENCH_TUI_* and BENCH_LIMIT must be positive numbers, not '$v'" ;; esac
 done
 [ "$N" -ge 100 ] || die "BENCH_TUI_N must be at least 100"
 command -v neomutt >/dev/null 2>&1 || die "neomutt is missing (run contrib/install-deps --bench)"
-for p in python3 doveadm awk timeout; do
+for p in python3 doveadm awk timeout flock sha256sum; do
 	command -v "$p" >/dev/null 2>&1 || die "$p is missing"
 done
 [ -x "$STEEDMAIL" ] || die "build first: make steedmail (or make bench)"
+
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
+# shellcheck source=tests/bench/mailbox.sh
+. "$ROOT/tests/bench/mailbox.sh"
+COMPLETE=${BENCH_TUI_COMPLETE:-}
+if [ -z "$COMPLETE" ]; then
+	COMPLETE=0
+	[ "$N" -lt "$BENCH_LARGE" ] || COMPLETE=1
+fi
 
 T=$(mktemp -d /tmp/steedtui.XXXXXX) || die "mktemp failed"
 ENVDIR=
@@ -90,6 +109,7 @@ if [ -n "${BENCH_TUI_ENV:-}" ]; then
 	DOVEADM="doveadm -c $STEED_DOVECOT_CONF"
 else
 	say "starting the test environment"
+	bench_mailbox_env "$N"
 	out=$("$ROOT/tests/env/run" start) || die "tests/env/run start failed"
 	ENVDIR=$(printf '%s\n' "$out" | tail -n 1)
 	OWN_ENV=1
@@ -105,10 +125,7 @@ else
 			die "cannot create $parent"
 	fi
 	mkdir -p "$home" || die "cannot create $home"
-	say "writing $N messages into $home/Maildir"
-	python3 "$GEN" "$home/Maildir" "$N" || die "the generator failed"
-	chown -R "$STEED_MAIL_UID:$STEED_MAIL_GID" "$home" || die "chown of $home failed"
-	$DOVEADM index -u "$USER_ADDR" INBOX || die "doveadm index failed"
+	bench_mailbox_fill "$home" "$N"
 fi
 count=$($DOVEADM mailbox status -u "$USER_ADDR" messages INBOX 2>/dev/null |
     sed -n 's/.*messages=\([0-9]*\).*/\1/p')
@@ -193,15 +210,28 @@ script_warm() {
 }
 
 FAILED=
+NEOMUTT_DNF=
 # drive CLIENT MODE: one run; its figures appended to $T/results as
-# "CLIENT MODE NAME VALUE".
+# "CLIENT MODE NAME VALUE". NeoMutt's first screen not shown within
+# NEOMUTT_LIMIT is "CLIENT MODE dnf LIMIT", and NeoMutt is not run again.
 drive() {
-	local client=$1 mode=$2 cmd
-	if [ "$client" = steed ]; then cmd=("${STEED_CMD[@]}"); else cmd=("${NEOMUTT_CMD[@]}"); fi
+	local client=$1 mode=$2 cmd limit=$LIMIT
+	if [ "$client" = steed ]; then
+		cmd=("${STEED_CMD[@]}")
+	else
+		[ -z "$NEOMUTT_DNF" ] || return 0
+		cmd=("${NEOMUTT_CMD[@]}")
+		limit=$NEOMUTT_LIMIT
+	fi
 	"script_$mode" "$client" >"$T/steps"
-	if TERM=xterm-256color timeout $((LIMIT * 3)) python3 "$DRIVE" -t "$LIMIT" \
+	if TERM=xterm-256color timeout $((limit * 3)) python3 "$DRIVE" -t "$limit" \
 	    "$T/steps" -- "${cmd[@]}" >"$T/out" 2>"$T/err"; then
 		sed "s/^/$client $mode /" "$T/out" >>"$T/results"
+	elif [ "$client" = neomutt ] &&
+	    grep -q '^ptydrive: first: nothing matched .* within' "$T/err"; then
+		say "neomutt $mode: no first screen within $limit s"
+		echo "$client $mode dnf $limit" >>"$T/results"
+		NEOMUTT_DNF=$mode
 	else
 		say "$client $mode not measured:"
 		sed 's/^/bench:   /' "$T/err" | head -n 30 >&2
@@ -218,17 +248,31 @@ cold() {
 }
 : >"$T/results"
 
+# complete: the rest of the cold run's fetch, untimed (BENCH_TUI_COMPLETE).
+complete() {
+	[ "$COMPLETE" = 1 ] || return 0
+	say "completing steedmail's header cache (untimed --sync)"
+	timeout "$LIMIT" "${STEED_CMD[@]}" --sync </dev/null >/dev/null 2>"$T/err" ||
+		{ say "steedmail --sync failed:"; sed 's/^/bench:   /' "$T/err" | head -n 10 >&2; }
+}
+
 say "warming up the server: one open by each client, untimed"
 for c in $CLIENTS; do
 	drive "$c" cold
 done
 [ -z "$FAILED" ] || die "a client could not open the mailbox:$FAILED"
+if [ -n "$NEOMUTT_DNF" ]; then
+	say "NeoMutt's first open did not finish in $NEOMUTT_LIMIT s (it is tried once more, timed)"
+	NEOMUTT_DNF=
+fi
+[ "$OWN_ENV" = 0 ] || bench_mailbox_keep "$home" "$N"
 : >"$T/results"
 
 for r in $(seq 1 "$REPS"); do
 	say "round $r of $REPS"
 	for c in $CLIENTS; do
 		cold "$c"
+		[ "$c" != steed ] || complete
 		drive "$c" warm
 	done
 done
@@ -242,9 +286,14 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 	printf -- '- %s messages in INBOX (Maildir, Dovecot, IMAPS on loopback); %s rounds, interleaved; %s presses of each repeated key a round\n' \
 	    "$N" "$REPS" "$KEYS"
 	printf -- '- pseudo-terminal 80x24, TERM=xterm-256color, driven by tests/bench/ptydrive.py; NeoMutt %s\n' "$neomutt_v"
-	printf -- '- machine: %s cores, %s; load average at the end: %s\n\n' "$(nproc)" \
+	printf -- '- machine: %s cores, %s; load average at the end: %s\n' "$(nproc)" \
 	    "${cpu:-unknown CPU}" "$(cut -d' ' -f1-3 /proc/loadavg)"
-	awk '
+	printf -- '- NeoMutt limited to %s s a step' "$NEOMUTT_LIMIT"
+	if [ "$COMPLETE" = 1 ]; then
+		printf -- "; steedmail's cold run followed by an untimed --sync before its warm run"
+	fi
+	printf "\n\n"
+	awk -v n="$N" -v large="$BENCH_LARGE" '
 	function med(k,   n, i, j, t, a) {
 		n = cnt[k]
 		for (i = 1; i <= n; i++) a[i] = v[k, i]
@@ -257,9 +306,20 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 		if (n % 2) return a[(n + 1) / 2]
 		return (a[n / 2] + a[n / 2 + 1]) / 2
 	}
+	$3 == "dnf" { dnf[$1 " " $2] = $4; next }
 	{ k = $1 " " $2 " " $3; cnt[k]++; v[k, cnt[k]] = $4 }
-	function cell(k, unit,   m) {
-		if (!(k in cnt)) return "not measured"
+	function cell(k, unit,   m, w) {
+		if (!(k in cnt)) {
+			split(k, w, " ")
+			if ((w[1] " " w[2]) in dnf) {
+				if (w[3] == "first")
+					return "did not finish in " dnf[w[1] " " w[2]] " s"
+				return "—"
+			}
+			if ((w[1] " cold") in dnf)
+				return "not run (cold did not finish)"
+			return "not measured"
+		}
 		m = med(k); M[k] = m
 		if (unit == "s")
 			return sprintf("%.3f s (%.3f–%.3f)", m, lo[k], hi[k])
@@ -273,6 +333,9 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 		rs = "—"; ok = "not measured"
 		if ((sk in M) && (nk in M) && M[nk] > 0) {
 			r = M[sk] / M[nk]; rs = sprintf("%.2f", r)
+		} else if ((sk in M) && nk ~ / first$/ && (substr(nk, 1, length(nk) - 6) in dnf)) {
+			# NeoMutt took longer than its limit: the ratio is below this.
+			rs = sprintf("< %.3f", M[sk] / dnf[substr(nk, 1, length(nk) - 6)])
 		}
 		if (absolute && (sk in M))
 			ok = (M[sk] <= lim) ? "met" : "**not met**"
@@ -284,13 +347,19 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 		print "| what | steedmail | NeoMutt | ratio | target | met? |"
 		print "|---|---|---|---|---|---|"
 		row("first index screen, cold (no header cache)", "steed cold first", "neomutt cold first", "s", "≤ 0.3 s", 0.3, 1)
-		row("first index screen, warm", "steed warm first", "neomutt warm first", "s", "≤ 0.3 s", 0.3, 1)
+		row("first index screen, warm", "steed warm first", "neomutt warm first", "s", "≤ 0.1 s", 0.1, 1)
 		row("page down, redrawn to the last row", "steed warm pagedown", "neomutt warm pagedown", "ms", "≤ 16 ms", 0.016, 1)
 		row("next message (cursor moved)", "steed warm next", "neomutt warm next", "ms", "≤ 16 ms", 0.016, 1)
 		row("End (the newest message shown)", "steed warm end", "neomutt warm end", "ms", "≤ 16 ms", 0.016, 1)
 		row("thread sort, from the subject order", "steed warm sort_thread", "neomutt warm sort_thread", "ms", "≤ 16 ms", 0.016, 1)
-		row("peak RSS, mailbox open, cold", "steed cold rss", "neomutt cold rss", "kb", "≤ 0.25x", 0.25, 0)
-		row("peak RSS, mailbox open, after the keys", "steed warm rss", "neomutt warm rss", "kb", "≤ 0.25x", 0.25, 0)
+		if (n + 0 >= large + 0) {
+			# BENCH.md: at a million messages, 64 MB whatever NeoMutt needs.
+			row("peak RSS, mailbox open, cold", "steed cold rss", "neomutt cold rss", "kb", "≤ 64 MB", 65536, 1)
+			row("peak RSS, mailbox open, after the keys", "steed warm rss", "neomutt warm rss", "kb", "≤ 64 MB", 65536, 1)
+		} else {
+			row("peak RSS, mailbox open, cold", "steed cold rss", "neomutt cold rss", "kb", "≤ 0.25x", 0.25, 0)
+			row("peak RSS, mailbox open, after the keys", "steed warm rss", "neomutt warm rss", "kb", "≤ 0.25x", 0.25, 0)
+		}
 		print ""
 		print "Times are medians (min–max) over the rounds (keys: over every press); the"
 		print "first screen is timed from exec, a key from its write, both until the"

@@ -177,6 +177,16 @@ service auth {
   }
 }
 EOF
+	# A bench of a large mailbox (tests/bench/mailbox.sh) needs more than
+	# the imap process's default 256 MB: Dovecot's index of a million
+	# messages alone is more.
+	if [ -n "${STEED_ENV_IMAP_VSZ_LIMIT:-}" ]; then
+		cat >>"$_d/dovecot.conf" <<EOF
+service imap {
+  vsz_limit = $STEED_ENV_IMAP_VSZ_LIMIT
+}
+EOF
+	fi
 	if [ "$(id -u)" -ne 0 ]; then
 		cat >>"$_d/dovecot.conf" <<EOF
 default_internal_group = $(id -gn)
