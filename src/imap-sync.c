@@ -453,7 +453,11 @@ imap_sync_send(mailimap *imap, const uint32_t *uids, size_t n, size_t first,
  * The first batch, a small one, is sent alone and the next two only once
  * its answer is in: pipelined FETCHes are answered interleaved (Dovecot
  * runs them side by side), and the first screen would wait for part of
- * the next batch.
+ * the next batch. Going down through many messages into a cache that
+ * holds fewer, the sender, subject and size indexes are made after the
+ * batches instead of kept during them (cache_index_defer()), in the
+ * transaction of the last batch, or on the way out if the sync stops
+ * short; a sync killed meanwhile leaves them to the next one.
  */
 static int
 imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
@@ -467,7 +471,7 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 	size_t			 len;
 	char			 tag[2][24];
 	char			*why = NULL;
-	int			 rc = IMAP_FETCH_OK, drc, stop = 0;
+	int			 rc = IMAP_FETCH_OK, drc, stop = 0, deferred = 0;
 
 	if (n == 0)
 		return 0;
@@ -513,6 +517,16 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 			break;
 		}
 		imap_sync_batch_at(done, n, first, batch, down, &off, &len);
+		/* after the first batch, whose lowuid is stored already: of
+		   two batches or more, the indexes made at the end */
+		if (done == 1 && down && n >= 2 * batch) {
+			if ((deferred = cache_index_defer(c, n, cause)) == -1) {
+				deferred = 0;
+				cache_rollback(c);
+				rc = IMAP_FETCH_LOCAL;
+				break;
+			}
+		}
 		st.want = uids != NULL ? uids + off : NULL;
 		st.seq0 = (uint32_t)off + 1;
 		st.nwant = len;
@@ -539,11 +553,18 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 				mb->lowuid = st.low[done];
 			if (cache_mailbox_update(c, mb, cause) == -1)
 				rc = IMAP_FETCH_LOCAL;
+			/* the last batch: the indexes as they were */
+			if (rc == IMAP_FETCH_OK && off == 0 &&
+			    cache_index_build(c, cause) == -1)
+				rc = IMAP_FETCH_LOCAL;
 		}
 		if (rc == IMAP_FETCH_OK && cache_commit(c, cause) == -1)
 			rc = IMAP_FETCH_LOCAL;
-		else if (rc == IMAP_FETCH_OK)
+		else if (rc == IMAP_FETCH_OK) {
 			*fetched += st.batch_fetched;
+			if (down && off == 0)
+				deferred = 0;
+		}
 		/*
 		 * The connection broke in the middle of the answer: what came
 		 * before, if it is the batch's first UIDs in order, is kept,
@@ -613,6 +634,12 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 out:
 	if (rc == IMAP_FETCH_BROKEN)
 		imap_sync_unusable(imap);
+	/* stopped short: the indexes made now, not left to the next sync */
+	if (deferred && cache_index_build(c, &why) == -1) {
+		log_msg(LOG_INFO, "sync: %s", why);
+		free(why);
+		why = NULL;
+	}
 	imap_fetch_free(r);
 	buf_free(&set);
 	buf_free(&st.from);
@@ -976,6 +1003,9 @@ imap_sync(mailimap *imap, struct cache *c, const char *mailbox,
 		uids = NULL;
 	}
 	mb->lowuid = 0;
+	/* the indexes a sync killed while it went down left out */
+	if (cache_index_build(c, cause) == -1)
+		return -1;
 	if (imap_sync_refetch(imap, c, mb, cause) == -1 ||
 	    cache_recount(c, mb, cause) == -1) {
 		free(uids);
