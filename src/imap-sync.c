@@ -454,10 +454,11 @@ imap_sync_send(mailimap *imap, const uint32_t *uids, size_t n, size_t first,
  * its answer is in: pipelined FETCHes are answered interleaved (Dovecot
  * runs them side by side), and the first screen would wait for part of
  * the next batch. Going down through many messages into a cache that
- * holds fewer, the sender, subject and size indexes are made after the
- * batches instead of kept during them (cache_index_defer()), in the
- * transaction of the last batch, or on the way out if the sync stops
- * short; a sync killed meanwhile leaves them to the next one.
+ * holds fewer, the sender, subject and size indexes are dropped after
+ * the first batch and made again from the rows stored (a sort) in the
+ * transaction of the third batch from the end, while the server answers
+ * the last two; or on the way out if the sync stops short. A sync killed
+ * meanwhile leaves them to the next one (cache_index_defer()).
  */
 static int
 imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
@@ -517,9 +518,10 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 			break;
 		}
 		imap_sync_batch_at(done, n, first, batch, down, &off, &len);
-		/* after the first batch, whose lowuid is stored already: of
-		   two batches or more, the indexes made at the end */
-		if (done == 1 && down && n >= 2 * batch) {
+		/* after the first batch, whose lowuid is stored already: with
+		   two full batches or more before the last two, the indexes
+		   made near the end */
+		if (done == 1 && down && nbatch >= 5) {
 			if ((deferred = cache_index_defer(c, n, cause)) == -1) {
 				deferred = 0;
 				cache_rollback(c);
@@ -553,8 +555,23 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 				mb->lowuid = st.low[done];
 			if (cache_mailbox_update(c, mb, cause) == -1)
 				rc = IMAP_FETCH_LOCAL;
-			/* the last batch: the indexes as they were */
-			if (rc == IMAP_FETCH_OK && off == 0 &&
+			/*
+			 * The indexes as they were: made with the third
+			 * batch from the end, while the server answers the
+			 * last two (both asked for first), whose rows go
+			 * into them; with the last one in any case (a sync
+			 * killed before may have left them out).
+			 */
+			if (rc == IMAP_FETCH_OK && deferred &&
+			    done + 3 == nbatch && imap_sync_send(imap, uids, n,
+			    first, batch, down, nbatch, done + 2, &sent, tag,
+			    &set, cause) == -1) {
+				cache_rollback(c);
+				rc = IMAP_FETCH_BROKEN;
+				goto out;
+			}
+			if (rc == IMAP_FETCH_OK && (off == 0 || (deferred &&
+			    done + 3 == nbatch)) &&
 			    cache_index_build(c, cause) == -1)
 				rc = IMAP_FETCH_LOCAL;
 		}
@@ -562,7 +579,7 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 			rc = IMAP_FETCH_LOCAL;
 		else if (rc == IMAP_FETCH_OK) {
 			*fetched += st.batch_fetched;
-			if (down && off == 0)
+			if (down && (off == 0 || done + 3 == nbatch))
 				deferred = 0;
 		}
 		/*
