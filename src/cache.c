@@ -202,6 +202,23 @@ static const char *cache_migrations[] = {
 	" mailbox = old.mailbox AND fkey = old.fkey); END;",
 };
 
+/*
+ * The indexes of the sorts by sender, subject and size, as migration
+ * 5 -> 6 made them: a new row lands anywhere in them, so keeping them
+ * while many rows go in costs more than making them once from the rows
+ * (a sort) after. The date and UID indexes, where new rows land side by
+ * side and the first screen reads, are always kept.
+ */
+static const char *const cache_deferred[][2] = {
+	{ "message_from", "CREATE INDEX IF NOT EXISTS message_from ON"
+	    " message (mailbox, fkey, edate, uid)" },
+	{ "message_subject", "CREATE INDEX IF NOT EXISTS message_subject ON"
+	    " message (mailbox, skey, edate, uid)" },
+	{ "message_size", "CREATE INDEX IF NOT EXISTS message_size ON"
+	    " message (mailbox, size, edate, uid)" },
+};
+#define CACHE_DEFERRED	(sizeof cache_deferred / sizeof cache_deferred[0])
+
 static int
 cache_fail(struct cache *c, const char *what, char **cause)
 {
@@ -224,12 +241,30 @@ static void	cache_seen_forget(struct cache *);
 static int	cache_step(struct cache *, sqlite3_stmt *, const char *,
 		    char **);
 static int	cache_touch(struct cache *, int64_t, char **);
+static int	cache_index_present(struct cache *, int *);
+static int	cache_exec(struct cache *, const char *, char **);
 
 /* A cache: what is not ours or cannot be migrated is made anew. */
 static const struct db_schema cache_db = {
 	"header cache", CACHE_APP_ID, cache_schema, cache_migrations,
 	CACHE_VERSION, "NORMAL", 1
 };
+
+/* At open: the deferred indexes made, if no sync went down meanwhile. */
+static int
+cache_index_open(struct cache *c, char **cause)
+{
+	int	n, down;
+
+	if (cache_index_present(c, &n) == -1)
+		return cache_fail(c, "indexes", cause);
+	if (n == (int)CACHE_DEFERRED)
+		return 0;
+	if (db_int(c->db, "SELECT EXISTS (SELECT 1 FROM mailbox WHERE"
+	    " lowuid > 0)", &down) == -1)
+		return cache_fail(c, "indexes", cause);
+	return down ? 0 : cache_index_build(c, cause);
+}
 
 struct cache *
 cache_open_path(const char *path, char **cause)
@@ -280,6 +315,12 @@ cache_open_path(const char *path, char **cause)
 	    sqlite3_prepare_v2(c->db, "UPDATE mailbox SET nmsg = nmsg + ?"
 	    " WHERE id = ?", -1, &c->count, NULL) != SQLITE_OK) {
 		cache_fail(c, "cannot prepare", cause);
+		cache_close(c);
+		return NULL;
+	}
+	/* the indexes a sync killed while going down left out, unless a
+	   sync going down is under way (it makes them at its end) */
+	if (cache_index_open(c, cause) == -1) {
 		cache_close(c);
 		return NULL;
 	}
@@ -958,6 +999,56 @@ cache_put(struct cache *c, const struct cache_mailbox *mb,
 	}
 	if (prot)
 		return cache_rekey(c, mb->id, m->uid, cause);
+	return 0;
+}
+
+/* How many of them the file has. */
+static int
+cache_index_present(struct cache *c, int *n)
+{
+	return db_int(c->db, "SELECT count(*) FROM sqlite_master WHERE"
+	    " type = 'index' AND name IN ('message_from', 'message_subject',"
+	    " 'message_size')", n);
+}
+
+int
+cache_index_defer(struct cache *c, size_t nnew, char **cause)
+{
+	char	*sql;
+	size_t	 i;
+	int	 rows;
+
+	if (db_int(c->db, "SELECT count(*) FROM message", &rows) == -1)
+		return cache_fail(c, "count", cause);
+	if (rows < 0 || (size_t)rows >= nnew)
+		return 0;
+	for (i = 0; i < CACHE_DEFERRED; i++) {
+		sql = xasprintf("DROP INDEX IF EXISTS %s", cache_deferred[i][0]);
+		if (cache_exec(c, sql, cause) == -1) {
+			free(sql);
+			return -1;
+		}
+		free(sql);
+	}
+	log_msg(LOG_INFO, "cache: %zu rows to come into %d: the sender, "
+	    "subject and size indexes made after them", nnew, rows);
+	return 1;
+}
+
+int
+cache_index_build(struct cache *c, char **cause)
+{
+	size_t	i;
+	int	n;
+
+	if (cache_index_present(c, &n) == -1)
+		return cache_fail(c, "indexes", cause);
+	if (n == (int)CACHE_DEFERRED)
+		return 0;
+	for (i = 0; i < CACHE_DEFERRED; i++)
+		if (cache_exec(c, cache_deferred[i][1], cause) == -1)
+			return -1;
+	log_msg(LOG_INFO, "cache: the sender, subject and size indexes made");
 	return 0;
 }
 

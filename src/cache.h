@@ -135,6 +135,18 @@ void	 cache_rollback(struct cache *);
 
 int	 cache_put(struct cache *, const struct cache_mailbox *,
 	    const struct cache_msg *, char **cause);
+/*
+ * For a sync about to store nnew messages into a cache that holds fewer
+ * (a mailbox fetched for the first time): drop the indexes of the sorts
+ * by sender, subject and size, in the caller's transaction, so that the
+ * rows go in without them; 1 when dropped, 0 when not worth it, -1.
+ * cache_index_build() makes them again (nothing when they are there),
+ * in a transaction of the caller's or of its own; cache_open() does too
+ * when no mailbox is in the middle of a sync going down (lowuid), as a
+ * sync killed while it went down leaves them out.
+ */
+int	 cache_index_defer(struct cache *, size_t nnew, char **cause);
+int	 cache_index_build(struct cache *, char **cause);
 /* 1 if the cached flags of uid changed, 0 if they were so already (or
  * uid is not cached), -1 on a database error. */
 int	 cache_set_flags(struct cache *, const struct cache_mailbox *,

@@ -1408,11 +1408,19 @@ int
 imap_fetch_send(mailstream *s, const char *tag, const char *set,
     int envelope, char **cause)
 {
+	return imap_fetch_send_by(s, tag, set, envelope, 1, cause);
+}
+
+int
+imap_fetch_send_by(mailstream *s, const char *tag, const char *set,
+    int envelope, int by_uid, char **cause)
+{
 	char	*cmd;
 	size_t	 len;
 	int	 ok;
 
-	cmd = xasprintf("%s UID FETCH %s (UID FLAGS%s)\r\n", tag, set,
+	cmd = xasprintf("%s %sFETCH %s (UID FLAGS%s)\r\n", tag,
+	    by_uid ? "UID " : "", set,
 	    envelope ? " INTERNALDATE RFC822.SIZE ENVELOPE"
 	    " BODY.PEEK[HEADER.FIELDS (REFERENCES CONTENT-TYPE FROM)]" : "");
 	len = strlen(cmd);

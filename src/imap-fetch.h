@@ -101,6 +101,12 @@ void		 imap_fetch_track_exists(struct imap_fetch *, uint32_t *);
  */
 int		 imap_fetch_send(mailstream *, const char *tag,
 		     const char *set, int envelope, char **cause);
+/*
+ * The same, set being message sequence numbers with by_uid 0 ("tag FETCH
+ * set (...)"): the answer is the same, UID included.
+ */
+int		 imap_fetch_send_by(mailstream *, const char *tag,
+		     const char *set, int envelope, int by_uid, char **cause);
 
 /*
  * Read responses up to the tagged reply to tag, calling fn (NULL: none)

@@ -206,13 +206,30 @@ struct imap_sync_store {
 	struct buf		 from, subject;	/* reused for every message */
 	struct buf		 rcpt, addr;
 
-	/* The batch being read: its UIDs (ascending), how many of them
-	 * came first and in order, and whether anything else came. */
+	/* The batch being read: its UIDs (ascending), or by sequence
+	 * numbers (want NULL) its first one; how many of them came first
+	 * and in order, and whether anything else came. */
 	const uint32_t		*want;
+	uint32_t		 seq0;
 	size_t			 nwant, inorder;
 	int			 scattered;
 	uint32_t		 batch_fetched;
+
+	/* By sequence numbers, going down: each batch's lowest UID come
+	 * so far (pipelined FETCHes may interleave their answers, so a
+	 * batch's messages can come while the one before it is read). */
+	uint32_t		*low;
+	size_t			 nseq, first, batch;
 };
+
+/* Going down by sequence numbers: the batch that seq (1..nseq) is in. */
+static size_t
+imap_sync_batch_of(const struct imap_sync_store *st, uint32_t seq)
+{
+	size_t	d = st->nseq - seq;
+
+	return d < st->first ? 0 : 1 + (d - st->first) / st->batch;
+}
 
 /* Decoded header text (subject, a display name) in b, as a C string. */
 static const char *
@@ -307,7 +324,15 @@ imap_sync_store_msg(const struct imap_fetch_msg *fm, void *arg, char **cause)
 	m.message_id = fm->message_id;
 	if (cache_put(st->c, st->mb, &m, cause) == -1)
 		return -1;
-	if (st->inorder < st->nwant && st->want[st->inorder] == m.uid)
+	if (st->want == NULL && fm->seq >= 1 && fm->seq <= st->nseq) {
+		size_t	b = imap_sync_batch_of(st, fm->seq);
+
+		if (st->low[b] == 0 || m.uid < st->low[b])
+			st->low[b] = m.uid;
+	}
+	if (st->inorder < st->nwant && (st->want != NULL ?
+	    st->want[st->inorder] == m.uid :
+	    fm->seq == st->seq0 + st->inorder))
 		st->inorder++;
 	else
 		st->scattered = 1;
@@ -387,13 +412,53 @@ imap_sync_batch_at(size_t i, size_t n, size_t first, size_t batch, int down,
 }
 
 /*
+ * Send the FETCHes of batches up to (not past) upto: UIDs, or sequence
+ * numbers when uids is NULL.
+ */
+static int
+imap_sync_send(mailimap *imap, const uint32_t *uids, size_t n, size_t first,
+    size_t batch, int down, size_t nbatch, size_t upto, size_t *sent,
+    char tag[2][24], struct buf *set, char **cause)
+{
+	size_t	off, len;
+
+	for (; *sent < nbatch && *sent <= upto; (*sent)++) {
+		imap_sync_batch_at(*sent, n, first, batch, down, &off, &len);
+		if (uids != NULL)
+			imap_sync_set(set, uids + off, len);
+		else {
+			buf_reset(set);
+			buf_addf(set, "%zu:%zu", off + 1, off + len);
+		}
+		snprintf(tag[*sent % 2], sizeof tag[0], "S%zu", *sent + 1);
+		if (imap_fetch_send_by(imap->imap_stream, tag[*sent % 2],
+		    set->data, 1, uids != NULL, cause) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/*
  * Fetch envelopes of the given UIDs (ascending) in batches and store them,
  * one transaction a batch, from the lowest up, or with down from the
  * highest down (a cold cache: the newest screenful first, then older
- * batches going back). Going down, each batch's transaction moves the
- * mailbox's lowuid to its lowest UID (0 with the last), so that a sync
- * cut short or killed goes on from there; a batch cut short is not kept,
- * as what came of it would leave a gap above lowuid.
+ * batches going back). With uids NULL, n is the mailbox's EXISTS and the
+ * batches are asked for by sequence numbers, going down (a mailbox with
+ * nothing cached: no SEARCH of every UID before the first screen).
+ * Going down, each batch's transaction moves the mailbox's lowuid to its
+ * lowest UID (0 with the last), so that a sync cut short or killed goes
+ * on from there; of a batch cut short, what came of it first and in
+ * order is kept, with lowuid left above the gap it leaves.
+ *
+ * The first batch, a small one, is sent alone and the next two only once
+ * its answer is in: pipelined FETCHes are answered interleaved (Dovecot
+ * runs them side by side), and the first screen would wait for part of
+ * the next batch. Going down through many messages into a cache that
+ * holds fewer, the sender, subject and size indexes are dropped after
+ * the first batch and made again from the rows stored (a sort) in the
+ * transaction of the third batch from the end, while the server answers
+ * the last two; or on the way out if the sync stops short. A sync killed
+ * meanwhile leaves them to the next one (cache_index_defer()).
  */
 static int
 imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
@@ -407,7 +472,7 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 	size_t			 len;
 	char			 tag[2][24];
 	char			*why = NULL;
-	int			 rc = IMAP_FETCH_OK, drc, stop = 0;
+	int			 rc = IMAP_FETCH_OK, drc, stop = 0, deferred = 0;
 
 	if (n == 0)
 		return 0;
@@ -422,6 +487,13 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 	st.c = c;
 	st.mb = mb;
 	st.fetched = fetched;
+	if (uids == NULL) {
+		st.low = xreallocarray(NULL, nbatch, sizeof *st.low);
+		memset(st.low, 0, nbatch * sizeof *st.low);
+		st.nseq = n;
+		st.first = first;
+		st.batch = batch;
+	}
 	buf_init(&st.from);
 	buf_init(&st.subject);
 	buf_init(&st.rcpt);
@@ -433,42 +505,83 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 		    &imap->imap_selection_info->sel_exists);
 
 	for (done = 0; done < nbatch; done++) {
-		/* At most two outstanding: this batch and the next. */
-		while (sent < nbatch && sent <= done + 1) {
-			imap_sync_batch_at(sent, n, first, batch, down, &off,
-			    &len);
-			imap_sync_set(&set, uids + off, len);
-			snprintf(tag[sent % 2], sizeof tag[0], "S%zu",
-			    sent + 1);
-			if (imap_fetch_send(imap->imap_stream, tag[sent % 2],
-			    set.data, 1, cause) == -1) {
-				rc = IMAP_FETCH_BROKEN;
-				goto out;
-			}
-			sent++;
+		/* At most two outstanding: this batch and the next; the
+		   small first one alone. */
+		if (imap_sync_send(imap, uids, n, first, batch, down, nbatch,
+		    done == 0 && first < batch ? 0 : done + 1, &sent, tag,
+		    &set, cause) == -1) {
+			rc = IMAP_FETCH_BROKEN;
+			goto out;
 		}
 		if (cache_begin(c, cause) == -1) {
 			rc = IMAP_FETCH_LOCAL;
 			break;
 		}
 		imap_sync_batch_at(done, n, first, batch, down, &off, &len);
-		st.want = uids + off;
+		/* after the first batch, whose lowuid is stored already: with
+		   two full batches or more before the last two, the indexes
+		   made near the end */
+		if (done == 1 && down && nbatch >= 5) {
+			if ((deferred = cache_index_defer(c, n, cause)) == -1) {
+				deferred = 0;
+				cache_rollback(c);
+				rc = IMAP_FETCH_LOCAL;
+				break;
+			}
+		}
+		st.want = uids != NULL ? uids + off : NULL;
+		st.seq0 = (uint32_t)off + 1;
 		st.nwant = len;
 		st.inorder = 0;
 		st.scattered = 0;
 		st.batch_fetched = 0;
 		rc = imap_fetch_response(r, tag[done % 2], imap_sync_store_msg,
 		    &st, cause);
+		/* the next two asked for while this one is stored */
+		if (rc == IMAP_FETCH_OK && done == 0 && imap_sync_send(imap,
+		    uids, n, first, batch, down, nbatch, 1, &sent, tag, &set,
+		    cause) == -1) {
+			cache_rollback(c);
+			rc = IMAP_FETCH_BROKEN;
+			goto out;
+		}
 		/* going down: how far, in the batch's transaction */
 		if (rc == IMAP_FETCH_OK && down) {
-			mb->lowuid = off == 0 ? 0 : uids[off];
+			if (off == 0)
+				mb->lowuid = 0;
+			else if (uids != NULL)
+				mb->lowuid = uids[off];
+			else if (st.low[done] != 0)
+				mb->lowuid = st.low[done];
 			if (cache_mailbox_update(c, mb, cause) == -1)
+				rc = IMAP_FETCH_LOCAL;
+			/*
+			 * The indexes as they were: made with the third
+			 * batch from the end, while the server answers the
+			 * last two (both asked for first), whose rows go
+			 * into them; with the last one in any case (a sync
+			 * killed before may have left them out).
+			 */
+			if (rc == IMAP_FETCH_OK && deferred &&
+			    done + 3 == nbatch && imap_sync_send(imap, uids, n,
+			    first, batch, down, nbatch, done + 2, &sent, tag,
+			    &set, cause) == -1) {
+				cache_rollback(c);
+				rc = IMAP_FETCH_BROKEN;
+				goto out;
+			}
+			if (rc == IMAP_FETCH_OK && (off == 0 || (deferred &&
+			    done + 3 == nbatch)) &&
+			    cache_index_build(c, cause) == -1)
 				rc = IMAP_FETCH_LOCAL;
 		}
 		if (rc == IMAP_FETCH_OK && cache_commit(c, cause) == -1)
 			rc = IMAP_FETCH_LOCAL;
-		else if (rc == IMAP_FETCH_OK)
+		else if (rc == IMAP_FETCH_OK) {
 			*fetched += st.batch_fetched;
+			if (down && (off == 0 || done + 3 == nbatch))
+				deferred = 0;
+		}
 		/*
 		 * The connection broke in the middle of the answer: what came
 		 * before, if it is the batch's first UIDs in order, is kept,
@@ -486,7 +599,8 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 			 * asked for anyway.
 			 */
 			if (down && mb->lowuid == 0) {
-				mb->lowuid = uids[off];
+				mb->lowuid = uids != NULL ? uids[off] :
+				    st.low[done];
 				if (cache_mailbox_update(c, mb, &why) == -1) {
 					free(why);
 					why = NULL;
@@ -537,12 +651,19 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 out:
 	if (rc == IMAP_FETCH_BROKEN)
 		imap_sync_unusable(imap);
+	/* stopped short: the indexes made now, not left to the next sync */
+	if (deferred && cache_index_build(c, &why) == -1) {
+		log_msg(LOG_INFO, "sync: %s", why);
+		free(why);
+		why = NULL;
+	}
 	imap_fetch_free(r);
 	buf_free(&set);
 	buf_free(&st.from);
 	buf_free(&st.subject);
 	buf_free(&st.rcpt);
 	buf_free(&st.addr);
+	free(st.low);
 	if (stop && rc == IMAP_FETCH_OK) {
 		*cause = xstrdup("stopped as asked");
 		return -1;
@@ -853,14 +974,27 @@ imap_sync(mailimap *imap, struct cache *c, const char *mailbox,
 	 * highest. Then, going down, those older than where a newest-first
 	 * sync cut short or killed had come to (lowuid).
 	 */
-	if (sel->sel_uidnext == 0 || sel->sel_uidnext > mb->maxuid + 1 ||
+	if (mb->count == 0 && st->exists > 0) {
+		/*
+		 * Nothing cached: every message is new, and the newest
+		 * screenful is asked for at once by sequence numbers,
+		 * without a SEARCH of every UID first. Going down, an
+		 * expunge meanwhile (the server sends none during a FETCH
+		 * by sequence numbers) would move only the messages above
+		 * it, which are fetched already: nothing is missed.
+		 */
+		if (imap_sync_fetch_new(imap, c, mb, NULL, st->exists, 1,
+		    &st->fetched, cause) == -1)
+			return -1;
+	} else if (sel->sel_uidnext == 0 ||
+	    sel->sel_uidnext > mb->maxuid + 1 ||
 	    mb->count + 0u != sel->sel_exists) {
 		if (imap_sync_search(imap, mb->maxuid + 1, 0, &uids, &nuids,
 		    cause) == -1)
 			return -1;
 		qsort(uids, nuids, sizeof *uids, imap_sync_cmp);
-		if (imap_sync_fetch_new(imap, c, mb, uids, nuids,
-		    mb->count == 0, &st->fetched, cause) == -1) {
+		if (imap_sync_fetch_new(imap, c, mb, uids, nuids, 0,
+		    &st->fetched, cause) == -1) {
 			free(uids);
 			return -1;
 		}
@@ -886,6 +1020,9 @@ imap_sync(mailimap *imap, struct cache *c, const char *mailbox,
 		uids = NULL;
 	}
 	mb->lowuid = 0;
+	/* the indexes a sync killed while it went down left out */
+	if (cache_index_build(c, cause) == -1)
+		return -1;
 	if (imap_sync_refetch(imap, c, mb, cause) == -1 ||
 	    cache_recount(c, mb, cause) == -1) {
 		free(uids);

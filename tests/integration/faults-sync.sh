@@ -95,3 +95,45 @@ ok "the database is whole (integrity_check)" \
     [ "$(count 'PRAGMA integrity_check')" = ok ]
 s --sync >"$T_TMP/warm" 2>&1
 ok "a warm sync afterwards is still right" sh -c "[ \$(sqlite3 -batch '$HCACHE' 'SELECT count(*) FROM message') = $N ]"
+
+# Once more from a cold cache in batches of 1,000, so that the sync makes
+# the sender, subject and size indexes after its batches instead of during
+# them (cache_index_defer()): cut four times in the middle of the FETCH
+# answers, each run cut short makes them on its way out, and the run that
+# completes leaves them there with every message cached once.
+INDEXES="SELECT group_concat(name, ' ') FROM (SELECT name FROM sqlite_master
+    WHERE type = 'index' AND name IN ('message_from', 'message_subject',
+    'message_size') ORDER BY name)"
+WANT="message_from message_size message_subject"
+rm -f "$HCACHE" "$HCACHE-wal" "$HCACHE-shm"
+printf '%s\n' "cut down 700000" "cut down 1200000" "cut down 900000" \
+    "cut down 1500000" >"$PLAN"
+cut0=$(grep -c '^cut down .*: dropped' "$PLOG")
+runs=0 done= kept=0 missing=0 grew=1
+while [ "$runs" -lt 12 ]; do
+	runs=$((runs + 1))
+	if STEEDMAIL_SYNC_BATCH=1000 s --sync -d 1 >"$T_TMP/small.$runs" 2>&1
+	then
+		done=$runs
+		break
+	fi
+	now=$(count 'SELECT count(*) FROM message')
+	[ "$now" -ge "$kept" ] || grew=0
+	kept=$now
+	[ "$(count "$INDEXES")" = "$WANT" ] || missing=$((missing + 1))
+	diag "batches of 1000, run $runs cut short: $now rows, lowuid $(count 'SELECT lowuid FROM mailbox'), indexes: $(count "$INDEXES")"
+done
+ok "batches of 1000: the connection was cut four times" \
+    sh -c "[ \$(grep -c '^cut down .*: dropped' '$PLOG') = $((cut0 + 4)) ]"
+ok "... the indexes were made after the batches" \
+    grep -q 'indexes made after them' "$T_TMP/cache/steedmail/debug.log"
+ok "... every run cut short made them again on its way out" [ "$missing" = 0 ]
+ok "... and kept what it stored" [ "$grew" = 1 ]
+ok "... a sync completes in the end" [ -n "$done" ]
+ok "... with the indexes there" [ "$(count "$INDEXES")" = "$WANT" ]
+ok "... the cache holds $N rows, each UID once, 1 to $N" \
+    [ "$(count 'SELECT count(*) || " " || count(DISTINCT uid) || " " || min(uid) || " " || max(uid) FROM message')" = "$N $N 1 $N" ]
+ok "... the database is whole (integrity_check)" \
+    [ "$(count 'PRAGMA integrity_check')" = ok ]
+s --list --sort from >"$T_TMP/list-from" 2>&1
+ok "... --list by sender shows $N messages" [ "$(wc -l <"$T_TMP/list-from")" = "$N" ]

@@ -369,6 +369,84 @@ test_protected(void)
 	free(cause);
 }
 
+/* The deferred indexes' definitions, by name; "" when none is there. */
+static void
+deferred_sql(struct cache *c, char *out, size_t len)
+{
+	sqlite3_stmt	*st;
+
+	*out = '\0';
+	if (sqlite3_prepare_v2(cache_sqlite(c), "SELECT coalesce(group_concat("
+	    "sql, ';'), '') FROM (SELECT sql FROM sqlite_master WHERE type ="
+	    " 'index' AND name IN ('message_from', 'message_subject',"
+	    " 'message_size') ORDER BY name)", -1, &st, NULL) != SQLITE_OK)
+		return;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		snprintf(out, len, "%s", sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+}
+
+/*
+ * A sync of many messages into a nearly empty cache drops the sender,
+ * subject and size indexes and makes them again after its batches; a
+ * sync killed in between leaves them out, and opening the cache makes
+ * them unless a sync going down (lowuid) is under way.
+ */
+static void
+test_deferred(void)
+{
+	struct cache		*c;
+	struct cache_mailbox	 mb;
+	char			 p[300], made[1024], now[1024], *cause = NULL;
+	uint32_t		 uid;
+
+	snprintf(p, sizeof p, "%s/d.hcache", dir);
+	c = cache_open_path(p, &cause);
+	cache_mailbox(c, "INBOX", 1, &mb, &cause);
+	deferred_sql(c, made, sizeof made);
+	TAP_OK(strstr(made, "message_from") != NULL &&
+	    strstr(made, "message_size") != NULL &&
+	    strstr(made, "message_subject") != NULL,
+	    "a new cache has the sender, subject and size indexes");
+	cache_begin(c, &cause);
+	put(c, &mb, 100, "newest");
+	TAP_OK(cache_index_defer(c, 1, &cause) == 0,
+	    "not deferred for fewer rows than the cache holds");
+	TAP_OK(cache_index_defer(c, 50, &cause) == 1,
+	    "deferred for more rows than the cache holds");
+	for (uid = 1; uid < 50; uid++)
+		put(c, &mb, uid, uid % 2 ? "Re: odd" : "even");
+	cache_commit(c, &cause);
+	deferred_sql(c, now, sizeof now);
+	TAP_STR(now, "", "... the indexes are gone meanwhile");
+	TAP_OK(cache_index_build(c, &cause) == 0, "cache_index_build runs");
+	deferred_sql(c, now, sizeof now);
+	TAP_STR(now, made, "... and makes them as a new cache has them");
+	TAP_OK(cache_index_build(c, &cause) == 0, "... twice is harmless");
+
+	/* killed going down: left out at open, made once it is done */
+	cache_begin(c, &cause);
+	cache_index_defer(c, 1000, &cause);
+	mb.lowuid = 40;
+	cache_mailbox_update(c, &mb, &cause);
+	cache_commit(c, &cause);
+	cache_close(c);
+	c = cache_open_path(p, &cause);
+	deferred_sql(c, now, sizeof now);
+	TAP_STR(now, "", "opened while a sync going down is under way "
+	    "(lowuid): left to that sync");
+	TAP_OK(count(c, &mb) == 50, "... every row read without them");
+	cache_mailbox_find(c, "INBOX", &mb, &cause);
+	mb.lowuid = 0;
+	cache_mailbox_update(c, &mb, &cause);
+	cache_close(c);
+	c = cache_open_path(p, &cause);
+	deferred_sql(c, now, sizeof now);
+	TAP_STR(now, made, "opened with no sync going down: made again");
+	cache_close(c);
+	free(cause);
+}
+
 int
 main(void)
 {
@@ -502,6 +580,8 @@ main(void)
 	    cause ? cause : "none");
 	free(cause);
 	cause = NULL;
+
+	test_deferred();
 
 	{
 		char cmd[300];
