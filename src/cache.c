@@ -1018,7 +1018,8 @@ cache_index_defer(struct cache *c, size_t nnew, char **cause)
 	size_t	 i;
 	int	 rows;
 
-	if (db_int(c->db, "SELECT count(*) FROM message", &rows) == -1)
+	if (db_int(c->db, "SELECT coalesce(sum(nmsg), 0) FROM mailbox",
+	    &rows) == -1)
 		return cache_fail(c, "count", cause);
 	if (rows < 0 || (size_t)rows >= nnew)
 		return 0;

@@ -638,6 +638,18 @@ index_fast(struct index *ix, const struct index_term *t, size_t nt,
 	total = index_total(ix);
 	if (i == nt || total < INDEX_FAST_MIN)
 		return 0;
+	/* a first sync going down makes the sender's index at its end
+	   (cache.h): until then, a walk */
+	if (sqlite3_prepare_v2(ix->db, "SELECT 1 FROM sqlite_master WHERE"
+	    " type = 'index' AND name = 'message_from'", -1, &st,
+	    NULL) != SQLITE_OK)
+		return index_fail(ix, "senders", cause);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	if (rc != SQLITE_ROW)
+		return index_fail(ix, "senders", cause);
 	sql = xasprintf("CREATE TEMP TABLE IF NOT EXISTS ixf%u (fkey TEXT"
 	    " PRIMARY KEY, full INTEGER) WITHOUT ROWID; DELETE FROM"
 	    " temp.ixf%u", ix->id, ix->id);
