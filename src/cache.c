@@ -1018,6 +1018,9 @@ cache_index_defer(struct cache *c, size_t nnew, char **cause)
 	size_t	 i;
 	int	 rows;
 
+	/* the rows this transaction stored counted too */
+	if (cache_count_flush(c, cause) == -1)
+		return -1;
 	if (db_int(c->db, "SELECT coalesce(sum(nmsg), 0) FROM mailbox",
 	    &rows) == -1)
 		return cache_fail(c, "count", cause);

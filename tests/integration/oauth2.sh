@@ -155,7 +155,12 @@ n=$(refreshes)
 rm -f "$DLOG"
 alice -d 3 --idle --timeout 20 >"$T_TMP/idle" 2>&1 &
 pid=$!
-sleep 1
+# in IDLE before its token is made to expire (a slow start, a sanitizer
+# build under load, would otherwise log in after the kick)
+for _ in $(seq 100); do
+	grep -q 'IMAP: IDLE for up to' "$DLOG" 2>/dev/null && break
+	sleep 0.1
+done
 as_post /test/expire
 dove kick "$STEED_ALICE" >/dev/null
 sleep 1
