@@ -204,15 +204,9 @@ script_warm() {
 		printf 'key sort_thread \\r %s%d(?![0-9])\n' "$ROW" $((N - 1))
 	else
 		printf 'send o\nsend s\nsettle 2\nsend o\n'
-		if [ "$N" -ge "$BENCH_LARGE" ]; then
-			# NeoMutt puts the newest thread at the top of its last
-			# page, where the neighbour is not shown when the page
-			# starts with it (a million: 999,999 rows before it, 21 a
-			# page): until the screen is quiet for 1 s instead.
-			printf 'keyquiet sort_thread t 1\n'
-		else
-			printf 'key sort_thread t %s%d(?![0-9])\n' "$ROW" $((N - 1))
-		fi
+		# At a million NeoMutt's newest thread starts a page of its
+		# own, without the neighbour: the step fails there (doc/bench.md).
+		printf 'key sort_thread t %s%d(?![0-9])\n' "$ROW" $((N - 1))
 	fi
 	printf 'rss rss\nquit q\n'
 }
