@@ -204,6 +204,8 @@ script_warm() {
 		printf 'key sort_thread \\r %s%d(?![0-9])\n' "$ROW" $((N - 1))
 	else
 		printf 'send o\nsend s\nsettle 2\nsend o\n'
+		# At a million NeoMutt's newest thread starts a page of its
+		# own, without the neighbour: the step fails there (doc/bench.md).
 		printf 'key sort_thread t %s%d(?![0-9])\n' "$ROW" $((N - 1))
 	fi
 	printf 'rss rss\nquit q\n'
@@ -233,6 +235,8 @@ drive() {
 		echo "$client $mode dnf $limit" >>"$T/results"
 		NEOMUTT_DNF=$mode
 	else
+		# The steps done before the one that failed were measured.
+		sed "s/^/$client $mode /" "$T/out" >>"$T/results"
 		say "$client $mode not measured:"
 		sed 's/^/bench:   /' "$T/err" | head -n 30 >&2
 		FAILED="$FAILED ${client}_$mode"
