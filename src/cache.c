@@ -26,7 +26,7 @@
 #include "xmalloc.h"
 
 #define CACHE_APP_ID	0x53544843	/* "STHC" */
-#define CACHE_VERSION	8
+#define CACHE_VERSION	9
 #define CACHE_SEEN	64		/* senders remembered a transaction */
 
 struct cache {
@@ -39,6 +39,7 @@ struct cache {
 	int		 prot_any;	/* ... and whether it has protected
 					   rows (else a stored row has none) */
 	sqlite3_stmt	*has, *seen, *count;
+	sqlite3_stmt	*rethread;	/* a message to thread again */
 	int64_t		 cnt_mb;	/* messages stored in this mailbox */
 	int64_t		 cnt_delta;	/* ... not yet added to its nmsg */
 	char		*seen_now[CACHE_SEEN];	/* senders written in this
@@ -200,6 +201,68 @@ static const char *cache_migrations[] = {
 	" DELETE FROM sender_seen WHERE mailbox = old.mailbox AND"
 	" fkey = old.fkey AND NOT EXISTS (SELECT 1 FROM message WHERE"
 	" mailbox = old.mailbox AND fkey = old.fkey); END;",
+	/*
+	 * 8 -> 9: the stored thread order kept up to date group by group
+	 * (thread-store.h), not made again whole. A row's place is its
+	 * thread's key (tdate, tuid: its earliest message) and its place
+	 * in the thread both ways (tpos, rpos = -tpos), the UID last;
+	 * grp is its group. thread_id holds the hash of every id a
+	 * group's messages have or refer to; a trigger notes each message
+	 * stored (thread_todo, its group not known yet) and, when one
+	 * goes, its row out and its group to be threaded again
+	 * (thread_dirty); cache_protected_put() notes a message whose
+	 * protected header came. mailbox.tcount counts the rows, tnext
+	 * numbers the groups. Every cached message is noted once.
+	 */
+	"DROP TABLE thread;"
+	"CREATE TABLE thread ("
+	" mailbox INTEGER NOT NULL,"
+	" tdate INTEGER NOT NULL,"
+	" tuid INTEGER NOT NULL,"
+	" tpos INTEGER NOT NULL,"
+	" rpos INTEGER NOT NULL,"
+	" uid INTEGER NOT NULL,"
+	" depth INTEGER NOT NULL,"
+	" flags INTEGER NOT NULL,"
+	" tsize INTEGER NOT NULL,"
+	" grp INTEGER NOT NULL,"
+	" PRIMARY KEY (mailbox, tdate, tuid, tpos, uid)) WITHOUT ROWID;"
+	"CREATE INDEX thread_rev ON thread (mailbox, tdate, tuid, rpos, uid,"
+	" depth, flags, tsize);"
+	"CREATE INDEX thread_uid ON thread (mailbox, uid);"
+	"CREATE INDEX thread_grp ON thread (mailbox, grp);"
+	"CREATE TABLE thread_id ("
+	" mailbox INTEGER NOT NULL,"
+	" h INTEGER NOT NULL,"
+	" grp INTEGER NOT NULL,"
+	" PRIMARY KEY (mailbox, h)) WITHOUT ROWID;"
+	"CREATE INDEX thread_id_grp ON thread_id (mailbox, grp);"
+	"CREATE TABLE thread_todo ("
+	" mailbox INTEGER NOT NULL,"
+	" uid INTEGER NOT NULL,"
+	" grp INTEGER,"
+	" PRIMARY KEY (mailbox, uid)) WITHOUT ROWID;"
+	"CREATE INDEX thread_todo_grp ON thread_todo (mailbox, grp);"
+	"CREATE TABLE thread_dirty ("
+	" mailbox INTEGER NOT NULL,"
+	" grp INTEGER NOT NULL,"
+	" PRIMARY KEY (mailbox, grp)) WITHOUT ROWID;"
+	"ALTER TABLE mailbox ADD COLUMN tcount INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE mailbox ADD COLUMN tnext INTEGER NOT NULL DEFAULT 1;"
+	"INSERT INTO thread_todo (mailbox, uid) SELECT mailbox, uid FROM"
+	" message;"
+	"CREATE TRIGGER thread_new AFTER INSERT ON message BEGIN"
+	" INSERT OR REPLACE INTO thread_todo (mailbox, uid) VALUES"
+	" (new.mailbox, new.uid); END;"
+	"CREATE TRIGGER thread_gone AFTER DELETE ON message BEGIN"
+	" INSERT OR IGNORE INTO thread_dirty SELECT mailbox, grp FROM thread"
+	" WHERE mailbox = old.mailbox AND uid = old.uid;"
+	" UPDATE mailbox SET tcount = tcount - (SELECT count(*) FROM thread"
+	" WHERE mailbox = old.mailbox AND uid = old.uid) WHERE"
+	" id = old.mailbox;"
+	" DELETE FROM thread WHERE mailbox = old.mailbox AND uid = old.uid;"
+	" DELETE FROM thread_todo WHERE mailbox = old.mailbox AND"
+	" uid = old.uid; END;",
 };
 
 /*
@@ -313,7 +376,10 @@ cache_open_path(const char *path, char **cause)
 	    sqlite3_prepare_v2(c->db, "INSERT OR IGNORE INTO sender_seen"
 	    " VALUES (?, ?, ?, ?)", -1, &c->seen, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(c->db, "UPDATE mailbox SET nmsg = nmsg + ?"
-	    " WHERE id = ?", -1, &c->count, NULL) != SQLITE_OK) {
+	    " WHERE id = ?", -1, &c->count, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(c->db, "INSERT OR REPLACE INTO thread_todo"
+	    " (mailbox, uid) VALUES (?, ?)", -1, &c->rethread,
+	    NULL) != SQLITE_OK) {
 		cache_fail(c, "cannot prepare", cause);
 		cache_close(c);
 		return NULL;
@@ -362,6 +428,7 @@ cache_close(struct cache *c)
 	sqlite3_finalize(c->has);
 	sqlite3_finalize(c->seen);
 	sqlite3_finalize(c->count);
+	sqlite3_finalize(c->rethread);
 	cache_seen_forget(c);
 	sqlite3_close(c->db);
 	if (c->broken)
@@ -617,6 +684,15 @@ cache_mailbox(struct cache *c, const char *name, uint32_t uidvalidity,
 			return -1;
 		cache_seen_forget(c);	/* the trigger may remove them */
 		if (sqlite3_prepare_v2(c->db, "DELETE FROM message WHERE "
+		    "mailbox = ?", -1, &st, NULL) != SQLITE_OK)
+			return cache_fail(c, "reset", cause);
+		sqlite3_bind_int64(st, 1, mb->id);
+		rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+		if (rc != SQLITE_DONE)
+			return cache_fail(c, "reset", cause);
+		/* the ids of its groups: their messages are gone */
+		if (sqlite3_prepare_v2(c->db, "DELETE FROM thread_id WHERE "
 		    "mailbox = ?", -1, &st, NULL) != SQLITE_OK)
 			return cache_fail(c, "reset", cause);
 		sqlite3_bind_int64(st, 1, mb->id);
@@ -1562,6 +1638,10 @@ cache_protected_put(struct cache *c, const struct cache_mailbox *mb,
 	if (cache_rekey(c, mb->id, uid, cause) == -1 ||
 	    cache_touch(c, mb->id, cause) == -1)
 		return -1;
+	sqlite3_bind_int64(c->rethread, 1, mb->id);
+	sqlite3_bind_int64(c->rethread, 2, uid);
+	if (cache_step(c, c->rethread, "protected headers", cause) == -1)
+		return -1;
 	c->prot_any = 1;
 	return 1;
 }
@@ -1605,7 +1685,9 @@ cache_protected_clear(struct cache *c, char **cause)
 	/* the senders seen go too: some were protected values; the
 	   rekey below writes the outer ones again */
 	cache_seen_forget(c);
-	if (cache_exec(c, "DELETE FROM protected", cause) == -1 ||
+	if (cache_exec(c, "INSERT OR REPLACE INTO thread_todo (mailbox, uid)"
+	    " SELECT mailbox, uid FROM protected", cause) == -1 ||
+	    cache_exec(c, "DELETE FROM protected", cause) == -1 ||
 	    cache_exec(c, "DELETE FROM sender_seen", cause) == -1 ||
 	    cache_exec(c, "INSERT INTO rekey VALUES (1)", cause) == -1 ||
 	    cache_exec(c, "UPDATE mailbox SET mgen = mgen + 1", cause) == -1 ||

@@ -269,10 +269,11 @@ int	 cache_placeholder(const char *subject);
 
 /*
  * The database itself, for the index's queries (index.c), which read
- * the columns and tables schema 6 keeps for it: each message's sort
- * keys (edate, fkey, skey), the mailbox's generation (mgen, moved on by
- * every message stored or removed) and the stored thread order (thread,
- * made from generation tgen).
+ * the columns and tables kept for it: each message's sort keys (edate,
+ * fkey, skey; schema 6), the mailbox's message count (nmsg) and senders
+ * seen (schema 8), and the stored thread order with what it has still
+ * to take in (thread, thread_todo, thread_dirty, tcount; schema 9,
+ * thread-store.h).
  */
 struct sqlite3	*cache_sqlite(struct cache *);
 

@@ -28,10 +28,11 @@
 #include "buf.h"
 #include "index.h"
 #include "thread.h"
+#include "thread-store.h"
 #include "xmalloc.h"
 
 #define INDEX_TERMS	32		/* terms in a search, at most */
-#define INDEX_KEYS	3		/* columns of a sort key, at most */
+#define INDEX_KEYS	4		/* columns of a sort key, at most */
 
 struct index {
 	struct cache		*c;
@@ -101,12 +102,12 @@ static unsigned	index_ids;
 
 /* The sort key's columns of a view, in its order (ascending). */
 static const char *const index_keys[][INDEX_KEYS] = {
-	{ "m.uid", NULL, NULL },			/* arrival */
-	{ "m.edate", "m.uid", NULL },			/* date */
-	{ "m.fkey", "m.edate", "m.uid" },		/* from */
-	{ "m.skey", "m.edate", "m.uid" },		/* subject */
-	{ "m.size", "m.edate", "m.uid" },		/* size */
-	{ "t.place", NULL, NULL },			/* thread */
+	{ "m.uid", NULL, NULL, NULL },			/* arrival */
+	{ "m.edate", "m.uid", NULL, NULL },		/* date */
+	{ "m.fkey", "m.edate", "m.uid", NULL },		/* from */
+	{ "m.skey", "m.edate", "m.uid", NULL },		/* subject */
+	{ "m.size", "m.edate", "m.uid", NULL },		/* size */
+	{ "t.tdate", "t.tuid", "t.tpos", "t.uid" },	/* thread */
 };
 
 static size_t
@@ -119,11 +120,16 @@ index_nkeys(const struct index *ix)
 	return n;
 }
 
+/*
+ * Key i of the view. The thread sort reversed shows the newest thread
+ * first, each thread still top down: its keys descending, the place in
+ * the thread by rpos (-tpos).
+ */
 static const char *
 index_key(const struct index *ix, size_t i)
 {
-	if (ix->sort == INDEX_SORT_THREAD && ix->reverse)
-		return "t.rplace";
+	if (ix->sort == INDEX_SORT_THREAD && ix->reverse && i == 2)
+		return "t.rpos";
 	return index_keys[ix->sort][i];
 }
 
@@ -131,19 +137,7 @@ index_key(const struct index *ix, size_t i)
 static int
 index_desc(const struct index *ix)
 {
-	return ix->reverse && ix->sort != INDEX_SORT_THREAD;
-}
-
-/*
- * The thread sort of every message, nothing collapsed: a row's offset is
- * its place in the stored order (both ways numbered from 0, without a
- * gap), so that finding a place costs no walk.
- */
-static int
-index_thread_plain(const struct index *ix)
-{
-	return ix->sort == INDEX_SORT_THREAD && !ix->filtered &&
-	    ix->uids == NULL && !ix->all && ix->nexc == 0;
+	return ix->reverse;
 }
 
 static void
@@ -539,7 +533,7 @@ index_collapse_sql(const struct index *ix, struct buf *b)
 		buf_adds(b, " AND t.depth = 0");
 		return;
 	}
-	buf_addf(b, " AND (t.depth = 0 OR t.thread %sIN (", ix->all ? "" :
+	buf_addf(b, " AND (t.depth = 0 OR t.tuid %sIN (", ix->all ? "" :
 	    "NOT ");
 	for (i = 0; i < ix->nexc; i++)
 		buf_addf(b, "%s%u", i ? ", " : "", ix->exc[i]);
@@ -853,13 +847,17 @@ index_count_now(struct index *ix, char **cause)
 		else if (ix->sort != INDEX_SORT_THREAD && !ix->filtered &&
 		    ix->uids == NULL)
 			n = (int64_t)index_total(ix);	/* every message */
-		else if (index_thread_plain(ix)) {
-			if (index_prepare_sql(ix, "coalesce(max(t.place) + 1, 0)",
-			    NULL, NULL, &st, &next, cause) == -1 ||
-			    index_step_int(ix, st, &n, cause) == -1)
+		else if (ix->sort == INDEX_SORT_THREAD && !ix->filtered &&
+		    ix->uids == NULL && !ix->all && ix->nexc == 0) {
+			/* every message threaded: the rows counted */
+			if (sqlite3_prepare_v2(ix->db, "SELECT tcount FROM"
+			    " mailbox WHERE id = ?", -1, &st,
+			    NULL) != SQLITE_OK)
+				return index_fail(ix, "count", cause);
+			sqlite3_bind_int64(st, 1, ix->mb.id);
+			if (index_step_int(ix, st, &n, cause) == -1)
 				return -1;
-		}
-		else if (index_prepare_sql(ix, "count(*)", NULL, NULL, &st,
+		} else if (index_prepare_sql(ix, "count(*)", NULL, NULL, &st,
 		    &next, cause) == -1 || index_step_int(ix, st, &n,
 		    cause) == -1)
 			return -1;
@@ -929,7 +927,7 @@ index_what(const struct index *ix)
 
 	buf_init(&b);
 	buf_adds(&b, ix->sort == INDEX_SORT_THREAD ? "t.uid, t.depth,"
-	    " t.thread, t.flags, t.tsize" : "m.uid, 0, 0, 0, 0");
+	    " t.tuid, t.flags, t.tsize" : "m.uid, 0, 0, 0, 0");
 	for (i = 0; i < n; i++)
 		buf_addf(&b, ", %s", index_key(ix, i));
 	return buf_take(&b);
@@ -1007,22 +1005,6 @@ index_key_free(sqlite3_value **k)
 	}
 }
 
-/* An integer as an SQL value of its own (NULL on no memory). */
-static sqlite3_value *
-index_int_value(struct index *ix, int64_t v)
-{
-	sqlite3_stmt	*st;
-	sqlite3_value	*out = NULL;
-
-	if (sqlite3_prepare_v2(ix->db, "SELECT ?", -1, &st, NULL) != SQLITE_OK)
-		return NULL;
-	sqlite3_bind_int64(st, 1, v);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		out = sqlite3_value_dup(sqlite3_column_value(st, 0));
-	sqlite3_finalize(st);
-	return out;
-}
-
 /*
  * The key of row offset of the view into key, read from the nearest
  * known place: the start, the end or the last page's first row.
@@ -1034,12 +1016,6 @@ index_seek(struct index *ix, size_t offset, sqlite3_value **key, char **cause)
 	size_t	 from_anchor = SIZE_MAX;
 	int	 rc;
 
-	if (index_thread_plain(ix)) {
-		key[0] = index_int_value(ix, (int64_t)offset);
-		if (key[0] == NULL)
-			return index_fail(ix, "page", cause);
-		return 0;
-	}
 	if (ix->have_anchor)
 		from_anchor = offset > ix->anchor ? offset - ix->anchor :
 		    ix->anchor - offset;
@@ -1428,10 +1404,7 @@ index_find(struct index *ix, const struct index_view *v, uint32_t uid,
 	    "t" : "m", uid);
 	rc = index_key_of(ix, extra, NULL, 0, NULL, key, &cause);
 	free(extra);
-	/* the thread sort of every message: its place is its offset */
-	if (rc == 0 && index_thread_plain(ix))
-		*offset = (size_t)sqlite3_value_int64(key[0]);
-	else if (rc == 0)
+	if (rc == 0)
 		rc = index_offset(ix, key, offset, &cause);
 	index_key_free(key);
 	free(cause);
@@ -1547,9 +1520,7 @@ index_search(struct index *ix, const struct index_view *v, const char *expr,
 	ix->where = saved;
 	index_terms_free(t, nt);
 	index_key_free(key);
-	if (rc == 0 && index_thread_plain(ix))
-		*offset = (size_t)sqlite3_value_int64(hit[0]);
-	else if (rc == 0 && index_offset(ix, hit, offset, cause) == -1)
+	if (rc == 0 && index_offset(ix, hit, offset, cause) == -1)
 		rc = -1;
 	index_key_free(hit);
 	return rc;
@@ -1599,218 +1570,21 @@ index_collapse(struct index *ix, const struct index_view *v, uint32_t thread,
 	return 0;
 }
 
-/* The stored thread order. */
-
-/* The threading fields' strings, in chunks freed together. */
-#define INDEX_ARENA	(256 * 1024)
-struct index_chunk {
-	struct index_chunk	*next;
-	size_t			 used, size;
-	char			 data[];
-};
-
-static char *
-index_arena_dup(struct index_chunk **arena, const char *s)
-{
-	struct index_chunk	*c = *arena;
-	size_t			 len;
-	char			*p;
-
-	if (s == NULL)
-		return NULL;
-	len = strlen(s) + 1;
-	if (c == NULL || c->size - c->used < len) {
-		c = xmalloc(sizeof *c + (len > INDEX_ARENA ? len :
-		    INDEX_ARENA));
-		c->size = len > INDEX_ARENA ? len : INDEX_ARENA;
-		c->used = 0;
-		c->next = *arena;
-		*arena = c;
-	}
-	p = c->data + c->used;
-	memcpy(p, s, len);
-	c->used += len;
-	return p;
-}
-
-static void
-index_arena_free(struct index_chunk *c)
-{
-	struct index_chunk	*next;
-
-	for (; c != NULL; c = next) {
-		next = c->next;
-		free(c);
-	}
-}
-
-/*
- * Thread every message of the mailbox (thread.c) and store the order,
- * both ways, if the mailbox's generation moved past the one the stored
- * order was made from. What it reads is let go when it is stored.
- */
+/* The stored thread order brought up to date (thread-store.h). */
 static int
 index_thread_update(struct index *ix, char **cause)
 {
-	sqlite3_stmt		*st = NULL;
-	uint32_t		*tm = NULL;	/* the messages' UIDs */
-	struct index_chunk	*arena = NULL;
-	struct thread_msg	*in = NULL;
-	struct thread_pos	*pos = NULL;
-	uint32_t		*tstart = NULL, *tsize = NULL, *rbefore = NULL;
-	size_t			 n = 0, cap = 0, i, nthreads = 0;
-	int64_t			 mgen, tgen;
-	int			 rc = -1;
+	int	rc;
 
 	if (!ix->have_mb)
 		return 0;
-	if (sqlite3_prepare_v2(ix->db, "SELECT mgen, tgen FROM mailbox WHERE"
-	    " id = ?", -1, &st, NULL) != SQLITE_OK)
-		return index_fail(ix, "threads", cause);
-	sqlite3_bind_int64(st, 1, ix->mb.id);
-	if (sqlite3_step(st) != SQLITE_ROW) {
-		sqlite3_finalize(st);
-		return 0;
-	}
-	mgen = sqlite3_column_int64(st, 0);
-	tgen = sqlite3_column_int64(st, 1);
-	sqlite3_finalize(st);
-	if (mgen == tgen)
-		return 0;
-
-	/* read in one transaction, with the generation it is of */
-	if (sqlite3_exec(ix->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
-		return index_fail(ix, "threads", cause);
-	if (sqlite3_prepare_v2(ix->db, "SELECT (SELECT mgen FROM mailbox"
-	    " WHERE id = ?1), m.uid, coalesce(p.message_id, m.message_id),"
-	    " coalesce(p.in_reply_to, m.in_reply_to), coalesce(p.refs,"
-	    " m.refs), m.edate FROM message m LEFT JOIN protected p ON"
-	    " p.mailbox = m.mailbox AND p.uid = m.uid WHERE m.mailbox = ?1"
-	    " ORDER BY m.uid", -1, &st, NULL) != SQLITE_OK) {
-		index_fail(ix, "threads", cause);
-		sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+	if ((rc = thread_store_update(ix->db, ix->mb.id, cause)) == -1)
 		return -1;
+	if (rc == 1) {
+		ix->have_count = 0;
+		index_anchor_drop(ix);
 	}
-	sqlite3_bind_int64(st, 1, ix->mb.id);
-	ix->have_total = 0;
-	cap = index_total(ix) + 1;
-	tm = xreallocarray(NULL, cap, sizeof *tm);
-	in = xreallocarray(NULL, cap, sizeof *in);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char	*s;
-
-		if (n == cap) {
-			/* counted first: grows only if some came since */
-			cap *= 2;
-			tm = xreallocarray(tm, cap, sizeof *tm);
-			in = xreallocarray(in, cap, sizeof *in);
-		}
-		mgen = sqlite3_column_int64(st, 0);
-		tm[n] = (uint32_t)sqlite3_column_int64(st, 1);
-		s = (const char *)sqlite3_column_text(st, 2);
-		in[n].message_id = index_arena_dup(&arena, s);
-		s = (const char *)sqlite3_column_text(st, 3);
-		in[n].in_reply_to = index_arena_dup(&arena, s);
-		s = (const char *)sqlite3_column_text(st, 4);
-		in[n].references = index_arena_dup(&arena, s);
-		in[n].date = (time_t)sqlite3_column_int64(st, 5);
-		n++;
-	}
-	sqlite3_finalize(st);
-	sqlite3_exec(ix->db, "COMMIT", NULL, NULL, NULL);
-	if (rc != SQLITE_DONE) {
-		index_fail(ix, "threads", cause);
-		rc = -1;
-		goto out;
-	}
-
-	pos = xreallocarray(NULL, n + 1, sizeof *pos);
-	thread_build(in, n, 0, pos);
-	free(in);
-	in = NULL;
-	index_arena_free(arena);
-	arena = NULL;
-	/* each thread's first place and size, and the places of the
-	   threads after it (the reversed order: newest thread first) */
-	for (i = 0; i < n; i++)
-		if (pos[i].thread + 1 > nthreads)
-			nthreads = pos[i].thread + 1;
-	tstart = xcalloc(nthreads + 1, sizeof *tstart);
-	tsize = xcalloc(nthreads + 1, sizeof *tsize);
-	rbefore = xcalloc(nthreads + 1, sizeof *rbefore);
-	for (i = n; i > 0; i--)
-		tstart[pos[i - 1].thread] = (uint32_t)(i - 1);
-	for (i = 0; i < n; i++)
-		tsize[pos[i].thread]++;
-	for (i = nthreads; i > 0; i--)
-		rbefore[i - 1] = i == nthreads ? 0 : rbefore[i] + tsize[i];
-
-	if (sqlite3_exec(ix->db, "BEGIN IMMEDIATE", NULL, NULL,
-	    NULL) != SQLITE_OK) {
-		index_fail(ix, "threads", cause);
-		rc = -1;
-		goto out;
-	}
-	rc = -1;
-	if (sqlite3_prepare_v2(ix->db, "DELETE FROM thread WHERE mailbox = ?",
-	    -1, &st, NULL) != SQLITE_OK)
-		goto fail;
-	sqlite3_bind_int64(st, 1, ix->mb.id);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		sqlite3_finalize(st);
-		goto fail;
-	}
-	sqlite3_finalize(st);
-	if (sqlite3_prepare_v2(ix->db, "INSERT INTO thread (mailbox, place,"
-	    " rplace, uid, thread, depth, flags, tsize) VALUES (?, ?, ?, ?,"
-	    " ?, ?, ?, ?)", -1, &st, NULL) != SQLITE_OK)
-		goto fail;
-	for (i = 0; i < n; i++) {
-		uint32_t	t = pos[i].thread;
-
-		sqlite3_bind_int64(st, 1, ix->mb.id);
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
-		sqlite3_bind_int64(st, 3, rbefore[t] + (i - tstart[t]));
-		sqlite3_bind_int64(st, 4, tm[pos[i].msg]);
-		sqlite3_bind_int64(st, 5, t);
-		sqlite3_bind_int64(st, 6, pos[i].depth);
-		sqlite3_bind_int64(st, 7, pos[i].flags);
-		sqlite3_bind_int64(st, 8, tsize[t]);
-		if (sqlite3_step(st) != SQLITE_DONE) {
-			sqlite3_finalize(st);
-			goto fail;
-		}
-		sqlite3_reset(st);
-	}
-	sqlite3_finalize(st);
-	if (sqlite3_prepare_v2(ix->db, "UPDATE mailbox SET tgen = ? WHERE"
-	    " id = ?", -1, &st, NULL) != SQLITE_OK)
-		goto fail;
-	sqlite3_bind_int64(st, 1, mgen);
-	sqlite3_bind_int64(st, 2, ix->mb.id);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		sqlite3_finalize(st);
-		goto fail;
-	}
-	sqlite3_finalize(st);
-	if (sqlite3_exec(ix->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-		goto fail;
-	rc = 0;
-	ix->have_count = 0;
-	index_anchor_drop(ix);
-	goto out;
-fail:
-	index_fail(ix, "threads", cause);
-	sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
-out:
-	index_arena_free(arena);
-	free(in);
-	free(tm);
-	free(pos);
-	free(tstart);
-	free(tsize);
-	free(rbefore);
-	return rc;
+	return 0;
 }
 
 int

@@ -43,9 +43,8 @@ struct thread_ctx {
 	size_t			 mask;
 };
 
-/* The next "<...>" of *p into id and len; 0 when there is none. */
-static int
-thread_next_id(const char **p, const char **id, size_t *len)
+int
+thread_id_next(const char **p, const char **id, size_t *len)
 {
 	const char	*s = *p, *lt, *gt;
 
@@ -154,7 +153,7 @@ thread_add(struct thread_ctx *t, const struct thread_msg *m, int32_t i)
 	int32_t		 self = -1, prev = -1, r;
 
 	p = m->message_id;
-	if (thread_next_id(&p, &id, &len))
+	if (thread_id_next(&p, &id, &len))
 		self = thread_box_get(t, id, len);
 	if (self == -1 || t->box[self].msg != -1)	/* none, or twice */
 		self = thread_box_new(t, "", 0);
@@ -163,7 +162,7 @@ thread_add(struct thread_ctx *t, const struct thread_msg *m, int32_t i)
 	p = m->references;
 	if (p == NULL || strchr(p, '<') == NULL)
 		p = m->in_reply_to;
-	while (thread_next_id(&p, &id, &len)) {
+	while (thread_id_next(&p, &id, &len)) {
 		r = thread_box_get(t, id, len);
 		if (r == self)
 			continue;

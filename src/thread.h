@@ -41,4 +41,10 @@ struct thread_pos {
 void	thread_build(const struct thread_msg *msgs, size_t n, int reverse,
 	    struct thread_pos *out);
 
+/*
+ * The next "<...>" of *p into id and len (the brackets with it), *p
+ * moved past it; 0 when there is none. Ids are compared as these bytes.
+ */
+int	thread_id_next(const char **p, const char **id, size_t *len);
+
 #endif

@@ -148,8 +148,9 @@ ixs_place(struct ixs *s)
 
 /*
  * The stored thread order brought up to date, on a thread of its own
- * with its own cache handle: for a large folder that is every message's
- * threading fields read, threaded and let go.
+ * with its own cache handle: the groups of the messages that came or
+ * went threaded again (thread-store.h), after every change, so that
+ * the thread sort costs a page whenever it is asked for.
  */
 static void *
 ixs_load_run(void *arg)
@@ -177,21 +178,6 @@ ixs_load_discard(void *arg)
 	free(l->account);
 	free(l->folder);
 	free(l);
-}
-
-/*
- * Is the stored thread order to be kept up to date now? For a folder
- * shown in the thread sort, and for any of up to TUI_THREADS_EAGER
- * messages, so that switching to the thread sort costs a page; making
- * it holds the folder's threading fields in memory for a moment, which
- * a larger folder pays only when it is shown threaded.
- */
-#define TUI_THREADS_EAGER	200000
-static int
-ixs_threads_wanted(struct ixs *s)
-{
-	return s->v.sort == INDEX_SORT_THREAD || (s->ix != NULL &&
-	    index_total(s->ix) <= TUI_THREADS_EAGER);
 }
 
 /* Bring the stored thread order up to date, on a thread of its own. */
@@ -262,8 +248,7 @@ ixs_load(struct ixs *s)
 	index_close(s->ix);
 	s->ix = ix;
 	ixs_place(s);
-	if (ixs_threads_wanted(s))
-		ixs_reload(s);
+	ixs_reload(s);
 }
 
 /* The rows on screen, read again only when the view or the top moved. */
@@ -644,8 +629,7 @@ ixs_set_view(struct ixs *s)
 	s->v.uids = s->uids;
 	s->v.nuids = s->nuids;
 	ixs_place(s);
-	/* the stored thread order, brought up to date if need be: made
-	 * only for a folder shown in the thread sort */
+	/* the stored thread order, brought up to date if need be */
 	if (s->v.sort == INDEX_SORT_THREAD)
 		ixs_reload(s);
 	tui_dirty();
@@ -1102,8 +1086,7 @@ ixs_event(struct tui_screen *sc, struct tui_event *ev)
 	    strcmp(ev->folder, s->folder) == 0) {
 		s->synced = 1;
 		ixs_refresh(s);
-		if (ixs_threads_wanted(s))
-			ixs_reload(s);
+		ixs_reload(s);
 		return;
 	}
 	/* the rows of a cold cache as they come */
