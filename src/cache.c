@@ -229,7 +229,7 @@ static const char *cache_migrations[] = {
 	" PRIMARY KEY (mailbox, tdate, tuid, tpos, uid)) WITHOUT ROWID;"
 	"CREATE INDEX thread_rev ON thread (mailbox, tdate, tuid, rpos, uid,"
 	" depth, flags, tsize);"
-	"CREATE INDEX thread_uid ON thread (mailbox, uid);"
+	"CREATE INDEX thread_uid ON thread (mailbox, uid, grp);"
 	"CREATE INDEX thread_grp ON thread (mailbox, grp);"
 	"CREATE TABLE thread_id ("
 	" mailbox INTEGER NOT NULL,"

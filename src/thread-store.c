@@ -29,7 +29,7 @@
 #include "thread-store.h"
 #include "xmalloc.h"
 
-#define THREAD_STORE_BATCH	1000	/* messages a transaction */
+#define THREAD_STORE_BATCH	5000	/* messages a transaction */
 #define THREAD_STORE_IDS	256	/* ids of a message looked up */
 
 enum {
@@ -104,7 +104,7 @@ struct thread_store {
 };
 
 /* The threading fields' strings, in chunks freed together. */
-#define THREAD_ARENA	(64 * 1024)
+#define THREAD_ARENA	4096
 struct thread_chunk {
 	struct thread_chunk	*next;
 	size_t			 used, size;

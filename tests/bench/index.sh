@@ -74,6 +74,7 @@ function ms(s) { return s < 0.001 ? sprintf("%.0f µs", s * 1e6) : sprintf("%.1f
 function put(k, x) { if (!((k) in cnt)) order[++nk] = k; cnt[k]++; v[k, cnt[k]] = x }
 $1 == "fill" { fill = $3 }
 $1 == "threads" { threads = $2 }
+$1 == "threads-new" { tnew = $3 }
 $1 == "snapshot" { snap = $2 }
 $1 == "open" { put("open", $2) }
 $1 == "view" { put("view " $2, $3); sorts[$2] = 1 }
@@ -81,7 +82,9 @@ $1 == "page" { put("page " $2, $3) }
 $1 == "search" { n = $NF; found = $(NF - 1); sub(/^search /, ""); sub(/ [0-9]+ [0-9.]+$/, ""); sexpr = $0; put("search", n) }
 $1 == "limit" { n = $NF; lfound = $(NF - 1); sub(/^limit /, ""); sub(/ [0-9]+ [0-9.]+$/, ""); lexpr = $0; put("limit", n) }
 END {
-	printf "Filling the cache (not in the table): %.1f s; making its stored thread order: %.2f s.\n\n", fill, threads
+	printf "Filling the cache (not in the table): %.1f s; making its stored thread order: %.2f s", fill, threads
+	if (tnew != "") printf "; 1,000 new messages stored, then threaded into it: %.2f s", tnew
+	printf ".\n\n"
 	print "| what | median (min–max) |"
 	print "|---|---|"
 	m = med("open"); printf "| open the index (index_open) | %s (%s–%s) |\n", ms(m), ms(lo["open"]), ms(hi["open"])

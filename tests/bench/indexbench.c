@@ -28,7 +28,10 @@
  * whether the index's memory grows with the mailbox.
  *
  * Prints, one per line:
- *   fill MESSAGES SECONDS
+ *   fill MESSAGES SECONDS           (all but the newest 1,000)
+ *   threads SECONDS                 (their stored thread order made)
+ *   threads-new 1000 SECONDS        (the newest 1,000 stored, then
+ *                                    threaded: new mail)
  *   open SECONDS
  *   view SORT SECONDS               (making the view: sort, threads)
  *   page SORT SECONDS               (the slowest of its three pages)
@@ -52,6 +55,7 @@
 #include "xmalloc.h"
 
 #define PAGE	50
+#define NEW	1000		/* messages stored after the threads were made */
 
 static const char	*first[] = { "Ada", "Boris", "Chen", "Dana", "Emil",
 			    "Farah", "Gus", "Hana", "Ivan", "Jo", "Kemal",
@@ -116,6 +120,18 @@ fill(const char *dir, unsigned n)
 		die("cache", cause);
 	root = xcalloc(n + 1, sizeof *root);
 	for (i = 1; i <= n; i++) {
+		if (n > 2 * NEW && i == n - NEW + 1) {
+			/* threaded, then the newest come as new mail */
+			if (cache_commit(c, &cause) == -1)
+				die("cache", cause);
+			printf("fill %u %.3f\n", n - NEW, now_s() - t0);
+			t0 = now_s();
+			if (index_thread_prepare(c, "INBOX", &cause) == -1)
+				die("threads", cause);
+			printf("threads %.6f\n", now_s() - t0);
+			if (cache_begin(c, &cause) == -1)
+				die("cache", cause);
+		}
 		memset(&m, 0, sizeof m);
 		s = rnd(2000);
 		snprintf(addr, sizeof addr, "%s.%u@d%u.example",
@@ -168,11 +184,13 @@ fill(const char *dir, unsigned n)
 	if (cache_commit(c, &cause) == -1)
 		die("cache", cause);
 	free(root);
-	printf("fill %u %.3f\n", n, now_s() - t0);
+	if (n <= 2 * NEW)
+		printf("fill %u %.3f\n", n, now_s() - t0);
 	t0 = now_s();
 	if (index_thread_prepare(c, "INBOX", &cause) == -1)
 		die("threads", cause);
-	printf("threads %.6f\n", now_s() - t0);
+	printf("%s %.6f\n", n > 2 * NEW ? "threads-new 1000" : "threads",
+	    now_s() - t0);
 	trust_store_close(ts);
 	cache_close(c);
 }
