@@ -556,8 +556,9 @@ cache_sqlite(struct cache *c)
 
 /*
  * The messages of a mailbox changed (one stored, replaced or removed):
- * its generation moves on, once a transaction, so that the stored
- * thread order is known to be behind (index.c).
+ * once a transaction, its generation (mgen) moves on and whether it has
+ * protected rows is looked at again. The stored thread order learns
+ * what changed from the cache's triggers (thread-store.h).
  */
 static int
 cache_touch(struct cache *c, int64_t mb, char **cause)

@@ -13,9 +13,8 @@
  * row, then one trust_store_states() call for the page. The search
  * expression is turned into SQL with its words bound, never spliced.
  *
- * The stored thread order (table thread) is made by thread.c from every
- * message's Message-ID, In-Reply-To and References when the mailbox's
- * generation has moved past the one it was made from: index_prepare(),
+ * The stored thread order (table thread) is brought up to date by
+ * thread-store.c with the messages that came or went: index_prepare(),
  * or the first thread page of an index that may write. Nothing here
  * prints.
  */

@@ -89,7 +89,8 @@ struct index_row {
 	int		 stale;		/* stored by an older schema; the
 					   next sync completes it */
 	uint32_t	 depth;		/* thread sort: its depth */
-	uint32_t	 thread;	/* thread sort: its thread, 0 first */
+	uint32_t	 thread;	/* thread sort: its thread (the UID of
+					   the thread's earliest message) */
 	unsigned	 tflags;	/* thread sort: INDEX_ROW_* */
 	enum trust_state trust;		/* TRUST_NONE: not yet processed,
 					   or no trust store given */
@@ -120,9 +121,9 @@ void		 index_readonly(struct index *);
 void		 index_refresh(struct index *);
 
 /*
- * Make the stored thread order of folder again if messages came or went
- * since it was made (every message is read for it, then let go). Writes
- * to the cache.
+ * Bring the stored thread order of folder up to date with the messages
+ * that came or went since (thread-store.h: only their groups are
+ * threaded again). Writes to the cache.
  */
 int		 index_thread_prepare(struct cache *, const char *folder,
 		     char **cause);
