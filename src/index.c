@@ -31,6 +31,7 @@
 #include "xmalloc.h"
 
 #define INDEX_TERMS	32		/* terms in a search, at most */
+#define INDEX_THREAD_STEPS 2		/* index_thread_some(): transactions */
 #define INDEX_KEYS	4		/* columns of a sort key, at most */
 
 struct index {
@@ -1577,13 +1578,27 @@ index_thread_update(struct index *ix, char **cause)
 
 	if (!ix->have_mb)
 		return 0;
-	if ((rc = thread_store_update(ix->db, ix->mb.id, cause)) == -1)
+	if ((rc = thread_store_update(ix->db, ix->mb.id, SIZE_MAX,
+	    cause)) == -1)
 		return -1;
 	if (rc == 1) {
 		ix->have_count = 0;
 		index_anchor_drop(ix);
 	}
 	return 0;
+}
+
+int
+index_thread_some(struct cache *c, const char *folder, char **cause)
+{
+	struct cache_mailbox	mb;
+	int			rc;
+
+	if ((rc = cache_mailbox_peek(c, folder, &mb, cause)) != 1)
+		return rc;
+	rc = thread_store_update(cache_sqlite(c), mb.id, INDEX_THREAD_STEPS,
+	    cause);
+	return rc == -1 ? -1 : rc == 2;
 }
 
 int

@@ -127,6 +127,14 @@ void		 index_refresh(struct index *);
  */
 int		 index_thread_prepare(struct cache *, const char *folder,
 		     char **cause);
+/*
+ * The same, a part at a time: a transaction or two of it (the newest
+ * new messages first), 1 when more is left, 0 when it is up to date,
+ * -1 with a cause. For a front end that shows the part done before it
+ * asks for the next.
+ */
+int		 index_thread_some(struct cache *, const char *folder,
+		     char **cause);
 /* The same through an index, for sort (a no-op but for the thread
  * sort), then the count of that view of every message. */
 int		 index_prepare(struct index *, enum index_sort, int reverse,

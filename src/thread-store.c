@@ -31,6 +31,8 @@
 
 #define THREAD_STORE_BATCH	5000	/* messages a transaction */
 #define THREAD_STORE_IDS	256	/* ids of a message looked up */
+#define THREAD_STORE_BIG	10000	/* messages of a group threaded only
+					   once no new message is left */
 
 enum {
 	TS_TODO,		/* new messages without a group */
@@ -55,12 +57,13 @@ enum {
 	TS_DONE,		/* a group's new messages placed */
 	TS_CLEAN,		/* a group threaded */
 	TS_PENDING,		/* anything to do? */
+	TS_SIZE,		/* a group's messages */
 	TS_NSTMT
 };
 
 static const char *const thread_store_sql[TS_NSTMT] = {
 	"SELECT uid FROM thread_todo WHERE mailbox = ?1 AND grp IS NULL"
-	" LIMIT ?2",
+	" ORDER BY uid DESC LIMIT ?2",
 	"SELECT coalesce(p.message_id, m.message_id), coalesce(p.in_reply_to,"
 	" m.in_reply_to), coalesce(p.refs, m.refs) FROM message m LEFT JOIN"
 	" protected p ON p.mailbox = m.mailbox AND p.uid = m.uid WHERE"
@@ -80,7 +83,8 @@ static const char *const thread_store_sql[TS_NSTMT] = {
 	"UPDATE thread_todo SET grp = ?3 WHERE mailbox = ?1 AND grp = ?2",
 	"DELETE FROM thread_dirty WHERE mailbox = ?1 AND grp = ?2",
 	"UPDATE mailbox SET tcount = tcount + ?2 WHERE id = ?1",
-	"SELECT grp FROM thread_dirty WHERE mailbox = ?1 LIMIT 1",
+	"SELECT grp FROM thread_dirty WHERE mailbox = ?1 AND grp > ?2"
+	" ORDER BY grp LIMIT 1",
 	"SELECT m.uid, coalesce(p.message_id, m.message_id),"
 	" coalesce(p.in_reply_to, m.in_reply_to), coalesce(p.refs, m.refs),"
 	" m.edate FROM message m LEFT JOIN protected p ON p.mailbox ="
@@ -95,6 +99,9 @@ static const char *const thread_store_sql[TS_NSTMT] = {
 	"DELETE FROM thread_dirty WHERE mailbox = ?1 AND grp = ?2",
 	"SELECT EXISTS (SELECT 1 FROM thread_todo WHERE mailbox = ?1) OR"
 	" EXISTS (SELECT 1 FROM thread_dirty WHERE mailbox = ?1)",
+	"SELECT (SELECT count(*) FROM thread WHERE mailbox = ?1 AND"
+	" grp = ?2) + (SELECT count(*) FROM thread_todo WHERE mailbox = ?1"
+	" AND grp = ?2)",
 };
 
 struct thread_store {
@@ -394,15 +401,27 @@ out:
 	return rc;
 }
 
-/* One transaction: up to a batch of new messages into their groups,
- * else groups threaded again; 0 when there was nothing to do. */
+/* A group's messages, counted. */
+static int
+thread_store_size(struct thread_store *t, int64_t grp, int64_t *n)
+{
+	return thread_store_run(t, TS_SIZE, grp, 0, n) == 1 ? 0 : -1;
+}
+
+/*
+ * One transaction: up to a batch of the newest new messages into their
+ * groups, then the groups to thread again, but for those of more than
+ * THREAD_STORE_BIG messages while new messages are left (threaded once,
+ * at the end, not once a batch); with no new messages, up to a batch of
+ * groups. *did says whether there was something to do.
+ */
 static int
 thread_store_step(struct thread_store *t, int *did, char **cause)
 {
 	sqlite3_stmt	*st;
-	int64_t		 todo[THREAD_STORE_BATCH], grp;
+	int64_t		 todo[THREAD_STORE_BATCH], grp = INT64_MIN, size;
 	size_t		 ntodo = 0, done = 0, n, i;
-	int		 rc;
+	int		 rc, more;
 
 	*did = 0;
 	if (sqlite3_exec(t->db, "BEGIN IMMEDIATE", NULL, NULL,
@@ -418,12 +437,19 @@ thread_store_step(struct thread_store *t, int *did, char **cause)
 	for (i = 0; i < ntodo; i++)
 		if (thread_store_assign(t, todo[i]) == -1)
 			goto fail;
-	while (ntodo == 0 && done < THREAD_STORE_BATCH) {
-		if ((rc = thread_store_run(t, TS_NEXTDIRTY, 0, 0,
+	more = ntodo == THREAD_STORE_BATCH;
+	while (ntodo > 0 || done < THREAD_STORE_BATCH) {
+		if ((rc = thread_store_run(t, TS_NEXTDIRTY, grp, 0,
 		    &grp)) == -1)
 			goto fail;
 		if (rc == 0)
 			break;
+		if (more) {
+			if (thread_store_size(t, grp, &size) == -1)
+				goto fail;
+			if (size > THREAD_STORE_BIG)
+				continue;
+		}
 		if (thread_store_layout(t, grp, &n) == -1)
 			goto fail;
 		done += n + 1;
@@ -439,10 +465,11 @@ fail:
 }
 
 int
-thread_store_update(sqlite3 *db, int64_t mb, char **cause)
+thread_store_update(sqlite3 *db, int64_t mb, size_t steps, char **cause)
 {
 	struct thread_store	 t;
 	int64_t			 pending = 0;
+	size_t			 k;
 	int			 i, did, changed = 0, rc = 0;
 
 	memset(&t, 0, sizeof t);
@@ -458,7 +485,12 @@ thread_store_update(sqlite3 *db, int64_t mb, char **cause)
 		rc = thread_store_fail(&t, cause);
 		goto out;
 	}
-	while (pending) {
+	for (k = 0; pending; k++) {
+		if (k == steps) {
+			/* more to do: the caller shows this much first */
+			rc = 2;
+			goto out;
+		}
 		if ((rc = thread_store_step(&t, &did, cause)) == -1)
 			goto out;
 		if (!did)

@@ -17,16 +17,21 @@
 #ifndef STEED_THREAD_STORE_H
 #define STEED_THREAD_STORE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct sqlite3;
 
 /*
  * Bring mailbox's stored thread order up to date, in transactions of
- * a bounded size (a sync may write between them). 1 when something
- * changed, 0 when nothing was to do, -1 with a cause on a database
- * error (what was done stays done).
+ * a bounded size (a sync may write between them), at most steps of them
+ * (SIZE_MAX: all it takes). The newest new messages go first, so that
+ * the top of the thread order newest first is there after the first
+ * step. 1 when something changed, 2 when more is left after steps, 0
+ * when nothing was to do, -1 with a cause on a database error (what was
+ * done stays done).
  */
-int	thread_store_update(struct sqlite3 *, int64_t mailbox, char **cause);
+int	thread_store_update(struct sqlite3 *, int64_t mailbox, size_t steps,
+	    char **cause);
 
 #endif

@@ -34,6 +34,8 @@ struct overlay {
 struct load {
 	char			*account;
 	char			*folder;
+	int			 more;		/* the thread order is not
+						   up to date yet */
 };
 
 struct ixs {
@@ -150,7 +152,9 @@ ixs_place(struct ixs *s)
  * The stored thread order brought up to date, on a thread of its own
  * with its own cache handle: the groups of the messages that came or
  * went threaded again (thread-store.h), after every change, so that
- * the thread sort costs a page whenever it is asked for.
+ * the thread sort costs a page whenever it is asked for. A part at a
+ * time: the interface shows each (the newest threads come first) and
+ * asks for the next.
  */
 static void *
 ixs_load_run(void *arg)
@@ -158,12 +162,14 @@ ixs_load_run(void *arg)
 	struct load	*l = arg;
 	struct cache	*c;
 	char		*cause = NULL;
+	int		 rc;
 
 	if ((c = cache_open(l->account, &cause)) != NULL) {
-		if (index_thread_prepare(c, l->folder, &cause) == -1) {
+		if ((rc = index_thread_some(c, l->folder, &cause)) == -1) {
 			free(cause);
 			cause = NULL;
 		}
+		l->more = rc == 1;
 		cache_close(c);
 	}
 	free(cause);
@@ -1070,6 +1076,8 @@ ixs_event(struct tui_screen *sc, struct tui_event *ev)
 	if (ev->kind == TE_DONE && ev->job != 0 && ev->job == s->load_job) {
 		s->load_job = 0;
 		if (ev->data != NULL) {
+			if (((struct load *)ev->data)->more)
+				s->load_again = 1;
 			ixs_take(s, ev->data);
 			ev->data = NULL;
 		}

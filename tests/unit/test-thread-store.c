@@ -222,6 +222,77 @@ same(struct cache *c, const char *what)
 	return ok;
 }
 
+/*
+ * A group larger than the thread store threads once a batch (12,000
+ * replies to one missing message) among 3,000 messages of their own,
+ * threaded a part at a time as the interface does: the newest come
+ * first, the large group once at the end.
+ */
+static void
+big(struct cache *c)
+{
+	struct cache_mailbox	 mb;
+	struct cache_msg	 m;
+	struct index		*ix;
+	struct index_view	 v = { INDEX_SORT_THREAD, 1, NULL, NULL, 0 };
+	struct index_row	*rows;
+	char			 mid[32], *cause = NULL;
+	size_t			 n = 0, first = 0, parts = 0, got, off, threads;
+	uint32_t		 uid, last = 0;
+	int			 rc;
+
+	cache_mailbox(c, "Big", 1, &mb, &cause);
+	cache_begin(c, &cause);
+	for (uid = 1; uid <= 15000; uid++) {
+		memset(&m, 0, sizeof m);
+		m.uid = uid;
+		m.internaldate = m.sent = 1000000 + uid;
+		m.from = m.from_addr = "b@t.example";
+		snprintf(mid, sizeof mid, "<b%u@t>", uid);
+		m.message_id = mid;
+		/* the newest 3,000 are threads of their own */
+		m.in_reply_to = uid <= 12000 ? "<root@t>" : NULL;
+		if (cache_put(c, &mb, &m, &cause) == -1) {
+			printf("# put: %s\n", cause);
+			free(cause);
+			cause = NULL;
+		}
+	}
+	cache_commit(c, &cause);
+	if ((ix = index_open(c, "Big", &cause)) == NULL)
+		return;
+	index_readonly(ix);
+	while ((rc = index_thread_some(c, "Big", &cause)) == 1) {
+		if (parts++ == 0) {
+			index_refresh(ix);
+			index_count(ix, &v, &first, &cause);
+		}
+	}
+	TAP_OK(rc == 0 && parts > 1 && first >= 3000 && first < 15000,
+	    "a part at a time: the newest first, the large group after "
+	    "(%zu parts, %zu rows after the first)", parts, first);
+	index_refresh(ix);
+	threads = 0;
+	for (off = 0; index_page(ix, &v, off, 500, NULL, &rows, &got,
+	    &cause) == 0 && got > 0; off += got) {
+		size_t	i;
+
+		for (i = 0; i < got; i++) {
+			threads += off + i == 0 || rows[i].thread != last;
+			last = rows[i].thread;
+			n++;
+		}
+		if (off == 0)
+			TAP_OK(rows[0].uid == 15000, "newest thread first "
+			    "(%u)", rows[0].uid);
+		free(rows);
+	}
+	TAP_OK(n == 15000 && threads == 3001, "then every message: the "
+	    "replies to the missing one a thread (%zu rows, %zu threads)", n,
+	    threads);
+	index_close(ix);
+}
+
 int
 main(void)
 {
@@ -356,6 +427,7 @@ main(void)
 		index_close(ix);
 	}
 
+	big(c);
 	cache_close(c);
 	snprintf(path, sizeof path, "rm -rf %s", dir);
 	if (system(path) != 0)
