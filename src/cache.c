@@ -12,6 +12,7 @@
  * message's protected header says; it never talks to the server.
  */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -28,6 +29,9 @@
 #define CACHE_APP_ID	0x53544843	/* "STHC" */
 #define CACHE_VERSION	9
 #define CACHE_SEEN	64		/* senders remembered a transaction */
+
+/* Handles of this process waiting in cache_begin() for the write lock. */
+static atomic_int	cache_waiting;
 
 struct cache {
 	sqlite3		*db;
@@ -524,9 +528,26 @@ cache_exec(struct cache *c, const char *sql, char **cause)
 int
 cache_begin(struct cache *c, char **cause)
 {
+	int	rc;
+
 	cache_seen_forget(c);
 	c->cnt_delta = 0;
-	return cache_exec(c, "BEGIN", cause);
+	/*
+	 * The write lock taken at once: a transaction that read first
+	 * could not take it after another handle wrote (WAL), and would
+	 * fail at its first write instead of waiting. The thread store
+	 * lets a waiting writer go first (cache_writer_waiting()).
+	 */
+	atomic_fetch_add(&cache_waiting, 1);
+	rc = cache_exec(c, "BEGIN IMMEDIATE", cause);
+	atomic_fetch_sub(&cache_waiting, 1);
+	return rc;
+}
+
+int
+cache_writer_waiting(void)
+{
+	return atomic_load(&cache_waiting) > 0;
 }
 
 int

@@ -129,7 +129,11 @@ int	 cache_mailbox_peek(struct cache *, const char *name,
 int	 cache_mailbox_find(struct cache *, const char *name,
 	    struct cache_mailbox *mb, char **cause);
 
+/* A write transaction, the write lock taken (waiting up to 5 s). */
 int	 cache_begin(struct cache *, char **cause);
+/* Is a handle of this process waiting in cache_begin()? A long writer
+ * that works in many transactions (thread-store.c) lets it go first. */
+int	 cache_writer_waiting(void);
 int	 cache_commit(struct cache *, char **cause);
 void	 cache_rollback(struct cache *);
 

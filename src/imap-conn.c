@@ -51,6 +51,8 @@ struct imap_conn {
 
 	size_t			 replayed;
 	unsigned		 connects;
+	uint32_t		 idle_told;	/* the EXISTS that last
+						   woke the wait up */
 };
 
 typedef int (*imap_conn_fn)(struct imap_conn *, void *, char **);
@@ -1044,6 +1046,29 @@ imap_conn_idle(struct imap_conn *c, const char *mailbox,
 	sel = c->imap->imap_selection_info;
 	uidnext = sel->sel_uidnext;
 	exists = sel->sel_exists;
+	/*
+	 * The server may have told of new mail already, in the answer to
+	 * a command after the sync (the trust step's FETCH): it will not
+	 * say it again in IDLE. A count other than the cache's is a
+	 * change, once for each count (a count the sync cannot make the
+	 * cache's must not wake it up again and again).
+	 */
+	if (how->synced && c->cache != NULL && exists != c->idle_told) {
+		struct cache_mailbox	 mb;
+		char			*why = NULL;
+
+		if (cache_mailbox_find(c->cache, mailbox, &mb, &why) == 1 &&
+		    mb.count != exists) {
+			c->idle_told = exists;
+			*events = mb.count < exists ? IMAP_IDLE_EXISTS :
+			    IMAP_IDLE_EXPUNGE;
+			log_msg(LOG_INFO, "IMAP: %s holds %u messages, the "
+			    "cache %u: synced again", mailbox, exists,
+			    mb.count);
+			return IMAP_OPS_OK;
+		}
+		free(why);
+	}
 	for (tries = 0;; tries++) {
 		h = *how;
 		h.timeout = (int)(deadline - (clock_ms() / 1000));

@@ -22,6 +22,10 @@ struct imap_idle_how {
 	int	timeout;	/* seconds to wait in all; 0: look once */
 	int	renew;		/* 0: IMAP_IDLE_RENEW */
 	int	poll;		/* 0: IMAP_IDLE_POLL */
+	int	synced;		/* the mailbox was synced into the header
+				   cache before: a count of messages
+				   other than the cache's is a change
+				   (imap_conn_idle()) */
 };
 
 /*

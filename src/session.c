@@ -898,7 +898,7 @@ session_append(struct session *s, const char *folder, const char *msg,
 }
 
 int
-session_idle(struct session *s, const char *folder, int timeout,
+session_idle(struct session *s, const char *folder, int timeout, int synced,
     unsigned *events, char **cause)
 {
 	struct imap_idle_how	how;
@@ -906,6 +906,7 @@ session_idle(struct session *s, const char *folder, int timeout,
 
 	memset(&how, 0, sizeof how);
 	how.timeout = timeout;
+	how.synced = synced;
 	rc = imap_conn_idle(s->conn, folder, &how, events, cause);
 	if (rc == IMAP_OPS_OK && *events == 0 && fe_cancelled()) {
 		*cause = xstrdup("stopped as asked");

@@ -212,9 +212,11 @@ int	 session_draft_remove(struct session *, const char *msgid,
 /*
  * Wait up to timeout seconds for a change in folder (imap-idle.h):
  * IMAP_OPS_OK with *events (0: none in time), SESSION_CANCELLED, or
- * another class and a cause.
+ * another class and a cause. With synced, the folder was synced just
+ * before: what the server said since (new mail told in the answer to
+ * another command) is a change too.
  */
 int	 session_idle(struct session *, const char *folder, int timeout,
-	    unsigned *events, char **cause);
+	    int synced, unsigned *events, char **cause);
 
 #endif

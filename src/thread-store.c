@@ -23,13 +23,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include <sqlite3.h>
 
+#include "cache.h"
 #include "thread.h"
 #include "thread-store.h"
 #include "xmalloc.h"
 
-#define THREAD_STORE_BATCH	5000	/* messages a transaction */
+#define THREAD_STORE_BATCH	2000	/* messages a transaction */
 #define THREAD_STORE_IDS	256	/* ids of a message looked up */
 #define THREAD_STORE_BIG	10000	/* messages of a group threaded only
 					   once no new message is left */
@@ -424,6 +427,9 @@ thread_store_step(struct thread_store *t, int *did, char **cause)
 	int		 rc, more;
 
 	*did = 0;
+	/* a sync waiting to store what came goes first (up to 5 s) */
+	for (i = 0; i < 500 && cache_writer_waiting(); i++)
+		usleep(10000);
 	if (sqlite3_exec(t->db, "BEGIN IMMEDIATE", NULL, NULL,
 	    NULL) != SQLITE_OK)
 		return thread_store_fail(t, cause);

@@ -390,7 +390,7 @@ cmd_idle(struct cmd_ctx *ctx)
 	if (session_down(s) != NULL)
 		return cmd_down(s, NULL);
 	if ((rc = session_idle(s, folder, ctx->timeout > 0 ? ctx->timeout :
-	    CMD_IDLE_TIMEOUT, &events, &cause)) != IMAP_OPS_OK) {
+	    CMD_IDLE_TIMEOUT, 0, &events, &cause)) != IMAP_OPS_OK) {
 		cmd_error("%s: %s", folder, cause);
 		free(cause);
 		session_close(s);

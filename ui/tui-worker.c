@@ -850,7 +850,7 @@ idle_once(struct tui_account *ta, const char *folder)
 	struct tui_job	 j;
 	struct job	 jb;
 
-	r = session_idle(ta->s, folder, IDLE_SECONDS, &events, &cause);
+	r = session_idle(ta->s, folder, IDLE_SECONDS, 1, &events, &cause);
 	pthread_mutex_lock(&ta->mu);
 	ta->idling = 0;
 	pthread_mutex_unlock(&ta->mu);

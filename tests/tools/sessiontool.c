@@ -161,7 +161,7 @@ st_idle(struct session *s, const char *folder, int seconds)
 	char		*cause = NULL;
 	int		 rc;
 
-	rc = session_idle(s, folder, seconds, &events, &cause);
+	rc = session_idle(s, folder, seconds, 0, &events, &cause);
 	if (rc == SESSION_CANCELLED) {
 		printf("cancelled after %lld ms\n", st_now_ms() - t0);
 		free(cause);
