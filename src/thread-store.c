@@ -107,10 +107,20 @@ static const char *const thread_store_sql[TS_NSTMT] = {
 	" AND grp = ?2)",
 };
 
+struct thread_head;
+
 struct thread_store {
 	sqlite3		*db;
 	int64_t		 mb;
 	sqlite3_stmt	*st[TS_NSTMT];
+
+	/* A group's messages, kept from group to group. */
+	struct thread_chunk	*arena;
+	struct thread_msg	*in;
+	struct thread_pos	*pos;
+	struct thread_head	*head;
+	int64_t			*uid;
+	size_t			 cap;
 };
 
 /* The threading fields' strings, in chunks freed together. */
@@ -143,6 +153,21 @@ thread_arena_dup(struct thread_chunk **arena, const char *s)
 	memcpy(p, s, len);
 	c->used += len;
 	return p;
+}
+
+/* The arena emptied for the next group: its first chunk kept. */
+static void
+thread_arena_reset(struct thread_chunk **arena)
+{
+	struct thread_chunk	*c = *arena, *next;
+
+	if (c == NULL)
+		return;
+	for (next = c->next; next != NULL; next = c->next) {
+		c->next = next->next;
+		free(next);
+	}
+	c->used = 0;
 }
 
 static void
@@ -316,48 +341,44 @@ static int
 thread_store_layout(struct thread_store *t, int64_t grp, size_t *n)
 {
 	sqlite3_stmt		*st;
-	struct thread_chunk	*arena = NULL;
-	struct thread_msg	*in = NULL;
-	struct thread_pos	*pos = NULL;
-	struct thread_head	*head = NULL;
-	int64_t			*uid = NULL, deleted;
-	size_t			 cap = 0, nthreads = 0, i;
-	int			 rc = -1;
+	struct thread_head	*th;
+	int64_t			 deleted, d, u;
+	size_t			 nthreads, i;
 
 	*n = 0;
+	thread_arena_reset(&t->arena);
 	st = thread_store_stmt(t, TS_MEMBERS);
 	sqlite3_bind_int64(st, 2, grp);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap == 0 ? 16 : 2 * cap;
-			in = xreallocarray(in, cap, sizeof *in);
-			uid = xreallocarray(uid, cap, sizeof *uid);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (*n == t->cap) {
+			t->cap = t->cap == 0 ? 64 : 2 * t->cap;
+			t->in = xreallocarray(t->in, t->cap, sizeof *t->in);
+			t->uid = xreallocarray(t->uid, t->cap, sizeof *t->uid);
+			t->pos = xreallocarray(t->pos, t->cap, sizeof *t->pos);
+			t->head = xreallocarray(t->head, t->cap,
+			    sizeof *t->head);
 		}
-		uid[*n] = sqlite3_column_int64(st, 0);
-		in[*n].message_id = thread_arena_dup(&arena,
+		t->uid[*n] = sqlite3_column_int64(st, 0);
+		t->in[*n].message_id = thread_arena_dup(&t->arena,
 		    (const char *)sqlite3_column_text(st, 1));
-		in[*n].in_reply_to = thread_arena_dup(&arena,
+		t->in[*n].in_reply_to = thread_arena_dup(&t->arena,
 		    (const char *)sqlite3_column_text(st, 2));
-		in[*n].references = thread_arena_dup(&arena,
+		t->in[*n].references = thread_arena_dup(&t->arena,
 		    (const char *)sqlite3_column_text(st, 3));
-		in[*n].date = (time_t)sqlite3_column_int64(st, 4);
+		t->in[*n].date = (time_t)sqlite3_column_int64(st, 4);
 		(*n)++;
 	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
-		goto out;
-	rc = -1;
+	if (sqlite3_reset(st) != SQLITE_OK)
+		return -1;
 
 	if (*n > 0) {
-		pos = xreallocarray(NULL, *n, sizeof *pos);
-		thread_build(in, *n, 0, pos);
-		nthreads = pos[*n - 1].thread + 1;
-		head = xcalloc(nthreads, sizeof *head);
+		thread_build(t->in, *n, 0, t->pos);
+		nthreads = t->pos[*n - 1].thread + 1;
+		memset(t->head, 0, nthreads * sizeof *t->head);
 		for (i = *n; i-- > 0;) {
-			struct thread_head	*th = &head[pos[i].thread];
-			int64_t			 d = in[pos[i].msg].date;
-			int64_t			 u = uid[pos[i].msg];
-
+			th = &t->head[t->pos[i].thread];
+			d = t->in[t->pos[i].msg].date;
+			u = t->uid[t->pos[i].msg];
 			th->start = (uint32_t)i;
 			th->size++;
 			if (th->size == 1 || d < th->date || (d == th->date &&
@@ -369,39 +390,33 @@ thread_store_layout(struct thread_store *t, int64_t grp, size_t *n)
 	}
 	st = thread_store_stmt(t, TS_CLEAR);
 	sqlite3_bind_int64(st, 2, grp);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		goto out;
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		sqlite3_reset(st);
+		return -1;
+	}
 	deleted = sqlite3_changes(t->db);
 	for (i = 0; i < *n; i++) {
-		struct thread_head	*th = &head[pos[i].thread];
-
+		th = &t->head[t->pos[i].thread];
 		st = thread_store_stmt(t, TS_PLACE);
 		sqlite3_bind_int64(st, 2, th->date);
 		sqlite3_bind_int64(st, 3, th->uid);
 		sqlite3_bind_int64(st, 4, (int64_t)(i - th->start));
-		sqlite3_bind_int64(st, 5, uid[pos[i].msg]);
-		sqlite3_bind_int64(st, 6, pos[i].depth);
-		sqlite3_bind_int64(st, 7, pos[i].flags);
+		sqlite3_bind_int64(st, 5, t->uid[t->pos[i].msg]);
+		sqlite3_bind_int64(st, 6, t->pos[i].depth);
+		sqlite3_bind_int64(st, 7, t->pos[i].flags);
 		sqlite3_bind_int64(st, 8, th->size);
 		sqlite3_bind_int64(st, 9, grp);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			goto out;
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			sqlite3_reset(st);
+			return -1;
+		}
 	}
 	if (thread_store_run(t, TS_DONE, grp, 0, NULL) == -1 ||
 	    thread_store_run(t, TS_CLEAN, grp, 0, NULL) == -1 ||
 	    thread_store_run(t, TS_COUNT, (int64_t)*n - deleted, 0,
 	    NULL) == -1)
-		goto out;
-	rc = 0;
-out:
-	if (rc == -1)
-		sqlite3_reset(st);
-	thread_arena_free(arena);
-	free(in);
-	free(uid);
-	free(pos);
-	free(head);
-	return rc;
+		return -1;
+	return 0;
 }
 
 /* A group's messages, counted. */
@@ -507,5 +522,10 @@ thread_store_update(sqlite3 *db, int64_t mb, size_t steps, char **cause)
 out:
 	for (i = 0; i < TS_NSTMT; i++)
 		sqlite3_finalize(t.st[i]);
+	thread_arena_free(t.arena);
+	free(t.in);
+	free(t.uid);
+	free(t.pos);
+	free(t.head);
 	return rc;
 }

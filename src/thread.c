@@ -253,7 +253,7 @@ thread_build(const struct thread_msg *msgs, size_t n, int reverse,
 	memset(&t, 0, sizeof t);
 	t.cap = thread_count_ids(msgs, n);
 	t.box = xreallocarray(NULL, t.cap, sizeof *t.box);
-	for (hsize = 1024; hsize < 2 * t.cap; hsize *= 2)
+	for (hsize = 16; hsize < 2 * t.cap; hsize *= 2)
 		;
 	t.mask = hsize - 1;
 	t.hash = xreallocarray(NULL, hsize, sizeof *t.hash);

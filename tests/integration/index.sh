@@ -141,7 +141,8 @@ cp "$OLD" "$HCACHE"
 s --sync >"$T_TMP/sync2.out" 2>&1; rc=$?
 ok "--sync on a schema 3 cache: exit 0" test "$rc" = 0
 ok "... nothing counted as new" grep -q ": 0 new" "$T_TMP/sync2.out"
-ok "the cache is schema 8 now" test "$(q 'PRAGMA user_version')" = 8
+ok "the cache is schema 9 now" test "$(q 'PRAGMA user_version')" = 9
+ok "... every message noted for the thread order, none threaded yet (--sync leaves it to the index)" test "$(q 'SELECT (SELECT count(*) FROM thread_todo) = (SELECT count(*) FROM message) AND NOT EXISTS (SELECT 1 FROM thread)')" = 1
 ok "... its messages counted" test "$(q 'SELECT nmsg = (SELECT count(*) FROM message WHERE mailbox = mailbox.id) FROM mailbox')" = 1
 ok "... and their senders seen" test "$(q 'SELECT count(*) FROM message m WHERE NOT EXISTS (SELECT 1 FROM sender_seen s WHERE s.mailbox = m.mailbox AND s.fkey = m.fkey AND s.name = coalesce(m.sender, '"''"') AND s.addr = coalesce(m.from_addr, '"''"'))')" = 0
 ok "the pending flag change reached the server" \
@@ -156,3 +157,6 @@ ok "the trust step's resume point stays ($trust_uid)" \
 s --sync >"$T_TMP/sync3.out" 2>&1; rc=$?
 ok "the next --sync: exit 0, nothing to do" sh -c "test $rc = 0 && grep -qi 'nothing changed\|: 0 new, 0 flag' '$T_TMP/sync3.out'"
 ok "the same three messages" test "$(q "SELECT count(*) FROM message")" = 3
+s --list --sort thread >"$T_TMP/list-thread" 2>&1; rc=$?
+ok "--list --sort thread on the migrated cache: exit 0, the three messages" sh -c "test $rc = 0 && test \$(grep -c . '$T_TMP/list-thread') -ge 3"
+ok "... the thread order taken in: every message has its row, nothing left to do" test "$(q 'SELECT (SELECT count(*) FROM thread) = 3 AND (SELECT tcount FROM mailbox) = 3 AND NOT EXISTS (SELECT 1 FROM thread_todo) AND NOT EXISTS (SELECT 1 FROM thread_dirty)')" = 1
