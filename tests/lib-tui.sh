@@ -46,8 +46,11 @@ tui_start() {
 		printf 'echo $? >%q\n' "$T_TMP/tui-$_n.status"
 	} >"$T_TMP/tui-$_n.sh"
 	# the pane stays after its program ends (its status is read), from
-	# the first moment: a global option in the server's own file
-	printf 'set -g remain-on-exit on\nset -g status off\n' >"$T_TMP/tmux.conf"
+	# the first moment: a global option in the server's own file. The
+	# server stays when its last session is stopped: a session started
+	# while it was going away failed ("server exited unexpectedly").
+	printf 'set -g remain-on-exit on\nset -g status off\nset -s exit-empty off\n' \
+	    >"$T_TMP/tmux.conf"
 	tui_tmux -f "$T_TMP/tmux.conf" new-session -d -s "$_n" -x "$TUI_COLS" \
 	    -y "$TUI_LINES" "bash $T_TMP/tui-$_n.sh" || return 1
 	tui_tmux resize-window -t "$_n" -x "$TUI_COLS" -y "$TUI_LINES" \

@@ -102,11 +102,16 @@ while [ $n -lt 100 ]; do
 	    bad="$bad; $title: $from"
 	n=$((n + 1))
 	tui_keys u k
+	# until another message is drawn whole: a capture may catch the
+	# screen between its clearing and its drawing
 	new=$title
 	for _ in $(seq 1 50); do
 		sleep 0.1
-		new=$(tui_capture u | sed -n 1p)
-		[ "$new" != "$title" ] && break
+		tui_capture u >"$T_TMP/next"
+		new=$(sed -n 1p "$T_TMP/next")
+		[ "$new" != "$title" ] && [ -n "$new" ] &&
+		    grep -q '^  From: ' "$T_TMP/next" && break
+		new=$title
 	done
 	[ "$new" = "$title" ] && break	# the first message
 done
