@@ -578,7 +578,8 @@ config_section(struct config_parser *p, char *line)
 /*
  * "source FILE": FILE's lines read here, as if they stood in place of
  * this one (a secrets file, a theme). A relative name is from the
- * directory of the file that names it. Errors name FILE and its line.
+ * directory of the file that names it; a directory is refused at the
+ * source line. Errors name FILE and its line, and where FILE was named.
  */
 static int
 config_source(struct config_parser *p, const char *v)
@@ -605,6 +606,12 @@ config_source(struct config_parser *p, const char *v)
 		free(path);
 		return rc;
 	}
+	if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		rc = config_error(p, "source: %s: is a directory", path);
+		fclose(f);
+		free(path);
+		return rc;
+	}
 	sub = *p;
 	sub.file = path;
 	sub.line = 0;
@@ -623,9 +630,12 @@ config_source(struct config_parser *p, const char *v)
 	p->acct = sub.acct;
 	p->tail = sub.tail;
 	memcpy(p->seen, sub.seen, sizeof p->seen);
+	/* the error where it is, and where that file was named */
 	if (rc == -1) {
 		free(p->cause);
-		p->cause = sub.cause;
+		p->cause = xasprintf("%s (sourced at %s:%d)", sub.cause,
+		    p->file, p->line);
+		free(sub.cause);
 	}
 	free(path);
 	return rc;

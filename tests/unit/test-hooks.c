@@ -208,8 +208,10 @@ main(void)
 
 	put("theme", "color nosuch red default\n", 0644);
 	cf = config_load(path, &cause);
-	TAP_OK(cf == NULL && cause != NULL && strstr(cause, "/theme:1: color:"),
-	    "an error in a sourced file names it and its line: %s", cause);
+	TAP_OK(cf == NULL && cause != NULL && strstr(cause, "/theme:1: color:") &&
+	    strstr(cause, "(sourced at ") && strstr(cause, "/config:1)"),
+	    "an error in a sourced file names it, its line and where it was "
+	    "sourced: %s", cause);
 	free(cause);
 	cause = NULL;
 
@@ -217,6 +219,14 @@ main(void)
 	cf = config_load(path, &cause);
 	TAP_OK(cf == NULL && cause != NULL && strstr(cause, "deep"),
 	    "a file that sources itself is an error");
+	free(cause);
+	cause = NULL;
+
+	put("config", "source .\n", 0600);
+	cf = config_load(path, &cause);
+	TAP_OK(cf == NULL && cause != NULL && strstr(cause, "/config:1: source: ") &&
+	    strstr(cause, "is a directory"), "a directory is refused at the "
+	    "source line: %s", cause);
 	free(cause);
 	cause = NULL;
 
