@@ -27,7 +27,7 @@
 #include "xmalloc.h"
 
 #define CACHE_APP_ID	0x53544843	/* "STHC" */
-#define CACHE_VERSION	9
+#define CACHE_VERSION	10
 #define CACHE_SEEN	64		/* senders remembered a transaction */
 
 /* Handles of this process waiting in cache_begin() for the write lock. */
@@ -43,7 +43,7 @@ struct cache {
 	int		 prot_any;	/* ... and whether it has protected
 					   rows (else a stored row has none) */
 	sqlite3_stmt	*has, *seen, *count;
-	sqlite3_stmt	*rethread;	/* a message to thread again */
+	sqlite3_stmt	*rethread;	/* a message to thread (again) */
 	int64_t		 cnt_mb;	/* messages stored in this mailbox */
 	int64_t		 cnt_delta;	/* ... not yet added to its nmsg */
 	char		*seen_now[CACHE_SEEN];	/* senders written in this
@@ -211,9 +211,10 @@ static const char *cache_migrations[] = {
 	 * thread's key (tdate, tuid: its earliest message) and its place
 	 * in the thread both ways (tpos, rpos = -tpos), the UID last;
 	 * grp is its group. thread_id holds the hash of every id a
-	 * group's messages have or refer to; a trigger notes each message
-	 * stored (thread_todo, its group not known yet) and, when one
-	 * goes, its row out and its group to be threaded again
+	 * group's messages have or refer to; a trigger noted each message
+	 * stored (thread_todo, its group not known yet; cache_put() does
+	 * from schema 10 on) and, when one goes, its row out and its group
+	 * to be threaded again
 	 * (thread_dirty); cache_protected_put() notes a message whose
 	 * protected header came. mailbox.tcount counts the rows, tnext
 	 * numbers the groups. Every cached message is noted once.
@@ -267,6 +268,14 @@ static const char *cache_migrations[] = {
 	" DELETE FROM thread WHERE mailbox = old.mailbox AND uid = old.uid;"
 	" DELETE FROM thread_todo WHERE mailbox = old.mailbox AND"
 	" uid = old.uid; END;",
+	/*
+	 * 9 -> 10: a message stored is noted by cache_put() itself, not by
+	 * a trigger. With a trigger every INSERT into message writes two
+	 * tables, so SQLite keeps a statement journal for each one, in a
+	 * temporary file once it has grown: 30 GB written for a cold sync
+	 * of 1,000,000 messages, a third of its time (doc/bench.md).
+	 */
+	"DROP TRIGGER thread_new;",
 };
 
 /*
@@ -1070,6 +1079,12 @@ cache_put(struct cache *c, const struct cache_mailbox *mb,
 	}
 	replaces = rc == SQLITE_ROW;
 	rc = cache_step(c, c->put, "insert", cause);
+	/* its thread to be found (thread-store.h): new or fetched again */
+	if (rc == 0) {
+		sqlite3_bind_int64(c->rethread, 1, mb->id);
+		sqlite3_bind_int64(c->rethread, 2, m->uid);
+		rc = cache_step(c, c->rethread, "insert", cause);
+	}
 	if (rc == 0)
 		rc = cache_seen_put(c, mb->id, fkey, m->from != NULL ? m->from :
 		    "", m->from_addr != NULL ? m->from_addr : "", cause);

@@ -277,7 +277,8 @@ int	 cache_placeholder(const char *subject);
  * fkey, skey; schema 6), the mailbox's message count (nmsg) and senders
  * seen (schema 8), and the stored thread order with what it has still
  * to take in (thread, thread_todo, thread_dirty, tcount; schema 9,
- * thread-store.h).
+ * thread-store.h; from schema 10 cache_put() notes a message stored in
+ * thread_todo, not a trigger).
  */
 struct sqlite3	*cache_sqlite(struct cache *);
 

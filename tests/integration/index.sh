@@ -141,7 +141,8 @@ cp "$OLD" "$HCACHE"
 s --sync >"$T_TMP/sync2.out" 2>&1; rc=$?
 ok "--sync on a schema 3 cache: exit 0" test "$rc" = 0
 ok "... nothing counted as new" grep -q ": 0 new" "$T_TMP/sync2.out"
-ok "the cache is schema 9 now" test "$(q 'PRAGMA user_version')" = 9
+ok "the cache is schema 10 now" test "$(q 'PRAGMA user_version')" = 10
+ok "... without the trigger that noted new messages (cache_put() does)" test "$(q "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name = 'thread_new'")" = 0
 ok "... every message noted for the thread order, none threaded yet (--sync leaves it to the index)" test "$(q 'SELECT (SELECT count(*) FROM thread_todo) = (SELECT count(*) FROM message) AND NOT EXISTS (SELECT 1 FROM thread)')" = 1
 ok "... its messages counted" test "$(q 'SELECT nmsg = (SELECT count(*) FROM message WHERE mailbox = mailbox.id) FROM mailbox')" = 1
 ok "... and their senders seen" test "$(q 'SELECT count(*) FROM message m WHERE NOT EXISTS (SELECT 1 FROM sender_seen s WHERE s.mailbox = m.mailbox AND s.fkey = m.fkey AND s.name = coalesce(m.sender, '"''"') AND s.addr = coalesce(m.from_addr, '"''"'))')" = 0
