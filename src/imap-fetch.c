@@ -1419,10 +1419,18 @@ imap_fetch_send_by(mailstream *s, const char *tag, const char *set,
 	size_t	 len;
 	int	 ok;
 
+	/*
+	 * Autocrypt is asked for though nothing here reads it: the server
+	 * reads it with the other fields (a message file opened once), and
+	 * the trust step's SEARCH for it (sync-trust.c) is answered from
+	 * what the server keeps of fields asked for, instead of opening
+	 * every message again (88 s of Dovecot's time for 1,000,000 Maildir
+	 * messages, against 1.2 s; doc/bench.md).
+	 */
 	cmd = xasprintf("%s %sFETCH %s (UID FLAGS%s)\r\n", tag,
 	    by_uid ? "UID " : "", set,
-	    envelope ? " INTERNALDATE RFC822.SIZE ENVELOPE"
-	    " BODY.PEEK[HEADER.FIELDS (REFERENCES CONTENT-TYPE FROM)]" : "");
+	    envelope ? " INTERNALDATE RFC822.SIZE ENVELOPE BODY.PEEK["
+	    "HEADER.FIELDS (REFERENCES CONTENT-TYPE FROM AUTOCRYPT)]" : "");
 	len = strlen(cmd);
 	ok = mailstream_write(s, cmd, len) == (ssize_t)len &&
 	    mailstream_flush(s) == 0;
