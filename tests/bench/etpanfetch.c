@@ -1,7 +1,8 @@
 /*
  * etpanfetch: the reference points of `make bench`.
  *
- *   etpanfetch [-i ITEMS] [-w | -s] HOST PORT CA-FILE USER PASSWORD [MAILBOX]
+ *   etpanfetch [-i ITEMS] [-w [-n COUNT] | -s] HOST PORT CA-FILE USER PASSWORD
+ *       [MAILBOX]
  *
  * Connects over TLS checked as steedmail checks it (net-tls.h), logs in,
  * selects MAILBOX (INBOX) and asks once for
@@ -11,7 +12,9 @@
  * written by hand and the answer read and thrown away up to the tagged
  * reply, without any parsing (the "wire floor"); -i ITEMS asks for
  * "(ITEMS)" there instead, such as the items steedmail's sync asks for, so
- * that the floor is of the same answer. With -s it only selects
+ * that the floor is of the same answer; -n COUNT asks for the newest COUNT
+ * messages only, by sequence numbers (what steedmail's cold open asks for
+ * first: the server's part of its first screen). With -s it only selects
  * (the bench uses that to let the server catch up with a change made
  * behind its back). Prints the number of messages (or bytes, with -w) to
  * stdout; exits 1 on any failure.
@@ -74,7 +77,7 @@ one_shot(mailimap *imap)
  * start of each line as the bytes come (a line may span two reads).
  */
 static void
-wire_floor(mailimap *imap, const char *items)
+wire_floor(mailimap *imap, const char *items, unsigned newest)
 {
 	static const char	 tag[] = "bench1 ";
 	mailstream		*s = imap->imap_stream;
@@ -83,8 +86,14 @@ wire_floor(mailimap *imap, const char *items)
 	ssize_t			 n, i;
 	int			 at_start = 1, in_tag = 0, len;
 
-	len = snprintf(cmd, sizeof cmd, "%sUID FETCH 1:* (%s)\r\n", tag,
-	    items);
+	uint32_t		 exists = imap->imap_selection_info->sel_exists;
+
+	if (newest > 0 && exists > newest)
+		len = snprintf(cmd, sizeof cmd, "%sFETCH %u:* (%s)\r\n", tag,
+		    (unsigned)(exists - newest + 1), items);
+	else
+		len = snprintf(cmd, sizeof cmd, "%sUID FETCH 1:* (%s)\r\n",
+		    tag, items);
 	if (len < 0 || (size_t)len >= sizeof cmd)
 		die("the items are too long", NULL);
 	if (mailstream_write(s, cmd, (size_t)len) == -1 ||
@@ -142,6 +151,7 @@ main(int argc, char **argv)
 	const char		*items = "UID FLAGS INTERNALDATE RFC822.SIZE "
 				    "ENVELOPE";
 	int			 fd, r, wire = 0, select_only = 0;
+	unsigned		 newest = 0;
 
 	if (argc > 2 && strcmp(argv[1], "-i") == 0) {
 		items = argv[2];
@@ -152,14 +162,19 @@ main(int argc, char **argv)
 		wire = 1;
 		argc--;
 		argv++;
+		if (argc > 2 && strcmp(argv[1], "-n") == 0) {
+			newest = (unsigned)strtoul(argv[2], NULL, 10);
+			argc -= 2;
+			argv += 2;
+		}
 	} else if (argc > 1 && strcmp(argv[1], "-s") == 0) {
 		select_only = 1;
 		argc--;
 		argv++;
 	}
 	if (argc != 6 && argc != 7) {
-		fprintf(stderr, "usage: etpanfetch [-i ITEMS] [-w | -s] HOST "
-		    "PORT CA-FILE USER PASSWORD [MAILBOX]\n");
+		fprintf(stderr, "usage: etpanfetch [-i ITEMS] [-w [-n COUNT] | "
+		    "-s] HOST PORT CA-FILE USER PASSWORD [MAILBOX]\n");
 		return 2;
 	}
 	mailbox = argc == 7 ? argv[6] : "INBOX";
@@ -188,7 +203,7 @@ main(int argc, char **argv)
 	if (select_only)
 		printf("%u\n", imap->imap_selection_info->sel_exists);
 	else if (wire)
-		wire_floor(imap, items);
+		wire_floor(imap, items, newest);
 	else
 		one_shot(imap);
 

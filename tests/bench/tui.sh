@@ -47,6 +47,7 @@ set -u
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
 STEEDMAIL=$ROOT/steedmail
+ETPANFETCH=$ROOT/tests/bench/etpanfetch
 DRIVE=$ROOT/tests/bench/ptydrive.py
 GEN=$ROOT/tests/bench/genmaildir.py
 N=${BENCH_TUI_N:-100000}
@@ -69,10 +70,11 @@ command -v neomutt >/dev/null 2>&1 || die "neomutt is missing (run contrib/insta
 for p in python3 doveadm awk timeout flock sha256sum; do
 	command -v "$p" >/dev/null 2>&1 || die "$p is missing"
 done
-[ -x "$STEEDMAIL" ] || die "build first: make steedmail (or make bench)"
+[ -x "$STEEDMAIL" ] && [ -x "$ETPANFETCH" ] ||
+	die "build first: make steedmail tests/bench/etpanfetch (or make bench)"
 
 now() { date +%s.%N; }
-since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }'; }
 # shellcheck source=tests/bench/mailbox.sh
 . "$ROOT/tests/bench/mailbox.sh"
 COMPLETE=${BENCH_TUI_COMPLETE:-}
@@ -252,6 +254,23 @@ cold() {
 }
 : >"$T/results"
 
+# server_first: the server's part of a cold first screen, with a bare
+# client (etpanfetch): connect, TLS, log in, SELECT and the FETCH of the
+# newest 200 messages with the items of steedmail's sync, timed from exec
+# to the tagged reply; "server cold first SECONDS" in $T/results.
+SYNC_ITEMS="UID FLAGS INTERNALDATE RFC822.SIZE ENVELOPE BODY.PEEK[HEADER.FIELDS (REFERENCES CONTENT-TYPE FROM AUTOCRYPT)]"
+server_first() {
+	local t0 t
+	t0=$(now)
+	if "$ETPANFETCH" -i "$SYNC_ITEMS" -w -n 200 127.0.0.1 "$STEED_IMAPS_PORT" \
+	    "$STEED_CA_FILE" "$USER_ADDR" "$USER_PASS" >/dev/null 2>"$T/err"; then
+		t=$(since "$t0")
+		echo "server cold first $t" >>"$T/results"
+	else
+		say "the server's part of the first screen not measured: $(cat "$T/err")"
+	fi
+}
+
 # complete: the rest of the cold run's fetch, untimed (BENCH_TUI_COMPLETE).
 complete() {
 	[ "$COMPLETE" = 1 ] || return 0
@@ -275,6 +294,7 @@ fi
 for r in $(seq 1 "$REPS"); do
 	say "round $r of $REPS"
 	for c in $CLIENTS; do
+		[ "$c" != steed ] || server_first
 		cold "$c"
 		[ "$c" != steed ] || complete
 		drive "$c" warm
@@ -365,6 +385,8 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 			row("peak RSS, mailbox open, after the keys", "steed warm rss", "neomutt warm rss", "kb", "≤ 0.25x", 0.25, 0)
 		}
 		print ""
+		if ("server cold first" in cnt)
+			printf "The server\x27s part of a cold first screen (a bare client: connect, TLS, log in, SELECT, FETCH of the newest 200 with the sync\x27s items; run just before each of steedmail\x27s cold runs): %s.\n\n", cell("server cold first", "s")
 		print "Times are medians (min–max) over the rounds (keys: over every press); the"
 		print "first screen is timed from exec, a key from its write, both until the"
 		print "screen model shows the expected row. Peak RSS is VmHWM before quitting,"
