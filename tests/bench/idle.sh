@@ -15,7 +15,9 @@
 #
 # Environment: BENCH_IDLE_N, BENCH_IDLE_NEW, BENCH_IDLE_ROUNDS, BENCH_LIMIT (seconds per
 # step, 300), BENCH_OUT (the report is appended to this file),
-# BENCH_KEEP=1 (keep the temporary directory and the environment).
+# BENCH_KEEP=1 (keep the temporary directory and the environment),
+# BENCH_IMAP_VSZ (the imap processes' address space limit from 500,000
+# messages on, 4G, as in tests/bench/mailbox.sh).
 
 set -u
 
@@ -62,6 +64,11 @@ trap 'exit 130' INT
 trap 'exit 143' TERM HUP
 
 say "starting the test environment"
+# Dovecot's imap process needs more than the environment's address space
+# limit for the first FETCH of a Maildir this large (as tests/bench/run).
+if [ "$N" -ge "${BENCH_LARGE:-500000}" ]; then
+	export STEED_ENV_IMAP_VSZ_LIMIT="${BENCH_IMAP_VSZ:-4G}"
+fi
 out=$("$ROOT/tests/env/run" start) || die "tests/env/run start failed"
 ENVDIR=$(printf '%s\n' "$out" | tail -n 1)
 # shellcheck disable=SC1091
