@@ -120,10 +120,19 @@ ok "... and the index shows only it" tui_wait u "filler message 17"
 tui_keys u l; tui_wait u "Limit to" >/dev/null; tui_keys u Enter
 tui_wait u "/41  sort" >/dev/null
 
+# status_at LINE: until the status bar is on LINE of the screen (10 s)
+status_at() {
+	for _ in $(seq 100); do
+		tui_capture u | sed -n "${1}p" | grep -q '/41  sort' && return 0
+		sleep 0.1
+	done
+	tui_capture u | sed 's/^/#|/' >&2
+	return 1
+}
 tui_resize u 100 30
-ok "a resize redraws at the new size" sh -c "sleep 0.5; tmux -S '$TUI_SOCK' capture-pane -p -t u | sed -n 29p | grep -q '/41  sort'"
+ok "a resize redraws at the new size" status_at 29
 tui_resize u 80 24
-ok "... and back" sh -c "sleep 0.5; tmux -S '$TUI_SOCK' capture-pane -p -t u | sed -n 23p | grep -q '/41  sort'"
+ok "... and back" status_at 23
 
 tui_keys u End
 tui_wait u "41/41" >/dev/null
