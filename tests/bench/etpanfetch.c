@@ -85,7 +85,6 @@ wire_floor(mailimap *imap, const char *items, unsigned newest)
 	size_t			 have = 0, total = 0;
 	ssize_t			 n, i;
 	int			 at_start = 1, in_tag = 0, len;
-
 	uint32_t		 exists = imap->imap_selection_info->sel_exists;
 
 	if (newest > 0 && exists > newest)
