@@ -268,6 +268,70 @@ addr_list_ambiguous(const char *s, size_t len)
 	return 0;
 }
 
+/* An RFC 5322 atext character, ASCII only. */
+static int
+addr_list_atext(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') ||
+	    (c != '\0' && strchr("!#$%&'*+-/=?^_`{|}~", c) != NULL);
+}
+
+/* A dot-atom of len bytes at s: atext, single dots between. */
+static int
+addr_list_dot_atom(const char *s, size_t len)
+{
+	size_t	i;
+
+	if (len == 0 || s[0] == '.' || s[len - 1] == '.')
+		return 0;
+	for (i = 0; i < len; i++) {
+		if (s[i] == '.' ? s[i + 1] == '.' :
+		    !addr_list_atext((unsigned char)s[i]))
+			return 0;
+	}
+	return 1;
+}
+
+int
+addr_list_simple(const char *s, size_t len, char **name, char **addr)
+{
+	const char	*spec = s, *at, *lt;
+	size_t		 slen = len, nlen = 0, i;
+	char		*a;
+
+	*name = *addr = NULL;
+	if ((lt = memchr(s, '<', len)) != NULL) {
+		/* words of atext, one space between and before the '<' */
+		nlen = (size_t)(lt - s);
+		if (nlen < 2 || s[nlen - 1] != ' ' || s[len - 1] != '>')
+			return 0;
+		nlen--;
+		/* no '?': libetpan cuts an encoded word out of a word */
+		for (i = 0; i < nlen; i++) {
+			if (s[i] == ' ' ? i == 0 || s[i + 1] == ' ' :
+			    !addr_list_atext((unsigned char)s[i]) ||
+			    s[i] == '?')
+				return 0;
+		}
+		spec = lt + 1;
+		slen = len - (size_t)(spec - s) - 1;
+	}
+	if ((at = memchr(spec, '@', slen)) == NULL ||
+	    !addr_list_dot_atom(spec, (size_t)(at - spec)) ||
+	    !addr_list_dot_atom(at + 1, slen - (size_t)(at - spec) - 1))
+		return 0;
+	a = xstrndup(spec, slen);
+	if (!addr_list_plausible(a)) {
+		free(a);
+		return 0;
+	}
+	*addr = a;
+	if (nlen > 0)
+		*name = xstrndup(s, nlen);
+	return 1;
+}
+
 /*
  * One piece of a field: 0 if it was read (or empty), -1 if not, when it
  * is kept as a piece that holds no address.
@@ -280,6 +344,7 @@ addr_list_piece(const char *s, size_t len, struct addr_mailbox **v,
 	struct mailimf_address		*a;
 	clistiter			*it;
 	size_t				 idx = 0;
+	char				*name, *addr;
 
 	while (len > 0 && strchr(" \t\r\n", *s) != NULL) {
 		s++;
@@ -289,6 +354,12 @@ addr_list_piece(const char *s, size_t len, struct addr_mailbox **v,
 		len--;
 	if (len == 0)
 		return 0;	/* "a@b, , c@d" (RFC 5322 4.4) */
+	if (addr_list_simple(s, len, &name, &addr)) {
+		addr_list_push_mb(v, n, name, addr, NULL, 0);
+		free(name);
+		free(addr);
+		return 0;
+	}
 	if (!mime_header_parsable(s, len) || addr_list_ambiguous(s, len) ||
 	    mailimf_address_list_parse(s, len, &idx, &al) != MAILIMF_NO_ERROR) {
 		addr_list_push_mb(v, n, NULL, NULL, s, len);

@@ -53,6 +53,16 @@ void	 addr_list_mailboxes_free(struct addr_mailbox *v, size_t n);
  * for an address.
  */
 int	 addr_list_plausible(const char *s);
+/*
+ * The shapes most fields have, read without libetpan: "local@domain" or
+ * "Words Of Atext <local@domain>" (one space between words and before
+ * the '<', no '?' in them: no encoded words), dot-atoms on both sides of
+ * the '@', and a plausible address.
+ * 1 with *addr and *name (NULL when none) allocated, as libetpan would
+ * read them; 0 for anything else, which goes to libetpan.
+ */
+int	 addr_list_simple(const char *s, size_t len, char **name,
+	    char **addr);
 /* The one address of the From field, or NULL if there is not exactly one. */
 char	*addr_list_from(const struct mime_header *h);
 void	 addr_list_free(char **v, size_t n);

@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -484,6 +485,29 @@ cache_seen_forget(struct cache *c)
 	}
 }
 
+/* "mb fkey\nname\naddr", as seen_now holds it (no printf: once a row). */
+static char *
+cache_seen_key(int64_t mb, const char *fkey, const char *name,
+    const char *addr)
+{
+	const char	*part[3] = { fkey, name, addr };
+	char		 num[32], *key, *p;
+	size_t		 len[3], n, i;
+
+	n = (size_t)snprintf(num, sizeof num, "%lld ", (long long)mb);
+	for (i = 0; i < 3; i++)
+		len[i] = strlen(part[i]);
+	key = p = xmalloc(n + len[0] + len[1] + len[2] + 3);
+	memcpy(p, num, n);
+	p += n;
+	for (i = 0; i < 3; i++) {
+		memcpy(p, part[i], len[i]);
+		p += len[i];
+		*p++ = i < 2 ? '\n' : '\0';
+	}
+	return key;
+}
+
 /*
  * The sender of a message stored into sender_seen, unless this
  * transaction wrote the same already (the slot a hash of it picks
@@ -499,7 +523,7 @@ cache_seen_put(struct cache *c, int64_t mb, const char *fkey,
 	size_t		 slot;
 	int		 rc, in_tx = !sqlite3_get_autocommit(c->db);
 
-	key = xasprintf("%lld %s\n%s\n%s", (long long)mb, fkey, name, addr);
+	key = cache_seen_key(mb, fkey, name, addr);
 	for (p = key; *p != '\0'; p++)
 		h = (h ^ (unsigned char)*p) * 16777619u;
 	slot = h % CACHE_SEEN;

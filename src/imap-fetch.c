@@ -287,14 +287,23 @@ imap_fetch_atom_char(int c)
 static int
 imap_fetch_atom(struct imap_fetch *r, char *w, size_t cap, size_t *n)
 {
-	size_t	len = 0;
+	size_t	len = 0, i, k;
 	int	c;
 
-	while ((c = imap_fetch_peek(r)) != -1 && imap_fetch_atom_char(c)) {
-		r->pos++;
+	/* the atom's bytes in the window at once, the window filled again
+	   while it ends there */
+	while ((c = imap_fetch_peek(r)) != -1) {
+		for (i = r->pos; i < r->len &&
+		    imap_fetch_atom_char((unsigned char)r->buf[i]); i++)
+			;
+		k = i - r->pos;
 		if (len + 1 < cap)
-			w[len] = (char)c;
-		len++;
+			memcpy(w + len, r->buf + r->pos,
+			    k < cap - 1 - len ? k : cap - 1 - len);
+		len += k;
+		r->pos = i;
+		if (i < r->len)
+			break;
 	}
 	w[len < cap ? len : cap - 1] = '\0';
 	*n = len;
@@ -307,13 +316,33 @@ imap_fetch_is(const char *w, size_t n, const char *name)
 	return n == strlen(name) && strcasecmp(w, name) == 0;
 }
 
+/* Does c end a run of a quoted string's plain bytes? */
+static inline int
+imap_fetch_quoted_stop(unsigned char c)
+{
+	return c == '"' || c == '\\' || c == '\r' || c == '\n';
+}
+
 /* The rest of a quoted string, its opening quote taken. */
 static int
 imap_fetch_quoted(struct imap_fetch *r, struct imap_fetch_str *f)
 {
+	size_t	i, k;
 	int	c;
 
 	for (;;) {
+		/* the plain bytes in the window, at once */
+		for (i = r->pos; i < r->len &&
+		    !imap_fetch_quoted_stop((unsigned char)r->buf[i]); i++)
+			;
+		if (f != NULL && f->len < f->cap) {
+			k = i - r->pos;
+			if (k > f->cap - f->len)
+				k = f->cap - f->len;
+			memcpy(f->s + f->len, r->buf + r->pos, k);
+			f->len += k;
+		}
+		r->pos = i;
 		if ((c = imap_fetch_getc(r)) == -1)
 			return -1;
 		if (c == '"')

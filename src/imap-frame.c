@@ -79,17 +79,32 @@ enum {
 
 #define IMAP_FRAME_MB(n)	((n) / (1024 * 1024))
 
-/* Does byte c mean nothing in the data of a response, or in a quoted
- * string? */
-static int
-imap_frame_plain(int state, unsigned char c)
-{
-	if (c == '\0')
-		return 0;
-	if (state == IMAP_FRAME_QUOTED)
-		return c != '"' && c != '\\' && c != '\n';
-	return c != '"' && c != '(' && c != ')' && c != '{' && c != '\n';
-}
+/*
+ * The bytes that end a run of bytes meaning nothing: in the data of a
+ * response (IMAP_FRAME_STOP_DATA: NUL, LF, '"', '(', ')', '{') and in a
+ * quoted string (IMAP_FRAME_STOP_QUOTED: NUL, LF, '"', '\\'). A run is
+ * passed at once; the byte that ends it goes through imap_frame_byte().
+ */
+#define IMAP_FRAME_STOP_DATA	1
+#define IMAP_FRAME_STOP_QUOTED	2
+static const unsigned char imap_frame_stop_at[256] = {
+	3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0,	/* 00 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,	/* 10 */
+	0, 0, 3, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0,	/* 20 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,	/* 30 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,	/* 40 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0,	/* 50 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,	/* 60 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0,	/* 70 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,	/* 80 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,	/* 90 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,	/* a0 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,	/* b0 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,	/* c0 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,	/* d0 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,	/* e0 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,	/* f0 */
+};
 
 void
 imap_frame_init(struct imap_frame *f)
@@ -533,6 +548,7 @@ imap_frame_run(const struct imap_frame *f, const unsigned char *p, size_t n)
 {
 	const unsigned char	*nl;
 	size_t			 i, room;
+	int			 stop;
 
 	if (f->streamed == 0) {
 		if (f->line >= IMAP_FRAME_LINE_MAX)
@@ -544,7 +560,10 @@ imap_frame_run(const struct imap_frame *f, const unsigned char *p, size_t n)
 	switch (f->state) {
 	case IMAP_FRAME_DATA:
 	case IMAP_FRAME_QUOTED:
-		for (i = 0; i < n && imap_frame_plain(f->state, p[i]); i++)
+		stop = f->state == IMAP_FRAME_DATA ? IMAP_FRAME_STOP_DATA :
+		    IMAP_FRAME_STOP_QUOTED;
+		for (i = 0; i < n && (imap_frame_stop_at[p[i]] & stop) == 0;
+		    i++)
 			;
 		return i;
 	case IMAP_FRAME_TEXT:
