@@ -1400,8 +1400,19 @@ index_find(struct index *ix, const struct index_view *v, uint32_t uid,
 		free(cause);
 		return -1;
 	}
-	extra = xasprintf(" AND %s.uid = %u", ix->sort == INDEX_SORT_THREAD ?
-	    "t" : "m", uid);
+	/*
+	 * In the thread order the row is found by its whole key, read
+	 * through thread_uid: asked "t.uid = N" beside the view's
+	 * conditions, SQLite walks the covering thread_rev instead, every
+	 * row of the folder (0.1 s at 1,000,000).
+	 */
+	if (ix->sort == INDEX_SORT_THREAD)
+		extra = xasprintf(" AND (t.tdate, t.tuid, %s, t.uid) = (SELECT"
+		    " tdate, tuid, %s, uid FROM thread INDEXED BY thread_uid"
+		    " WHERE mailbox = ?1 AND uid = %u)", index_key(ix, 2),
+		    index_key(ix, 2) + 2, uid);
+	else
+		extra = xasprintf(" AND m.uid = %u", uid);
 	rc = index_key_of(ix, extra, NULL, 0, NULL, key, &cause);
 	free(extra);
 	if (rc == 0)

@@ -13,12 +13,22 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include "cache.h"
 #include "index.h"
 #include "tap.h"
 #include "trust-store.h"
 
 static char	dir[] = "/tmp/steed-index-XXXXXX";
+
+/* SQLite's progress handler: a tick every 100 steps of its machine. */
+static int
+tick(void *arg)
+{
+	(*(unsigned long *)arg)++;
+	return 0;
+}
 
 static void
 put(struct cache *c, struct cache_mailbox *mb, uint32_t uid, const char *flags,
@@ -325,6 +335,21 @@ generated(struct cache *c, struct cache_mailbox *mb)
 			TAP_OK(got == 5000 && wrong == 0, "... index_find "
 			    "gives the place of rows near the start, the "
 			    "middle and the end (%zu wrong)", wrong);
+		}
+		/* the last row is found by seeking, not by a walk
+		 * through the folder (which takes thousands of steps) */
+		{
+			unsigned long	ticks = 0;
+			size_t		place;
+
+			sqlite3_progress_handler(cache_sqlite(c), 100, tick,
+			    &ticks);
+			if (got == 5000)
+				index_find(ix, &v, all[4999].uid, &place);
+			sqlite3_progress_handler(cache_sqlite(c), 0, NULL,
+			    NULL);
+			TAP_OK(got == 5000 && ticks < 10, "... and the last "
+			    "row costs a seek (%lu times 100 steps)", ticks);
 		}
 		for (i = 0; i < got; i++)
 			free((char *)all[i].from);
