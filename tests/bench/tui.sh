@@ -257,7 +257,9 @@ cold() {
 # server_first: the server's part of a cold first screen, with a bare
 # client (etpanfetch): connect, TLS, log in, SELECT and the FETCH of the
 # newest 200 messages with the items of steedmail's sync, timed from exec
-# to the tagged reply; "server cold first SECONDS" in $T/results.
+# to the tagged reply; "server cold first SECONDS" in $T/results, or
+# "server cold after SECONDS" with the argument after (run right after
+# steedmail's cold run, so that its session sits between two bare ones).
 SYNC_ITEMS="UID FLAGS INTERNALDATE RFC822.SIZE ENVELOPE BODY.PEEK[HEADER.FIELDS (REFERENCES CONTENT-TYPE FROM AUTOCRYPT)]"
 server_first() {
 	local t0 t
@@ -265,7 +267,7 @@ server_first() {
 	if "$ETPANFETCH" -i "$SYNC_ITEMS" -w -n 200 127.0.0.1 "$STEED_IMAPS_PORT" \
 	    "$STEED_CA_FILE" "$USER_ADDR" "$USER_PASS" >/dev/null 2>"$T/err"; then
 		t=$(since "$t0")
-		echo "server cold first $t" >>"$T/results"
+		echo "server cold ${1:-first} $t" >>"$T/results"
 	else
 		say "the server's part of the first screen not measured: $(cat "$T/err")"
 	fi
@@ -296,6 +298,7 @@ for r in $(seq 1 "$REPS"); do
 	for c in $CLIENTS; do
 		[ "$c" != steed ] || server_first
 		cold "$c"
+		[ "$c" != steed ] || server_first after
 		[ "$c" != steed ] || complete
 		drive "$c" warm
 	done
@@ -386,7 +389,11 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 		}
 		print ""
 		if ("server cold first" in cnt)
-			printf "The server\x27s part of a cold first screen (a bare client: connect, TLS, log in, SELECT, FETCH of the newest 200 with the sync\x27s items; run just before each of steedmail\x27s cold runs): %s.\n\n", cell("server cold first", "s")
+			printf "The server\x27s part of a cold first screen (a bare client: connect, TLS, log in, SELECT, FETCH of the newest 200 with the sync\x27s items; run just before each of steedmail\x27s cold runs): %s", cell("server cold first", "s")
+		if ("server cold after" in cnt)
+			printf "; the same, run right after them: %s", cell("server cold after", "s")
+		if ("server cold first" in cnt)
+			printf ".\n\n"
 		print "Times are medians (min–max) over the rounds (keys: over every press); the"
 		print "first screen is timed from exec, a key from its write, both until the"
 		print "screen model shows the expected row. Peak RSS is VmHWM before quitting,"
