@@ -67,7 +67,7 @@ printf '#!/bin/sh\necho "text of the cell" >>"$1"\n' >"$T_TMP/editor"
 chmod +x "$T_TMP/editor"
 run_alice() {
 	tui_start "$1" env LANG=C.UTF-8 VISUAL= XDG_RUNTIME_DIR= EDITOR="$T_TMP/editor" \
-	    TMPDIR="$T_TMP" "$STEED_ENV_BIN/as" alice steedmail -F "$T_TMP/$2.conf"
+	    TMPDIR="$T_TMP" "$STEED_ENV_BIN/as" alice steedmail -d 1 -F "$T_TMP/$2.conf"
 	tui_wait "$1" "sort: date" 30
 }
 compose() {
@@ -97,8 +97,12 @@ reads() {
 	_l=${_l%% | sign:*}
 	[ "$_l" = "$2" ] && return 0
 	case $2 in "$_l"*) [ ${#_l} -ge 100 ] && return 0 ;; esac
-	echo "the security line reads: $_l"; echo "not: $2"; tui_capture "$1" | sed 's/^/#|/'; return 1
+	echo "the security line reads: $_l"; echo "not: $2"; tui_capture "$1" | sed 's/^/#|/'
+	echo "# the end of alice's debug log:"; tail -n 40 "$AH/cache/steedmail/debug.log" 2>/dev/null | sed 's/^/#  /'
+	return 1
 }
+# (alice runs with -d 1: a cell that reads otherwise shows the end of her
+# debug log, where a key that could not be taken says why)
 # back NAME: the message is gone (sent, queued or discarded): the index.
 back() { tui_wait "$1" "sort: date" 30; }
 discard() { tui_keys "$1" q; tui_wait "$1" "discard this message?" && tui_keys "$1" y && back "$1"; }
