@@ -34,12 +34,12 @@ a line; every timed step prints "NAME SECONDS" on standard output:
                            no threads)
     settle S               wait until the output has been quiet for S
                            seconds (a load in the background finished)
-    send KEY               send KEY, untimed, and wait for quiet output
+    send KEYS              send KEYS (the rest of the line), untimed, and wait for quiet output
     rss NAME               the program's peak RSS so far (VmHWM), in KB
     quit KEY               send KEY and wait for the program to exit
 
 KEY is a terminfo key capability (kend, knp, kcud1, khome, ...), looked
-up for TERM, or literal text with \\n, \\r and \\e escapes. A step that
+up for TERM, or literal text with \\n, \\r, \\e and \\xHH escapes. A step that
 does not finish within LIMIT seconds (60) ends the run with status 1 and
 the screen on standard error, so that a broken run cannot look fast.
 Timestamps are those of the read() that brought the last byte needed,
@@ -328,6 +328,8 @@ def key_bytes(spec):
         if s is None:
             raise SystemExit("ptydrive: TERM has no %s" % spec)
         return s
+    spec = re.sub(r"\\x([0-9a-fA-F]{2})",
+                  lambda m: chr(int(m.group(1), 16)), spec)
     return spec.replace("\\e", "\x1b").replace("\\n", "\n") \
         .replace("\\r", "\r").encode()
 
@@ -499,7 +501,7 @@ def main():
             d.quiet(float(w[1]))
         elif op == "send" and len(w) >= 2:
             d.quiet()
-            d.send(key_bytes(w[1]))
+            d.send(key_bytes(" ".join(w[1:])))
             d.quiet()
         elif op == "rss" and len(w) == 2:
             print("%s %d" % (w[1], d.rss()), flush=True)
