@@ -274,40 +274,80 @@ sync_trust_rcmp(const void *a, const void *b)
 	return sync_trust_cmp(b, a);
 }
 
-/*
- * The highest UID among first..last older than the newest limit messages
- * (sequence numbers below lo), or 0: what the window leaves out.
- */
+/* The UID of the message at sequence number seq, or 0 if there is none. */
 static int
-sync_trust_below(struct sync_trust_run *r, uint32_t first, uint32_t last,
-    uint32_t lo, uint32_t *hi, char **cause)
+sync_trust_uid_at(void *arg, uint32_t seq, uint32_t *uid, char **cause)
 {
-	struct mailimap_search_key	*key;
+	struct sync_trust_run		*r = arg;
+	struct mailimap_fetch_type	*ft;
+	struct mailimap_set		*set;
 	clist				*res = NULL;
-	clistiter			*it;
-	uint32_t			 uid;
+	clistiter			*it, *jt;
+	struct mailimap_msg_att		*ma;
+	struct mailimap_msg_att_item	*item;
 	int				 err;
 
-	*hi = 0;
-	key = mailimap_search_key_new_multiple_empty();
-	if (key == NULL || mailimap_search_key_multiple_add(key,
-	    mailimap_search_key_new_set(mailimap_set_new_interval(1,
-	    lo - 1))) != MAILIMAP_NO_ERROR ||
-	    mailimap_search_key_multiple_add(key, mailimap_search_key_new_uid(
-	    mailimap_set_new_interval(first, last))) != MAILIMAP_NO_ERROR)
+	*uid = 0;
+	ft = mailimap_fetch_type_new_fetch_att(mailimap_fetch_att_new_uid());
+	set = mailimap_set_new_single(seq);
+	if (ft == NULL || set == NULL)
 		fatal("out of memory");
-	err = mailimap_uid_search(r->imap, NULL, key, &res);
-	mailimap_search_key_free(key);
+	err = mailimap_fetch(r->imap, set, ft, &res);
+	mailimap_set_free(set);
+	mailimap_fetch_type_free(ft);
 	if (err != MAILIMAP_NO_ERROR) {
-		*cause = imap_sync_error(r->imap, "UID SEARCH", err);
+		*cause = imap_sync_error(r->imap, "FETCH", err);
 		return -1;
 	}
 	for (it = clist_begin(res); it != NULL; it = clist_next(it)) {
-		uid = *(uint32_t *)clist_content(it);
-		if (uid >= first && uid <= last && uid > *hi)
-			*hi = uid;
+		ma = clist_content(it);
+		if (ma->att_number != seq)
+			continue;
+		for (jt = clist_begin(ma->att_list); jt != NULL;
+		    jt = clist_next(jt)) {
+			item = clist_content(jt);
+			if (item->att_type == MAILIMAP_MSG_ATT_ITEM_STATIC &&
+			    item->att_data.att_static->att_type ==
+			    MAILIMAP_MSG_ATT_UID)
+				*uid = item->att_data.att_static->
+				    att_data.att_uid;
+		}
 	}
-	mailimap_search_result_free(res);
+	mailimap_fetch_list_free(res);
+	return 0;
+}
+
+int
+sync_trust_below(uint32_t first, uint32_t last, uint32_t lo,
+    int (*uid_at)(void *, uint32_t, uint32_t *, char **), void *arg,
+    uint32_t *hi, char **cause)
+{
+	uint32_t	a = 1, b, mid, uid, best = 0;
+
+	*hi = 0;
+	if (lo <= 1)
+		return 0;
+	b = lo - 1;
+	if (uid_at(arg, b, &uid, cause) == -1)
+		return -1;
+	if (uid != 0 && uid <= last)
+		best = uid;
+	else {
+		/* the highest of a..b - 1 whose UID is at most last */
+		b--;
+		while (a <= b) {
+			mid = a + (b - a) / 2;
+			if (uid_at(arg, mid, &uid, cause) == -1)
+				return -1;
+			if (uid != 0 && uid <= last) {
+				best = uid;
+				a = mid + 1;
+			} else
+				b = mid - 1;
+		}
+	}
+	if (best >= first)
+		*hi = best;
 	return 0;
 }
 
@@ -331,7 +371,8 @@ sync_trust_search(struct sync_trust_run *r, uint32_t first, uint32_t last,
 	lo = exists > r->how->limit ? exists - r->how->limit + 1 : 1;
 	/* What the window leaves out is kept pending before anything. */
 	if (lo > 1 && r->how->behind != NULL) {
-		if (sync_trust_below(r, first, last, lo, &uid, cause) == -1)
+		if (sync_trust_below(first, last, lo, sync_trust_uid_at, r,
+		    &uid, cause) == -1)
 			return -1;
 		if (uid != 0) {
 			log_msg(LOG_INFO, "sync-trust: UIDs %u:%u left for "

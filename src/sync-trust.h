@@ -100,6 +100,20 @@ struct sync_trust_how {
 	void		*arg;
 };
 
+/*
+ * The highest UID among first..last of the messages older than sequence
+ * number lo (0 if none) into *hi: what a limit of the newest messages
+ * leaves out. uid_at(arg, seq, &uid, cause) gives the UID at a sequence
+ * number (0: none there), or -1. UIDs grow with sequence numbers, so this
+ * is the UID at lo - 1 when that is at most last (one call: nothing newer
+ * than last came in), else a binary search for the highest sequence
+ * number below it whose UID is: about log2(lo) calls. Nothing it asks
+ * grows with the mailbox, where a SEARCH would list every older UID.
+ */
+int	sync_trust_below(uint32_t first, uint32_t last, uint32_t lo,
+	    int (*uid_at)(void *, uint32_t, uint32_t *, char **), void *arg,
+	    uint32_t *hi, char **cause);
+
 /* A limit that takes in every message of first..last. */
 #define SYNC_TRUST_ALL	0xffffffffu
 

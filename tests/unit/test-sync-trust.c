@@ -2,7 +2,10 @@
  * test-sync-trust.c: the UID sets the trust step keeps pending
  * (sync_trust_set_*): ranges added in any order come out in order and
  * merged, the highest range is found, cutting from a UID drops it and
- * everything above, and text that is not a UID set counts as empty.
+ * everything above, and text that is not a UID set counts as empty; and
+ * the highest UID a window of the newest messages leaves out
+ * (sync_trust_below), found in a mailbox of 1,000,000 UIDs with gaps by a
+ * number of questions that does not grow with it.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,10 +31,41 @@ cut(const char *set, uint32_t from, const char *want)
 	free(s);
 }
 
+/* A mailbox: the UID at sequence number seq is 3 * seq + (seq > 500). */
+#define BOX_N	1000000u
+
+static unsigned	asked;
+
+static int
+box_uid_at(void *arg, uint32_t seq, uint32_t *uid, char **cause)
+{
+	(void)cause;
+	asked++;
+	if (arg != NULL)
+		return -1;
+	*uid = seq >= 1 && seq <= BOX_N ? 3 * seq + (seq > 500) : 0;
+	return 0;
+}
+
+static void
+below(uint32_t first, uint32_t last, uint32_t lo, uint32_t want,
+    unsigned most)
+{
+	uint32_t	hi = 12345;
+	int		rc;
+
+	asked = 0;
+	rc = sync_trust_below(first, last, lo, box_uid_at, NULL, &hi, NULL);
+	TAP_OK(rc == 0 && hi == want && asked <= most,
+	    "below sequence %u, UIDs %u:%u: %u (want %u), %u questions "
+	    "(at most %u)", lo, first, last, hi, want, asked, most);
+}
+
 int
 main(void)
 {
 	uint32_t	lo, hi;
+	char		*cause = NULL;
 
 	add("", 1, 40, "1:40");
 	add("1:40", 52, 90, "1:40,52:90");
@@ -57,6 +91,22 @@ main(void)
 	TAP_OK(!sync_trust_set_top("1:x", &lo, &hi), "1:x is not a set");
 	TAP_OK(!sync_trust_set_top("0:4", &lo, &hi), "UID 0 is not a UID");
 	TAP_OK(!sync_trust_set_top("1,", &lo, &hi), "a trailing comma");
+	/* nothing newer than last: one question, the UID at lo - 1 */
+	below(1, 3000001, 999999, 2999995, 1);
+	below(1, 3000001, 2, 3, 1);
+	below(10, 3000001, 2, 0, 1);		/* below first */
+	below(1, 3000001, 1, 0, 0);		/* nothing below */
+	/* newer than last at lo - 1: the highest at most last */
+	below(1, 1500, 999999, 1500, 22);	/* sequence 500 */
+	below(1, 1504, 999999, 1504, 22);	/* 501: past the gap */
+	below(1, 1502, 999999, 1500, 22);	/* in the gap */
+	below(1, 2, 999999, 0, 22);		/* no UID that low */
+	below(1501, 1502, 999999, 0, 22);	/* 1500 is below first */
+	below(1, 2000000, 3, 6, 1);
+	below(1, 2, 2, 0, 1);			/* sequence 1 is above */
+	asked = 0;
+	TAP_OK(sync_trust_below(1, 9, 50, box_uid_at, &asked, &hi, &cause)
+	    == -1 && asked == 1, "a question that fails: -1 at once");
 	TAP_OK(!sync_trust_set_top("99999999999", &lo, &hi),
 	    "a number over 32 bits");
 	return TAP_DONE();
