@@ -99,6 +99,9 @@ struct imap_fetch {
 	int			 broken;
 	char			*why;		/* why broken */
 	uint32_t		*exists;
+	imap_fetch_num_fn	 num;		/* SEARCH numbers go here */
+	void			*num_arg;
+	char			*num_failed;	/* why num() failed */
 
 	struct imap_fetch_msg	 msg;
 	struct imap_fetch_str	 f[IMAP_FETCH_F_COUNT];
@@ -1234,6 +1237,40 @@ imap_fetch_msg_att(struct imap_fetch *r)
 #define IMAP_FETCH_LINE_DONE	2	/* tag's reply: OK */
 #define IMAP_FETCH_LINE_NO	3	/* tag's reply: NO or BAD */
 
+/*
+ * The numbers of "* SEARCH 2 5 9", handed to r->num one at a time as
+ * they are read: the line is never held, however many there are. What
+ * follows the numbers ("(MODSEQ n)" of RFC 7162) is read past.
+ */
+static int
+imap_fetch_search(struct imap_fetch *r)
+{
+	uint32_t	num;
+	int		c;
+
+	for (;;) {
+		if ((c = imap_fetch_peek(r)) == -1)
+			return -1;
+		if (c == '\r' || c == '\n')
+			break;
+		if (imap_fetch_expect(r, ' ') == -1)
+			return -1;
+		if ((c = imap_fetch_peek(r)) == -1)
+			return -1;
+		if (c < '0' || c > '9')
+			break;
+		if (imap_fetch_u32(r, &num) == -1)
+			return -1;
+		if (num == 0)
+			return imap_fetch_bad(r);
+		if (r->num_failed == NULL &&
+		    r->num(num, r->num_arg, &r->num_failed) == -1 &&
+		    r->num_failed == NULL)
+			r->num_failed = xstrdup("storing a number failed");
+	}
+	return imap_fetch_skip_line(r) == -1 ? -1 : IMAP_FETCH_LINE_OTHER;
+}
+
 /* "* ..." after the star and space. */
 static int
 imap_fetch_untagged(struct imap_fetch *r)
@@ -1268,6 +1305,8 @@ imap_fetch_untagged(struct imap_fetch *r)
 	}
 	if (imap_fetch_atom(r, w, sizeof w, &n) == -1)
 		return -1;
+	if (r->num != NULL && imap_fetch_is(w, n, "SEARCH"))
+		return imap_fetch_search(r);
 	if (imap_fetch_is(w, n, "BYE")) {
 		if (imap_fetch_text(r) == -1)
 			return -1;
@@ -1318,8 +1357,9 @@ imap_fetch_line(struct imap_fetch *r, const char *tag)
 	return imap_fetch_text(r) == -1 ? -1 : c;
 }
 
-int
-imap_fetch_response(struct imap_fetch *r, const char *tag,
+/* The answer to tag; what says the command that failed ("UID FETCH"). */
+static int
+imap_fetch_answer(struct imap_fetch *r, const char *tag, const char *what,
     imap_fetch_msg_fn fn, void *arg, char **cause)
 {
 	struct buf	 b;
@@ -1350,10 +1390,43 @@ imap_fetch_response(struct imap_fetch *r, const char *tag,
 	if (rc == IMAP_FETCH_LINE_DONE)
 		return IMAP_FETCH_OK;
 	buf_init(&b);
-	buf_adds(&b, "UID FETCH failed: ");
+	buf_addf(&b, "%s failed: ", what);
 	strsafe_add(&b, r->text, strlen(r->text), 0);
 	*cause = buf_take(&b);
 	return IMAP_FETCH_REFUSED;
+}
+
+int
+imap_fetch_response(struct imap_fetch *r, const char *tag,
+    imap_fetch_msg_fn fn, void *arg, char **cause)
+{
+	return imap_fetch_answer(r, tag, "UID FETCH", fn, arg, cause);
+}
+
+int
+imap_fetch_search_response(struct imap_fetch *r, const char *tag,
+    imap_fetch_num_fn fn, void *arg, char **cause)
+{
+	int	rc;
+
+	r->num = fn;
+	r->num_arg = arg;
+	r->num_failed = NULL;
+	rc = imap_fetch_answer(r, tag, "UID SEARCH", NULL, NULL, cause);
+	r->num = NULL;
+	if (r->num_failed != NULL) {
+		if (rc == IMAP_FETCH_BROKEN) {
+			free(r->num_failed);
+			r->num_failed = NULL;
+			return rc;
+		}
+		if (rc == IMAP_FETCH_REFUSED)
+			free(*cause);
+		*cause = r->num_failed;
+		r->num_failed = NULL;
+		return IMAP_FETCH_LOCAL;
+	}
+	return rc;
 }
 
 /* The reader. */
@@ -1423,6 +1496,7 @@ imap_fetch_free(struct imap_fetch *r)
 {
 	if (r == NULL)
 		return;
+	free(r->num_failed);
 	free(r->why);
 	free(r);
 }
@@ -1431,6 +1505,41 @@ void
 imap_fetch_track_exists(struct imap_fetch *r, uint32_t *exists)
 {
 	r->exists = exists;
+}
+
+/* Write cmd (a whole command line) and flush it; its answer is streamed. */
+static int
+imap_fetch_write(mailstream *s, const char *cmd, const char *what,
+    char **cause)
+{
+	size_t	len = strlen(cmd);
+
+	if (mailstream_write(s, cmd, len) != (ssize_t)len ||
+	    mailstream_flush(s) != 0) {
+		if ((*cause = imap_frame_cause(s, what)) == NULL)
+			*cause = xstrdup(IMAP_FETCH_LOST);
+		return -1;
+	}
+	/* its answer is read here, a window at a time, not by lines */
+	imap_frame_streamed(s);
+	return 0;
+}
+
+int
+imap_fetch_send_search(mailstream *s, const char *tag, uint32_t first,
+    uint32_t last, char **cause)
+{
+	char	*cmd;
+	int	 rc;
+
+	if (last == 0)
+		cmd = xasprintf("%s UID SEARCH UID %u:*\r\n", tag, first);
+	else
+		cmd = xasprintf("%s UID SEARCH UID %u:%u\r\n", tag, first,
+		    last);
+	rc = imap_fetch_write(s, cmd, "UID SEARCH", cause);
+	free(cmd);
+	return rc;
 }
 
 int
@@ -1445,8 +1554,7 @@ imap_fetch_send_by(mailstream *s, const char *tag, const char *set,
     int envelope, int by_uid, char **cause)
 {
 	char	*cmd;
-	size_t	 len;
-	int	 ok;
+	int	 rc;
 
 	/*
 	 * Autocrypt is asked for though nothing here reads it: the server
@@ -1460,16 +1568,7 @@ imap_fetch_send_by(mailstream *s, const char *tag, const char *set,
 	    by_uid ? "UID " : "", set,
 	    envelope ? " INTERNALDATE RFC822.SIZE ENVELOPE BODY.PEEK["
 	    "HEADER.FIELDS (REFERENCES CONTENT-TYPE FROM AUTOCRYPT)]" : "");
-	len = strlen(cmd);
-	ok = mailstream_write(s, cmd, len) == (ssize_t)len &&
-	    mailstream_flush(s) == 0;
+	rc = imap_fetch_write(s, cmd, "UID FETCH", cause);
 	free(cmd);
-	if (!ok) {
-		if ((*cause = imap_frame_cause(s, "UID FETCH")) == NULL)
-			*cause = xstrdup(IMAP_FETCH_LOST);
-		return -1;
-	}
-	/* its answer is read here, a window at a time, not by lines */
-	imap_frame_streamed(s);
-	return 0;
+	return rc;
 }

@@ -1,9 +1,10 @@
 /*
- * imap-fetch.h: a streaming reader for the answer to one kind of command,
- * "UID FETCH <set> (UID FLAGS INTERNALDATE RFC822.SIZE ENVELOPE
- * BODY.PEEK[HEADER.FIELDS (REFERENCES CONTENT-TYPE)])" (or "(UID FLAGS)"),
- * as imap-sync sends it for every new message of a mailbox: what the
- * header cache and the index (index.h) need, and nothing more. It reads the bytes straight from the session's mailstream and
+ * imap-fetch.h: a streaming reader for the answers to the commands whose
+ * answer grows with the mailbox: "UID FETCH <set> (UID FLAGS INTERNALDATE
+ * RFC822.SIZE ENVELOPE BODY.PEEK[HEADER.FIELDS (REFERENCES CONTENT-TYPE)])"
+ * (or "(UID FLAGS)"), as imap-sync sends it for every new message of a
+ * mailbox: what the header cache and the index (index.h) need, and
+ * nothing more; and "UID SEARCH UID <range>", every UID it has. It reads the bytes straight from the session's mailstream and
  * hands each message to a callback in a struct whose strings live in the
  * reader's own fixed buffers: nothing is allocated per message, and no
  * response is ever held whole, whatever its size.
@@ -83,6 +84,8 @@ typedef ssize_t	(*imap_fetch_read_fn)(void *arg, char *dst, size_t max,
 /* Called for every FETCH with a UID; -1 (and a cause) stops the calls. */
 typedef int	(*imap_fetch_msg_fn)(const struct imap_fetch_msg *,
 		    void *arg, char **cause);
+/* Called for every number of a SEARCH; -1 (and a cause) stops the calls. */
+typedef int	(*imap_fetch_num_fn)(uint32_t, void *arg, char **cause);
 
 struct imap_fetch;
 
@@ -115,6 +118,19 @@ int		 imap_fetch_send_by(mailstream *, const char *tag,
  */
 int		 imap_fetch_response(struct imap_fetch *, const char *tag,
 		     imap_fetch_msg_fn fn, void *arg, char **cause);
+
+/*
+ * Send "tag UID SEARCH UID first:last" (last 0: "first:*"), and read its
+ * answer, calling fn for each UID of the SEARCH responses as it is read:
+ * no line is held, so the UIDs of a mailbox of any size pass (libetpan
+ * keeps the line whole and a list of some 60 bytes a UID). Returns as
+ * imap_fetch_response(); IMAP_FETCH_LOCAL when fn failed.
+ */
+int		 imap_fetch_send_search(mailstream *, const char *tag,
+		     uint32_t first, uint32_t last, char **cause);
+int		 imap_fetch_search_response(struct imap_fetch *,
+		     const char *tag, imap_fetch_num_fn fn, void *arg,
+		     char **cause);
 
 /* The parsers behind the fields above, for the tests. */
 time_t		 imap_fetch_parse_date(const char *);

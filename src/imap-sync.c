@@ -140,33 +140,96 @@ imap_sync_parse(const struct mailimap_msg_att *ma, struct imap_sync_att *a)
 	}
 }
 
-/* UIDs from first to the end that the server has, sorted. */
+/*
+ * The connection is out of step with the server: make sure nothing is
+ * read from it again, so that the next libetpan call fails as a lost
+ * connection (and imap-conn reconnects) instead of reading garbage.
+ */
+static void
+imap_sync_unusable(mailimap *imap)
+{
+	mailstream	*s = imap->imap_stream;
+	mailstream_low	*low;
+	char		 junk[512];
+	size_t		 n;
+	int		 fd;
+
+	if (s == NULL)
+		return;
+	/* What libetpan holds already is out of step too. */
+	while ((n = s->read_buffer_len) > 0) {
+		if (mailstream_read(s, junk, n < sizeof junk ? n :
+		    sizeof junk) <= 0)
+			break;
+	}
+	if ((low = mailstream_get_low(s)) != NULL &&
+	    (fd = mailstream_low_get_fd(low)) != -1)
+		shutdown(fd, SHUT_RDWR);
+}
+
+/* The UIDs a search answers with, as they come. */
+struct imap_sync_uids {
+	uint32_t	*v;
+	size_t		 n, cap;
+	uint32_t	 first, last;
+};
+
+static int
+imap_sync_uid_add(uint32_t uid, void *arg, char **cause)
+{
+	struct imap_sync_uids	*u = arg;
+
+	(void)cause;
+	/* "n:*" also matches the last UID when all are below n. */
+	if (uid < u->first || (u->last != 0 && uid > u->last))
+		return 0;
+	if (u->n == u->cap) {
+		u->cap = u->cap == 0 ? 1024 : u->cap * 2;
+		u->v = xreallocarray(u->v, u->cap, sizeof *u->v);
+	}
+	u->v[u->n++] = uid;
+	return 0;
+}
+
+/*
+ * The UIDs from first to last (0: to the end) that the server has, into
+ * *uids (unsorted), read by the streaming reader (imap-fetch.h): 4 bytes
+ * a UID, where libetpan's answer would hold the whole line and a list of
+ * some 60 bytes a UID.
+ */
 static int
 imap_sync_search(mailimap *imap, uint32_t first, uint32_t last,
     uint32_t **uids, size_t *n, char **cause)
 {
-	struct mailimap_search_key	*key;
-	clist				*res = NULL;
-	clistiter			*it;
-	int				 err;
+	struct imap_sync_uids	 u;
+	struct imap_fetch	*r;
+	int			 rc;
 
-	key = mailimap_search_key_new_uid(mailimap_set_new_interval(first,
-	    last));
-	err = mailimap_uid_search(imap, NULL, key, &res);
-	mailimap_search_key_free(key);
-	if (err != MAILIMAP_NO_ERROR) {
-		*cause = imap_sync_error(imap, "UID SEARCH", err);
+	*uids = NULL;
+	*n = 0;
+	if (imap_fetch_send_search(imap->imap_stream, "U1", first, last,
+	    cause) == -1) {
+		imap_sync_unusable(imap);
 		return -1;
 	}
-	*n = 0;
-	*uids = xreallocarray(NULL, clist_count(res) + 1, sizeof **uids);
-	for (it = clist_begin(res); it != NULL; it = clist_next(it)) {
-		uint32_t uid = *(uint32_t *)clist_content(it);
-		/* "n:*" also matches the last UID when all are below n. */
-		if (uid >= first && (last == 0 || uid <= last))
-			(*uids)[(*n)++] = uid;
+	memset(&u, 0, sizeof u);
+	u.first = first;
+	u.last = last;
+	r = imap_fetch_new_stream(imap->imap_stream);
+	if (imap->imap_selection_info != NULL)
+		imap_fetch_track_exists(r,
+		    &imap->imap_selection_info->sel_exists);
+	rc = imap_fetch_search_response(r, "U1", imap_sync_uid_add, &u,
+	    cause);
+	imap_fetch_free(r);
+	if (rc != IMAP_FETCH_OK) {
+		if (rc == IMAP_FETCH_BROKEN)
+			imap_sync_unusable(imap);
+		free(u.v);
+		return -1;
 	}
-	mailimap_search_result_free(res);
+	*uids = u.v != NULL ? u.v : xcalloc(1, sizeof **uids);
+	*n = u.n;
 	return 0;
 }
 
@@ -338,33 +401,6 @@ imap_sync_store_msg(const struct imap_fetch_msg *fm, void *arg, char **cause)
 		st->scattered = 1;
 	st->batch_fetched++;
 	return 0;
-}
-
-/*
- * The connection is out of step with the server: make sure nothing is
- * read from it again, so that the next libetpan call fails as a lost
- * connection (and imap-conn reconnects) instead of reading garbage.
- */
-static void
-imap_sync_unusable(mailimap *imap)
-{
-	mailstream	*s = imap->imap_stream;
-	mailstream_low	*low;
-	char		 junk[512];
-	size_t		 n;
-	int		 fd;
-
-	if (s == NULL)
-		return;
-	/* What libetpan holds already is out of step too. */
-	while ((n = s->read_buffer_len) > 0) {
-		if (mailstream_read(s, junk, n < sizeof junk ? n :
-		    sizeof junk) <= 0)
-			break;
-	}
-	if ((low = mailstream_get_low(s)) != NULL &&
-	    (fd = mailstream_low_get_fd(low)) != -1)
-		shutdown(fd, SHUT_RDWR);
 }
 
 /*

@@ -1,10 +1,13 @@
 /*
  * fuzz-imap-fetch.c: the streaming reader of a server's FETCH answers
- * (imap_fetch_response), fed the input in chunks whose size the first
- * byte chooses, as a lying or broken server would send it, each chunk
- * through the guard below (src/imap-frame.h) as on a real session. For
- * every message it hands out, the promises of imap-fetch.h are checked:
- * flags are maildir letters, strings are C strings within the field limit.
+ * (imap_fetch_response) and UID SEARCH answers
+ * (imap_fetch_search_response), fed the input in chunks whose size the
+ * first byte chooses (and its bit 0x40 which answer is read), as a lying
+ * or broken server would send it, each chunk through the guard below
+ * (src/imap-frame.h) as on a real session. For every message it hands
+ * out, the promises of imap-fetch.h are checked: flags are maildir
+ * letters, strings are C strings within the field limit; every UID of a
+ * SEARCH is not 0.
  */
 #include "fuzz.h"
 
@@ -60,6 +63,15 @@ each(const struct imap_fetch_msg *m, void *arg, char **cause)
 	return 0;
 }
 
+static int
+each_uid(uint32_t uid, void *arg, char **cause)
+{
+	(void)arg;
+	(void)cause;
+	FUZZ_ASSERT(uid != 0);
+	return 0;
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
@@ -81,7 +93,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	r = imap_fetch_new(feed_read, &f);
 	imap_fetch_track_exists(r, &exists);
 	for (i = 0; i < 4; i++) {
-		rc = imap_fetch_response(r, "A1", each, NULL, &cause);
+		if (data[0] & 0x40)
+			rc = imap_fetch_search_response(r, "A1", each_uid,
+			    NULL, &cause);
+		else
+			rc = imap_fetch_response(r, "A1", each, NULL, &cause);
 		free(cause);
 		cause = NULL;
 		if (rc == IMAP_FETCH_BROKEN || f.pos == f.len)

@@ -1,7 +1,10 @@
 /*
  * test-imap-fetch.c: the streaming FETCH reader on canned server answers,
  * fed from memory in pieces of every size, and through a libetpan stream
- * on a socketpair to show that it leaves libetpan's bytes alone.
+ * on a socketpair to show that it leaves libetpan's bytes alone; and the
+ * streaming SEARCH reader, on answers of a few UIDs and of 2,000,000
+ * (a line of 16 MB, past what libetpan's path takes) read in small
+ * pieces.
  */
 #include <sys/socket.h>
 
@@ -11,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "cache.h"
 #include "imap-fetch.h"
 #include "tap.h"
@@ -649,10 +653,125 @@ test_index_fields(void)
 	    "Content-Type: plain text, no hint");
 }
 
+/* The UIDs a SEARCH gave: their count, sum and the last, or a failure. */
+struct nums {
+	size_t		n;
+	uint64_t	sum;
+	uint32_t	last;
+	size_t		fail_at;	/* 1-based */
+};
+
+static int
+num_collect(uint32_t uid, void *arg, char **cause)
+{
+	struct nums	*u = arg;
+
+	if (u->fail_at != 0 && u->n + 1 == u->fail_at) {
+		*cause = strdup("out of room");
+		return -1;
+	}
+	u->n++;
+	u->sum += uid;
+	u->last = uid;
+	return 0;
+}
+
+static int
+search(const char *data, size_t len, size_t chunk, struct nums *u,
+    char **cause)
+{
+	struct mem		 m = { data, len, 0, chunk };
+	struct imap_fetch	*r;
+	int			 rc;
+
+	*cause = NULL;
+	r = imap_fetch_new(mem_read, &m);
+	rc = imap_fetch_search_response(r, "U1", num_collect, u, cause);
+	imap_fetch_free(r);
+	return rc;
+}
+
+static void
+test_search(void)
+{
+	const struct {
+		const char	*in;
+		int		 rc;
+		size_t		 n;
+		uint64_t	 sum;
+		const char	*what;
+	} c[] = {
+		{ "* SEARCH 2 5 9\r\nU1 OK done\r\n", IMAP_FETCH_OK, 3, 16,
+		  "three UIDs" },
+		{ "* SEARCH\r\nU1 OK\r\n", IMAP_FETCH_OK, 0, 0, "none" },
+		{ "* SEARCH \r\nU1 OK\r\n", IMAP_FETCH_OK, 0, 0,
+		  "none, with a space" },
+		{ "* SEARCH 4 7 (MODSEQ 917162500)\r\nU1 OK\r\n",
+		  IMAP_FETCH_OK, 2, 11, "a MODSEQ after them (RFC 7162)" },
+		{ "* 3 EXISTS\r\n* SEARCH 1\r\n* 1 FETCH (FLAGS ())\r\n"
+		  "* SEARCH 3\r\nU1 OK\r\n", IMAP_FETCH_OK, 2, 4,
+		  "other responses between, two SEARCH lines" },
+		{ "* SEARCH 1 2\r\nU1 NO [SERVERBUG] no\r\n",
+		  IMAP_FETCH_REFUSED, 2, 3, "NO: refused" },
+		{ "* SEARCH 1 x2\r\nU1 OK\r\n", IMAP_FETCH_OK, 1, 1,
+		  "what is not a number ends the numbers" },
+		{ "* SEARCH 1 0 2\r\nU1 OK\r\n", IMAP_FETCH_BROKEN, 1, 1,
+		  "UID 0: broken" },
+		{ "* SEARCH 1 4294967296\r\nU1 OK\r\n", IMAP_FETCH_BROKEN, 1,
+		  1, "a UID past 32 bits: broken" },
+		{ "* SEARCH 1 2", IMAP_FETCH_BROKEN, 1, 1,
+		  "cut off: broken" },
+		{ "* SEARCH 1\r\n* BYE bye\r\n", IMAP_FETCH_BROKEN, 1, 1,
+		  "BYE: broken" },
+	};
+	struct nums	 u;
+	struct buf	 big;
+	char		*cause;
+	size_t		 i, chunk;
+	uint32_t	 uid;
+	int		 rc;
+
+	for (i = 0; i < sizeof c / sizeof *c; i++) {
+		for (chunk = 1; chunk <= 64; chunk *= 4) {
+			memset(&u, 0, sizeof u);
+			rc = search(c[i].in, strlen(c[i].in), chunk, &u,
+			    &cause);
+			TAP_OK(rc == c[i].rc && u.n == c[i].n &&
+			    u.sum == c[i].sum && (rc == IMAP_FETCH_OK) ==
+			    (cause == NULL), "SEARCH, %s, in pieces of %zu: "
+			    "rc %d, %zu UIDs, sum %llu", c[i].what, chunk, rc,
+			    u.n, (unsigned long long)u.sum);
+			free(cause);
+		}
+	}
+	memset(&u, 0, sizeof u);
+	u.fail_at = 2;
+	rc = search("* SEARCH 1 2 3\r\nU1 NO why\r\n", 27, 5, &u, &cause);
+	TAP_OK(rc == IMAP_FETCH_LOCAL && u.n == 1 && cause != NULL &&
+	    strcmp(cause, "out of room") == 0, "the callback fails: its "
+	    "cause, the answer read to its end");
+	free(cause);
+
+	/* 2,000,000 UIDs of 7 digits: a line of 16 MB, read in pieces */
+	buf_init(&big);
+	buf_adds(&big, "* SEARCH");
+	for (uid = 1000000; uid < 3000000; uid++)
+		buf_addf(&big, " %u", uid);
+	buf_adds(&big, "\r\nU1 OK SEARCH completed\r\n");
+	memset(&u, 0, sizeof u);
+	rc = search(big.data, big.len, 4000, &u, &cause);
+	TAP_OK(rc == IMAP_FETCH_OK && u.n == 2000000 && u.last == 2999999 &&
+	    u.sum == 2000000ull * (1000000 + 2999999) / 2, "a line of %zu "
+	    "bytes: every UID, in order (%zu)", big.len, u.n);
+	free(cause);
+	buf_free(&big);
+}
+
 int
 main(void)
 {
 	test_normal();
+	test_search();
 	test_strings();
 	test_untagged();
 	test_replies();
