@@ -20,11 +20,12 @@
  * A response's line, outside its literals, at most 16 MiB. libetpan keeps
  * the whole line in memory until its end; RFC 7162 (3.1.2) asks clients
  * to take lines of at least 8192 octets. Of what libetpan reads for
- * steedmail, only the answer to a search of every UID of a mailbox is
- * long, one number a few digits long per message: 16 MiB holds two
+ * steedmail, only the answer to a search of message text can be long,
+ * one number a few digits long per message found: 16 MiB holds two
  * million UIDs of seven digits, and a BODYSTRUCTURE as large as
- * imap-bodystructure.c reads (4 MB). The FETCH lines imap-fetch.c
- * streams, whose ENVELOPE a message can make longer, are not bounded
+ * imap-bodystructure.c reads (4 MB). The answers imap-fetch.c streams,
+ * the FETCH lines whose ENVELOPE a message can make longer and the
+ * sync's searches of every UID of a range, are not bounded
  * (imap_frame_streamed()).
  */
 #define IMAP_FRAME_LINE_MAX	(16 * 1024 * 1024)
