@@ -1,8 +1,8 @@
 /*
  * etpanfetch: the reference points of `make bench`.
  *
- *   etpanfetch [-i ITEMS] [-w [-n COUNT] | -s] HOST PORT CA-FILE USER PASSWORD
- *       [MAILBOX]
+ *   etpanfetch [-i ITEMS] [-w [-n COUNT] [-b NS] | -s] HOST PORT CA-FILE USER
+ *       PASSWORD [MAILBOX]
  *
  * Connects over TLS checked as steedmail checks it (net-tls.h), logs in,
  * selects MAILBOX (INBOX) and asks once for
@@ -14,14 +14,20 @@
  * "(ITEMS)" there instead, such as the items steedmail's sync asks for, so
  * that the floor is of the same answer; -n COUNT asks for the newest COUNT
  * messages only, by sequence numbers (what steedmail's cold open asks for
- * first: the server's part of its first screen). With -s it only selects
+ * first: the server's part of its first screen); -b NS makes the reader
+ * also use NS nanoseconds of CPU for each message that came, after each
+ * read (a client that reads at once and spends a client's CPU, without
+ * any other work: how fast a sync using that much CPU could be on this
+ * machine, beside the server). With -s it only selects
  * (the bench uses that to let the server catch up with a change made
  * behind its back). Prints the number of messages (or bytes, with -w) to
  * stdout; exits 1 on any failure.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <libetpan/libetpan.h>
@@ -72,17 +78,35 @@ one_shot(mailimap *imap)
 	mailimap_fetch_list_free(res);
 }
 
+/* Use ns nanoseconds of this process's CPU. */
+static void
+burn(uint64_t ns)
+{
+	struct timespec	ts;
+	uint64_t	start, now;
+
+	if (ns == 0)
+		return;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	start = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	do {
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+		now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	} while (now - start < ns);
+}
+
 /*
  * Send the FETCH and read until the tagged reply, matching the tag at the
  * start of each line as the bytes come (a line may span two reads).
  */
 static void
-wire_floor(mailimap *imap, const char *items, unsigned newest)
+wire_floor(mailimap *imap, const char *items, unsigned newest,
+    uint64_t burn_ns)
 {
 	static const char	 tag[] = "bench1 ";
 	mailstream		*s = imap->imap_stream;
 	char			 buf[65536], line[sizeof tag], cmd[1024];
-	size_t			 have = 0, total = 0;
+	size_t			 have = 0, total = 0, msgs;
 	ssize_t			 n, i;
 	int			 at_start = 1, in_tag = 0, len;
 	uint32_t		 exists = imap->imap_selection_info->sel_exists;
@@ -107,9 +131,11 @@ wire_floor(mailimap *imap, const char *items, unsigned newest)
 		if ((n = mailstream_read(s, buf, sizeof buf)) <= 0)
 			die("connection lost during FETCH", NULL);
 		total += (size_t)n;
+		msgs = 0;
 		for (i = 0; i < n; i++) {
 			if (at_start) {
 				at_start = 0;
+				msgs += buf[i] == '*';
 				in_tag = 1;
 				have = 0;
 			}
@@ -123,6 +149,7 @@ wire_floor(mailimap *imap, const char *items, unsigned newest)
 			if (buf[i] == '\n')
 				at_start = 1;
 		}
+		burn(msgs * burn_ns);
 	}
 tagged:
 	/* Read on to the end of the tagged line. */
@@ -151,6 +178,7 @@ main(int argc, char **argv)
 				    "ENVELOPE";
 	int			 fd, r, wire = 0, select_only = 0;
 	unsigned		 newest = 0;
+	uint64_t		 burn_ns = 0;
 
 	if (argc > 2 && strcmp(argv[1], "-i") == 0) {
 		items = argv[2];
@@ -166,14 +194,20 @@ main(int argc, char **argv)
 			argc -= 2;
 			argv += 2;
 		}
+		if (argc > 2 && strcmp(argv[1], "-b") == 0) {
+			burn_ns = strtoull(argv[2], NULL, 10);
+			argc -= 2;
+			argv += 2;
+		}
 	} else if (argc > 1 && strcmp(argv[1], "-s") == 0) {
 		select_only = 1;
 		argc--;
 		argv++;
 	}
 	if (argc != 6 && argc != 7) {
-		fprintf(stderr, "usage: etpanfetch [-i ITEMS] [-w [-n COUNT] | "
-		    "-s] HOST PORT CA-FILE USER PASSWORD [MAILBOX]\n");
+		fprintf(stderr, "usage: etpanfetch [-i ITEMS] [-w [-n COUNT] "
+		    "[-b NS] | -s] HOST PORT CA-FILE USER PASSWORD "
+		    "[MAILBOX]\n");
 		return 2;
 	}
 	mailbox = argc == 7 ? argv[6] : "INBOX";
@@ -202,7 +236,7 @@ main(int argc, char **argv)
 	if (select_only)
 		printf("%u\n", imap->imap_selection_info->sel_exists);
 	else if (wire)
-		wire_floor(imap, items, newest);
+		wire_floor(imap, items, newest, burn_ns);
 	else
 		one_shot(imap);
 
