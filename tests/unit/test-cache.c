@@ -1,8 +1,9 @@
 /*
  * test-cache.c: the header cache: storing, UIDVALIDITY changes, expunges,
  * migrating an old schema, the protected header values of opened
- * messages kept apart from the outer ones (and forgotten for good), and
- * rebuilding a file that is corrupt or not ours.
+ * messages kept apart from the outer ones (and forgotten for good),
+ * rebuilding a file that is corrupt or not ours, and SQLite's memory
+ * statistics off from the first store opened (db.c: their global mutex).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -472,6 +473,9 @@ main(void)
 	cache_commit(c, &cause);
 	cache_recount(c, &mb, &cause);
 	TAP_OK(mb.count == 3 && mb.maxuid == 3, "three stored");
+	TAP_OK(sqlite3_memory_used() == 0, "SQLite keeps no memory "
+	    "statistics (%lld bytes counted): no global mutex on every "
+	    "allocation", (long long)sqlite3_memory_used());
 	cache_set_flags(c, &mb, 1, "FS", &cause);
 	cache_each(c, &mb, first_subject, got, &cause);
 	TAP_STR(got, "one/FS", "flags updated");
