@@ -171,10 +171,17 @@ ok "the server refused the old token once; the new one was asked for then" sh -c
 n=$(refreshes)
 rm -f "$DLOG"
 # (the time-out only bounds the wait: the new mail ends it; under load
-# the reconnection, refresh and delivery may take more than a second)
+# the reconnection, refresh and delivery may take more than a second).
+# The kick comes 6.5 s after IDLE began, so at least that long after the
+# token of 8 s was issued: less than its last quarter is left, whenever a
+# slow start under load logged in.
 alice -d 3 --idle --timeout 20 >"$T_TMP/idle" 2>&1 &
 pid=$!
-sleep 7
+for _ in $(seq 100); do
+	grep -q 'IMAP: IDLE for up to' "$DLOG" 2>/dev/null && break
+	sleep 0.1
+done
+sleep 6.5
 dove kick "$STEED_ALICE" >/dev/null
 sleep 1
 echo "near expiry" | bob -s "near $u" "$STEED_ALICE" >/dev/null 2>&1
