@@ -28,7 +28,7 @@
 #include "xmalloc.h"
 
 #define CACHE_APP_ID	0x53544843	/* "STHC" */
-#define CACHE_VERSION	10
+#define CACHE_VERSION	11
 #define CACHE_SEEN	64		/* senders remembered a transaction */
 
 /* Handles of this process waiting in cache_begin() for the write lock. */
@@ -43,7 +43,7 @@ struct cache {
 					   transaction moved on already */
 	int		 prot_any;	/* ... and whether it has protected
 					   rows (else a stored row has none) */
-	sqlite3_stmt	*has, *seen, *count;
+	sqlite3_stmt	*add, *seen, *count;
 	sqlite3_stmt	*rethread;	/* a message to thread (again) */
 	int64_t		 cnt_mb;	/* messages stored in this mailbox */
 	int64_t		 cnt_delta;	/* ... not yet added to its nmsg */
@@ -277,16 +277,32 @@ static const char *cache_migrations[] = {
 	 * of 1,000,000 messages, a third of its time (doc/bench.md).
 	 */
 	"DROP TRIGGER thread_new;",
+	/*
+	 * 10 -> 11: the trust step's candidates from the header cache
+	 * (cache_evidence()): rows stored from now on carry the hints it
+	 * needs, those of UIDs below a mailbox's evuid do not, and the
+	 * few rows that have evidence, or whose header fields did not
+	 * come, are found through an index of their own.
+	 */
+	"ALTER TABLE mailbox ADD COLUMN evuid INTEGER NOT NULL DEFAULT 0;"
+	"UPDATE mailbox SET evuid = 1 + coalesce((SELECT max(uid) FROM message"
+	" WHERE message.mailbox = mailbox.id), 0);"
+	"CREATE INDEX message_evidence ON message (mailbox, uid, hints)"
+	" WHERE hints & 48 != 0;",
 };
 
 /*
  * The indexes of the sorts by sender, subject and size, as migration
  * 5 -> 6 made them: a new row lands anywhere in them, so keeping them
  * while many rows go in costs more than making them once from the rows
- * (a sort) after. The date and UID indexes, where new rows land side by
- * side and the first screen reads, are always kept.
+ * (a sort) after. The UID index, the arrival order's (the rows
+ * themselves are in UID order, but wide), costs a B-tree insert a row
+ * for no sort the first screen needs. The date index, where new rows
+ * land side by side and the first screen reads, is always kept.
  */
 static const char *const cache_deferred[][2] = {
+	{ "message_uid", "CREATE INDEX IF NOT EXISTS message_uid ON"
+	    " message (mailbox, uid)" },
 	{ "message_from", "CREATE INDEX IF NOT EXISTS message_from ON"
 	    " message (mailbox, fkey, edate, uid)" },
 	{ "message_subject", "CREATE INDEX IF NOT EXISTS message_subject ON"
@@ -385,8 +401,12 @@ cache_open_path(const char *path, char **cause)
 	    NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(c->db, "UPDATE mailbox SET mgen = mgen + 1"
 	    " WHERE id = ?", -1, &c->touch, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(c->db, "SELECT 1 FROM message WHERE"
-	    " mailbox = ? AND uid = ?", -1, &c->has, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(c->db, "INSERT INTO message (mailbox, uid,"
+	    " flags, internaldate, size, date, sender, subject, message_id,"
+	    " from_addr, rcpt, in_reply_to, refs, sent, hints, stale, edate,"
+	    " fkey, skey) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+	    " ON CONFLICT (mailbox, uid) DO NOTHING", -1, &c->add,
+	    NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(c->db, "INSERT OR IGNORE INTO sender_seen"
 	    " VALUES (?, ?, ?, ?)", -1, &c->seen, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(c->db, "UPDATE mailbox SET nmsg = nmsg + ?"
@@ -439,7 +459,7 @@ cache_close(struct cache *c)
 	sqlite3_finalize(c->hasprot);
 	sqlite3_finalize(c->rekey);
 	sqlite3_finalize(c->touch);
-	sqlite3_finalize(c->has);
+	sqlite3_finalize(c->add);
 	sqlite3_finalize(c->seen);
 	sqlite3_finalize(c->count);
 	sqlite3_finalize(c->rethread);
@@ -668,7 +688,8 @@ cache_mailbox_row(struct cache *c, const char *name, struct cache_mailbox *mb,
 
 	memset(mb, 0, sizeof *mb);
 	if (sqlite3_prepare_v2(c->db, "SELECT id, uidvalidity, uidnext, "
-	    "highestmodseq, trust_uid, lowuid FROM mailbox WHERE name = ?", -1,
+	    "highestmodseq, trust_uid, lowuid, evuid FROM mailbox WHERE "
+	    "name = ?", -1,
 	    &st,
 	    NULL) != SQLITE_OK)
 		return cache_fail(c, "mailbox", cause);
@@ -681,6 +702,7 @@ cache_mailbox_row(struct cache *c, const char *name, struct cache_mailbox *mb,
 		mb->highestmodseq = (uint64_t)sqlite3_column_int64(st, 3);
 		mb->trust_uid = (uint32_t)sqlite3_column_int64(st, 4);
 		mb->lowuid = (uint32_t)sqlite3_column_int64(st, 5);
+		mb->evuid = (uint32_t)sqlite3_column_int64(st, 6);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
@@ -758,6 +780,7 @@ cache_mailbox(struct cache *c, const char *name, uint32_t uidvalidity,
 		mb->uidvalidity = uidvalidity;
 		mb->uidnext = 0;
 		mb->lowuid = 0;
+		mb->evuid = 0;
 		mb->highestmodseq = 0;
 		if (cache_mailbox_update(c, mb, cause) == -1 ||
 		    cache_mailbox_trusted(c, mb, 0, cause) == -1 ||
@@ -774,14 +797,15 @@ cache_mailbox_update(struct cache *c, struct cache_mailbox *mb, char **cause)
 	int		 rc;
 
 	if (sqlite3_prepare_v2(c->db, "UPDATE mailbox SET uidvalidity = ?, "
-	    "uidnext = ?, highestmodseq = ?, lowuid = ? WHERE id = ?", -1, &st,
-	    NULL) != SQLITE_OK)
+	    "uidnext = ?, highestmodseq = ?, lowuid = ?, evuid = ? WHERE "
+	    "id = ?", -1, &st, NULL) != SQLITE_OK)
 		return cache_fail(c, "update", cause);
 	sqlite3_bind_int64(st, 1, mb->uidvalidity);
 	sqlite3_bind_int64(st, 2, mb->uidnext);
 	sqlite3_bind_int64(st, 3, (sqlite3_int64)mb->highestmodseq);
 	sqlite3_bind_int64(st, 4, mb->lowuid);
-	sqlite3_bind_int64(st, 5, mb->id);
+	sqlite3_bind_int64(st, 5, mb->evuid);
+	sqlite3_bind_int64(st, 6, mb->id);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
@@ -1059,6 +1083,33 @@ cache_rekey_all(struct cache *c, char **cause)
 	return 0;
 }
 
+/* A row's values bound to put or add, which take the same. */
+static void
+cache_put_bind(sqlite3_stmt *st, const struct cache_mailbox *mb,
+    const struct cache_msg *m, time_t edate, const char *fkey,
+    const char *skey)
+{
+	sqlite3_bind_int64(st, 1, mb->id);
+	sqlite3_bind_int64(st, 2, m->uid);
+	sqlite3_bind_text(st, 3, m->flags, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)m->internaldate);
+	sqlite3_bind_int64(st, 5, m->size);
+	sqlite3_bind_text(st, 6, m->date, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, m->from, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 8, m->subject, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 9, m->message_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 10, m->from_addr, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 11, m->rcpt, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 12, m->in_reply_to, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 13, m->references, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 14, (sqlite3_int64)m->sent);
+	sqlite3_bind_int64(st, 15, m->hints);
+	sqlite3_bind_int(st, 16, m->stale != 0);
+	sqlite3_bind_int64(st, 17, (sqlite3_int64)edate);
+	sqlite3_bind_text(st, 18, fkey, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 19, skey, -1, SQLITE_STATIC);
+}
+
 int
 cache_put(struct cache *c, const struct cache_mailbox *mb,
     const struct cache_msg *m, char **cause)
@@ -1072,37 +1123,17 @@ cache_put(struct cache *c, const struct cache_mailbox *mb,
 	/* the outer values' keys; a protected row kept from before (a
 	   stale row fetched again) has its own below */
 	cache_keys(m, &edate, &fkey, &skey);
-	sqlite3_bind_int64(c->put, 1, mb->id);
-	sqlite3_bind_int64(c->put, 2, m->uid);
-	sqlite3_bind_text(c->put, 3, m->flags, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(c->put, 4, (sqlite3_int64)m->internaldate);
-	sqlite3_bind_int64(c->put, 5, m->size);
-	sqlite3_bind_text(c->put, 6, m->date, -1, SQLITE_STATIC);
-	sqlite3_bind_text(c->put, 7, m->from, -1, SQLITE_STATIC);
-	sqlite3_bind_text(c->put, 8, m->subject, -1, SQLITE_STATIC);
-	sqlite3_bind_text(c->put, 9, m->message_id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(c->put, 10, m->from_addr, -1, SQLITE_STATIC);
-	sqlite3_bind_text(c->put, 11, m->rcpt, -1, SQLITE_STATIC);
-	sqlite3_bind_text(c->put, 12, m->in_reply_to, -1, SQLITE_STATIC);
-	sqlite3_bind_text(c->put, 13, m->references, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(c->put, 14, (sqlite3_int64)m->sent);
-	sqlite3_bind_int64(c->put, 15, m->hints);
-	sqlite3_bind_int(c->put, 16, m->stale != 0);
-	sqlite3_bind_int64(c->put, 17, (sqlite3_int64)edate);
-	sqlite3_bind_text(c->put, 18, fkey, -1, SQLITE_STATIC);
-	sqlite3_bind_text(c->put, 19, skey, -1, SQLITE_STATIC);
-	/* does it replace a row (a stale one fetched again)? */
-	sqlite3_bind_int64(c->has, 1, mb->id);
-	sqlite3_bind_int64(c->has, 2, m->uid);
-	rc = sqlite3_step(c->has);
-	sqlite3_reset(c->has);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		free(fkey);
-		free(skey);
-		return cache_fail(c, "insert", cause);
+	/*
+	 * A new row, the sync's usual case, in one statement; one that is
+	 * there (a stale row fetched again) is replaced after.
+	 */
+	cache_put_bind(c->add, mb, m, edate, fkey, skey);
+	rc = cache_step(c, c->add, "insert", cause);
+	replaces = rc == 0 && sqlite3_changes(c->db) == 0;
+	if (replaces) {
+		cache_put_bind(c->put, mb, m, edate, fkey, skey);
+		rc = cache_step(c, c->put, "insert", cause);
 	}
-	replaces = rc == SQLITE_ROW;
-	rc = cache_step(c, c->put, "insert", cause);
 	/* its thread to be found (thread-store.h): new or fetched again */
 	if (rc == 0) {
 		sqlite3_bind_int64(c->rethread, 1, mb->id);
@@ -1145,7 +1176,7 @@ cache_index_present(struct cache *c, int *n)
 {
 	return db_int(c->db, "SELECT count(*) FROM sqlite_master WHERE"
 	    " type = 'index' AND name IN ('message_from', 'message_subject',"
-	    " 'message_size')", n);
+	    " 'message_size', 'message_uid')", n);
 }
 
 int
@@ -1171,8 +1202,8 @@ cache_index_defer(struct cache *c, size_t nnew, char **cause)
 		}
 		free(sql);
 	}
-	log_msg(LOG_INFO, "cache: %zu rows to come into %d: the sender, "
-	    "subject and size indexes made after them", nnew, rows);
+	log_msg(LOG_INFO, "cache: %zu rows to come into %d: the UID, "
+	    "sender, subject and size indexes made after them", nnew, rows);
 	return 1;
 }
 
@@ -1189,8 +1220,52 @@ cache_index_build(struct cache *c, char **cause)
 	for (i = 0; i < CACHE_DEFERRED; i++)
 		if (cache_exec(c, cache_deferred[i][1], cause) == -1)
 			return -1;
-	log_msg(LOG_INFO, "cache: the sender, subject and size indexes made");
+	log_msg(LOG_INFO, "cache: the UID, sender, subject and size indexes "
+	    "made");
 	return 0;
+}
+
+int
+cache_evidence(struct cache *c, const struct cache_mailbox *mb,
+    uint32_t first, uint32_t last, uint32_t **uids, size_t *n, char **cause)
+{
+	sqlite3_stmt	*st;
+	size_t		 cap = 0;
+	unsigned	 hints;
+	int		 rc;
+
+	*uids = NULL;
+	*n = 0;
+	if (first < mb->evuid || (mb->lowuid != 0 && first < mb->lowuid))
+		return 0;
+	if (sqlite3_prepare_v2(c->db, "SELECT uid, hints FROM message"
+	    " INDEXED BY message_evidence WHERE mailbox = ? AND uid BETWEEN"
+	    " ? AND ? AND hints & 48 != 0 ORDER BY uid", -1, &st,
+	    NULL) != SQLITE_OK)
+		return cache_fail(c, "evidence", cause);
+	sqlite3_bind_int64(st, 1, mb->id);
+	sqlite3_bind_int64(st, 2, first);
+	sqlite3_bind_int64(st, 3, last);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		hints = (unsigned)sqlite3_column_int64(st, 1);
+		if (hints & CACHE_HINT_NOFIELDS)
+			break;
+		if (*n == cap) {
+			cap = cap == 0 ? 64 : cap * 2;
+			*uids = xreallocarray(*uids, cap, sizeof **uids);
+		}
+		(*uids)[(*n)++] = (uint32_t)sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW || (rc != SQLITE_DONE && rc != SQLITE_ROW)) {
+		free(*uids);
+		*uids = NULL;
+		*n = 0;
+		if (rc == SQLITE_ROW)
+			return 0;	/* header fields that did not come */
+		return cache_fail(c, "evidence", cause);
+	}
+	return 1;
 }
 
 int

@@ -32,6 +32,9 @@ struct cache_mailbox {
 					   first went down to this UID: the
 					   server's UIDs below it are not
 					   cached yet; 0: none is missing */
+	uint32_t	evuid;		/* rows of UIDs from this one up were
+					   stored with the trust step's hints
+					   (CACHE_HINT_EVIDENCE) */
 };
 
 /* What the Content-Type of a message says about it (hints, not verdicts). */
@@ -39,6 +42,13 @@ struct cache_mailbox {
 #define CACHE_HINT_SIGNED	0x02	/* multipart/signed, pkcs7 signed-data */
 #define CACHE_HINT_ENCRYPTED	0x04	/* multipart/encrypted, pkcs7 enveloped */
 #define CACHE_HINT_SMIME	0x08	/* the protection above is S/MIME */
+/*
+ * For the trust step (sync-trust.h): the header fields show an Autocrypt
+ * field or a Content-Type that can carry a signature or encryption
+ * (imap-fetch.h); or they did not come, and nobody knows.
+ */
+#define CACHE_HINT_EVIDENCE	0x10
+#define CACHE_HINT_NOFIELDS	0x20
 
 /*
  * What a message's protected header (RFC 9788) gave, once it was opened
@@ -129,6 +139,19 @@ int	 cache_mailbox_peek(struct cache *, const char *name,
 int	 cache_mailbox_find(struct cache *, const char *name,
 	    struct cache_mailbox *mb, char **cause);
 
+/*
+ * The UIDs of first..last (ascending) whose header fields can carry
+ * evidence for the trust step (CACHE_HINT_EVIDENCE), when the cache can
+ * tell: every message of the range is cached (none below mb's lowuid)
+ * and was stored with the hints (from its evuid up), and the header
+ * fields of each came. Returns 1 and the UIDs in *uids (free them), 0
+ * when the cache cannot tell (the server is to be asked), -1 on a
+ * database error.
+ */
+int	 cache_evidence(struct cache *, const struct cache_mailbox *,
+	    uint32_t first, uint32_t last, uint32_t **uids, size_t *n,
+	    char **cause);
+
 /* A write transaction, the write lock taken (waiting up to 5 s). */
 int	 cache_begin(struct cache *, char **cause);
 /* Is a handle of this process waiting in cache_begin()? A long writer
@@ -142,7 +165,8 @@ int	 cache_put(struct cache *, const struct cache_mailbox *,
 /*
  * For a sync about to store nnew messages into a cache that holds fewer
  * (a mailbox fetched for the first time): drop the indexes of the sorts
- * by sender, subject and size, in the caller's transaction, so that the
+ * by arrival (UID), sender, subject and size, in the caller's
+ * transaction, so that the
  * rows go in without them; 1 when dropped, 0 when not worth it, -1.
  * cache_index_build() makes them again (nothing when they are there),
  * in a transaction of the caller's or of its own; cache_open() does too

@@ -82,6 +82,8 @@ struct imap_fetch_hdr {
 	char	 from[IMAP_FETCH_FROM + 1];
 	size_t	 flen;
 	int	 fseen, fcut;
+	int	 cseen, cmore;		/* a Content-Type; more than kept */
+	int	 autocrypt;		/* an Autocrypt field */
 };
 
 struct imap_fetch_str {
@@ -823,8 +825,12 @@ imap_fetch_hdr_put(struct imap_fetch_hdr *h, int c)
 {
 	if (h->field == IMAP_FETCH_H_REFS)
 		h->refs[h->rlen++ % IMAP_FETCH_REFS] = (char)c;
-	else if (h->field == IMAP_FETCH_H_CTYPE && h->clen < IMAP_FETCH_CTYPE)
-		h->ctype[h->clen++] = (char)c;
+	else if (h->field == IMAP_FETCH_H_CTYPE) {
+		if (h->clen < IMAP_FETCH_CTYPE && c != '\0')
+			h->ctype[h->clen++] = (char)c;
+		else
+			h->cmore = 1;
+	}
 	else if (h->field == IMAP_FETCH_H_FROM) {
 		if (h->flen < IMAP_FETCH_FROM && c != '\0')
 			h->from[h->flen++] = (char)c;
@@ -860,8 +866,15 @@ imap_fetch_hdr_byte(struct imap_fetch_hdr *h, int c)
 			    "References") == 0)
 				h->field = IMAP_FETCH_H_REFS;
 			else if (h->nlen == 12 && strcasecmp(h->name,
-			    "Content-Type") == 0 && h->clen == 0)
-				h->field = IMAP_FETCH_H_CTYPE;
+			    "Content-Type") == 0) {
+				if (!h->cseen)
+					h->field = IMAP_FETCH_H_CTYPE;
+				else
+					h->cmore = 1;
+				h->cseen = 1;
+			} else if (h->nlen == 9 && strcasecmp(h->name,
+			    "Autocrypt") == 0)
+				h->autocrypt = 1;
 			else if (h->nlen == 4 && strcasecmp(h->name,
 			    "From") == 0) {
 				h->field = IMAP_FETCH_H_FROM;
@@ -977,7 +990,7 @@ imap_fetch_headers(struct imap_fetch *r)
 	char			 v[IMAP_FETCH_REFS + 1];
 	size_t			 at;
 
-	r->msg.hints = 0;
+	r->msg.hints = CACHE_HINT_NOFIELDS;
 	r->msg.from_field = NULL;
 	r->msg.from_cut = 0;
 	r->f[IMAP_FETCH_F_REFS].nil = 1;
@@ -1002,6 +1015,9 @@ imap_fetch_headers(struct imap_fetch *r)
 	imap_fetch_refs(v, &r->f[IMAP_FETCH_F_REFS]);
 	h->ctype[h->clen] = '\0';
 	r->msg.hints = imap_fetch_parse_ctype(h->ctype);
+	/* what the trust step's SEARCH would find, or more (sync-trust.h) */
+	if (h->autocrypt || h->cmore || imap_fetch_ctype_evidence(h->ctype))
+		r->msg.hints |= CACHE_HINT_EVIDENCE;
 }
 
 /* Does the parameter name of Content-Type value v contain what? */
@@ -1021,6 +1037,24 @@ imap_fetch_param_has(const char *v, const char *name, const char *what)
 			if (strncasecmp(q, what, w) == 0)
 				return 1;
 	}
+	return 0;
+}
+
+const char *const imap_fetch_evidence_types[IMAP_FETCH_EVIDENCE_TYPES] = {
+	"multipart/signed",
+	"multipart/encrypted",
+	"application/pkcs7-mime",
+	"application/x-pkcs7-mime",
+};
+
+int
+imap_fetch_ctype_evidence(const char *v)
+{
+	size_t	i;
+
+	for (i = 0; i < IMAP_FETCH_EVIDENCE_TYPES; i++)
+		if (strcasestr(v, imap_fetch_evidence_types[i]) != NULL)
+			return 1;
 	return 0;
 }
 
@@ -1173,6 +1207,7 @@ imap_fetch_msg_att(struct imap_fetch *r)
 	r->h.seen = 0;
 	r->h.rlen = r->h.clen = r->h.flen = 0;
 	r->h.fseen = r->h.fcut = 0;
+	r->h.cseen = r->h.cmore = r->h.autocrypt = 0;
 	if (imap_fetch_expect(r, '(') == -1)
 		return -1;
 	for (;;) {

@@ -132,6 +132,18 @@ int		 imap_fetch_search_response(struct imap_fetch *,
 		     const char *tag, imap_fetch_num_fn fn, void *arg,
 		     char **cause);
 
+/*
+ * The Content-Types that can carry a signature or encryption, as the
+ * trust step looks for them (anywhere in the field, any case), and
+ * whether Content-Type value v names one. A message whose header fields
+ * have one of them, more Content-Type than is kept, or an Autocrypt
+ * field gets CACHE_HINT_EVIDENCE; one whose header fields did not come,
+ * CACHE_HINT_NOFIELDS (cache.h).
+ */
+#define IMAP_FETCH_EVIDENCE_TYPES	4
+extern const char *const imap_fetch_evidence_types[IMAP_FETCH_EVIDENCE_TYPES];
+int		 imap_fetch_ctype_evidence(const char *);
+
 /* The parsers behind the fields above, for the tests. */
 time_t		 imap_fetch_parse_date(const char *);
 unsigned	 imap_fetch_parse_ctype(const char *);

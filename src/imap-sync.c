@@ -490,8 +490,8 @@ imap_sync_send(mailimap *imap, const uint32_t *uids, size_t n, size_t first,
  * its answer is in: pipelined FETCHes are answered interleaved (Dovecot
  * runs them side by side), and the first screen would wait for part of
  * the next batch. Going down through many messages into a cache that
- * holds fewer, the sender, subject and size indexes are dropped after
- * the first batch and made again from the rows stored (a sort) in the
+ * holds fewer, the UID, sender, subject and size indexes are dropped
+ * after the first batch and made again from the rows stored (a sort) in the
  * transaction of the third batch from the end, while the server answers
  * the last two; or on the way out if the sync stops short. A sync killed
  * meanwhile leaves them to the next one (cache_index_defer()).

@@ -377,6 +377,27 @@ session_trust_opened(void *arg, uint32_t uid, const struct message *m)
 		p->kept++;
 }
 
+/* The trust step's candidates among lo..hi, from the header cache. */
+static int
+session_trust_candidates(void *arg, uint32_t lo, uint32_t hi,
+    uint32_t **uids, size_t *n)
+{
+	struct session_passing		*p = arg;
+	const struct cache_mailbox	*mb;
+	char				*cause = NULL;
+	int				 rc;
+
+	if ((mb = session_passing_mb(p)) == NULL)
+		return 0;
+	if ((rc = cache_evidence(p->s->cache, mb, lo, hi, uids, n,
+	    &cause)) == -1) {
+		log_msg(LOG_INFO, "sync: trust step: %s", cause);
+		free(cause);
+		return 0;
+	}
+	return rc;
+}
+
 /* A message the trust store knows: is it to be opened for the cache? */
 static int
 session_trust_wants(void *arg, uint32_t uid)
@@ -451,6 +472,7 @@ session_trust(struct session *s, const char *folder,
 	how.mailbox = folder;
 	how.passing = session_passing;
 	how.behind = session_behind;
+	how.candidates = session_trust_candidates;
 	if (session_keeps_protected(s)) {
 		how.opened = session_trust_opened;
 		how.wants = session_trust_wants;
@@ -514,6 +536,7 @@ session_trust_more(struct session *s, const char *folder, unsigned most,
 	how.cf = s->cf;
 	how.mailbox = folder;
 	how.passing = session_pending_passing;
+	how.candidates = session_trust_candidates;
 	if (session_keeps_protected(s)) {
 		how.opened = session_trust_opened;
 		how.wants = session_trust_wants;

@@ -5,7 +5,10 @@
  * The senders' keys are looked up in DNS by sync-trust-dns.c, between the
  * header fetch and the messages.
  *
- * The cost for mail without evidence is one UID SEARCH, which the server
+ * The cost for mail without evidence is one question to the header
+ * cache, whose rows the sync stored with what the Content-Type and
+ * Autocrypt fields say (CACHE_HINT_EVIDENCE), or where it cannot tell
+ * (rows stored by an older steedmail) one UID SEARCH, which the server
  * answers from the headers of at most the newest limit messages; a cold
  * sync of a large mailbox looks at no more than that. Everything else
  * (a header fetch, the trust store, gpg) happens only when the search
@@ -34,6 +37,7 @@
 #include "crypto-in.h"
 #include "crypto.h"
 #include "frontend.h"
+#include "imap-fetch.h"
 #include "imap-mailbox.h"
 #include "imap-ops.h"
 #include "imap-sync.h"
@@ -52,13 +56,6 @@
 /* Skipped messages named in the warning; the rest are counted. */
 #define SYNC_TRUST_NAMED	3
 
-/* The Content-Types that carry signatures or encryption (substrings). */
-static const char *sync_trust_types[] = {
-	"multipart/signed",
-	"multipart/encrypted",
-	"application/pkcs7-mime",
-	"application/x-pkcs7-mime",
-};
 
 struct sync_trust_msg {
 	uint32_t	 uid;
@@ -351,6 +348,25 @@ sync_trust_below(uint32_t first, uint32_t last, uint32_t lo,
 	return 0;
 }
 
+/*
+ * The candidates in the order they are taken: oldest first, the order
+ * the trust store would have seen them, or (what was left behind) the
+ * newest first, at most how->most of them.
+ */
+static void
+sync_trust_order(struct sync_trust_run *r, struct sync_trust_msg *msgs,
+    size_t *n)
+{
+	qsort(msgs, *n, sizeof *msgs, sync_trust_cmp);
+	if (r->how->newest_first) {
+		qsort(msgs, *n, sizeof *msgs, sync_trust_rcmp);
+		if (r->how->most > 0 && *n > r->how->most) {
+			r->st->rest = msgs[r->how->most].uid;
+			*n = r->how->most;
+		}
+	}
+}
+
 static int
 sync_trust_search(struct sync_trust_run *r, uint32_t first, uint32_t last,
     struct sync_trust_msg **msgs, size_t *n, char **cause)
@@ -358,8 +374,8 @@ sync_trust_search(struct sync_trust_run *r, uint32_t first, uint32_t last,
 	struct mailimap_search_key	*key, *any;
 	clist				*res = NULL;
 	clistiter			*it;
-	uint32_t			 exists = 0, lo, uid;
-	size_t				 i;
+	uint32_t			 exists = 0, lo, uid = 0, *found;
+	size_t				 i, nfound;
 	int				 err;
 
 	*msgs = NULL;
@@ -370,24 +386,40 @@ sync_trust_search(struct sync_trust_run *r, uint32_t first, uint32_t last,
 		return 0;
 	lo = exists > r->how->limit ? exists - r->how->limit + 1 : 1;
 	/* What the window leaves out is kept pending before anything. */
-	if (lo > 1 && r->how->behind != NULL) {
+	if (lo > 1) {
 		if (sync_trust_below(first, last, lo, sync_trust_uid_at, r,
 		    &uid, cause) == -1)
 			return -1;
-		if (uid != 0) {
+		if (uid != 0 && r->how->behind != NULL) {
 			log_msg(LOG_INFO, "sync-trust: UIDs %u:%u left for "
 			    "later, newest first", first, uid);
 			r->how->behind(r->how->arg, first, uid);
 		}
 	}
+	/* The window: first..last above what it leaves out. */
+	if (uid >= last)
+		return 0;
+	if (uid >= first)
+		first = uid + 1;
+
+	if (r->how->candidates != NULL && r->how->candidates(r->how->arg,
+	    first, last, &found, &nfound) == 1) {
+		log_msg(LOG_INFO, "sync-trust: UIDs %u:%u, the candidates "
+		    "from the header cache", first, last);
+		*msgs = xcalloc(nfound + 1, sizeof **msgs);
+		for (i = 0; i < nfound; i++)
+			(*msgs)[(*n)++].uid = found[i];
+		free(found);
+		sync_trust_order(r, *msgs, n);
+		return 0;
+	}
 
 	any = mailimap_search_key_new_header(xstrdup("Autocrypt"),
 	    xstrdup(""));
-	for (i = 0; i < sizeof sync_trust_types / sizeof *sync_trust_types;
-	    i++)
+	for (i = 0; i < IMAP_FETCH_EVIDENCE_TYPES; i++)
 		any = mailimap_search_key_new_or(any,
 		    mailimap_search_key_new_header(xstrdup("Content-Type"),
-		    xstrdup(sync_trust_types[i])));
+		    xstrdup(imap_fetch_evidence_types[i])));
 	key = mailimap_search_key_new_multiple_empty();
 	if (key == NULL || any == NULL ||
 	    mailimap_search_key_multiple_add(key, mailimap_search_key_new_set(
@@ -409,16 +441,7 @@ sync_trust_search(struct sync_trust_run *r, uint32_t first, uint32_t last,
 			(*msgs)[(*n)++].uid = uid;
 	}
 	mailimap_search_result_free(res);
-	/* Oldest first: the order the trust store would have seen them. */
-	qsort(*msgs, *n, sizeof **msgs, sync_trust_cmp);
-	if (r->how->newest_first) {
-		/* What was left behind: the newest first, most at a time. */
-		qsort(*msgs, *n, sizeof **msgs, sync_trust_rcmp);
-		if (r->how->most > 0 && *n > r->how->most) {
-			r->st->rest = (*msgs)[r->how->most].uid;
-			*n = r->how->most;
-		}
-	}
+	sync_trust_order(r, *msgs, n);
 	return 0;
 }
 
@@ -431,7 +454,6 @@ sync_trust_key(struct sync_trust_msg *m, const char *hdr, size_t len)
 {
 	struct mime_header	 h;
 	char			*msgid, *ct;
-	size_t			 i;
 
 	memset(&h, 0, sizeof h);
 	mime_header_parse(&h, hdr, len, 0);
@@ -440,12 +462,9 @@ sync_trust_key(struct sync_trust_msg *m, const char *hdr, size_t len)
 	/* Without a Message-ID the key is a hash of the whole message. */
 	if (msgid != NULL && *msgid != '\0' && m->from != NULL)
 		m->key = trust_store_msgkey(msgid, m->from, NULL, 0);
-	if ((ct = mime_header_get(&h, "Content-Type", NULL)) != NULL) {
-		for (i = 0; i < sizeof sync_trust_types /
-		    sizeof *sync_trust_types; i++)
-			if (strcasestr(ct, sync_trust_types[i]) != NULL)
-				m->sig = 1;
-	}
+	if ((ct = mime_header_get(&h, "Content-Type", NULL)) != NULL &&
+	    imap_fetch_ctype_evidence(ct))
+		m->sig = 1;
 	free(ct);
 	free(msgid);
 	mime_header_free(&h);

@@ -3,9 +3,10 @@
  * that a message gets its sender's trust state when it is first seen, not
  * only when someone opens it (doc/trust.md, "At sync time").
  *
- * After imap_sync() has stored the envelopes of the UIDs first..last, one
- * UID SEARCH, bounded to the newest how->limit messages of the mailbox
- * (the first screen), finds those that can carry evidence; the new
+ * After imap_sync() has stored the envelopes of the UIDs first..last, the
+ * header cache (how->candidates), or else one UID SEARCH, bounded to the
+ * newest how->limit messages of the mailbox (the first screen), finds
+ * those that can carry evidence; the new
  * messages older than those are handed to how->behind first, and a later
  * call (newest_first, SYNC_TRUST_ALL) comes back to them, the newest
  * first and a few at a time if the caller wants. Evidence is a
@@ -97,6 +98,13 @@ struct sync_trust_how {
 	 * them pending, for sync_trust() to come back to, newest first).
 	 */
 	void		(*behind)(void *arg, uint32_t lo, uint32_t hi);
+	/*
+	 * Unless NULL: the UIDs of lo..hi that can carry evidence, from
+	 * what the sync stored (cache_evidence()): 1 and *uids (freed
+	 * here), or 0 when it cannot tell, and the server is asked.
+	 */
+	int		(*candidates)(void *arg, uint32_t lo, uint32_t hi,
+			    uint32_t **uids, size_t *n);
 	void		*arg;
 };
 

@@ -141,11 +141,12 @@ ok "steedmail was killed $KILLS times in the middle of its work" [ "$killed" -ge
 ok "after every kill both databases pass integrity_check" [ "$bad" = 0 ]
 diag "$(date +%T) the kills are over"
 # kills on runs that go on from what the one before left, in batches of
-# 500 (the sender, subject and size indexes are then made after the
+# 500 (the UID, sender, subject and size indexes are then made after the
 # batches: a kill leaves them out until a sync has come all the way down)
 rm -f "$HCACHE" "$HCACHE-wal" "$HCACHE-shm"
 INDEXES="SELECT count(*) FROM sqlite_master WHERE type = 'index' AND
-    name IN ('message_from', 'message_subject', 'message_size')"
+    name IN ('message_from', 'message_subject', 'message_size',
+    'message_uid')"
 resumed=0 prev=0 grew=1 listed=1
 for k in 1 2 3 4 5 6; do
 	STEEDMAIL_SYNC_BATCH=500 "$STEEDMAIL" -F "$T_TMP/k.conf" --sync \
@@ -157,7 +158,7 @@ for k in 1 2 3 4 5 6; do
 	now_rows=$(sqlite3 -batch "$HCACHE" 'SELECT count(*) FROM message' 2>/dev/null || echo 0)
 	low=$(sqlite3 -batch "$HCACHE" 'SELECT lowuid FROM mailbox' 2>/dev/null)
 	idx=$(sqlite3 -batch "$HCACHE" "$INDEXES" 2>/dev/null)
-	diag "resumed run $k: $now_rows rows, lowuid ${low:-none}, ${idx:-no} of the 3 deferred indexes"
+	diag "resumed run $k: $now_rows rows, lowuid ${low:-none}, ${idx:-no} of the 4 deferred indexes"
 	[ "$now_rows" -ge "$prev" ] || grew=0
 	prev=$now_rows
 	# with or without them, the index by sender lists what is cached
@@ -169,8 +170,8 @@ done
 ok "runs killed one after another on one cache never lose rows" [ "$grew" = 1 ]
 ok "... and --list by sender shows every row kept after each" [ "$listed" = 1 ]
 ok "the next run completes" sh -c "STEEDMAIL_SYNC_BATCH=500 '$STEEDMAIL' -F '$T_TMP/k.conf' --sync"
-ok "... with the sender, subject and size indexes there" \
-    [ "$(sqlite3 -batch "$HCACHE" "$INDEXES")" = 3 ]
+ok "... with the UID, sender, subject and size indexes there" \
+    [ "$(sqlite3 -batch "$HCACHE" "$INDEXES")" = 4 ]
 ok "... and a sync after it completes too" s --sync
 ok "the header cache holds each of the $N messages once" \
     sh -c "[ \"\$(sqlite3 -batch '$HCACHE' 'SELECT count(*) || \" \" || count(DISTINCT uid) FROM message')\" = '$N $N' ]"

@@ -97,14 +97,14 @@ s --sync >"$T_TMP/warm" 2>&1
 ok "a warm sync afterwards is still right" sh -c "[ \$(sqlite3 -batch '$HCACHE' 'SELECT count(*) FROM message') = $N ]"
 
 # Once more from a cold cache in batches of 1,000, so that the sync makes
-# the sender, subject and size indexes after its batches instead of during
+# the UID, sender, subject and size indexes after its batches instead of during
 # them (cache_index_defer()): cut four times in the middle of the FETCH
 # answers, each run cut short makes them on its way out, and the run that
 # completes leaves them there with every message cached once.
 INDEXES="SELECT group_concat(name, ' ') FROM (SELECT name FROM sqlite_master
     WHERE type = 'index' AND name IN ('message_from', 'message_subject',
-    'message_size') ORDER BY name)"
-WANT="message_from message_size message_subject"
+    'message_size', 'message_uid') ORDER BY name)"
+WANT="message_from message_size message_subject message_uid"
 rm -f "$HCACHE" "$HCACHE-wal" "$HCACHE-shm"
 printf '%s\n' "cut down 700000" "cut down 1200000" "cut down 900000" \
     "cut down 1500000" >"$PLAN"

@@ -80,8 +80,8 @@ ok "400 References: the parent is kept, last" \
 ok "... with the ids before it that fit in 998 bytes" \
     test "${#refs3}" -le 998 -a "${#refs3}" -gt 900
 ok "the Date as a time" test "$(row sent 1)" = 1704186000
-ok "hints: signed, attachment, S/MIME encrypted (2, 1, 4+8)" \
-    test "$(q "SELECT group_concat(hints, ' ') FROM (SELECT hints FROM message ORDER BY uid)")" = "2 1 12"
+ok "hints: signed, attachment, S/MIME encrypted (2, 1, 4+8), the signed and encrypted ones evidence for the trust step (16)" \
+    test "$(q "SELECT group_concat(hints, ' ') FROM (SELECT hints FROM message ORDER BY uid)")" = "18 1 28"
 ok "nothing is stale after a sync" test "$(q "SELECT count(*) FROM message WHERE stale")" = 0
 
 s --list >"$T_TMP/list" 2>&1; rc=$?
@@ -141,7 +141,8 @@ cp "$OLD" "$HCACHE"
 s --sync >"$T_TMP/sync2.out" 2>&1; rc=$?
 ok "--sync on a schema 3 cache: exit 0" test "$rc" = 0
 ok "... nothing counted as new" grep -q ": 0 new" "$T_TMP/sync2.out"
-ok "the cache is schema 10 now" test "$(q 'PRAGMA user_version')" = 10
+ok "the cache is schema 11 now" test "$(q 'PRAGMA user_version')" = 11
+ok "... the rows it had are marked as stored without the trust step's hints (evuid above them)" test "$(q 'SELECT evuid FROM mailbox')" = 4
 ok "... without the trigger that noted new messages (cache_put() does)" test "$(q "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name = 'thread_new'")" = 0
 ok "... every message noted for the thread order, none threaded yet (--sync leaves it to the index)" test "$(q 'SELECT (SELECT count(*) FROM thread_todo) = (SELECT count(*) FROM message) AND NOT EXISTS (SELECT 1 FROM thread)')" = 1
 ok "... its messages counted" test "$(q 'SELECT nmsg = (SELECT count(*) FROM message WHERE mailbox = mailbox.id) FROM mailbox')" = 1
@@ -152,7 +153,7 @@ ok "... and the cache shows it" test "$(q "SELECT flags FROM message WHERE uid =
 ok "... and is no longer pending" test "$(q "SELECT count(*) FROM pending")" = 0
 ok "the old rows got the address, recipients and hints again" \
     test "$(row "from_addr || '|' || rcpt || '|' || hints || '|' || stale" 1)" = \
-    "mallory@evil.example|Bob Example <bob@steed.test>, Zöe <zoe@steed.test>|2|0"
+    "mallory@evil.example|Bob Example <bob@steed.test>, Zöe <zoe@steed.test>|18|0"
 ok "the trust step's resume point stays ($trust_uid)" \
     test "$(q "SELECT trust_uid FROM mailbox")" = "$trust_uid"
 s --sync >"$T_TMP/sync3.out" 2>&1; rc=$?

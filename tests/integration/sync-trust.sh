@@ -116,8 +116,18 @@ r --sync >"$T_TMP/s2" 2>&1
 ok "a second --sync: nothing changed, no trust line" sh -c "grep -q 'nothing changed' '$T_TMP/s2' && ! grep -q 'trust:' '$T_TMP/s2' || { cat '$T_TMP/s2'; false; }"
 # The header cache gone: all five are new again, but none is fetched again.
 rm -rf "$T_TMP/r-c"
-r --sync >"$T_TMP/s3" 2>&1; rc=$?
+r --sync -d 2 >"$T_TMP/s3" 2>&1; rc=$?
 ok "a cold --sync with the same trust store: 0 processed, 3 processed before" sh -c "[ $rc = 0 ] && grep -qx 'steedmail: INBOX: trust: 0 messages processed, 3 processed before, 1 skipped' '$T_TMP/s3' || { cat '$T_TMP/s3'; false; }"
+ok "... its candidates came from the header cache the sync filled, not from a SEARCH of the server" \
+    grep -q 'sync-trust: UIDs 1:5, the candidates from the header cache' "$T_TMP/r-c/steedmail/debug.log"
+# A cache whose rows were stored before they carried the trust step's
+# hints (evuid above them), its trust step to be done again: the server is
+# asked, with the same outcome.
+HC=$(ls "$T_TMP"/r-c/steedmail/*.hcache)
+sqlite3 -batch "$HC" "UPDATE mailbox SET evuid = 100, trust_uid = 0" || bail "cannot age the cache"
+: >"$T_TMP/r-c/steedmail/debug.log"
+r --sync -d 2 >"$T_TMP/s3b" 2>&1; rc=$?
+ok "rows without the hints: the trust step asks the server, and finds the same" sh -c "[ $rc = 0 ] && grep -qx 'steedmail: INBOX: trust: 0 messages processed, 3 processed before, 1 skipped' '$T_TMP/s3b' && grep -q 'sync-trust: UIDs 1:5, 4 with evidence' '$T_TMP/r-c/steedmail/debug.log' && ! grep -q 'from the header cache' '$T_TMP/r-c/steedmail/debug.log' || { cat '$T_TMP/s3b' '$T_TMP/r-c/steedmail/debug.log'; false; }"
 r --trust show alice@steed.test >"$T_TMP/t2" 2>&1
 ok "alice's count is unchanged: 2 signed messages" grep -q "^key: $afpr .*; 2 signed messages" "$T_TMP/t2"
 

@@ -380,16 +380,102 @@ deferred_sql(struct cache *c, char *out, size_t len)
 	if (sqlite3_prepare_v2(cache_sqlite(c), "SELECT coalesce(group_concat("
 	    "sql, ';'), '') FROM (SELECT sql FROM sqlite_master WHERE type ="
 	    " 'index' AND name IN ('message_from', 'message_subject',"
-	    " 'message_size') ORDER BY name)", -1, &st, NULL) != SQLITE_OK)
+	    " 'message_size', 'message_uid') ORDER BY name)", -1, &st,
+	    NULL) != SQLITE_OK)
 		return;
 	if (sqlite3_step(st) == SQLITE_ROW)
 		snprintf(out, len, "%s", sqlite3_column_text(st, 0));
 	sqlite3_finalize(st);
 }
 
+/* evidence(c, mb, first, last): cache_evidence()'s answer as text. */
+static const char *
+evidence(struct cache *c, const struct cache_mailbox *mb, uint32_t first,
+    uint32_t last)
+{
+	static char	 out[256];
+	uint32_t	*uids;
+	size_t		 n, i, len;
+	char		*cause = NULL;
+	int		 rc;
+
+	rc = cache_evidence(c, mb, first, last, &uids, &n, &cause);
+	if (rc == -1) {
+		snprintf(out, sizeof out, "error: %s", cause);
+		free(cause);
+		return out;
+	}
+	if (rc == 0)
+		return "cannot tell";
+	len = (size_t)snprintf(out, sizeof out, "%zu:", n);
+	for (i = 0; i < n && len < sizeof out; i++)
+		len += (size_t)snprintf(out + len, sizeof out - len, " %u",
+		    uids[i]);
+	free(uids);
+	return out;
+}
+
 /*
- * A sync of many messages into a nearly empty cache drops the sender,
- * subject and size indexes and makes them again after its batches; a
+ * The trust step's candidates from the rows: those with evidence, as
+ * long as every row of the range is there and was stored with its hints.
+ */
+static void
+test_evidence(void)
+{
+	struct cache		*c;
+	struct cache_mailbox	 mb;
+	struct cache_msg	 m;
+	char			 p[300], *cause = NULL;
+	uint32_t		 uid;
+
+	snprintf(p, sizeof p, "%s/e.hcache", dir);
+	c = cache_open_path(p, &cause);
+	cache_mailbox(c, "INBOX", 1, &mb, &cause);
+	TAP_OK(mb.evuid == 0, "a new mailbox: every row will carry the hints");
+	cache_begin(c, &cause);
+	for (uid = 1; uid <= 10; uid++) {
+		memset(&m, 0, sizeof m);
+		m.uid = uid;
+		m.hints = uid == 3 ? CACHE_HINT_SIGNED | CACHE_HINT_EVIDENCE :
+		    uid == 7 ? CACHE_HINT_EVIDENCE : uid == 5 ?
+		    CACHE_HINT_ATTACH : 0;
+		cache_put(c, &mb, &m, &cause);
+	}
+	cache_commit(c, &cause);
+	TAP_STR(evidence(c, &mb, 1, 10), "2: 3 7", "the rows with evidence");
+	TAP_STR(evidence(c, &mb, 4, 6), "0:", "a range with none: none");
+	TAP_STR(evidence(c, &mb, 4, 1000), "1: 7", "a range past the rows");
+	mb.lowuid = 5;
+	TAP_STR(evidence(c, &mb, 1, 10), "cannot tell", "rows below the sync's "
+	    "low point not fetched yet: cannot tell");
+	TAP_STR(evidence(c, &mb, 5, 10), "1: 7", "... above it, it can");
+	mb.lowuid = 0;
+	mb.evuid = 4;
+	TAP_STR(evidence(c, &mb, 1, 10), "cannot tell", "rows stored before "
+	    "the hints were: cannot tell");
+	mb.evuid = 0;
+	cache_begin(c, &cause);
+	memset(&m, 0, sizeof m);
+	m.uid = 8;
+	m.hints = CACHE_HINT_NOFIELDS;
+	cache_put(c, &mb, &m, &cause);
+	cache_commit(c, &cause);
+	TAP_STR(evidence(c, &mb, 1, 10), "cannot tell", "a row whose header "
+	    "fields did not come: cannot tell");
+	TAP_STR(evidence(c, &mb, 1, 7), "2: 3 7", "... a range without it "
+	    "can");
+	/* UIDVALIDITY changes: the rows go, the hints of the new ones count */
+	mb.evuid = 4;
+	cache_mailbox_update(c, &mb, &cause);
+	cache_mailbox(c, "INBOX", 2, &mb, &cause);
+	TAP_OK(mb.evuid == 0, "a new UIDVALIDITY: evuid back to 0");
+	cache_close(c);
+	free(cause);
+}
+
+/*
+ * A sync of many messages into a nearly empty cache drops the UID,
+ * sender, subject and size indexes and makes them again after its batches; a
  * sync killed in between leaves them out, and opening the cache makes
  * them unless a sync going down (lowuid) is under way.
  */
@@ -407,8 +493,9 @@ test_deferred(void)
 	deferred_sql(c, made, sizeof made);
 	TAP_OK(strstr(made, "message_from") != NULL &&
 	    strstr(made, "message_size") != NULL &&
-	    strstr(made, "message_subject") != NULL,
-	    "a new cache has the sender, subject and size indexes");
+	    strstr(made, "message_subject") != NULL &&
+	    strstr(made, "message_uid") != NULL,
+	    "a new cache has the UID, sender, subject and size indexes");
 	cache_begin(c, &cause);
 	put(c, &mb, 100, "newest");
 	TAP_OK(cache_index_defer(c, 1, &cause) == 0,
@@ -510,6 +597,16 @@ main(void)
 	TAP_OK(mb.highestmodseq == 0, "... HIGHESTMODSEQ forgotten, so the "
 	    "next sync does not stop at \"nothing changed\"");
 	{
+		uint32_t	*ev = NULL;
+		size_t		 nev = 9;
+
+		TAP_OK(mb.evuid == 4 && cache_evidence(c, &mb, 1, 3, &ev,
+		    &nev, &cause) == 0 && ev == NULL && nev == 0,
+		    "rows stored without the trust step's hints: the cache "
+		    "cannot tell the trust step's candidates (evuid above "
+		    "them)");
+	}
+	{
 		int		 n[2] = { 0, 0 }, np = 0;
 		uint32_t	*stale = NULL;
 		size_t		 nstale = 0;
@@ -586,6 +683,7 @@ main(void)
 	cause = NULL;
 
 	test_deferred();
+	test_evidence();
 
 	{
 		char cmd[300];

@@ -479,8 +479,9 @@ test_index_fields(void)
 	TAP_STR(g.refs[0], "<a@x> <b@x> <c@x>", "References, unfolded, "
 	    "ids only");
 	TAP_OK(g.sent[0] == 1704186000, "the Date header as a time");
-	TAP_OK(g.hints[0] == (CACHE_HINT_SIGNED | CACHE_HINT_SMIME),
-	    "S/MIME signed, from a folded Content-Type");
+	TAP_OK(g.hints[0] == (CACHE_HINT_SIGNED | CACHE_HINT_SMIME |
+	    CACHE_HINT_EVIDENCE), "S/MIME signed, from a folded "
+	    "Content-Type: evidence for the trust step");
 	got_free(&g);
 
 	/* References too long: the last ids, the parent among them. */
@@ -653,6 +654,85 @@ test_index_fields(void)
 	    "Content-Type: plain text, no hint");
 }
 
+/*
+ * The trust step's hint (CACHE_HINT_EVIDENCE): set for what its SEARCH
+ * of the server would find (an Autocrypt field, one of the Content-Types
+ * anywhere in the field), and where the Content-Type was not all kept;
+ * the header fields missing give CACHE_HINT_NOFIELDS instead.
+ */
+static void
+test_evidence(void)
+{
+	static const struct {
+		const char	*hdr;		/* NULL: no header fields */
+		unsigned	 hints;
+		const char	*what;
+	} t[] = {
+		{ "From: a@x\r\nContent-Type: text/plain\r\n\r\n", 0,
+		    "plain text: no evidence" },
+		{ "Autocrypt: addr=a@x; keydata=AAAA\r\n\r\n",
+		    CACHE_HINT_EVIDENCE, "an Autocrypt field" },
+		{ "autocrypt:addr=a@x\r\n\r\n", CACHE_HINT_EVIDENCE,
+		    "an Autocrypt field in lower case" },
+		{ "Autocrypt-Gossip: addr=a@x\r\n\r\n", 0,
+		    "another field's name that begins the same: none" },
+		{ "Content-Type: MULTIPART/SIGNED; protocol=\"application/"
+		    "pgp-signature\"\r\n\r\n", CACHE_HINT_SIGNED |
+		    CACHE_HINT_EVIDENCE, "multipart/signed in capitals" },
+		{ "Content-Type: text/plain; x=\"multipart/encrypted\"\r\n"
+		    "\r\n", CACHE_HINT_EVIDENCE,
+		    "a type named in a parameter, as the SEARCH finds it" },
+		{ "Content-Type: text/plain\r\nContent-Type: multipart/"
+		    "signed\r\n\r\n", CACHE_HINT_EVIDENCE,
+		    "a second Content-Type field" },
+		{ NULL, CACHE_HINT_NOFIELDS, "no header fields: unknown" },
+	};
+	char		 in[2048], pad[400];
+	struct got	 g;
+	char		*cause;
+	size_t		 i;
+	int		 rc;
+
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		if (t[i].hdr == NULL)
+			snprintf(in, sizeof in, "* 1 FETCH (UID 9 ENVELOPE "
+			    ENV_NORMAL ")\r\nS1 OK\r\n");
+		else
+			snprintf(in, sizeof in, "* 1 FETCH (UID 9 ENVELOPE "
+			    ENV_NORMAL " BODY[HEADER.FIELDS (CONTENT-TYPE "
+			    "AUTOCRYPT)] {%zu}\r\n%s)\r\nS1 OK\r\n",
+			    strlen(t[i].hdr), t[i].hdr);
+		memset(&g, 0, sizeof g);
+		rc = runs(in, &g, &cause);
+		TAP_OK(rc == IMAP_FETCH_OK && g.n == 1 &&
+		    g.hints[0] == t[i].hints, "%s", t[i].what);
+		got_free(&g);
+	}
+
+	/* A Content-Type longer than is kept, the type at its end. */
+	memset(pad, 'p', sizeof pad - 1);
+	pad[sizeof pad - 1] = '\0';
+	snprintf(in, sizeof in, "Content-Type: text/plain; x=%s; "
+	    "y=multipart/signed\r\n\r\n", pad);
+	{
+		char	 msg[4096];
+
+		snprintf(msg, sizeof msg, "* 1 FETCH (UID 9 BODY[HEADER."
+		    "FIELDS (CONTENT-TYPE)] {%zu}\r\n%s)\r\nS1 OK\r\n",
+		    strlen(in), in);
+		memset(&g, 0, sizeof g);
+		rc = runs(msg, &g, &cause);
+		TAP_OK(rc == IMAP_FETCH_OK && g.n == 1 &&
+		    g.hints[0] == CACHE_HINT_EVIDENCE, "a Content-Type longer "
+		    "than is kept: evidence, whatever its end says");
+		got_free(&g);
+	}
+	TAP_OK(imap_fetch_ctype_evidence("application/X-PKCS7-MIME; "
+	    "smime-type=signed-data") && !imap_fetch_ctype_evidence(
+	    "multipart/mixed; boundary=signed"), "the types, any case, "
+	    "and nothing else");
+}
+
 /* The UIDs a SEARCH gave: their count, sum and the last, or a failure. */
 struct nums {
 	size_t		n;
@@ -778,5 +858,6 @@ main(void)
 	test_garbage();
 	test_stream();
 	test_index_fields();
+	test_evidence();
 	return TAP_DONE();
 }
