@@ -26,6 +26,7 @@
 #include "cache.h"
 #include "imap-fetch.h"
 #include "imap-frame.h"
+#include "log.h"
 #include "strsafe.h"
 #include "xmalloc.h"
 
@@ -1549,6 +1550,8 @@ imap_fetch_write(mailstream *s, const char *cmd, const char *what,
 {
 	size_t	len = strlen(cmd);
 
+	/* logged as imap-pre.c logs libetpan's commands (no credentials) */
+	log_msg(LOG_PROTO, "IMAP C: %.*s", (int)(len > 2 ? len - 2 : 0), cmd);
 	if (mailstream_write(s, cmd, len) != (ssize_t)len ||
 	    mailstream_flush(s) != 0) {
 		if ((*cause = imap_frame_cause(s, what)) == NULL)

@@ -5,7 +5,9 @@
 # expunged UIDs as VANISHED), asks for no list of every UID and no flag
 # of every message, and leaves the header cache as the server has it;
 # with nothing changed it stops at the modseq. IDLE hears of an expunge
-# as VANISHED too (the interface, in tmux: the row goes).
+# as VANISHED too (the interface, in tmux: the row goes). Then the same
+# server synced without QRESYNC (STEEDMAIL_NO_QRESYNC): the expunges
+# from a SEARCH of every UID, read as it streams.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../lib-tui.sh"
 
@@ -82,3 +84,39 @@ ok "an expunge while it waits in IDLE: the row goes" \
     tui_wait t "INBOX  $((N - 6))/$((N - 6))" 60
 tui_keys t q
 tui_ended t 10 >/dev/null
+
+# The same server synced as one without QRESYNC is (STEEDMAIL_NO_QRESYNC):
+# a cold sync in batches, then expunges and flags on the server; the warm
+# sync lists the server's UIDs (the SEARCH read as it streams) and the
+# flags changed since the modseq (CONDSTORE), and leaves the cache as the
+# server has it.
+C2=$T_TMP/c2
+mkdir -p "$C2"
+n() { STEEDMAIL_NO_QRESYNC=1 XDG_CACHE_HOME="$C2" sm -F "$T_TMP/q.conf" -d 3 "$@"; }
+q2() { sqlite3 -batch "$C2/steedmail/q.hcache" "$1"; }
+LOG2=$C2/steedmail/debug.log
+M=$((N - 6))
+STEEDMAIL_SYNC_BATCH=50 n --sync >"$T_TMP/n-cold" 2>&1
+ok "without QRESYNC: a cold sync in batches of 50 caches all $M" \
+    [ "$(q2 'SELECT count(*) FROM message')" = "$M" ]
+ok "... QRESYNC neither asked for nor on" sh -c "! grep -q 'ENABLE QRESYNC\|QRESYNC enabled' '$LOG2'"
+$DOVE expunge -u "$USER_ADDR" mailbox INBOX uid 20,21,150,250 ||
+	bail "doveadm expunge failed"
+$DOVE flags add -u "$USER_ADDR" '\Seen' mailbox INBOX uid 30,31 ||
+	bail "doveadm flags failed"
+: >"$LOG2"
+n --sync >"$T_TMP/n-warm" 2>&1
+ok "without QRESYNC, the warm sync says 2 flag updates, 4 expunged" \
+    grep -q "2 flag updates, 4 expunged" "$T_TMP/n-warm"
+ok "... from a list of the server's UIDs, streamed (UID SEARCH UID 1:*)" \
+    grep -q "IMAP C: U1 UID SEARCH UID 1:\*" "$LOG2"
+ok "... and no VANISHED" sh -c "! grep -q 'VANISHED\|vanished' '$LOG2'"
+ok "the cache holds $((M - 4)) rows" [ "$(q2 'SELECT count(*) FROM message')" = $((M - 4)) ]
+ok "... not the expunged ones" [ "$(q2 'SELECT count(*) FROM message WHERE uid IN (20,21,150,250)')" = 0 ]
+ok "... the flags of 30 and 31 as the server has them" \
+    [ "$(q2 "SELECT count(*) FROM message WHERE uid IN (30,31) AND flags LIKE '%S%'")" = 2 ]
+ok "... and the same rows as the cache synced with QRESYNC, less those four" \
+    [ "$(q2 'SELECT group_concat(uid) FROM message ORDER BY uid')" = "$(q 'SELECT group_concat(uid) FROM message WHERE uid NOT IN (20,21,150,250,300) ORDER BY uid')" ]
+: >"$LOG2"
+n --sync >"$T_TMP/n-again" 2>&1
+ok "nothing changed: the next sync stops at the modseq" grep -q "nothing changed" "$LOG2"
