@@ -6,11 +6,13 @@
  * or broken server would send it, each chunk through the guard below
  * (src/imap-frame.h) as on a real session. For every message it hands
  * out, the promises of imap-fetch.h are checked: flags are maildir
- * letters, strings are C strings within the field limit; every UID of a
- * SEARCH is not 0.
+ * letters, strings are C strings within the field limit, a message
+ * without header fields has no hint but that; every UID of a SEARCH is
+ * not 0.
  */
 #include "fuzz.h"
 
+#include "cache.h"
 #include "imap-fetch.h"
 #include "imap-frame.h"
 
@@ -60,6 +62,9 @@ each(const struct imap_fetch_msg *m, void *arg, char **cause)
 	check_str(m->rcpt);
 	check_str(m->in_reply_to);
 	check_str(m->references);
+	/* header fields that did not come say nothing else */
+	FUZZ_ASSERT(!(m->hints & CACHE_HINT_NOFIELDS) ||
+	    m->hints == CACHE_HINT_NOFIELDS);
 	return 0;
 }
 
