@@ -212,7 +212,7 @@ test_errors(void)
 	    "NOOP without a connection: lost, without trying");
 	free(cause);
 	{
-		struct imap_idle_how	how = { 1, 0, 0 };
+		struct imap_idle_how	how = { 1, 0, 0, 0 };
 		unsigned		ev = 99;
 
 		TAP_OK(imap_idle_wait(imap, &how, &ev, &cause) ==
