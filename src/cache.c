@@ -1225,6 +1225,10 @@ cache_index_build(struct cache *c, char **cause)
 	return 0;
 }
 
+/* The partial index and its query name the two hints as 48. */
+_Static_assert((CACHE_HINT_EVIDENCE | CACHE_HINT_NOFIELDS) == 48,
+    "message_evidence is on hints & 48");
+
 int
 cache_evidence(struct cache *c, const struct cache_mailbox *mb,
     uint32_t first, uint32_t last, uint32_t **uids, size_t *n, char **cause)
@@ -1257,7 +1261,7 @@ cache_evidence(struct cache *c, const struct cache_mailbox *mb,
 		(*uids)[(*n)++] = (uint32_t)sqlite3_column_int64(st, 0);
 	}
 	sqlite3_finalize(st);
-	if (rc == SQLITE_ROW || (rc != SQLITE_DONE && rc != SQLITE_ROW)) {
+	if (rc != SQLITE_DONE) {
 		free(*uids);
 		*uids = NULL;
 		*n = 0;
