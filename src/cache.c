@@ -1225,6 +1225,17 @@ cache_index_build(struct cache *c, char **cause)
 	return 0;
 }
 
+/* uid added to the array *uids of *n, grown as it fills (*cap). */
+static void
+cache_uid_add(uint32_t **uids, size_t *n, size_t *cap, uint32_t uid)
+{
+	if (*n == *cap) {
+		*cap = *cap == 0 ? 64 : *cap * 2;
+		*uids = xreallocarray(*uids, *cap, sizeof **uids);
+	}
+	(*uids)[(*n)++] = uid;
+}
+
 /* The partial index and its query name the two hints as 48. */
 _Static_assert((CACHE_HINT_EVIDENCE | CACHE_HINT_NOFIELDS) == 48,
     "message_evidence is on hints & 48");
@@ -1254,11 +1265,8 @@ cache_evidence(struct cache *c, const struct cache_mailbox *mb,
 		hints = (unsigned)sqlite3_column_int64(st, 1);
 		if (hints & CACHE_HINT_NOFIELDS)
 			break;
-		if (*n == cap) {
-			cap = cap == 0 ? 64 : cap * 2;
-			*uids = xreallocarray(*uids, cap, sizeof **uids);
-		}
-		(*uids)[(*n)++] = (uint32_t)sqlite3_column_int64(st, 0);
+		cache_uid_add(uids, n, &cap,
+		    (uint32_t)sqlite3_column_int64(st, 0));
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
@@ -1641,11 +1649,8 @@ cache_stale(struct cache *c, const struct cache_mailbox *mb, uint32_t **uids,
 		return cache_fail(c, "stale", cause);
 	sqlite3_bind_int64(st, 1, mb->id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap == 0 ? 64 : cap * 2;
-			*uids = xreallocarray(*uids, cap, sizeof **uids);
-		}
-		(*uids)[(*n)++] = (uint32_t)sqlite3_column_int64(st, 0);
+		cache_uid_add(uids, n, &cap,
+		    (uint32_t)sqlite3_column_int64(st, 0));
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
