@@ -56,7 +56,6 @@
 /* Skipped messages named in the warning; the rest are counted. */
 #define SYNC_TRUST_NAMED	3
 
-
 struct sync_trust_msg {
 	uint32_t	 uid;
 	uint32_t	 size;
