@@ -284,6 +284,15 @@ imap_conn_selected(struct imap_conn *c, const char *mailbox)
 	return imap_conn_known(c, mailbox, c->uidvalidity);
 }
 
+/* The connection has mailbox selected, read-write. */
+static int
+imap_conn_has_selected(const struct imap_conn *c, const char *mailbox)
+{
+	return c->imap != NULL && c->mailbox != NULL &&
+	    imap_conn_same(c->mailbox, mailbox) &&
+	    c->imap->imap_state == MAILIMAP_STATE_SELECTED;
+}
+
 static int
 imap_conn_do_select(struct imap_conn *c, const char *mailbox, char **cause)
 {
@@ -508,7 +517,9 @@ imap_conn_sync_one(struct imap_conn *c, void *arg, char **cause)
 {
 	struct imap_conn_sync_arg	*s = arg;
 
-	if (imap_sync(c->imap, c->cache, s->mailbox, s->st, cause) == -1)
+	/* still selected (IDLE, an operation): no new SELECT needed */
+	if (imap_sync(c->imap, c->cache, s->mailbox,
+	    imap_conn_has_selected(c, s->mailbox), s->st, cause) == -1)
 		return imap_conn_classify(c);
 	/* A changed UIDVALIDITY: imap_sync() has rebuilt the cache. */
 	imap_conn_selected(c, s->mailbox);
@@ -537,13 +548,22 @@ static int
 imap_conn_fetch_one(struct imap_conn *c, void *arg, char **cause)
 {
 	struct imap_conn_fetch_arg	*f = arg;
+	int				 selected;
 
-	if (imap_mailbox_fetch(c->imap, f->mailbox, f->uid, f->part, f->out,
-	    cause) == -1)
+	/*
+	 * Selected already (BODY.PEEK sets no flag): no EXAMINE, which
+	 * costs a large mailbox as much as a SELECT, and no SELECT again
+	 * for the IDLE or the sync after.
+	 */
+	selected = imap_conn_has_selected(c, f->mailbox);
+	if (imap_mailbox_fetch(c->imap, selected ? NULL : f->mailbox, f->uid,
+	    f->part, f->out, cause) == -1)
 		return imap_conn_classify(c);
 	/* EXAMINEd: read-only now, so not what later operations want. */
-	free(c->mailbox);
-	c->mailbox = NULL;
+	if (!selected) {
+		free(c->mailbox);
+		c->mailbox = NULL;
+	}
 	return IMAP_OPS_OK;
 }
 

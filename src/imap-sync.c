@@ -102,7 +102,23 @@ struct imap_sync_att {
 	const struct mailimap_envelope		*env;
 	const struct mailimap_date_time		*idate;
 	const struct mailimap_msg_att_dynamic	*dyn;
+	uint64_t				 modseq;	/* 0: none */
 };
+
+/* A FETCH response's MODSEQ (RFC 7162), if the item is one. */
+static void
+imap_sync_modseq(const struct mailimap_extension_data *ext,
+    struct imap_sync_att *a)
+{
+	const struct mailimap_condstore_fetch_mod_resp	*r;
+
+	if (ext == NULL || ext->ext_extension == NULL ||
+	    ext->ext_extension->ext_id != MAILIMAP_EXTENSION_CONDSTORE ||
+	    ext->ext_type != MAILIMAP_CONDSTORE_TYPE_FETCH_DATA ||
+	    (r = ext->ext_data) == NULL)
+		return;
+	a->modseq = r->cs_modseq_value;
+}
 
 static void
 imap_sync_parse(const struct mailimap_msg_att *ma, struct imap_sync_att *a)
@@ -116,6 +132,10 @@ imap_sync_parse(const struct mailimap_msg_att *ma, struct imap_sync_att *a)
 		item = clist_content(it);
 		if (item->att_type == MAILIMAP_MSG_ATT_ITEM_DYNAMIC) {
 			a->dyn = item->att_data.att_dyn;
+			continue;
+		}
+		if (item->att_type == MAILIMAP_MSG_ATT_ITEM_EXTENSION) {
+			imap_sync_modseq(item->att_data.att_extension_data, a);
 			continue;
 		}
 		if (item->att_type != MAILIMAP_MSG_ATT_ITEM_STATIC)
@@ -877,7 +897,8 @@ imap_sync_qresync_free(clist *fetched, struct mailimap_qresync_vanished *v)
 static int
 imap_sync_qresync_apply(struct cache *c, struct cache_mailbox *mb,
     clist *fetched, const struct mailimap_qresync_vanished *vanished,
-    struct imap_sync_stats *st, char **cause)
+    uint64_t *modseq, uint32_t *top, struct imap_sync_stats *st,
+    char **cause)
 {
 	struct mailimap_set_item	*si;
 	struct imap_sync_att		 a;
@@ -890,6 +911,10 @@ imap_sync_qresync_apply(struct cache *c, struct cache_mailbox *mb,
 	for (it = fetched != NULL ? clist_begin(fetched) : NULL; it != NULL;
 	    it = clist_next(it)) {
 		imap_sync_parse(clist_content(it), &a);
+		if (a.modseq > *modseq)
+			*modseq = a.modseq;
+		if (a.uid > *top)
+			*top = a.uid;
 		if (a.uid == 0 || a.dyn == NULL)
 			continue;
 		imap_sync_flags(a.dyn, flags);
@@ -920,13 +945,39 @@ fail:
 	return -1;
 }
 
+/* A HIGHESTMODSEQ the server said with the last answer, into *modseq. */
+static void
+imap_sync_highestmodseq(mailimap *imap, uint64_t *modseq)
+{
+	struct mailimap_response_info		*ri = imap->imap_response_info;
+	struct mailimap_extension_data		*ext;
+	struct mailimap_condstore_resptextcode	*code;
+	clistiter				*it;
+
+	if (ri == NULL || ri->rsp_extension_list == NULL)
+		return;
+	for (it = clist_begin(ri->rsp_extension_list); it != NULL;
+	    it = clist_next(it)) {
+		ext = clist_content(it);
+		if (ext->ext_extension->ext_id != MAILIMAP_EXTENSION_CONDSTORE ||
+		    ext->ext_type != MAILIMAP_CONDSTORE_TYPE_RESP_TEXT_CODE)
+			continue;
+		code = ext->ext_data;
+		if (code->cs_type == MAILIMAP_CONDSTORE_RESPTEXTCODE_HIGHESTMODSEQ)
+			*modseq = code->cs_data.cs_modseq_value;
+	}
+}
+
 /*
- * UID FETCH 1:maxuid (UID FLAGS) (CHANGEDSINCE since VANISHED): the
- * flags that changed and the UIDs expunged, in one answer.
+ * UID FETCH 1:last (UID FLAGS) (CHANGEDSINCE since VANISHED), last 0 for
+ * "*": the flags that changed and the UIDs expunged, in one answer. The
+ * highest MODSEQ in it (or since), or a HIGHESTMODSEQ said with it, into
+ * *modseq; the highest UID in it (or 0) into *top.
  */
 static int
 imap_sync_qresync(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
-    uint64_t since, struct imap_sync_stats *st, char **cause)
+    uint64_t since, uint32_t last, uint64_t *modseq, uint32_t *top,
+    struct imap_sync_stats *st, char **cause)
 {
 	struct mailimap_fetch_type	 *ft;
 	struct mailimap_set		 *set;
@@ -939,7 +990,9 @@ imap_sync_qresync(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 	    mailimap_fetch_att_new_uid());
 	mailimap_fetch_type_new_fetch_att_list_add(ft,
 	    mailimap_fetch_att_new_flags());
-	set = mailimap_set_new_interval(1, mb->maxuid);
+	set = mailimap_set_new_interval(1, last);
+	*modseq = since;
+	*top = 0;
 	err = mailimap_uid_fetch_qresync(imap, set, ft, since, &res,
 	    &vanished);
 	mailimap_set_free(set);
@@ -948,16 +1001,111 @@ imap_sync_qresync(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 		*cause = imap_sync_error(imap, "UID FETCH (VANISHED)", err);
 		return -1;
 	}
-	rc = imap_sync_qresync_apply(c, mb, res, vanished, st, cause);
+	rc = imap_sync_qresync_apply(c, mb, res, vanished, modseq, top, st,
+	    cause);
 	imap_sync_qresync_free(res, vanished);
+	imap_sync_highestmodseq(imap, modseq);
 	if (rc == 0)
 		rc = cache_recount(c, mb, cause);
 	return rc;
 }
 
+/* The messages above the highest UID cached, the lowest first. */
+static int
+imap_sync_above(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
+    uint32_t *fetched, char **cause)
+{
+	uint32_t	*uids = NULL;
+	size_t		 nuids = 0;
+	int		 rc;
+
+	if (imap_sync_search(imap, mb->maxuid + 1, 0, &uids, &nuids,
+	    cause) == -1)
+		return -1;
+	qsort(uids, nuids, sizeof *uids, imap_sync_cmp);
+	rc = imap_sync_fetch_new(imap, c, mb, uids, nuids, 0, fetched, cause);
+	free(uids);
+	return rc;
+}
+
+/*
+ * The mailbox is still selected from an earlier command (IDLE woke up,
+ * say): a sync without a new SELECT, which on a large mailbox costs the
+ * server seconds where a NOOP costs it milliseconds (doc/bench.md).
+ * First the new messages, as a warm sync fetches them (the SEARCH also
+ * has the server tell of any it had not yet). Then, with QRESYNC, one
+ * FETCH of every UID changed since the cached modseq: flags, expunges
+ * (VANISHED (EARLIER)), and the MODSEQ of each message in it, the new
+ * ones too. The highest of those is how far the cache is current, as
+ * the SELECT's HIGHESTMODSEQ would be: everything the server changed up
+ * to there is in the answer (RFC 7162 makes a server that holds back
+ * an expunge say a lower HIGHESTMODSEQ, which then counts). A message
+ * that comes later has a higher one, and a UID above the cache's. 1
+ * done, 0 not for this cache (a whole sync does it: nothing cached, no
+ * modseq, or a newest-first sync left unfinished), -1.
+ */
+static int
+imap_sync_selected(mailimap *imap, struct cache *c, const char *mailbox,
+    struct imap_sync_stats *st, char **cause)
+{
+	struct mailimap_selection_info	*sel = imap->imap_selection_info;
+	struct cache_mailbox		*mb = &st->mb;
+	uint64_t			 modseq;
+	uint32_t			 top;
+	char				*why = NULL;
+	int				 rc;
+
+	if (sel == NULL || !imap_frame_qresynced(imap->imap_stream))
+		return 0;
+	if ((rc = cache_mailbox_find(c, mailbox, mb, &why)) == -1) {
+		*cause = why;
+		return -1;
+	}
+	if (rc == 0 || mb->uidvalidity != sel->sel_uidvalidity ||
+	    mb->highestmodseq == 0 || mb->maxuid == 0 || mb->lowuid != 0)
+		return 0;
+	log_msg(LOG_INFO, "sync: %s selected already: what changed since "
+	    "modseq %llu", mailbox, (unsigned long long)mb->highestmodseq);
+	if (imap_sync_above(imap, c, mb, &st->fetched, cause) == -1 ||
+	    cache_recount(c, mb, cause) == -1 ||
+	    imap_sync_qresync(imap, c, mb, mb->highestmodseq, 0, &modseq, &top,
+	    st, cause) == -1)
+		return -1;
+	/*
+	 * A message the server told of only after the SEARCH (Dovecot
+	 * says EXISTS at the end of a command) is in the FETCH's answer:
+	 * fetched now, or the modseq stays where it was.
+	 */
+	if (top > mb->maxuid &&
+	    (imap_sync_above(imap, c, mb, &st->fetched, cause) == -1 ||
+	    cache_recount(c, mb, cause) == -1))
+		return -1;
+	if (top > mb->maxuid)
+		modseq = mb->highestmodseq;
+	if (cache_index_build(c, cause) == -1 ||
+	    imap_sync_refetch(imap, c, mb, cause) == -1 ||
+	    cache_recount(c, mb, cause) == -1)
+		return -1;
+	/*
+	 * The count is the cache's. libetpan's (what IDLE compares with
+	 * it) stays as the server's EXISTS set it: a message it told of
+	 * during this sync and not fetched yet wakes the next one.
+	 */
+	st->exists = mb->count;
+	if (mb->uidnext < mb->maxuid + 1)
+		mb->uidnext = mb->maxuid + 1;
+	mb->highestmodseq = modseq;
+	if (cache_mailbox_update(c, mb, cause) == -1)
+		return -1;
+	log_msg(LOG_INFO, "sync: %u messages, %u fetched, %u flag updates, "
+	    "%u expunged, modseq %llu", st->exists, st->fetched,
+	    st->flags_changed, st->expunged, (unsigned long long)modseq);
+	return 1;
+}
+
 int
 imap_sync(mailimap *imap, struct cache *c, const char *mailbox,
-    struct imap_sync_stats *st, char **cause)
+    int selected, struct imap_sync_stats *st, char **cause)
 {
 	struct mailimap_selection_info	*sel;
 	struct cache_mailbox		*mb = &st->mb;
@@ -968,6 +1116,9 @@ imap_sync(mailimap *imap, struct cache *c, const char *mailbox,
 
 	memset(st, 0, sizeof *st);
 	st->condstore = imap_session_offers(imap, "CONDSTORE");
+	if (selected && st->condstore &&
+	    (err = imap_sync_selected(imap, c, mailbox, st, cause)) != 0)
+		return err == 1 ? 0 : -1;
 	if (st->condstore)
 		err = mailimap_select_condstore(imap, mailbox, &modseq);
 	else
@@ -998,7 +1149,11 @@ imap_sync(mailimap *imap, struct cache *c, const char *mailbox,
 	 */
 	if (st->condstore && since != 0 && mb->maxuid != 0 &&
 	    imap_frame_qresynced(imap->imap_stream)) {
-		if (imap_sync_qresync(imap, c, mb, since, st, cause) == -1)
+		uint64_t	seen;
+		uint32_t	top;
+
+		if (imap_sync_qresync(imap, c, mb, since, mb->maxuid, &seen,
+		    &top, st, cause) == -1)
 			return -1;
 	} else if (imap_sync_flags_update(imap, c, mb, st->condstore, since,
 	    &st->flags_changed, cause) == -1)
@@ -1025,17 +1180,8 @@ imap_sync(mailimap *imap, struct cache *c, const char *mailbox,
 	} else if (sel->sel_uidnext == 0 ||
 	    sel->sel_uidnext > mb->maxuid + 1 ||
 	    mb->count + 0u != sel->sel_exists) {
-		if (imap_sync_search(imap, mb->maxuid + 1, 0, &uids, &nuids,
-		    cause) == -1)
+		if (imap_sync_above(imap, c, mb, &st->fetched, cause) == -1)
 			return -1;
-		qsort(uids, nuids, sizeof *uids, imap_sync_cmp);
-		if (imap_sync_fetch_new(imap, c, mb, uids, nuids, 0,
-		    &st->fetched, cause) == -1) {
-			free(uids);
-			return -1;
-		}
-		free(uids);
-		uids = NULL;
 	}
 	if (mb->lowuid > 1) {
 		if (imap_sync_search(imap, 1, mb->lowuid - 1, &uids, &nuids,

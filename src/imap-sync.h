@@ -36,8 +36,13 @@ struct imap_sync_stats {
 /* The first batch of a long fetch: what a first screen needs. */
 #define IMAP_SYNC_FIRST	200
 
+/*
+ * Sync mailbox into the cache. selected: the connection has it selected
+ * (read-write) already, and what the server said since is to be asked
+ * for without a new SELECT where the cache allows (QRESYNC, a modseq).
+ */
 int	imap_sync(mailimap *, struct cache *, const char *mailbox,
-	    struct imap_sync_stats *, char **cause);
+	    int selected, struct imap_sync_stats *, char **cause);
 /* A cause for a failed libetpan call, with the server's words. */
 char	*imap_sync_error(mailimap *, const char *what, int err);
 

@@ -114,7 +114,7 @@ log_msg(int level, const char *fmt, ...)
 	va_list		 ap;
 	struct buf	 b;
 	char		*line, stamp[32];
-	time_t		 now;
+	struct timespec	 now;
 	struct tm	 tm;
 
 	if (log_file == NULL || level > log_lvl)
@@ -124,11 +124,12 @@ log_msg(int level, const char *fmt, ...)
 	va_end(ap);
 	log_scrub(line);
 
-	now = time(NULL);
-	localtime_r(&now, &tm);
+	clock_gettime(CLOCK_REALTIME, &now);
+	localtime_r(&now.tv_sec, &tm);
 	strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S", &tm);
 	buf_init(&b);
-	buf_addf(&b, "%s [%ld] ", stamp, (long)getpid());
+	buf_addf(&b, "%s.%03ld [%ld] ", stamp, now.tv_nsec / 1000000,
+	    (long)getpid());
 	strsafe_add(&b, line, strlen(line), 0);
 	buf_addc(&b, '\n');
 	fwrite(b.data, 1, b.len, log_file);

@@ -7,7 +7,9 @@
 # with nothing changed it stops at the modseq. IDLE hears of an expunge
 # as VANISHED too (the interface, in tmux: the row goes). Then the same
 # server synced without QRESYNC (STEEDMAIL_NO_QRESYNC): the expunges
-# from a SEARCH of every UID, read as it streams.
+# from a SEARCH of every UID, read as it streams. Last, a second sync on
+# a connection that has the folder selected still (as when IDLE wakes the
+# interface's worker up) asks for no new SELECT.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../lib-tui.sh"
 
@@ -120,3 +122,37 @@ ok "... and the same rows as the cache synced with QRESYNC, less those four" \
 : >"$LOG2"
 n --sync >"$T_TMP/n-again" 2>&1
 ok "nothing changed: the next sync stops at the modseq" grep -q "nothing changed" "$LOG2"
+
+# The folder still selected on the connection, as when IDLE wakes up the
+# interface's worker: the next sync asks for no new SELECT (it costs a
+# large mailbox seconds, doc/bench.md) but for what changed since the
+# cached modseq, over every UID, then for the new messages. Meanwhile on
+# the server: 2 expunged, 2 answered, 3 new.
+ST=$PWD/tests/tools/sessiontool
+[ -x "$ST" ] || bail "tests/tools/sessiontool is not built"
+LOG3=$T_TMP/st.log
+printf 'From: New <new@example.net>\r\nSubject: new one\r\n\r\nhello\r\n' >"$T_TMP/new.eml"
+change="$DOVE expunge -u $USER_ADDR mailbox INBOX uid 60,61 &&
+$DOVE flags add -u $USER_ADDR '\\Answered' mailbox INBOX uid 62,63 &&
+for i in 1 2 3; do $DOVE save -u $USER_ADDR -m INBOX <$T_TMP/new.eml || exit 1; done"
+SESSIONTOOL_LOG=$LOG3 "$ST" "$T_TMP/q.conf" sync-again INBOX "$change" \
+    >"$T_TMP/again2" 2>&1
+status() { $DOVE -f flow mailbox status -u "$USER_ADDR" "$1" INBOX | sed 's/.*=//'; }
+total=$(status messages)
+ok "still selected: the second sync fetched 3, 2 flag updates, 2 expunged, $total in all" \
+    grep -qx "again 3 2 2 $total" "$T_TMP/again2"
+ok "... without a SELECT: what changed since the cached modseq" \
+    grep -q "sync: INBOX selected already" "$LOG3"
+ok "... the cache holds $total rows, as the server does" \
+    [ "$(q 'SELECT count(*) FROM message')" = "$total" ]
+ok "... not 60 and 61" [ "$(q 'SELECT count(*) FROM message WHERE uid IN (60,61)')" = 0 ]
+ok "... 62 and 63 answered" \
+    [ "$(q "SELECT count(*) FROM message WHERE uid IN (62,63) AND flags LIKE '%R%'")" = 2 ]
+ok "... the 3 new ones" \
+    [ "$(q "SELECT count(*) FROM message WHERE subject = 'new one'")" = 3 ]
+ok "... its modseq the server's HIGHESTMODSEQ" \
+    [ "$(q "SELECT highestmodseq FROM mailbox WHERE name = 'INBOX'")" = "$(status highestmodseq)" ]
+: >"$LOG"
+s --sync >"$T_TMP/after" 2>&1
+ok "... so that a sync on a new connection stops at the modseq" \
+    grep -q "nothing changed" "$LOG"

@@ -2,7 +2,7 @@
  * sessiontool.c: drives session.h the way the interface's worker will:
  * the calls run on this program's main thread with hooks of its own
  * (frontend.h), and a second thread asks them to stop through the hooks'
- * cancel flag. For tests/integration/sync.sh.
+ * cancel flag. For tests/integration/sync.sh and qresync.sh.
  *
  *   sessiontool CONFIG sync FOLDER [STOP [trust]]
  *     sync FOLDER, then its trust step. Prints each progress report
@@ -12,6 +12,10 @@
  *     report says at least STOP headers were fetched (with "trust": STOP
  *     messages were checked by the trust step); the reporting call waits
  *     until it has, so that the test does not depend on timing.
+ *   sessiontool CONFIG sync-again FOLDER COMMAND
+ *     sync FOLDER and its trust step as above, run COMMAND (sh -c), then
+ *     sync it again on the same connection, the folder still selected;
+ *     prints "again FETCHED FLAGS EXPUNGED EXISTS" for the second.
  *   sessiontool CONFIG idle FOLDER SECONDS STOPMS
  *     wait for a change for up to SECONDS; the other thread sets the
  *     cancel flag after STOPMS milliseconds. Prints "cancelled after N
@@ -21,7 +25,8 @@
  *     print "ok".
  *
  * Warnings print as "warning: ...". Failure prints "sessiontool: CAUSE"
- * on standard error and exits 1.
+ * on standard error and exits 1. SESSIONTOOL_LOG names a debug log
+ * (level 3) to append to.
  */
 #include <pthread.h>
 #include <signal.h>
@@ -34,6 +39,7 @@
 
 #include "config.h"
 #include "frontend.h"
+#include "log.h"
 #include "session.h"
 #include "xmalloc.h"
 
@@ -57,7 +63,8 @@ static void __attribute__((noreturn))
 st_usage(void)
 {
 	fprintf(stderr, "usage: sessiontool CONFIG sync FOLDER [STOP [trust]] "
-	    "| idle FOLDER SECONDS STOPMS | copy FOLDER UID TOFOLDER | "
+	    "| sync-again FOLDER COMMAND | idle FOLDER SECONDS STOPMS | "
+	    "copy FOLDER UID TOFOLDER | "
 	    "expunge FOLDER\n");
 	exit(2);
 }
@@ -154,6 +161,21 @@ st_sync(struct session *s, const char *folder)
 }
 
 static void
+st_sync_again(struct session *s, const char *folder, const char *command)
+{
+	struct session_sync	 ss;
+	char			*cause = NULL;
+
+	st_sync(s, folder);
+	if (system(command) != 0)
+		st_fail(xasprintf("the command failed: %s", command));
+	if (session_sync(s, folder, &ss, &cause) != IMAP_OPS_OK)
+		st_fail(cause);
+	printf("again %u %u %u %u\n", ss.st.fetched, ss.st.flags_changed,
+	    ss.st.expunged, ss.st.exists);
+}
+
+static void
 st_idle(struct session *s, const char *folder, int seconds)
 {
 	long long	 t0 = st_now_ms();
@@ -195,6 +217,7 @@ main(int argc, char **argv)
 			st_what = "trust: checking messages";
 		thread = argc >= 5;
 	} else if ((strcmp(argv[2], "copy") == 0 && argc == 6) ||
+	    (strcmp(argv[2], "sync-again") == 0 && argc == 5) ||
 	    (strcmp(argv[2], "expunge") == 0 && argc == 4)) {
 		/* No other thread. */
 	} else if (strcmp(argv[2], "idle") == 0 && argc == 6) {
@@ -205,6 +228,9 @@ main(int argc, char **argv)
 		st_usage();
 
 	fe_set(&st_hooks);
+	if (getenv("SESSIONTOOL_LOG") != NULL &&
+	    log_open(getenv("SESSIONTOOL_LOG"), LOG_TRACE, &cause) == -1)
+		st_fail(cause);
 	if ((cf = config_load(argv[1], &cause)) == NULL)
 		st_fail(cause);
 	if (session_open(cf, NULL, &s, &cause) != IMAP_OPS_OK)
@@ -215,6 +241,8 @@ main(int argc, char **argv)
 		st_fail(xstrdup("cannot start a thread"));
 	if (strcmp(argv[2], "sync") == 0)
 		st_sync(s, argv[3]);
+	else if (strcmp(argv[2], "sync-again") == 0)
+		st_sync_again(s, argv[3], argv[4]);
 	else if (strcmp(argv[2], "idle") == 0)
 		st_idle(s, argv[3], atoi(argv[4]));
 	else {
