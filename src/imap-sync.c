@@ -959,10 +959,11 @@ imap_sync_highestmodseq(mailimap *imap, uint64_t *modseq)
 	for (it = clist_begin(ri->rsp_extension_list); it != NULL;
 	    it = clist_next(it)) {
 		ext = clist_content(it);
-		if (ext->ext_extension->ext_id != MAILIMAP_EXTENSION_CONDSTORE ||
-		    ext->ext_type != MAILIMAP_CONDSTORE_TYPE_RESP_TEXT_CODE)
+		if (ext == NULL || ext->ext_extension == NULL ||
+		    ext->ext_extension->ext_id != MAILIMAP_EXTENSION_CONDSTORE ||
+		    ext->ext_type != MAILIMAP_CONDSTORE_TYPE_RESP_TEXT_CODE ||
+		    (code = ext->ext_data) == NULL)
 			continue;
-		code = ext->ext_data;
 		if (code->cs_type == MAILIMAP_CONDSTORE_RESPTEXTCODE_HIGHESTMODSEQ)
 			*modseq = code->cs_data.cs_modseq_value;
 	}
