@@ -244,6 +244,13 @@ drive() {
 		say "neomutt $mode: no first screen within $limit s"
 		echo "$client $mode dnf $limit" >>"$T/results"
 		NEOMUTT_DNF=$mode
+	elif [ "$client" = neomutt ] &&
+	    grep -q '^ptydrive: sort_thread: nothing matched' "$T/err"; then
+		# At a million NeoMutt shows its newest thread on a page of
+		# its own: the neighbour never comes (doc/bench.md). The steps
+		# before were measured; this one is reported as not measured.
+		sed "s/^/$client $mode /" "$T/out" >>"$T/results"
+		say "neomutt $mode: the thread sort not measured (the neighbour never shown within $limit s)"
 	else
 		# The steps done before the one that failed were measured.
 		sed "s/^/$client $mode /" "$T/out" >>"$T/results"
