@@ -1067,8 +1067,8 @@ imap_sync_selected(mailimap *imap, struct cache *c, const char *mailbox,
 		return 0;
 	log_msg(LOG_INFO, "sync: %s selected already: what changed since "
 	    "modseq %llu", mailbox, (unsigned long long)mb->highestmodseq);
+	/* (imap_sync_qresync() counts the cache again: maxuid is current) */
 	if (imap_sync_above(imap, c, mb, &st->fetched, cause) == -1 ||
-	    cache_recount(c, mb, cause) == -1 ||
 	    imap_sync_qresync(imap, c, mb, mb->highestmodseq, 0, &modseq, &top,
 	    st, cause) == -1)
 		return -1;
