@@ -1390,7 +1390,12 @@ imap_fetch_line(struct imap_fetch *r, const char *tag)
 		return imap_fetch_bad(r);
 	if (imap_fetch_peek(r) == ' ')
 		r->pos++;
-	return imap_fetch_text(r) == -1 ? -1 : c;
+	if (imap_fetch_text(r) == -1)
+		return -1;
+	/* in the protocol log, as libetpan's own replies are */
+	log_msg(LOG_PROTO, "IMAP S: %s %s %.200s", tag,
+	    c == IMAP_FETCH_LINE_DONE ? "OK" : "NO/BAD", r->text);
+	return c;
 }
 
 /* The answer to tag; what says the command that failed ("UID FETCH"). */

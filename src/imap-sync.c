@@ -281,8 +281,27 @@ imap_sync_set(struct buf *b, const uint32_t *uids, size_t n)
 	}
 }
 
+/*
+ * The batches' FETCHes and how far their answers came: what the next one
+ * is sent by, from the loop or from the reader's callback.
+ */
+struct imap_sync_pipe {
+	mailimap		*imap;
+	const uint32_t		*uids;	/* NULL: by sequence numbers */
+	size_t			 n, first, batch, nbatch;
+	int			 down;
+	size_t			 sent;	/* FETCHes sent */
+	size_t			 asked;	/* the messages they asked for */
+	size_t			 got;	/* ... and those come so far */
+	int			 ahead;	/* sent as the answers come */
+	struct buf		 set;
+};
+
+static int	imap_sync_feed(struct imap_sync_pipe *, char **);
+
 /* What the FETCH reader's callback stores into. */
 struct imap_sync_store {
+	struct imap_sync_pipe	*pipe;
 	struct cache		*c;
 	struct cache_mailbox	*mb;
 	uint32_t		*fetched;
@@ -420,6 +439,8 @@ imap_sync_store_msg(const struct imap_fetch_msg *fm, void *arg, char **cause)
 	else
 		st->scattered = 1;
 	st->batch_fetched++;
+	if (st->pipe != NULL && imap_sync_feed(st->pipe, cause) == -1)
+		return -1;
 	return 0;
 }
 
@@ -467,31 +488,56 @@ imap_sync_batch_at(size_t i, size_t n, size_t first, size_t batch, int down,
 	*len = l;
 }
 
+/* The tag of batch i's FETCH. */
+static void
+imap_sync_tag(char *tag, size_t size, size_t i)
+{
+	snprintf(tag, size, "S%zu", i + 1);
+}
+
 /*
  * Send the FETCHes of batches up to (not past) upto: UIDs, or sequence
  * numbers when uids is NULL.
  */
 static int
-imap_sync_send(mailimap *imap, const uint32_t *uids, size_t n, size_t first,
-    size_t batch, int down, size_t nbatch, size_t upto, size_t *sent,
-    char tag[2][24], struct buf *set, char **cause)
+imap_sync_send(struct imap_sync_pipe *p, size_t upto, char **cause)
 {
 	size_t	off, len;
+	char	tag[24];
 
-	for (; *sent < nbatch && *sent <= upto; (*sent)++) {
-		imap_sync_batch_at(*sent, n, first, batch, down, &off, &len);
-		if (uids != NULL)
-			imap_sync_set(set, uids + off, len);
+	for (; p->sent < p->nbatch && p->sent <= upto; p->sent++) {
+		imap_sync_batch_at(p->sent, p->n, p->first, p->batch, p->down,
+		    &off, &len);
+		if (p->uids != NULL)
+			imap_sync_set(&p->set, p->uids + off, len);
 		else {
-			buf_reset(set);
-			buf_addf(set, "%zu:%zu", off + 1, off + len);
+			buf_reset(&p->set);
+			buf_addf(&p->set, "%zu:%zu", off + 1, off + len);
 		}
-		snprintf(tag[*sent % 2], sizeof tag[0], "S%zu", *sent + 1);
-		if (imap_fetch_send_by(imap->imap_stream, tag[*sent % 2],
-		    set->data, 1, uids != NULL, cause) == -1)
+		imap_sync_tag(tag, sizeof tag, p->sent);
+		if (imap_fetch_send_by(p->imap->imap_stream, tag, p->set.data,
+		    1, p->uids != NULL, cause) == -1)
 			return -1;
+		p->asked += len;
 	}
 	return 0;
+}
+
+/*
+ * A message came: the next FETCH is sent once no more than a batch is left
+ * to come of those asked for. Dovecot answers pipelined FETCHes side by
+ * side, so the two outstanding end together; asked for only when one has
+ * ended, the next would find the server idle while the client reads what
+ * is in the buffers between them.
+ */
+static int
+imap_sync_feed(struct imap_sync_pipe *p, char **cause)
+{
+	p->got++;
+	if (!p->ahead || p->sent >= p->nbatch ||
+	    (p->got < p->asked && p->asked - p->got > p->batch))
+		return 0;
+	return imap_sync_send(p, p->sent, cause);
 }
 
 /*
@@ -509,7 +555,11 @@ imap_sync_send(mailimap *imap, const uint32_t *uids, size_t n, size_t first,
  * The first batch, a small one, is sent alone and the next two only once
  * its answer is in: pipelined FETCHes are answered interleaved (Dovecot
  * runs them side by side), and the first screen would wait for part of
- * the next batch. Going down through many messages into a cache that
+ * the next batch. After it, a batch is asked for as soon as no more than a
+ * batch of what was asked is still to come (imap_sync_feed()), not when
+ * an answer ends: answered side by side, the outstanding ones end
+ * together, and the server would wait for the next while the client
+ * reads what fills the buffers between them. Going down through many messages into a cache that
  * holds fewer, the UID, sender, subject and size indexes are dropped
  * after the first batch and made again from the rows stored (a sort) in the
  * transaction of the third batch from the end, while the server answers
@@ -522,11 +572,11 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
     char **cause)
 {
 	struct imap_sync_store	 st;
+	struct imap_sync_pipe	 p;
 	struct imap_fetch	*r;
-	struct buf		 set;
-	size_t			 nbatch, sent = 0, done, off, batch, first;
+	size_t			 nbatch, done, off, batch, first;
 	size_t			 len;
-	char			 tag[2][24];
+	char			 tag[24];
 	char			*why = NULL;
 	int			 rc = IMAP_FETCH_OK, drc, stop = 0, deferred = 0;
 
@@ -554,7 +604,17 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 	buf_init(&st.subject);
 	buf_init(&st.rcpt);
 	buf_init(&st.addr);
-	buf_init(&set);
+	memset(&p, 0, sizeof p);
+	p.imap = imap;
+	p.uids = uids;
+	p.n = n;
+	p.first = first;
+	p.batch = batch;
+	p.nbatch = nbatch;
+	p.down = down;
+	p.ahead = first == batch;	/* else once the first is in */
+	buf_init(&p.set);
+	st.pipe = &p;
 	r = imap_fetch_new_stream(imap->imap_stream);
 	if (imap->imap_selection_info != NULL)
 		imap_fetch_track_exists(r,
@@ -563,9 +623,8 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 	for (done = 0; done < nbatch; done++) {
 		/* At most two outstanding: this batch and the next; the
 		   small first one alone. */
-		if (imap_sync_send(imap, uids, n, first, batch, down, nbatch,
-		    done == 0 && first < batch ? 0 : done + 1, &sent, tag,
-		    &set, cause) == -1) {
+		if (imap_sync_send(&p, done == 0 && first < batch ? 0 :
+		    done + 1, cause) == -1) {
 			rc = IMAP_FETCH_BROKEN;
 			goto out;
 		}
@@ -591,11 +650,16 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 		st.inorder = 0;
 		st.scattered = 0;
 		st.batch_fetched = 0;
-		rc = imap_fetch_response(r, tag[done % 2], imap_sync_store_msg,
-		    &st, cause);
-		/* the next two asked for while this one is stored */
-		if (rc == IMAP_FETCH_OK && done == 0 && imap_sync_send(imap,
-		    uids, n, first, batch, down, nbatch, 1, &sent, tag, &set,
+		imap_sync_tag(tag, sizeof tag, done);
+		rc = imap_fetch_response(r, tag, imap_sync_store_msg, &st,
+		    cause);
+		/*
+		 * The next asked for while this one is stored, and from now
+		 * on each as the answers come (imap_sync_feed()).
+		 */
+		if (rc == IMAP_FETCH_OK && done == 0)
+			p.ahead = 1;
+		if (rc == IMAP_FETCH_OK && done == 0 && imap_sync_send(&p, 1,
 		    cause) == -1) {
 			cache_rollback(c);
 			rc = IMAP_FETCH_BROKEN;
@@ -619,9 +683,8 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 			 * killed before may have left them out).
 			 */
 			if (rc == IMAP_FETCH_OK && deferred &&
-			    done + 3 == nbatch && imap_sync_send(imap, uids, n,
-			    first, batch, down, nbatch, done + 2, &sent, tag,
-			    &set, cause) == -1) {
+			    done + 3 == nbatch && imap_sync_send(&p, done + 2,
+			    cause) == -1) {
 				cache_rollback(c);
 				rc = IMAP_FETCH_BROKEN;
 				goto out;
@@ -693,9 +756,9 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 	}
 	/* Stopped early: read what is still coming, to stay in step. */
 	if (rc == IMAP_FETCH_REFUSED || rc == IMAP_FETCH_LOCAL || stop) {
-		for (; done < sent; done++) {
-			drc = imap_fetch_response(r, tag[done % 2], NULL, NULL,
-			    &why);
+		for (; done < p.sent; done++) {
+			imap_sync_tag(tag, sizeof tag, done);
+			drc = imap_fetch_response(r, tag, NULL, NULL, &why);
 			free(why);
 			why = NULL;
 			if (drc == IMAP_FETCH_BROKEN) {
@@ -714,7 +777,7 @@ out:
 		why = NULL;
 	}
 	imap_fetch_free(r);
-	buf_free(&set);
+	buf_free(&p.set);
 	buf_free(&st.from);
 	buf_free(&st.subject);
 	buf_free(&st.rcpt);

@@ -1,8 +1,8 @@
 /*
  * etpanfetch: the reference points of `make bench`.
  *
- *   etpanfetch [-i ITEMS] [-w [-n COUNT] [-b NS] | -s] HOST PORT CA-FILE USER
- *       PASSWORD [MAILBOX]
+ *   etpanfetch [-i ITEMS] [-w [-n COUNT] [-B BATCH] [-b NS] | -s] HOST PORT
+ *       CA-FILE USER PASSWORD [MAILBOX]
  *
  * Connects over TLS checked as steedmail checks it (net-tls.h), logs in,
  * selects MAILBOX (INBOX) and asks once for
@@ -18,7 +18,11 @@
  * also use NS nanoseconds of CPU for each message that came, after each
  * read (a client that reads at once and spends a client's CPU, without
  * any other work: how fast a sync using that much CPU could be on this
- * machine, beside the server). With -s it only selects
+ * machine, beside the server); -B BATCH asks as steedmail's cold sync
+ * does instead of in one FETCH: by sequence numbers going down, the
+ * newest 200 alone, then BATCH at a time with two more asked for ahead
+ * of the one being read (the server's part of the sync as it asks). With
+ * -s it only selects
  * (the bench uses that to let the server catch up with a change made
  * behind its back). Prints the number of messages (or bytes, with -w) to
  * stdout; exits 1 on any failure.
@@ -166,6 +170,114 @@ done:
 	printf("%zu\n", total);
 }
 
+/* The bytes of the answers not looked at yet, and how many came in all. */
+struct wire {
+	mailstream	*s;
+	char		 buf[65536];
+	size_t		 off, len, total;
+	int		 at_start;
+};
+
+/* Read on until the line that starts with tag has ended. */
+static void
+wire_to_tag(struct wire *w, const char *tag, uint64_t burn_ns)
+{
+	size_t	taglen = strlen(tag), have = 0, msgs;
+	ssize_t	n;
+	int	in_tag = 0, found = 0;
+	char	c;
+
+	for (;;) {
+		msgs = 0;
+		while (w->off < w->len) {
+			c = w->buf[w->off++];
+			if (found) {
+				if (c == '\n') {
+					w->at_start = 1;
+					burn(msgs * burn_ns);
+					return;
+				}
+				continue;
+			}
+			if (w->at_start) {
+				w->at_start = 0;
+				msgs += c == '*';
+				in_tag = 1;
+				have = 0;
+			}
+			if (in_tag) {
+				if (c != tag[have])
+					in_tag = 0;
+				else if (++have == taglen)
+					found = 1;
+			}
+			if (c == '\n')
+				w->at_start = 1;
+		}
+		burn(msgs * burn_ns);
+		if ((n = mailstream_read(w->s, w->buf, sizeof w->buf)) <= 0)
+			die("connection lost during FETCH", NULL);
+		w->off = 0;
+		w->len = (size_t)n;
+		w->total += (size_t)n;
+	}
+}
+
+static void
+wire_send(mailstream *s, size_t k, size_t lo, size_t hi, const char *items)
+{
+	char	cmd[1024];
+	int	len;
+
+	len = snprintf(cmd, sizeof cmd, "B%zu FETCH %zu:%zu (%s)\r\n", k + 1,
+	    lo, hi, items);
+	if (len < 0 || (size_t)len >= sizeof cmd)
+		die("the items are too long", NULL);
+	if (mailstream_write(s, cmd, (size_t)len) == -1 ||
+	    mailstream_flush(s) == -1)
+		die("cannot send the FETCH", NULL);
+}
+
+/*
+ * The cold sync's commands: by sequence numbers going down, the newest
+ * first (alone) in a batch of first, then batch each, two asked for ahead
+ * of the one being read.
+ */
+static void
+wire_batched(mailimap *imap, const char *items, size_t first, size_t batch,
+    uint64_t burn_ns)
+{
+	struct wire	*w;
+	size_t		 n = imap->imap_selection_info->sel_exists;
+	size_t		 nbatch, sent = 0, done, o, l, lo;
+	char		 tag[32];
+
+	if (n == 0)
+		die("the mailbox is empty", NULL);
+	if ((w = calloc(1, sizeof *w)) == NULL)
+		die("out of memory", NULL);
+	w->s = imap->imap_stream;
+	w->at_start = 1;
+	if (first > n)
+		first = n;
+	nbatch = 1 + (n - first + batch - 1) / batch;
+	for (done = 0; done < nbatch; done++) {
+		for (; sent < nbatch && sent <= (done == 0 ? 0 : done + 2);
+		    sent++) {
+			o = sent == 0 ? 0 : first + (sent - 1) * batch;
+			l = sent == 0 ? first : batch;
+			if (l > n - o)
+				l = n - o;
+			lo = n - o - l + 1;
+			wire_send(w->s, sent, lo, lo + l - 1, items);
+		}
+		snprintf(tag, sizeof tag, "B%zu ", done + 1);
+		wire_to_tag(w, tag, burn_ns);
+	}
+	printf("%zu\n", w->total);
+	free(w);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -178,6 +290,7 @@ main(int argc, char **argv)
 				    "ENVELOPE";
 	int			 fd, r, wire = 0, select_only = 0;
 	unsigned		 newest = 0;
+	size_t			 batch = 0;
 	uint64_t		 burn_ns = 0;
 
 	if (argc > 2 && strcmp(argv[1], "-i") == 0) {
@@ -194,6 +307,11 @@ main(int argc, char **argv)
 			argc -= 2;
 			argv += 2;
 		}
+		if (argc > 2 && strcmp(argv[1], "-B") == 0) {
+			batch = strtoul(argv[2], NULL, 10);
+			argc -= 2;
+			argv += 2;
+		}
 		if (argc > 2 && strcmp(argv[1], "-b") == 0) {
 			burn_ns = strtoull(argv[2], NULL, 10);
 			argc -= 2;
@@ -206,7 +324,7 @@ main(int argc, char **argv)
 	}
 	if (argc != 6 && argc != 7) {
 		fprintf(stderr, "usage: etpanfetch [-i ITEMS] [-w [-n COUNT] "
-		    "[-b NS] | -s] HOST PORT CA-FILE USER PASSWORD "
+		    "[-B BATCH] [-b NS] | -s] HOST PORT CA-FILE USER PASSWORD "
 		    "[MAILBOX]\n");
 		return 2;
 	}
@@ -235,6 +353,8 @@ main(int argc, char **argv)
 
 	if (select_only)
 		printf("%u\n", imap->imap_selection_info->sel_exists);
+	else if (wire && batch > 0)
+		wire_batched(imap, items, 200, batch, burn_ns);
 	else if (wire)
 		wire_floor(imap, items, newest, burn_ns);
 	else

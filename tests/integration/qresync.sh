@@ -102,6 +102,17 @@ STEEDMAIL_SYNC_BATCH=50 n --sync >"$T_TMP/n-cold" 2>&1
 ok "without QRESYNC: a cold sync in batches of 50 caches all $M" \
     [ "$(q2 'SELECT count(*) FROM message')" = "$M" ]
 ok "... QRESYNC neither asked for nor on" sh -c "! grep -q 'ENABLE QRESYNC\|QRESYNC enabled' '$LOG2'"
+# Each batch is asked for while the one two before it is still being
+# answered (once no more than a batch is left to come), not after: the
+# server has the next one to work on while the client reads.
+ahead() {
+	awk '/IMAP C: S[0-9]+ FETCH/ { sub(/.*IMAP C: S/, ""); c[$1 + 0] = NR }
+	    /IMAP S: S[0-9]+ OK/ { sub(/.*IMAP S: S/, ""); s[$1 + 0] = NR }
+	    END { for (k = 4; k in c; k++)
+		if (!((k - 2) in s) || c[k] > s[k - 2]) exit 1
+		exit k < 6 }' "$1"
+}
+ok "... each FETCH sent before the answer two before it ended" ahead "$LOG2"
 $DOVE expunge -u "$USER_ADDR" mailbox INBOX uid 20,21,150,250 ||
 	bail "doveadm expunge failed"
 $DOVE flags add -u "$USER_ADDR" '\Seen' mailbox INBOX uid 30,31 ||
