@@ -559,12 +559,14 @@ imap_sync_feed(struct imap_sync_pipe *p, char **cause)
  * batch of what was asked is still to come (imap_sync_feed()), not when
  * an answer ends: answered side by side, the outstanding ones end
  * together, and the server would wait for the next while the client
- * reads what fills the buffers between them. Going down through many messages into a cache that
- * holds fewer, the UID, sender, subject and size indexes are dropped
- * after the first batch and made again from the rows stored (a sort) in the
- * transaction of the third batch from the end, while the server answers
- * the last two; or on the way out if the sync stops short. A sync killed
- * meanwhile leaves them to the next one (cache_index_defer()).
+ * reads what fills the buffers between them.
+ *
+ * Going down through many messages into a cache that holds fewer, the
+ * UID, sender, subject and size indexes are dropped after the first batch
+ * and made again from the rows stored (a sort) in the transaction of the
+ * third batch from the end, while the server answers the last two; or on
+ * the way out if the sync stops short. A sync killed meanwhile leaves them
+ * to the next one (cache_index_defer()).
  */
 static int
 imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
@@ -621,8 +623,8 @@ imap_sync_fetch_new(mailimap *imap, struct cache *c, struct cache_mailbox *mb,
 		    &imap->imap_selection_info->sel_exists);
 
 	for (done = 0; done < nbatch; done++) {
-		/* At most two outstanding: this batch and the next; the
-		   small first one alone. */
+		/* This batch and the next at least (imap_sync_feed() may
+		   have sent more); the small first one alone. */
 		if (imap_sync_send(&p, done == 0 && first < batch ? 0 :
 		    done + 1, cause) == -1) {
 			rc = IMAP_FETCH_BROKEN;
