@@ -22,19 +22,8 @@
 #include "password.h"
 #include "search-index.h"
 #include "session.h"
+#include "session-int.h"
 #include "xmalloc.h"
-
-struct session {
-	struct config		*cf;
-	const struct account	*a;
-	struct cache		*cache;
-	struct imap_conn	*conn;
-	struct body_cache	*bodies;	/* NULL: none */
-	struct search_index	*search;	/* opened when first needed */
-	int			 cached;	/* the last fetch was read from
-						   the body cache */
-	char			*down;	/* why the server is out of reach */
-};
 
 #define SESSION_OFFLINE	"started with --offline: only cached mail"
 #define SESSION_PREFETCH_MAX	2000	/* messages looked at per prefetch */
@@ -804,34 +793,6 @@ session_fetch(struct session *s, const char *folder, uint32_t uid,
 	return rc;
 }
 
-int
-session_flag(struct session *s, const char *folder, uint32_t uid,
-    const char *add, const char *remove, char **cause)
-{
-	return imap_conn_flag(s->conn, folder, uid, add, remove, cause);
-}
-
-int
-session_move(struct session *s, const char *folder, uint32_t uid,
-    const char *to, enum imap_ops_how *how, char **cause)
-{
-	return imap_conn_move(s->conn, folder, uid, to, how, cause);
-}
-
-int
-session_copy(struct session *s, const char *folder, uint32_t uid,
-    const char *to, char **cause)
-{
-	return imap_conn_copy(s->conn, folder, uid, to, cause);
-}
-
-int
-session_delete(struct session *s, const char *folder, uint32_t uid,
-    enum imap_ops_how *how, char **trash, char **cause)
-{
-	return imap_conn_delete(s->conn, folder, uid, how, trash, cause);
-}
-
 void
 session_retry(struct session *s)
 {
@@ -900,7 +861,7 @@ session_search_header(struct session *s, const char *folder,
 
 int
 session_append(struct session *s, const char *folder, const char *msg,
-    size_t len, const char *flags, char **cause)
+    size_t len, msg_flags flags, char **cause)
 {
 	struct mailimap_flag_list	*fl;
 	mailimap			*imap;
@@ -1019,7 +980,7 @@ session_draft_remove(struct session *s, const char *msgid, size_t *removed,
 	for (it = clist_begin(res); it != NULL; it = clist_next(it)) {
 		uids = xreallocarray(uids, n + 1, sizeof *uids);
 		uids[n] = *(uint32_t *)clist_content(it);
-		if ((rc = imap_ops_store(imap, uids[n], "T", "", cause)) !=
+		if ((rc = imap_ops_store(imap, uids[n], MSG_DELETED, 0, cause)) !=
 		    IMAP_OPS_OK)
 			goto out;
 		n++;

@@ -630,7 +630,7 @@ do_open(struct tui_account *ta, struct tui_job *j, struct tui_event *ev)
 	if (ev->msg != NULL) {
 		char	*c = NULL;
 
-		session_flag(ta->s, j->folder, j->uid, "\\Seen", "", &c);
+		session_flag(ta->s, j->folder, j->uid, MSG_SEEN, 0, &c);
 		free(c);
 	}
 }
@@ -715,44 +715,71 @@ do_search(struct tui_account *ta, struct tui_job *j, struct tui_event *ev)
 	ev->nuids = k;
 }
 
+/*
+ * A mailbox operation on the job's messages (session_apply()): ev->text
+ * says what happened, and the folder's screens read the cache again, which
+ * holds what the server confirmed.
+ */
 static void
 do_uids(struct tui_account *ta, struct tui_job *j, struct tui_event *ev)
 {
-	size_t		 i;
-	enum imap_ops_how how;
-	char		*trash = NULL;
+	struct session_op		 op;
+	struct session_op_result	 res;
 
-	ev->result = IMAP_OPS_OK;
-	for (i = 0; i < j->nuids && ev->result >= 0; i++) {
-		free(ev->cause);
-		ev->cause = NULL;
-		switch (j->kind) {
-		case TJ_FLAG:
-			ev->result = session_flag(ta->s, j->folder, j->uids[i],
-			    j->arg != NULL ? j->arg : "",
-			    j->arg2 != NULL ? j->arg2 : "", &ev->cause);
-			break;
-		case TJ_MOVE:
-			ev->result = session_move(ta->s, j->folder, j->uids[i],
-			    j->arg, &how, &ev->cause);
-			break;
-		case TJ_COPY:
-			ev->result = session_copy(ta->s, j->folder, j->uids[i],
-			    j->arg, &ev->cause);
-			break;
-		case TJ_DELETE:
-			ev->result = session_delete(ta->s, j->folder,
-			    j->uids[i], &how, &trash, &ev->cause);
-			free(trash);
-			trash = NULL;
-			break;
-		default:
-			break;
-		}
-		/* saved for later is not a failure: it will be replayed */
-		if (ev->result == IMAP_CONN_SAVED)
-			ev->result = IMAP_OPS_OK;
+	memset(&op, 0, sizeof op);
+	switch (j->kind) {
+	case TJ_FLAG:
+		op.kind = SESSION_OP_FLAG;
+		op.add = j->add;
+		op.remove = j->remove;
+		break;
+	case TJ_MOVE:
+		op.kind = SESSION_OP_MOVE;
+		op.to = j->arg;
+		break;
+	case TJ_COPY:
+		op.kind = SESSION_OP_COPY;
+		op.to = j->arg;
+		break;
+	default:
+		op.kind = SESSION_OP_DELETE;
+		break;
 	}
+	ev->result = session_apply(ta->s, j->folder, &op, j->uids, j->nuids,
+	    &res);
+	ev->text = session_op_said(&op, j->folder, &res);
+	if (res.cause != NULL) {
+		ev->cause = res.cause;
+		res.cause = NULL;
+	}
+	/* saved for later is not a failure: it will be replayed */
+	if (ev->result == IMAP_CONN_SAVED)
+		ev->result = IMAP_OPS_OK;
+	session_op_result_free(&res);
+	post_changed(ta, j->folder);
+}
+
+/*
+ * EXPUNGE, then a sync, which takes the expunged rows out of the cache
+ * and counts them: what the server removed, said in ev->text.
+ */
+static void
+do_expunge(struct tui_account *ta, const char *folder, struct tui_event *ev)
+{
+	struct session_sync	ss;
+
+	ev->result = session_expunge(ta->s, folder, &ev->cause);
+	if (ev->result != IMAP_OPS_OK)
+		return;
+	memset(&ss, 0, sizeof ss);
+	ev->result = session_sync(ta->s, folder, &ss, &ev->cause);
+	if (ev->result != IMAP_OPS_OK)
+		return;
+	post_changed(ta, folder);
+	ev->text = ss.st.expunged == 0 ? xasprintf("nothing in %s was "
+	    "flagged deleted", folder) : xasprintf("%u message%s removed from "
+	    "%s for good", (unsigned)ss.st.expunged, ss.st.expunged == 1 ?
+	    "" : "s", folder);
 }
 
 static void
@@ -795,7 +822,7 @@ run_job(struct tui_account *ta, struct job *jb)
 		do_uids(ta, j, ev);
 		break;
 	case TJ_EXPUNGE:
-		ev->result = session_expunge(ta->s, j->folder, &ev->cause);
+		do_expunge(ta, j->folder, ev);
 		break;
 	case TJ_SEARCH:
 		do_search(ta, j, ev);

@@ -32,6 +32,7 @@
 #include "config.h"
 #include "imap-mailbox.h"
 #include "message.h"
+#include "msg-flags.h"
 #include "trust-store.h"
 #include "verdict.h"
 
@@ -79,6 +80,7 @@ enum tui_glyph {
 	TG_REPLIED,
 	TG_FLAGGED,
 	TG_DELETED,
+	TG_TAGGED,		/* tagged, for ';' */
 	TG_ATTACHMENT,
 	TG_TREE_BRANCH,		/* thread tree: a child that has siblings after */
 	TG_TREE_LAST,		/* the last child */
@@ -159,6 +161,7 @@ enum tui_action {
 	TA_REPLY, TA_GROUP_REPLY, TA_FORWARD, TA_COMPOSE, TA_RECALL,
 	/* index */
 	TA_SORT, TA_SORT_REVERSE, TA_THREAD_TOGGLE, TA_THREADS_ALL,
+	TA_TAG, TA_TAG_PATTERN, TA_UNTAG_PATTERN, TA_TAG_PREFIX,
 	TA_LIMIT, TA_SEARCH_BODY, TA_NEXT_NEW,
 	/* pager */
 	TA_LINE_UP, TA_LINE_DOWN, TA_NEXT_MESSAGE, TA_PREV_MESSAGE,
@@ -258,10 +261,10 @@ struct tui_job {
 	size_t		 nuids;
 	uint32_t	 uid;		/* TJ_OPEN, TJ_RAW */
 	char		*part;		/* TJ_RAW: a part, or NULL */
-	char		*arg;		/* flags to add (TJ_FLAG), the target
-					   folder (MOVE, COPY), the words
-					   (SEARCH) */
-	char		*arg2;		/* flags to remove (TJ_FLAG) */
+	char		*arg;		/* the target folder (MOVE, COPY),
+					   the words (SEARCH) */
+	char		*arg2;
+	msg_flags	 add, remove;	/* TJ_FLAG */
 	/* TJ_CALL: runs on the worker; returns a result class, may fill
 	 * *cause and the event's payload through ev */
 	int		(*fn)(struct session *, void *arg, struct tui_event *);

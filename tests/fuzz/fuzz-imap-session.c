@@ -80,7 +80,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	struct imap_folder	*folders = NULL;
 	struct buf		 b;
 	enum imap_ops_how	 how;
-	char			 flags[IMAP_OPS_FLAGS_SIZE];
+	msg_flags		 flags;
 	char			*cause = NULL, *name;
 	size_t			 n = 0, i;
 	uint32_t		 uid = 7;
@@ -156,12 +156,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	buf_free(&b);
 	if (!more(imap, &f, rc, &cause))
 		goto out;
-	rc = imap_ops_get_flags(imap, uid, flags, &cause);
+	rc = imap_ops_get_flags(imap, uid, &flags, &cause);
 	if (rc == IMAP_OPS_OK)
-		FUZZ_ASSERT(strspn(flags, "DFRST") == strlen(flags));
+		FUZZ_ASSERT((flags & ~MSG_ALL) == 0);
 	if (!more(imap, &f, rc, &cause))
 		goto out;
-	rc = imap_ops_store(imap, uid, "S", "F", &cause);
+	rc = imap_ops_store(imap, uid, MSG_SEEN, MSG_FLAGGED, &cause);
 	if (!more(imap, &f, rc, &cause))
 		goto out;
 	rc = imap_ops_move(imap, uid, "Trash", &how, &cause);
