@@ -114,6 +114,13 @@ ok "... its row leaves the index without a restart" tui_gone o "ops five"
 ok "... said on the message line" tui_wait o "1 message moved to Archive"
 
 tui_wait o "INBOX  4/4" 10 >/dev/null
+tui_keys o s
+tui_wait o "Move to folder:" 5 >/dev/null
+tui_type o "Nowhere"
+tui_keys o Enter
+ok "s to a folder that is not there: refused, with the server's reason" tui_wait_re o "1 message refused: .*(TRYCREATE|not exist|no such)"
+ok "... the row stays" tui_wait o "ops four"
+ok "... and the message is still in INBOX on the server" test "$(count INBOX "ops four")" = 1
 tui_keys o C
 tui_wait o "Copy to folder:" 5 >/dev/null
 tui_type o "Archive"
