@@ -1250,8 +1250,7 @@ ixs_op_done(struct ixs *s, const struct tui_event *ev)
 		tui_error("%s", said != NULL ? said : "failed");
 		return;
 	}
-	if (s->op_tagged && (ev->jkind == TJ_MOVE ||
-	    (ev->jkind == TJ_DELETE)))
+	if (s->op_tagged && ev->jkind == TJ_MOVE)
 		s->ntagged = 0;
 	if (said != NULL && (ev->jkind != TJ_FLAG || s->op_tagged))
 		tui_message("%s", said);
@@ -1384,7 +1383,7 @@ ixs_event(struct tui_screen *sc, struct tui_event *ev)
 	if (ev->folder != NULL && strcmp(ev->folder, s->folder) == 0 &&
 	    ev->result != IMAP_OPS_OK && (ev->jkind == TJ_FLAG ||
 	    ev->jkind == TJ_MOVE || ev->jkind == TJ_COPY ||
-	    ev->jkind == TJ_DELETE || ev->jkind == TJ_EXPUNGE))
+	    ev->jkind == TJ_EXPUNGE))
 		tui_error("%s", ev->text != NULL ? ev->text : ev->cause != NULL ?
 		    ev->cause : "failed");
 }
@@ -1438,6 +1437,17 @@ ixs_step(struct tui_screen *sc, uint32_t uid, int dir)
 	return next;
 }
 
+/* t in the pager: the message shown tagged here, or untagged. */
+static int
+ixs_tag_hook(struct tui_screen *sc, uint32_t uid)
+{
+	struct ixs	*s = sc->data;
+	int		 on = !ixs_is_tagged(s, uid);
+
+	ixs_tag(s, uid, on);
+	return on;
+}
+
 /* The message under the cursor, for reply and forward (tui-write.c). */
 static int
 ixs_current_hook(struct tui_screen *sc, const char **folder, uint32_t *uid)
@@ -1470,6 +1480,7 @@ tui_index_new(struct tui_account *ta, const char *folder)
 	sc->status = ixs_status;
 	sc->free = ixs_free;
 	sc->step = ixs_step;
+	sc->tag = ixs_tag_hook;
 	sc->current = ixs_current_hook;
 	sc->data = s;
 	/* what the cache has now, then what the server has */

@@ -260,6 +260,7 @@ static const struct {
 	{ TM_PAGER, 'd', TA_DELETE },
 	{ TM_PAGER, 'u', TA_UNDELETE },
 	{ TM_PAGER, 's', TA_MOVE },
+	{ TM_PAGER, 't', TA_TAG },
 	{ TM_PAGER, 'C', TA_COPY },
 	{ TM_PAGER, 'r', TA_REPLY },
 	{ TM_PAGER, 'g', TA_GROUP_REPLY },

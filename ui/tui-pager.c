@@ -617,14 +617,27 @@ pager_action(struct tui_screen *sc, enum tui_action a, int key)
 		tui_message(p->flagged ? "flagged" : "flag removed");
 		return 1;
 	case TA_DELETE:
-		pager_job(p, TJ_DELETE, NULL, 0, 0);
-		p->deleted = 1;
+		pager_flag(p, MSG_DELETED, &p->deleted, 1);
 		if (!pager_step(p, 1))
-			tui_message("deleted");
+			tui_message("marked deleted; $ in the index removes it "
+			    "for good");
 		return 1;
 	case TA_UNDELETE:
 		pager_flag(p, MSG_DELETED, &p->deleted, 0);
 		tui_message("undeleted");
+		return 1;
+	case TA_TAG:
+		switch (tui_index_tag(p->index, p->uid)) {
+		case 1:
+			tui_message("tagged; ; in the index acts on the tagged");
+			break;
+		case 0:
+			tui_message("untagged");
+			break;
+		default:
+			tui_message("no index to tag it in");
+			break;
+		}
 		return 1;
 	case TA_MOVE:
 		pager_move(p, TJ_MOVE);

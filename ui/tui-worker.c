@@ -737,12 +737,9 @@ do_uids(struct tui_account *ta, struct tui_job *j, struct tui_event *ev)
 		op.kind = SESSION_OP_MOVE;
 		op.to = j->arg;
 		break;
-	case TJ_COPY:
+	default:
 		op.kind = SESSION_OP_COPY;
 		op.to = j->arg;
-		break;
-	default:
-		op.kind = SESSION_OP_DELETE;
 		break;
 	}
 	ev->result = session_apply(ta->s, j->folder, &op, j->uids, j->nuids,
@@ -818,7 +815,6 @@ run_job(struct tui_account *ta, struct job *jb)
 	case TJ_FLAG:
 	case TJ_MOVE:
 	case TJ_COPY:
-	case TJ_DELETE:
 		do_uids(ta, j, ev);
 		break;
 	case TJ_EXPUNGE:

@@ -248,7 +248,6 @@ enum tui_job_kind {
 	TJ_FLAG,	/* add / remove flags */
 	TJ_MOVE,
 	TJ_COPY,
-	TJ_DELETE,
 	TJ_EXPUNGE,
 	TJ_SEARCH,	/* server-side SEARCH over bodies: UIDs */
 	TJ_CALL		/* run fn(session, arg) on the worker */
@@ -375,6 +374,8 @@ struct tui_screen {
 	const struct message *(*opened)(struct tui_screen *);
 	/* The index: the UID after or before uid (tui_index_step()). */
 	uint32_t	(*step)(struct tui_screen *, uint32_t uid, int dir);
+	/* The index: tag uid, or untag it; 1 when it is tagged now. */
+	int		(*tag)(struct tui_screen *, uint32_t uid);
 	/* Called by the loop once the screen is drawn, before it waits: a
 	 * screen that asks for input now (the setup wizard) asks it here.
 	 * 1 when it did something (the loop draws again), 0 when not. */
@@ -418,6 +419,8 @@ struct tui_screen *tui_index_new(struct tui_account *, const char *folder);
 /* The UID after (dir 1) or before (dir -1) uid in an index screen's
  * view, or 0 at the end; for the pager's next and previous message. */
 uint32_t	 tui_index_step(struct tui_screen *index, uint32_t uid, int dir);
+/* Tag uid in an index screen, or untag it: 1 tagged, 0 not, -1 no index. */
+int		 tui_index_tag(struct tui_screen *index, uint32_t uid);
 /* The pager takes over msg (the event's payload, holding the message's
  * bytes). index: the index screen below, to step through
  * (tui_index_step()), or NULL. */

@@ -4,7 +4,7 @@
 # then y expunges it and its row leaves; F and N set and clear \Flagged
 # and \Seen; s moves to another folder and the row leaves at once; C
 # copies; t tags, T tags by an expression, ';' applies d, F or s to every
-# tagged message; in the pager F flags and d moves to the trash. Each key's
+# tagged message; in the pager F flags, t tags and d marks deleted. Each key's
 # result is said on the message line.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../lib-tui.sh"
@@ -170,10 +170,17 @@ tui_keys o Enter
 tui_wait o "body of ops two" 10 >/dev/null
 tui_keys o F
 ok "F in the pager: \\Flagged on the server" server_is INBOX "ops two" 'has_flag INBOX "ops two" "\\\\Flagged"'
+tui_keys o t
+ok "t in the pager tags the message in the index" tui_wait o "tagged;"
 tui_keys o d
-ok "d in the pager: the message moved to Trash on the server" server_is Trash "ops two" '[ "$(count Trash "ops two")" = 1 ] && [ "$(count INBOX "ops two")" = 0 ]'
+ok "d in the pager: \\Deleted on the server, as in the index" server_is INBOX "ops two" 'has_flag INBOX "ops two" "\\Deleted"'
 tui_keys o q
-ok "back in the index, its row is gone" tui_wait o "INBOX  0/0"
+ok "back in the index, the row shows it deleted and tagged" tui_wait_re o '^\*D.*ops two'
+tui_keys o '$'
+tui_wait o "for good?" 5 >/dev/null
+tui_keys o y
+ok "\$ y: gone from the server" server_is INBOX "ops two" '[ "$(count INBOX "ops two")" = 0 ]'
+ok "... and from the index" tui_wait o "INBOX  0/0"
 
 tui_keys o q
 tui_ended o 20 >/dev/null
