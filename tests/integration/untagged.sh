@@ -3,7 +3,9 @@
 # IDLE says what each check wants) and the real Dovecot: an EXPUNGE
 # followed by the EXISTS of the count it left is not new mail (RFC 3501
 # 7.4.1, as Courier answers), an EXISTS above it is; the fake server's
-# log shows each line was sent inside the IDLE.
+# log shows each line was sent inside the IDLE. Then [ALERT]s (RFC 3501
+# 7.1) in the greeting, the answer to the login and inside an IDLE: each
+# is a warning on standard error, its bytes made terminal-safe.
 . "$(dirname "$0")/../lib.sh"
 
 FS=$PWD/tests/tools/fakesrv.py
@@ -63,6 +65,33 @@ ok "IDLE: '* 6 EXISTS' of 5: 'new mail'" \
     idle_says '* 6 EXISTS' 'new mail'
 ok "IDLE: '* 5 EXISTS' of 5 changes nothing: 'timeout'" \
     idle_says '* 5 EXISTS' timeout
+
+# --- [ALERT] ------------------------------------------------------------------
+fake --greeting-says '* OK [ALERT] maintenance at 22:00 \x1b[31mtonight' \
+    --login-says '* OK [ALERT] your password expires in 3 days\r\n* NO [ALERT] quota: 99% used' \
+    --idle-says '* OK [ALERT] the disk is full\r\n* 6 EXISTS'
+sm -F "$CONF" --idle --timeout 5 >"$T_TMP/o" 2>"$T_TMP/e"; rc=$?
+wait "$FPID"
+cat "$FLOG" >"$T_TMP/alert.log"
+# alerted TEXT: standard error has the warning line with TEXT, once.
+alerted() {
+	cat "$T_TMP/e"
+	[ "$(grep -cxF -- "steedmail: warning: the server says: $1" "$T_TMP/e")" = 1 ]
+}
+ok "the server said its alerts (greeting, login, IDLE)" \
+    sh -c "[ \$(grep -c '^# said .*\[ALERT\]' '$T_TMP/alert.log') = 4 ]"
+ok "an ALERT in the greeting is a warning, ESC shown as ^[" \
+    alerted 'maintenance at 22:00 ^[[31mtonight'
+ok "an OK [ALERT] in the answer to the login is a warning" \
+    alerted 'your password expires in 3 days'
+ok "a NO [ALERT] in the answer to the login is a warning" \
+    alerted 'quota: 99% used'
+ok "an ALERT inside IDLE (after login) is a warning" \
+    alerted 'the disk is full'
+ok "... and the command goes on: 'new mail', exit 0" \
+    sh -c "[ $rc = 0 ] && grep -qx 'new mail' '$T_TMP/o'"
+noesc() { ! grep -q "$(printf '\033')" "$T_TMP/e"; }
+ok "no raw ESC reaches the terminal" noesc
 
 # --- the real Dovecot: an expunge, then a delivery ----------------------------
 dove() { doveadm -c "$STEED_DOVECOT_CONF" "$@"; }
