@@ -5,8 +5,10 @@
 # 7.4.1, as Courier answers), an EXISTS above it is; the fake server's
 # log shows each line was sent inside the IDLE. Then [ALERT]s (RFC 3501
 # 7.1) in the greeting, the answer to the login and inside an IDLE: each
-# is a warning on standard error, its bytes made terminal-safe.
+# is a warning on standard error, its bytes made terminal-safe, and in
+# the interface (tmux, 80x24) a line in the message line.
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib-tui.sh"
 
 FS=$PWD/tests/tools/fakesrv.py
 [ -n "${STEED_IMAPS_PORT:-}" ] || bail "no test environment (run under tests/env/run)"
@@ -92,6 +94,14 @@ ok "... and the command goes on: 'new mail', exit 0" \
     sh -c "[ $rc = 0 ] && grep -qx 'new mail' '$T_TMP/o'"
 noesc() { ! grep -q "$(printf '\033')" "$T_TMP/e"; }
 ok "no raw ESC reaches the terminal" noesc
+
+fake --many --login-says '* OK [ALERT] maintenance tonight at 22:00'
+tui_start alert "$STEEDMAIL" -F "$CONF"
+ok "the interface: an ALERT at login in the message line" \
+    tui_wait alert "the server says: maintenance tonight at 22:00" 20
+tui_stop alert
+kill "$FPID" 2>/dev/null
+wait "$FPID" 2>/dev/null
 
 # --- the real Dovecot: an expunge, then a delivery ----------------------------
 dove() { doveadm -c "$STEED_DOVECOT_CONF" "$@"; }
