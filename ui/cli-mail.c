@@ -416,6 +416,9 @@ cmd_search(struct cmd_ctx *ctx)
 		return EX_USAGE;
 	}
 	search_query_free(&q);
+	/* the language is the index's alone: no server, no password */
+	if (!session_search_plain(ctx->argv[0]))
+		ctx->cf->offline = 1;
 	if ((rc = cmd_open(ctx, &s)) != EX_OK)
 		return rc;
 	if (ctx->all_folders) {
