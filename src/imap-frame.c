@@ -4,7 +4,8 @@
  * nothing of IMAP. Called by imap-session.c when a session is handed to
  * libetpan after login, and by the code that turns libetpan's failures
  * into words (imap-ops.c, imap-sync.c, imap-fetch.c). It never reads from
- * a stream and never changes a byte: it only sees them go past.
+ * a stream and never changes a byte: it only sees them go past, and
+ * passes each [ALERT] in a status response it checks to imap-alert.c.
  *
  * The scanner must agree with libetpan 1.9.4 on where literals are, or a
  * server could hide bytes from it (a "literal" that libetpan reads as
@@ -42,6 +43,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "imap-alert.h"
 #include "imap-bodystructure.h"
 #include "imap-frame.h"
 #include "imap-resp.h"
@@ -361,6 +363,13 @@ imap_frame_check(struct imap_frame *f)
 		if (strcmp(code, "BADCHARSET") == 0 && f->badcharsets++ > 0)
 			return imap_frame_stop(f, "two BADCHARSET codes in one "
 			    "answer");
+		/* shown as it passes, a bounded number per connection */
+		if (strcmp(code, "ALERT") == 0 &&
+		    f->alerts < IMAP_FRAME_ALERTS_MAX &&
+		    imap_alert_line(f->status, n) == 1 &&
+		    ++f->alerts == IMAP_FRAME_ALERTS_MAX)
+			log_msg(LOG_INFO, "IMAP: %d alerts shown: the server's "
+			    "next ones only logged", IMAP_FRAME_ALERTS_MAX);
 		return 0;
 	}
 	rc = imap_frame_stop(f, "a malformed status response (%s)", why);

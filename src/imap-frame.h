@@ -58,6 +58,11 @@
  * must let through whatever that reader accepts, so it is not lower.
  */
 #define IMAP_FRAME_DEPTH_MAX	256
+/*
+ * [ALERT]s shown per connection after login (imap-alert.h), in case a
+ * server repeats one with every answer; the rest are only logged.
+ */
+#define IMAP_FRAME_ALERTS_MAX	16
 
 /*
  * The scanner's state: what it needs to go on from any byte. Fed the same
@@ -86,6 +91,7 @@ struct imap_frame {
 					   while it may be a status response */
 	int		 collect;	/* it still may be */
 	unsigned	 badcharsets;	/* BADCHARSET codes in this answer */
+	unsigned	 alerts;	/* [ALERT]s shown (imap-alert.h) */
 	int		 statusdata;	/* the response is "* STATUS" */
 	int		 emptylist;	/* its list is open, nothing in it yet */
 	int		 qresync;	/* QRESYNC was enabled: ENABLED and

@@ -36,7 +36,7 @@ enum main_opt_id {
 	MO_REQUIRE_ENCRYPTION, MO_REPLY, MO_QUOTE, MO_FORWARD,
 	MO_FORWARD_INLINE, MO_POSTPONE, MO_PART, MO_SORT, MO_LIMIT, MO_TIMEOUT,
 	MO_BROWSER, MO_NAME, MO_ADDRESS, MO_IMAP, MO_SMTP,
-	MO_PASSWORD_COMMAND, MO_PIN, MO_YES,
+	MO_PASSWORD_COMMAND, MO_PIN, MO_YES, MO_ALL_FOLDERS,
 	MO_ACCOUNT, MO_CONFIG, MO_DEBUG, MO_OFFLINE	/* with every command */
 };
 #define O(x)		(1u << MO_##x)
@@ -100,6 +100,8 @@ static const struct main_opt main_opts[] = {
 	  F(setup_password_command), 0 },
 	{ MO_PIN,		"--pin",	MAIN_STRING,	F(setup_pin), 0 },
 	{ MO_YES,		"--yes",	MAIN_FLAG,	F(yes), 0 },
+	{ MO_ALL_FOLDERS,	"--all-folders", MAIN_FLAG,	F(all_folders),
+	  0 },
 	{ MO_ACCOUNT,		"-A",		MAIN_STRING,	F(account), 0 },
 	{ MO_CONFIG,		"-F",		MAIN_STRING,	F(config_path),
 	  0 },
@@ -137,7 +139,8 @@ static const struct main_cmd main_cmds[] = {
 	  MAIN_CONFIG, 0 },
 	{ "--folders",		cmd_folders,	0, 0, MAIN_CONFIG, 0 },
 	{ "--fetch",		cmd_fetch,	-1, O(PART), MAIN_CONFIG, 0 },
-	{ "--search",		cmd_search,	-1, 0, MAIN_CONFIG, 0 },
+	{ "--search",		cmd_search,	-1, O(ALL_FOLDERS), MAIN_CONFIG,
+	  0 },
 	{ "--sync",		cmd_sync,	1, 0, MAIN_CONFIG, 0 },
 	{ "--flag",		cmd_flag,	-1, 0, MAIN_CONFIG, 0 },
 	{ "--move",		cmd_move,	-1, 0, MAIN_CONFIG, 0 },
@@ -227,9 +230,12 @@ main_usage(FILE *f)
 "                     the special folders (Sent, Trash, ...) first\n"
 "  --fetch UID [FOLDER]  the raw message on standard output (from the body\n"
 "                     cache when it is there)\n"
-"  --search QUERY [FOLDER]  the cached messages that match, in --list's\n"
-"                     form: words, \"a phrase\", prefix*, from: to:\n"
-"                     subject: date:FROM..TO, OR, NOT, -word, ( )\n"
+"  --search QUERY [FOLDER]  the messages that match, in --list's form:\n"
+"                     words, \"a phrase\", prefix*, from: to: subject:\n"
+"                     date:FROM..TO, OR, NOT, -word, ( ); plain words\n"
+"                     also asked of the server unless --offline\n"
+"  --all-folders      with --search: in every folder, each line after\n"
+"                     its folder's name and a TAB\n"
 "  --part SECTION     with --fetch: only this MIME part (1, 2.1, ...)\n"
 "  --sort ORDER       with --list: arrival (default), date, from, subject,\n"
 "                     size or thread; -ORDER reverses it\n"

@@ -47,6 +47,7 @@ struct cmd_ctx {
 	const char	 *config_path;	/* -F, or NULL: the default file */
 	const char	 *debug;	/* -d LEVEL, or NULL */
 	int		  offline;	/* --offline */
+	int		  all_folders;	/* --all-folders (with --search) */
 	/* --setup's answers given on the command line */
 	const char	 *setup_name, *setup_address;
 	const char	 *setup_imap, *setup_smtp;	/* URLs */

@@ -11,7 +11,6 @@
  * (a password, yes/no, the terminal for pinentry) blocks the worker until
  * the interface thread answers it (tui_answer()); never the other way.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -31,6 +30,7 @@
 #include "log.h"
 #include "message.h"
 #include "session.h"
+#include "session-search.h"
 #include "trust-store.h"
 #include "tui.h"
 #include "tui-int.h"
@@ -635,84 +635,27 @@ do_open(struct tui_account *ta, struct tui_job *j, struct tui_event *ev)
 	}
 }
 
-static int
-uid_cmp(const void *a, const void *b)
-{
-	uint32_t	x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Only words (letters, digits, blanks): what a server's SEARCH reads too. */
-static int
-plain_words(const char *q)
-{
-	for (; *q != '\0'; q++)
-		if (!isalnum((unsigned char)*q) && *q != ' ' &&
-		    (unsigned char)*q < 0x80)
-			return 0;
-	return 1;
-}
-
 /*
  * B: the full-text index of the cached mail answers the query (its
  * syntax, search-query.h); plain words also go to the server, when it
- * can be reached, for the messages not cached. ev->text says who
- * answered.
+ * can be reached, for the messages not cached (session_search_all()).
+ * ev->text says who answered.
  */
 static void
 do_search(struct tui_account *ta, struct tui_job *j, struct tui_event *ev)
 {
-	uint32_t	*srv = NULL;
-	size_t		 nsrv = 0, k;
-	int		 i = -1;
-	char		*why = NULL;
-	int		 local;
+	unsigned	who = 0;
 
-	local = session_search_text(ta->s, j->folder, j->arg, &ev->uids,
-	    &ev->nuids, &ev->cause) == 0;
-	if (!local && strstr(ev->cause, "not in the header cache") == NULL &&
-	    !plain_words(j->arg)) {
-		ev->result = -1;	/* a query it cannot read: say why */
+	ev->result = session_search_all(ta->s, j->folder, j->arg, &ev->uids,
+	    &ev->nuids, &who, &ev->cause);
+	if (ev->result != IMAP_OPS_OK)
 		return;
-	}
-	ev->result = IMAP_OPS_OK;
-	ev->text = xstrdup("the cached mail");
-	if (!plain_words(j->arg) || session_offline(ta->s) != NULL ||
-	    (i = session_search(ta->s, j->folder, j->arg, &srv, &nsrv,
-	    &why)) != IMAP_OPS_OK) {
-		if (!local) {
-			/* neither could answer: the index's reason, or the
-			   server's when it was asked */
-			ev->result = why != NULL ? (int)i : -1;
-			if (why != NULL) {
-				free(ev->cause);
-				ev->cause = why;
-			}
-			return;
-		}
-		free(why);
-		free(ev->cause);
-		ev->cause = NULL;
-		return;
-	}
+	/* the server's reason, when it could not answer, is not an error */
 	free(ev->cause);
 	ev->cause = NULL;
-	free(ev->text);
-	ev->text = xstrdup(local ? "the cached mail and the server" :
-	    "the server");
-	/* the union, ascending, without repeats */
-	ev->uids = xreallocarray(ev->uids, ev->nuids + nsrv + 1,
-	    sizeof *ev->uids);
-	if (nsrv > 0)
-		memcpy(ev->uids + ev->nuids, srv, nsrv * sizeof *srv);
-	ev->nuids += nsrv;
-	free(srv);
-	qsort(ev->uids, ev->nuids, sizeof *ev->uids, uid_cmp);
-	for (k = 0, nsrv = 0; nsrv < ev->nuids; nsrv++)
-		if (k == 0 || ev->uids[k - 1] != ev->uids[nsrv])
-			ev->uids[k++] = ev->uids[nsrv];
-	ev->nuids = k;
+	ev->text = xstrdup((who & SESSION_FOUND_SERVER) == 0 ?
+	    "the cached mail" : (who & SESSION_FOUND_CACHE) != 0 ?
+	    "the cached mail and the server" : "the server");
 }
 
 /*
