@@ -22,6 +22,7 @@
 #include "clock.h"
 #include "frontend.h"
 #include "imap-conn.h"
+#include "imap-name.h"
 #include "imap-mailbox.h"
 #include "imap-session.h"
 #include "log.h"
@@ -297,11 +298,16 @@ static int
 imap_conn_do_select(struct imap_conn *c, const char *mailbox, char **cause)
 {
 	uint32_t	old;
+	char		*wire;
 	int		err;
 
 	free(c->mailbox);
 	c->mailbox = NULL;
-	if ((err = mailimap_select(c->imap, mailbox)) != MAILIMAP_NO_ERROR)
+	if ((wire = imap_name_encode(mailbox, cause)) == NULL)
+		return IMAP_OPS_REFUSED;
+	err = mailimap_select(c->imap, wire);
+	free(wire);
+	if (err != MAILIMAP_NO_ERROR)
 		return imap_ops_error(c->imap, err, "SELECT", cause);
 	if ((old = imap_conn_selected(c, mailbox)) != 0) {
 		*cause = xasprintf("the UIDVALIDITY of %s changed (%u to %u) "

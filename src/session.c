@@ -16,6 +16,7 @@
 #include "cache-protected.h"
 #include "crypto.h"
 #include "frontend.h"
+#include "imap-name.h"
 #include "log.h"
 #include "mime-parse.h"
 #include "oauth2.h"
@@ -904,6 +905,7 @@ session_append(struct session *s, const char *folder, const char *msg,
 {
 	struct mailimap_flag_list	*fl;
 	mailimap			*imap;
+	char				*wire;
 	int				 err, rc;
 
 	if ((rc = imap_conn_select(s->conn, NULL, cause)) != IMAP_OPS_OK)
@@ -912,9 +914,12 @@ session_append(struct session *s, const char *folder, const char *msg,
 		*cause = xstrdup("the server cannot be reached");
 		return IMAP_OPS_LOST;
 	}
+	if ((wire = imap_name_encode(folder, cause)) == NULL)
+		return IMAP_OPS_REFUSED;
 	fl = imap_ops_flag_list(flags);
-	err = mailimap_append(imap, folder, fl, NULL, msg, len);
+	err = mailimap_append(imap, wire, fl, NULL, msg, len);
 	mailimap_flag_list_free(fl);
+	free(wire);
 	if (err != MAILIMAP_NO_ERROR)
 		return imap_ops_error(imap, err, "APPEND", cause);
 	return IMAP_OPS_OK;
@@ -973,16 +978,21 @@ session_draft_append(struct session *s, const char *msg, size_t len,
 {
 	struct mailimap_flag_list	*flags;
 	mailimap			*imap = NULL;
-	char				*mb;
+	char				*mb, *wire;
 	int				 err, rc = IMAP_OPS_OK;
 
 	if ((mb = session_drafts_mailbox(s, &imap, cause)) == NULL)
 		return imap != NULL ? IMAP_OPS_REFUSED : IMAP_OPS_LOST;
+	if ((wire = imap_name_encode(mb, cause)) == NULL) {
+		free(mb);
+		return IMAP_OPS_REFUSED;
+	}
 	flags = mailimap_flag_list_new_empty();
 	mailimap_flag_list_add(flags, mailimap_flag_new_draft());
 	mailimap_flag_list_add(flags, mailimap_flag_new_seen());
-	err = mailimap_append(imap, mb, flags, NULL, msg, len);
+	err = mailimap_append(imap, wire, flags, NULL, msg, len);
 	mailimap_flag_list_free(flags);
+	free(wire);
 	if (err != MAILIMAP_NO_ERROR)
 		rc = imap_ops_error(imap, err, "APPEND", cause);
 	free(mb);
