@@ -23,6 +23,7 @@
 #include "frontend.h"
 #include "imap-conn.h"
 #include "imap-name.h"
+#include "imap-role.h"
 #include "imap-mailbox.h"
 #include "imap-session.h"
 #include "log.h"
@@ -834,7 +835,7 @@ imap_conn_move_one(struct imap_conn *c, void *arg, char **cause)
 	int				 rc;
 
 	if (m->to == NULL && m->trash == NULL &&
-	    (m->trash = imap_mailbox_special(c->imap, "Trash",
+	    (m->trash = imap_role_folder(c->imap, c->a, IMAP_ROLE_TRASH,
 	    cause)) == NULL)
 		return imap_conn_classify(c);
 	if ((rc = imap_conn_exists(c, m->uid, m->tries++ > 0, cause)) !=

@@ -33,39 +33,6 @@ imap_mailbox_has_use(const struct mailimap_mailbox_list *mb, const char *use)
 	return 0;
 }
 
-char *
-imap_mailbox_special(mailimap *imap, const char *use, char **cause)
-{
-	clist				*list = NULL;
-	clistiter			*it;
-	struct mailimap_mailbox_list	*mb;
-	char				*found = NULL, *named = NULL;
-	int				 err;
-
-	if ((err = mailimap_list(imap, "", "*", &list)) != MAILIMAP_NO_ERROR) {
-		*cause = imap_sync_error(imap, "LIST", err);
-		return NULL;
-	}
-	for (it = clist_begin(list); it != NULL; it = clist_next(it)) {
-		mb = clist_content(it);
-		if (mb->mb_name == NULL)
-			continue;
-		if (found == NULL && imap_mailbox_has_use(mb, use))
-			found = imap_name_from_wire(mb->mb_name);
-		if (named == NULL && strcasecmp(mb->mb_name, use) == 0)
-			named = imap_name_from_wire(mb->mb_name);
-	}
-	mailimap_list_result_free(list);
-	/* Without RFC 6154, fall back to a mailbox called by the use. */
-	if (found == NULL)
-		found = named;
-	else
-		free(named);
-	if (found == NULL)
-		*cause = xasprintf("the server has no \\%s mailbox", use);
-	return found;
-}
-
 /* EXAMINE a mailbox named in UTF-8. */
 static int
 imap_mailbox_examine(mailimap *imap, const char *mailbox, char **cause)

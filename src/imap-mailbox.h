@@ -1,6 +1,6 @@
 /*
- * imap-mailbox.h: mailbox-level IMAP operations on a logged-in session:
- * finding a special-use mailbox (RFC 6154), listing the mailboxes with
+ * imap-mailbox.h: mailbox-level IMAP operations on a logged-in session
+ * (finding Sent, Trash, ... is imap-role.h's): listing the mailboxes with
  * their counts, appending a message, looking a message up by Message-ID,
  * and fetching one message whole.
  */
@@ -14,8 +14,6 @@
 
 #include "buf.h"
 
-/* The mailbox flagged \Sent, \Drafts, ... (use without the backslash). */
-char	*imap_mailbox_special(mailimap *, const char *use, char **cause);
 /* One mailbox of imap_mailbox_list(). */
 struct imap_folder {
 	char		*name;		/* UTF-8, decoded from the modified
@@ -26,6 +24,10 @@ struct imap_folder {
 	int		 rank;		/* INBOX, special uses, then the rest */
 	uint32_t	 total;		/* STATUS MESSAGES */
 	uint32_t	 unseen;	/* STATUS UNSEEN */
+	const char	*role;		/* what steedmail uses it for:
+					   "Sent", "Trash", "Drafts",
+					   "Archive" (imap-role.h), or NULL */
+	const char	*role_how;	/* how that was found, in words */
 	char		*status_error;	/* the server would not count it
 					   (STATUS failed): why; the counts
 					   are then unknown (0) */

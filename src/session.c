@@ -17,6 +17,7 @@
 #include "crypto.h"
 #include "frontend.h"
 #include "imap-name.h"
+#include "imap-role.h"
 #include "log.h"
 #include "mime-parse.h"
 #include "oauth2.h"
@@ -193,13 +194,49 @@ session_reconnects(const struct session *s)
 	return imap_conn_reconnects(s->conn);
 }
 
+/*
+ * Each folder's role (imap-role.h), for the screens to show beside it:
+ * what imap_role_find() chooses on the same connection. A role lookup
+ * that fails leaves the list as it is.
+ */
+static void
+session_folder_roles(struct session *s, struct imap_folder *f, size_t n)
+{
+	struct imap_roles	 r;
+	mailimap		*imap;
+	char			*why = NULL;
+	size_t			 i;
+	int			 role;
+
+	if ((imap = imap_conn_session(s->conn)) == NULL)
+		return;
+	if (imap_role_find(imap, s->a, &r, &why) == -1) {
+		log_msg(LOG_INFO, "session: no folder roles: %s", why);
+		free(why);
+		return;
+	}
+	for (role = 0; role < IMAP_ROLES; role++)
+		for (i = 0; r.name[role] != NULL && i < n; i++)
+			if (strcmp(f[i].name, r.name[role]) == 0 &&
+			    f[i].role == NULL) {
+				f[i].role = imap_role_word(role);
+				f[i].role_how = imap_role_how_words(r.how[role]);
+			}
+	imap_roles_free(&r);
+}
+
 int
 session_folders(struct session *s, struct imap_folder **folders, size_t *n,
     char **cause)
 {
+	int	rc;
+
 	*folders = NULL;
 	*n = 0;
-	return imap_conn_folders(s->conn, folders, n, cause);
+	if ((rc = imap_conn_folders(s->conn, folders, n, cause)) ==
+	    IMAP_OPS_OK)
+		session_folder_roles(s, *folders, *n);
+	return rc;
 }
 
 /* A long call failed: was it because it was asked to stop? */
@@ -944,14 +981,15 @@ session_idle(struct session *s, const char *folder, int timeout, int synced,
 }
 
 /*
- * The Drafts mailbox's name, the connection up: \Drafts, else "Drafts",
- * which is made when the server has neither.
+ * The Drafts mailbox's name, the connection up: the one imap-role.c finds
+ * (drafts-folder, \Drafts, a folder named Drafts), else "Drafts" in the
+ * personal namespace, which is made.
  */
 static char *
 session_drafts_mailbox(struct session *s, mailimap **imapp, char **cause)
 {
 	mailimap	*imap;
-	char		*name, *why = NULL;
+	char		*name, *why = NULL, *made, *wire;
 	int		 err, rc;
 
 	if ((rc = imap_conn_select(s->conn, NULL, cause)) != IMAP_OPS_OK ||
@@ -961,15 +999,26 @@ session_drafts_mailbox(struct session *s, mailimap **imapp, char **cause)
 		return NULL;
 	}
 	*imapp = imap;
-	if ((name = imap_mailbox_special(imap, "Drafts", &why)) != NULL)
+	if ((name = imap_role_folder(imap, s->a, IMAP_ROLE_DRAFTS, &why)) !=
+	    NULL)
 		return name;
 	free(why);
-	if ((err = mailimap_create(imap, "Drafts")) != MAILIMAP_NO_ERROR) {
+	name = imap_role_prefix(imap);
+	made = xasprintf("%sDrafts", name);
+	free(name);
+	if ((wire = imap_name_encode(made, cause)) == NULL) {
+		free(made);
+		return NULL;
+	}
+	err = mailimap_create(imap, wire);
+	free(wire);
+	if (err != MAILIMAP_NO_ERROR) {
 		imap_ops_error(imap, err, "CREATE Drafts", cause);
+		free(made);
 		return NULL;
 	}
 	log_msg(LOG_INFO, "session: %s: made the Drafts mailbox", s->a->id);
-	return xstrdup("Drafts");
+	return made;
 }
 
 int

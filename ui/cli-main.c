@@ -14,8 +14,10 @@
 #include <sysexits.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "cli.h"
 #include "config.h"
+#include "imap-role.h"
 #include "log.h"
 #include "oauth2.h"
 #include "paths.h"
@@ -321,6 +323,49 @@ main_check_oauth2(struct config *cf)
 	}
 }
 
+/*
+ * --check-config's line on an account's Sent, Trash, Drafts and Archive:
+ * those its configuration names, and that the others are asked of the
+ * server (imap-role.h; the folder screen shows what it chose).
+ */
+static void
+main_check_roles(const struct account *a)
+{
+	struct buf	 b;
+	const char	*name, *sep = "";
+	char		*safe;
+	int		 role, rest = 0;
+
+	buf_init(&b);
+	buf_adds(&b, "    folders:");
+	for (role = 0; role < IMAP_ROLES; role++) {
+		if ((name = imap_role_configured(a, role)) == NULL) {
+			rest++;
+			continue;
+		}
+		safe = strsafe(name, 0);
+		buf_addf(&b, "%s %s \"%s\" (%s)", sep, imap_role_word(role),
+		    safe, imap_role_setting(role));
+		free(safe);
+		sep = ";";
+	}
+	if (rest > 0) {
+		buf_addf(&b, "%s ", sep);
+		sep = "";
+		for (role = 0; role < IMAP_ROLES; role++) {
+			if (imap_role_configured(a, role) != NULL)
+				continue;
+			buf_addf(&b, "%s%s", sep, imap_role_word(role));
+			sep = ", ";
+		}
+		buf_adds(&b, " as the server marks them (special-use), else "
+		    "by their usual names");
+	}
+	buf_addc(&b, '\0');
+	printf("%s\n", b.data);
+	buf_free(&b);
+}
+
 int
 cmd_check_config(struct cmd_ctx *ctx)
 {
@@ -353,6 +398,7 @@ cmd_check_config(struct cmd_ctx *ctx)
 		    a->smtp.tls == CONFIG_TLS_IMPLICIT ? "smtps" : "smtp",
 		    a->smtp.host, a->smtp.port);
 		free(safe);
+		main_check_roles(a);
 	}
 	return EX_OK;
 }

@@ -181,8 +181,8 @@ tui_folders_line(struct tui_folders *f, int y, struct tui_folders_row *r,
 {
 	struct tui_folders_acct	*fa = &f->accts[r->acct];
 	struct imap_folder	*fd = &fa->folders[r->folder];
-	char			 counts[48];
-	int			 attr, cw, x;
+	char			 counts[48], role[24];
+	int			 attr, cw, x, nw;
 
 	if (selected)
 		attr = tui_attr(TC_SELECTED);
@@ -206,6 +206,13 @@ tui_folders_line(struct tui_folders *f, int y, struct tui_folders_row *r,
 		return;
 	}
 	tui_put(y, 2, x - 3, fd->name, attr);
+	/* the role steedmail uses it for (imap-role.h), beside the name */
+	if (fd->role != NULL && (nw = tui_width(fd->name)) + 4 +
+	    (int)strlen(fd->role) + 2 < x - 3) {
+		snprintf(role, sizeof role, "(%s)", fd->role);
+		tui_put(y, 2 + nw + 2, x - 3 - nw - 4, role,
+		    selected ? attr : tui_attr(TC_NOTE));
+	}
 	tui_put(y, x, cw, counts, attr);
 }
 
@@ -477,7 +484,7 @@ static void
 tui_folders_status(struct tui_screen *s, struct buf *b)
 {
 	struct tui_folders	*f = s->data;
-	const char		*why;
+	const struct imap_folder *fd;
 	size_t			 i, n = 0, at = 0, unseen = 0;
 
 	for (i = 0; i < f->nrows; i++) {
@@ -494,9 +501,14 @@ tui_folders_status(struct tui_screen *s, struct buf *b)
 	/* why the folder under the cursor has no counts */
 	if (f->cursor < f->nrows &&
 	    f->rows[f->cursor].kind == TUI_FOLDERS_FOLDER &&
-	    (why = f->accts[f->rows[f->cursor].acct].folders[
-	    f->rows[f->cursor].folder].status_error) != NULL)
-		buf_addf(b, "  not counted: %s", why);
+	    (fd = &f->accts[f->rows[f->cursor].acct].folders[
+	    f->rows[f->cursor].folder]) != NULL) {
+		if (fd->status_error != NULL)
+			buf_addf(b, "  not counted: %s", fd->status_error);
+		else if (fd->role != NULL)
+			buf_addf(b, "  the %s folder: %s", fd->role,
+			    fd->role_how);
+	}
 }
 
 static void

@@ -9,7 +9,7 @@
  * (base64 JSON, read with jansson) and the dummy answer; then,
  * on the session handed to libetpan, the commands steedmail's engine
  * sends: LIST and STATUS (imap_mailbox_list), the
- * special-use lookup, EXAMINE and SEARCH by Message-ID, a message fetched
+ * roles' lookup (LIST, then NAMESPACE: imap-role.c), EXAMINE and SEARCH by Message-ID, a message fetched
  * whole and by part, the flags of one UID, STORE, MOVE (or COPY, STORE
  * and UID EXPUNGE), NOOP. These answers are read by libetpan's parser,
  * then by the engine; the sequence stops where the engine would drop the
@@ -28,6 +28,7 @@
 #include "imap-mailbox.h"
 #include "imap-ops.h"
 #include "imap-pre.h"
+#include "imap-role.h"
 #include "imap-session.h"
 
 /*
@@ -137,10 +138,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	}
 	if (!more(imap, &f, rc, &cause))
 		goto out;
-	if ((name = imap_mailbox_special(imap, "Sent", &cause)) != NULL)
+	if ((name = imap_role_folder(imap, NULL, IMAP_ROLE_SENT, &cause)) !=
+	    NULL)
 		free(name);
 	if (!more(imap, &f, 0, &cause))
 		goto out;
+	/* NAMESPACE, as imap_role_find() asks it when a role is not marked:
+	 * the guard lets its answer through up to the tagged reply */
+	if (imap_session_offers(imap, "NAMESPACE")) {
+		imap_frame_namespace_one(&frame);
+		free(imap_role_prefix(imap));
+		if (!more(imap, &f, 0, &cause))
+			goto out;
+	}
 	rc = imap_mailbox_has_msgid(imap, "Sent", "<m@example.org>", &cause);
 	FUZZ_ASSERT(rc >= -1 && rc <= 1);
 	if (!more(imap, &f, 0, &cause))
