@@ -62,7 +62,7 @@ imap_role_how_words(enum imap_role_how how)
 	case IMAP_ROLE_CONFIGURED:
 		return "set in the configuration";
 	case IMAP_ROLE_SPECIAL_USE:
-		return "marked by the server (special-use)";
+		return "marked by the server";
 	case IMAP_ROLE_NAMED:
 		return "found by its name";
 	case IMAP_ROLE_NONE:

@@ -56,7 +56,8 @@ struct imap_roles {
 const char	*imap_role_word(enum imap_role);
 /* The setting that names the role's folder: "sent-folder", ... */
 const char	*imap_role_setting(enum imap_role);
-/* "set in the configuration", "special-use \Sent", ...: for a person. */
+/* "set in the configuration", "marked by the server" (RFC 6154), "found
+ * by its name", "none found": for a person. */
 const char	*imap_role_how_words(enum imap_role_how);
 /* The account's setting for role, or NULL. */
 const char	*imap_role_configured(const struct account *, enum imap_role);

@@ -206,8 +206,9 @@ tui_folders_line(struct tui_folders *f, int y, struct tui_folders_row *r,
 		return;
 	}
 	tui_put(y, 2, x - 3, fd->name, attr);
-	/* the role steedmail uses it for (imap-role.h), beside the name */
-	if (fd->role != NULL && (nw = tui_width(fd->name)) + 4 +
+	/* the role steedmail uses it for (imap-role.h), beside a name
+	 * that does not say it already */
+	if (fd->role != NULL && strcasecmp(fd->name, fd->role) != 0 && (nw = tui_width(fd->name)) + 4 +
 	    (int)strlen(fd->role) + 2 < x - 3) {
 		snprintf(role, sizeof role, "(%s)", fd->role);
 		tui_put(y, 2 + nw + 2, x - 3 - nw - 4, role,
@@ -506,7 +507,7 @@ tui_folders_status(struct tui_screen *s, struct buf *b)
 		if (fd->status_error != NULL)
 			buf_addf(b, "  not counted: %s", fd->status_error);
 		else if (fd->role != NULL)
-			buf_addf(b, "  the %s folder: %s", fd->role,
+			buf_addf(b, "  %s folder, %s", fd->role,
 			    fd->role_how);
 	}
 }

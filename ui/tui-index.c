@@ -829,8 +829,8 @@ ixs_move_to(struct ixs *s, const struct index_row *r, int copy)
 {
 	struct tui_job	 j;
 	uint32_t	 uid = r->uid;
-	char		*to = tui_prompt(copy ? "Copy to folder: " :
-	    "Move to folder: ", NULL, 0, NULL, NULL);
+	char		*to = tui_prompt_folder(copy ? "Copy to folder: " :
+	    "Move to folder: ", s->ta);
 
 	if (to == NULL || *to == '\0') {
 		free(to);
@@ -852,8 +852,7 @@ ixs_change_folder(struct tui_screen *sc)
 {
 	struct ixs		*s = sc->data;
 	struct tui_account	*ta = s->ta;
-	char			*f = tui_prompt("Open folder: ", NULL, 0, NULL,
-	    NULL);
+	char			*f = tui_prompt_folder("Open folder: ", ta);
 
 	if (f == NULL || *f == '\0') {
 		free(f);

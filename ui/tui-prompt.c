@@ -378,3 +378,4 @@ tui_complete_path(const char *text, void *arg)
 	free(home);
 	return out;
 }
+
