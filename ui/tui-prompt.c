@@ -378,4 +378,3 @@ tui_complete_path(const char *text, void *arg)
 	free(home);
 	return out;
 }
-
