@@ -66,6 +66,24 @@ ok "--sync of a name with &: exit 0" sh -c "[ $rc = 0 ]"
 bob --list "$A" >"$T_TMP/l" 2>&1
 ok "--list of a name with &: its message" grep -qF "in-a $u" "$T_TMP/l"
 
+# --- roles set in the configuration, to folders named in UTF-8 -------------
+sed "/^\[account/a sent-folder = $B\ntrash-folder = $J" "$STEED_ENV/bob.conf" >"$T_TMP/roles.conf"
+chmod 600 "$T_TMP/roles.conf"
+rb() { XDG_DATA_HOME="$T_TMP/bob" XDG_CACHE_HOME="$T_TMP/bob-c" sm -F "$T_TMP/roles.conf" "$@"; }
+rb --check-config >"$T_TMP/cc" 2>&1
+ok "--check-config names the configured Sent and Trash" grep -qF "folders: Sent \"$B\" (sent-folder); Trash \"$J\" (trash-folder); Drafts, Archive as the server marks them" "$T_TMP/cc"
+echo "to alice" | rb -s "sent-b $u" --no-encrypt "$STEED_ALICE" >"$T_TMP/o" 2>&1; rc=$?
+ok "-s with sent-folder set: exit 0" sh -c "[ $rc = 0 ]"
+ok "... its copy is in Bücher on the server" sh -c "for i in \$(seq 1 30); do [ \$(doveadm -c '$STEED_DOVECOT_CONF' search -u '$STEED_BOB' mailbox '$B' subject 'sent-b $u' | wc -l) = 1 ] && exit 0; sleep 0.3; done; exit 1"
+ok "... and not in Sent" [ "$(count Sent "sent-b $u")" = 0 ]
+save INBOX "del-j $u"
+rb --sync INBOX >/dev/null 2>&1
+ud=$(uid INBOX "del-j $u")
+rb --delete "$ud" >"$T_TMP/o" 2>&1; rc=$?
+ok "--delete with trash-folder set: exit 0" sh -c "[ $rc = 0 ]"
+ok "... the message went to 日本語" [ "$(count "$J" "del-j $u")" = 1 ]
+ok "... not to Trash" [ "$(count Trash "del-j $u")" = 0 ]
+
 # --- a folder the server will not count ------------------------------------
 X="Unreadable $u"
 dove mailbox create -u "$STEED_BOB" "$X" || bail "doveadm cannot create $X"
