@@ -79,6 +79,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	struct imap_pre		*pre;
 	mailimap		*imap = NULL;
 	struct imap_folder	*folders = NULL;
+	struct account		 acct;
 	struct buf		 b;
 	enum imap_ops_how	 how;
 	char			 flags[IMAP_OPS_FLAGS_SIZE];
@@ -138,19 +139,30 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	}
 	if (!more(imap, &f, rc, &cause))
 		goto out;
-	if ((name = imap_role_folder(imap, NULL, IMAP_ROLE_SENT, &cause)) !=
-	    NULL)
+	/*
+	 * The roles' lookup. Its NAMESPACE tells the guard of a TLS stream,
+	 * which this is not: with NAMESPACE offered, the lookup is made with
+	 * every role configured (LIST only), then NAMESPACE is asked here,
+	 * the guard told as imap_role_prefix() tells a real one.
+	 */
+	if (imap_session_offers(imap, "NAMESPACE")) {
+		memset(&acct, 0, sizeof acct);
+		acct.sent_folder = acct.trash_folder = (char *)"S";
+		acct.drafts_folder = acct.archive_folder = (char *)"D";
+		if ((name = imap_role_folder(imap, &acct, IMAP_ROLE_SENT,
+		    &cause)) != NULL)
+			free(name);
+		if (!more(imap, &f, 0, &cause))
+			goto out;
+		imap_frame_namespace_one(&frame);
+		name = imap_role_prefix(imap);
+		FUZZ_ASSERT(name != NULL);
+		free(name);
+	} else if ((name = imap_role_folder(imap, NULL, IMAP_ROLE_SENT,
+	    &cause)) != NULL)
 		free(name);
 	if (!more(imap, &f, 0, &cause))
 		goto out;
-	/* NAMESPACE, as imap_role_find() asks it when a role is not marked:
-	 * the guard lets its answer through up to the tagged reply */
-	if (imap_session_offers(imap, "NAMESPACE")) {
-		imap_frame_namespace_one(&frame);
-		free(imap_role_prefix(imap));
-		if (!more(imap, &f, 0, &cause))
-			goto out;
-	}
 	rc = imap_mailbox_has_msgid(imap, "Sent", "<m@example.org>", &cause);
 	FUZZ_ASSERT(rc >= -1 && rc <= 1);
 	if (!more(imap, &f, 0, &cause))
