@@ -120,17 +120,25 @@ imap_role_special(const struct imap_role_box *boxes, size_t n,
 	return NULL;
 }
 
-int
-imap_role_needs_names(const struct imap_role_box *boxes, size_t n,
-    const char *const configured[IMAP_ROLES])
+/* Would the choice look for one of the roles of mask by its name? */
+static int
+imap_role_needs(const struct imap_role_box *boxes, size_t n,
+    const char *const configured[IMAP_ROLES], unsigned mask)
 {
 	int	role;
 
 	for (role = 0; role < IMAP_ROLES; role++)
-		if (configured[role] == NULL &&
+		if ((mask & (1u << role)) && configured[role] == NULL &&
 		    imap_role_special(boxes, n, role) == NULL)
 			return 1;
 	return 0;
+}
+
+int
+imap_role_needs_names(const struct imap_role_box *boxes, size_t n,
+    const char *const configured[IMAP_ROLES])
+{
+	return imap_role_needs(boxes, n, configured, (1u << IMAP_ROLES) - 1);
 }
 
 void
@@ -247,9 +255,13 @@ imap_role_prefix(mailimap *imap)
 	return prefix != NULL ? prefix : xstrdup("");
 }
 
-int
-imap_role_find(mailimap *imap, const struct account *a, struct imap_roles *r,
-    char **cause)
+/*
+ * imap_role_find() for the roles of mask: NAMESPACE is asked only when
+ * one of them is left to its name (the others may then go without).
+ */
+static int
+imap_role_find_some(mailimap *imap, const struct account *a, unsigned mask,
+    struct imap_roles *r, char **cause)
 {
 	clist				*list = NULL;
 	clistiter			*it;
@@ -278,7 +290,7 @@ imap_role_find(mailimap *imap, const struct account *a, struct imap_roles *r,
 		n++;
 	}
 	mailimap_list_result_free(list);
-	if (imap_role_needs_names(boxes, n, configured) &&
+	if (imap_role_needs(boxes, n, configured, mask) &&
 	    imap->imap_stream != NULL)
 		prefix = imap_role_prefix(imap);
 	imap_role_choose(boxes, n, prefix, configured, r);
@@ -287,10 +299,19 @@ imap_role_find(mailimap *imap, const struct account *a, struct imap_roles *r,
 	free(boxes);
 	free(prefix);
 	for (role = 0; role < IMAP_ROLES; role++)
-		log_msg(LOG_INFO, "IMAP: %s folder: %s (%s)",
-		    imap_role_words[role], r->name[role] != NULL ?
-		    r->name[role] : "none", imap_role_how_words(r->how[role]));
+		if (mask & (1u << role))
+			log_msg(LOG_INFO, "IMAP: %s folder: %s (%s)",
+			    imap_role_words[role], r->name[role] != NULL ?
+			    r->name[role] : "none",
+			    imap_role_how_words(r->how[role]));
 	return 0;
+}
+
+int
+imap_role_find(mailimap *imap, const struct account *a, struct imap_roles *r,
+    char **cause)
+{
+	return imap_role_find_some(imap, a, (1u << IMAP_ROLES) - 1, r, cause);
 }
 
 char *
@@ -300,7 +321,7 @@ imap_role_folder(mailimap *imap, const struct account *a,
 	struct imap_roles	 r;
 	char			*name;
 
-	if (imap_role_find(imap, a, &r, cause) == -1)
+	if (imap_role_find_some(imap, a, 1u << role, &r, cause) == -1)
 		return NULL;
 	if ((name = r.name[role]) == NULL)
 		*cause = xasprintf("the server has no %s folder: none is "
