@@ -324,9 +324,10 @@ main_check_oauth2(struct config *cf)
 }
 
 /*
- * --check-config's line on an account's Sent, Trash, Drafts and Archive:
- * those its configuration names, and that the others are asked of the
- * server (imap-role.h; the folder screen shows what it chose).
+ * --check-config's lines on an account's Sent, Trash, Drafts and Archive:
+ * a line for each one its configuration names, then one for the others,
+ * which are asked of the server (imap-role.h; the folder screen shows
+ * what it chose).
  */
 static void
 main_check_roles(const struct account *a)
@@ -334,35 +335,25 @@ main_check_roles(const struct account *a)
 	struct buf	 b;
 	const char	*name, *sep = "";
 	char		*safe;
-	int		 role, rest = 0;
+	int		 role;
 
 	buf_init(&b);
-	buf_adds(&b, "    folders:");
 	for (role = 0; role < IMAP_ROLES; role++) {
 		if ((name = imap_role_configured(a, role)) == NULL) {
-			rest++;
+			buf_addf(&b, "%s%s", sep, imap_role_word(role));
+			sep = ", ";
 			continue;
 		}
 		safe = strsafe(name, 0);
-		buf_addf(&b, "%s %s \"%s\" (%s)", sep, imap_role_word(role),
-		    safe, imap_role_setting(role));
+		printf("    %s: \"%s\" (%s)\n", imap_role_word(role), safe,
+		    imap_role_setting(role));
 		free(safe);
-		sep = ";";
 	}
-	if (rest > 0) {
-		buf_addf(&b, "%s ", sep);
-		sep = "";
-		for (role = 0; role < IMAP_ROLES; role++) {
-			if (imap_role_configured(a, role) != NULL)
-				continue;
-			buf_addf(&b, "%s%s", sep, imap_role_word(role));
-			sep = ", ";
-		}
-		buf_adds(&b, " as the server marks them (special-use), else "
-		    "by their usual names");
+	if (b.len > 0) {
+		buf_addc(&b, '\0');
+		printf("    %s: as the server marks them, else by name\n",
+		    b.data);
 	}
-	buf_addc(&b, '\0');
-	printf("%s\n", b.data);
 	buf_free(&b);
 }
 

@@ -71,7 +71,9 @@ sed "/^\[account/a sent-folder = $B\ntrash-folder = $J" "$STEED_ENV/bob.conf" >"
 chmod 600 "$T_TMP/roles.conf"
 rb() { XDG_DATA_HOME="$T_TMP/bob" XDG_CACHE_HOME="$T_TMP/bob-c" sm -F "$T_TMP/roles.conf" "$@"; }
 rb --check-config >"$T_TMP/cc" 2>&1
-ok "--check-config names the configured Sent and Trash" grep -qF "folders: Sent \"$B\" (sent-folder); Trash \"$J\" (trash-folder); Drafts, Archive as the server marks them" "$T_TMP/cc"
+ok "--check-config names the configured Sent" grep -qxF "    Sent: \"$B\" (sent-folder)" "$T_TMP/cc"
+ok "... and Trash" grep -qxF "    Trash: \"$J\" (trash-folder)" "$T_TMP/cc"
+ok "... and says the others are the server's" grep -qxF "    Drafts, Archive: as the server marks them, else by name" "$T_TMP/cc"
 echo "to alice" | rb -s "sent-b $u" --no-encrypt "$STEED_ALICE" >"$T_TMP/o" 2>&1; rc=$?
 ok "-s with sent-folder set: exit 0" sh -c "[ $rc = 0 ]"
 ok "... its copy is in Bücher on the server" sh -c "for i in \$(seq 1 30); do [ \$(doveadm -c '$STEED_DOVECOT_CONF' search -u '$STEED_BOB' mailbox '$B' subject 'sent-b $u' | wc -l) = 1 ] && exit 0; sleep 0.3; done; exit 1"
