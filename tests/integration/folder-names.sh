@@ -29,6 +29,14 @@ ok "--folders: 日本語 shown decoded" grep -qF -- "$J	" "$T_TMP/f"
 ok "--folders: a child folder shown decoded" grep -qF -- "$R	" "$T_TMP/f"
 ok "--folders: no modified UTF-7 left" sh -c "! grep -q '&[A-Za-z0-9+,]*-' '$T_TMP/f'"
 
+# Dovecot marks no folder \Archive: listing the folders looks for one by
+# name, asking NAMESPACE, whose answer the guard below libetpan lets
+# through for that command
+bob -d 2 --folders >"$T_TMP/f2" 2>"$T_TMP/e2"; rc=$?
+ok "--folders with NAMESPACE asked: exit 0, nothing on standard error" sh -c "[ $rc = 0 ] && [ ! -s '$T_TMP/e2' ]"
+ok "... NAMESPACE was sent and answered" sh -c "grep -q 'NAMESPACE' '$T_TMP/bob-c/steedmail/debug.log' && grep -q 'Archive folder: none (none found)' '$T_TMP/bob-c/steedmail/debug.log'"
+ok "... the Trash role found by its special use" grep -q 'Trash folder: Trash (marked by the server)' "$T_TMP/bob-c/steedmail/debug.log"
+
 # --- sync and fetch ------------------------------------------------------
 save "$B" "in-b $u"
 bob --sync "$B" >"$T_TMP/o" 2>&1; rc=$?
