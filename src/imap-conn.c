@@ -23,6 +23,8 @@
 #include "frontend.h"
 #include "imap-conn.h"
 #include "imap-mailbox.h"
+#include "imap-name.h"
+#include "imap-role.h"
 #include "imap-session.h"
 #include "log.h"
 #include "oauth2.h"
@@ -297,11 +299,16 @@ static int
 imap_conn_do_select(struct imap_conn *c, const char *mailbox, char **cause)
 {
 	uint32_t	old;
+	char		*wire;
 	int		err;
 
 	free(c->mailbox);
 	c->mailbox = NULL;
-	if ((err = mailimap_select(c->imap, mailbox)) != MAILIMAP_NO_ERROR)
+	if ((wire = imap_name_encode(mailbox, cause)) == NULL)
+		return IMAP_OPS_REFUSED;
+	err = mailimap_select(c->imap, wire);
+	free(wire);
+	if (err != MAILIMAP_NO_ERROR)
 		return imap_ops_error(c->imap, err, "SELECT", cause);
 	if ((old = imap_conn_selected(c, mailbox)) != 0) {
 		*cause = xasprintf("the UIDVALIDITY of %s changed (%u to %u) "
@@ -841,7 +848,7 @@ imap_conn_move_one(struct imap_conn *c, void *arg, char **cause)
 	int				 rc;
 
 	if (m->to == NULL && m->trash == NULL &&
-	    (m->trash = imap_mailbox_special(c->imap, "Trash",
+	    (m->trash = imap_role_folder(c->imap, c->a, IMAP_ROLE_TRASH,
 	    cause)) == NULL)
 		return imap_conn_classify(c);
 	if ((rc = imap_conn_exists(c, m->uid, m->tries++ > 0, cause)) !=

@@ -143,6 +143,8 @@ imap_frame_end(struct imap_frame *f)
 	f->collect = 1;
 	if (f->tagged && f->streamed > 0)
 		f->streamed--;
+	if (f->tagged && f->namespace > 0)
+		f->namespace--;
 	if (f->tagged)
 		f->badcharsets = 0;
 	f->statusdata = f->emptylist = 0;
@@ -197,8 +199,10 @@ imap_frame_status(const struct imap_frame *f)
  * QRESYNC, SORT), registered whether or not a command asked for them;
  * the ANNOTATEMORE one frees a list it never made on a broken answer
  * (found by fuzzing libetpan built with the fuzzer's instrumentation).
- * No command of steedmail's asks for any of them, so a server sending one
- * is refused rather than let into those parsers. Nor is a tagged response
+ * No command of steedmail's asks for any of them but NAMESPACE (asked once
+ * per role lookup, imap-role.c), so a server sending one is refused rather
+ * than let into those parsers; NAMESPACE only between the command and its
+ * tagged reply. Nor is a tagged response
  * that is not a status. -1 when it is one of these.
  */
 static int
@@ -229,6 +233,10 @@ imap_frame_unasked(struct imap_frame *f)
 		/* asked for once QRESYNC is enabled */
 		if (f->qresync && (strcmp(words[i], "ENABLED") == 0 ||
 		    strcmp(words[i], "VANISHED") == 0))
+			return 0;
+		/* the answer to a NAMESPACE just sent, up to its tagged
+		 * reply (imap_frame_namespace()) */
+		if (f->namespace > 0 && strcmp(words[i], "NAMESPACE") == 0)
 			return 0;
 		return imap_frame_stop(f, "an untagged %s response, "
 		    "which steedmail never asks for", words[i]);
@@ -658,6 +666,23 @@ imap_frame_streamed(mailstream *s)
 
 	if ((f = net_tls_filter_arg(s, imap_frame_filter)) != NULL)
 		imap_frame_streamed_one(f);
+}
+
+void
+imap_frame_namespace_one(struct imap_frame *f)
+{
+	if (f->namespace < UINT_MAX)
+		f->namespace++;
+}
+
+void
+imap_frame_namespace(mailstream *s)
+{
+	struct imap_frame	*f;
+
+	if (s != NULL && (f = net_tls_filter_arg(s, imap_frame_filter)) !=
+	    NULL)
+		imap_frame_namespace_one(f);
 }
 
 void

@@ -96,6 +96,9 @@ struct imap_frame {
 	int		 emptylist;	/* its list is open, nothing in it yet */
 	int		 qresync;	/* QRESYNC was enabled: ENABLED and
 					   VANISHED are asked for */
+	unsigned	 namespace;	/* NAMESPACE commands whose tagged
+					   reply has not come: their untagged
+					   NAMESPACE is asked for */
 	char		 status[IMAP_FRAME_STATUS_MAX + 2];
 	char		 word[12];	/* the word being read in the head */
 	char		 num[24];	/* the size as sent, for the reason */
@@ -141,6 +144,16 @@ int		 imap_frame_attach(mailstream *);
 void		 imap_frame_streamed(mailstream *);
 /* The same on a scanner of one's own. */
 void		 imap_frame_streamed_one(struct imap_frame *);
+
+/*
+ * A NAMESPACE command (RFC 2342) is about to be sent on s: its untagged
+ * NAMESPACE answer is let through to libetpan's parser, up to the tagged
+ * reply that ends the command (one call per command, as
+ * imap_frame_streamed()). At any other time NAMESPACE data is refused.
+ */
+void		 imap_frame_namespace(mailstream *);
+/* The same on a scanner of one's own. */
+void		 imap_frame_namespace_one(struct imap_frame *);
 
 /*
  * steedmail asks the server for QRESYNC (RFC 7162), on 1: its ENABLED

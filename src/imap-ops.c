@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "imap-frame.h"
+#include "imap-name.h"
 #include "imap-ops.h"
 #include "imap-session.h"
 #include "log.h"
@@ -263,11 +264,15 @@ int
 imap_ops_copy(mailimap *imap, uint32_t uid, const char *to, char **cause)
 {
 	struct mailimap_set	*set;
+	char			*wire;
 	int			 err;
 
+	if ((wire = imap_name_encode(to, cause)) == NULL)
+		return IMAP_OPS_REFUSED;
 	set = imap_ops_set(&uid, 1);
-	err = mailimap_uid_copy(imap, set, to);
+	err = mailimap_uid_copy(imap, set, wire);
 	mailimap_set_free(set);
+	free(wire);
 	return imap_ops_error(imap, err, "UID COPY", cause);
 }
 
@@ -276,13 +281,16 @@ imap_ops_move(mailimap *imap, uint32_t uid, const char *to,
     enum imap_ops_how *how, char **cause)
 {
 	struct mailimap_set	*set;
-	char			*why = NULL;
+	char			*why = NULL, *wire;
 	int			 err, rc;
 
 	if (imap_session_offers(imap, "MOVE")) {
+		if ((wire = imap_name_encode(to, cause)) == NULL)
+			return IMAP_OPS_REFUSED;
 		set = imap_ops_set(&uid, 1);
-		err = mailimap_uid_move(imap, set, to);
+		err = mailimap_uid_move(imap, set, wire);
 		mailimap_set_free(set);
+		free(wire);
 		if ((rc = imap_ops_error(imap, err, "UID MOVE", cause)) ==
 		    IMAP_OPS_OK)
 			*how = IMAP_OPS_MOVED;

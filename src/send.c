@@ -16,6 +16,7 @@
 #include "buf.h"
 #include "draft.h"
 #include "imap-mailbox.h"
+#include "imap-role.h"
 #include "imap-session.h"
 #include "log.h"
 #include "oauth2.h"
@@ -168,8 +169,8 @@ send_imap(struct send_ctx *ctx, struct send_conn *c, const char **why)
 		c->imap = imap_session_open(c->a, send_ca_file(ctx, c->a), pw,
 		    &c->imap_error);
 		if (c->imap != NULL) {
-			c->sent = imap_mailbox_special(c->imap, "Sent",
-			    &c->imap_error);
+			c->sent = imap_role_folder(c->imap, c->a,
+			    IMAP_ROLE_SENT, &c->imap_error);
 			if (c->sent == NULL) {
 				imap_session_close(c->imap);
 				c->imap = NULL;

@@ -541,7 +541,9 @@ cmd_idle(struct cmd_ctx *ctx)
 /*
  * --folders: one line per folder the account can open: its name, how many
  * of its messages are unseen, how many there are; INBOX and the special
- * folders (Drafts, Sent, Archive, Flagged, Junk, Trash) first.
+ * folders (Drafts, Sent, Archive, Flagged, Junk, Trash) first. A folder
+ * the server would not count (STATUS failed) has "?" for both, and a
+ * warning on standard error says why; the exit status stays 0.
  */
 int
 cmd_folders(struct cmd_ctx *ctx)
@@ -567,10 +569,19 @@ cmd_folders(struct cmd_ctx *ctx)
 	for (i = 0; i < n; i++) {
 		buf_reset(&b);
 		cmd_list_field(&b, f[i].name);
-		buf_addf(&b, "\t%u\t%u\n", f[i].unseen, f[i].total);
+		if (f[i].status_error != NULL)
+			buf_adds(&b, "\t?\t?\n");
+		else
+			buf_addf(&b, "\t%u\t%u\n", f[i].unseen, f[i].total);
 		fwrite(b.data, 1, b.len, stdout);
 	}
 	buf_free(&b);
+	/* a folder the server would not count is listed, and said here */
+	for (i = 0; i < n; i++)
+		if (f[i].status_error != NULL)
+			cmd_print(stderr, "steedmail: warning: ",
+			    "folder %s not counted: %s", f[i].name,
+			    f[i].status_error);
 	imap_mailbox_list_free(f, n);
 	if (fflush(stdout) != 0)
 		rc = EX_IOERR;

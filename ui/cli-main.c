@@ -14,8 +14,10 @@
 #include <sysexits.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "cli.h"
 #include "config.h"
+#include "imap-role.h"
 #include "log.h"
 #include "oauth2.h"
 #include "paths.h"
@@ -327,6 +329,40 @@ main_check_oauth2(struct config *cf)
 	}
 }
 
+/*
+ * --check-config's lines on an account's Sent, Trash, Drafts and Archive:
+ * a line for each one its configuration names, then one for the others,
+ * which are asked of the server (imap-role.h; the folder screen shows
+ * what it chose).
+ */
+static void
+main_check_roles(const struct account *a)
+{
+	struct buf	 b;
+	const char	*name, *sep = "";
+	char		*safe;
+	int		 role;
+
+	buf_init(&b);
+	for (role = 0; role < IMAP_ROLES; role++) {
+		if ((name = imap_role_configured(a, role)) == NULL) {
+			buf_addf(&b, "%s%s", sep, imap_role_word(role));
+			sep = ", ";
+			continue;
+		}
+		safe = strsafe(name, 0);
+		printf("    %s: \"%s\" (%s)\n", imap_role_word(role), safe,
+		    imap_role_setting(role));
+		free(safe);
+	}
+	if (b.len > 0) {
+		buf_addc(&b, '\0');
+		printf("    %s: as the server marks them, else by name\n",
+		    b.data);
+	}
+	buf_free(&b);
+}
+
 int
 cmd_check_config(struct cmd_ctx *ctx)
 {
@@ -359,6 +395,7 @@ cmd_check_config(struct cmd_ctx *ctx)
 		    a->smtp.tls == CONFIG_TLS_IMPLICIT ? "smtps" : "smtp",
 		    a->smtp.host, a->smtp.port);
 		free(safe);
+		main_check_roles(a);
 	}
 	return EX_OK;
 }

@@ -895,8 +895,8 @@ ixs_move_to(struct ixs *s, const uint32_t *uids, size_t n, int copy)
 {
 	struct tui_job	 j;
 	uint64_t	 job;
-	char		*to = tui_prompt(copy ? "Copy to folder: " :
-	    "Move to folder: ", NULL, 0, NULL, NULL);
+	char		*to = tui_prompt_folder(copy ? "Copy to folder: " :
+	    "Move to folder: ", s->ta);
 
 	if (to == NULL || *to == '\0') {
 		free(to);
@@ -919,8 +919,7 @@ ixs_change_folder(struct tui_screen *sc)
 {
 	struct ixs		*s = sc->data;
 	struct tui_account	*ta = s->ta;
-	char			*f = tui_prompt("Open folder: ", NULL, 0, NULL,
-	    NULL);
+	char			*f = tui_prompt_folder("Open folder: ", ta);
 
 	if (f == NULL || *f == '\0') {
 		free(f);

@@ -505,8 +505,8 @@ pager_move(struct pager *p, enum tui_job_kind kind)
 {
 	char	*to;
 
-	to = tui_prompt(kind == TJ_MOVE ? "Move to folder: " :
-	    "Copy to folder: ", NULL, 0, NULL, NULL);
+	to = tui_prompt_folder(kind == TJ_MOVE ? "Move to folder: " :
+	    "Copy to folder: ", p->acct);
 	if (to == NULL)
 		return;
 	if (*to != '\0') {

@@ -61,6 +61,12 @@ struct tui_account {
 	char		*watch;
 	char		*down;		/* why not connected, or NULL */
 	char		*progress;	/* the running job's progress */
+	char		**names;	/* the folders of the last list (for
+					   Tab completion), or NULL */
+	size_t		 nnames;
+	int		 names_failed;	/* the last TJ_FOLDERS failed */
+	uint64_t	 names_job;	/* the interface's: a TJ_FOLDERS
+					   asked for them */
 	int		 idling;
 	int		 idle_sync;	/* the worker's: a sync IDLE asked for */
 	/* a question waiting for the interface thread */
@@ -79,6 +85,37 @@ struct tui_account {
 	struct cache	*ui_cache;	/* the interface thread's */
 	struct trust_store *ui_ts;
 };
+
+/* ---- the folder names kept for completion ---------------------------------- */
+
+static void
+free_names(char **names, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* The worker listed the folders: their names, for tui_account_folders(). */
+static void
+keep_names(struct tui_account *ta, const struct imap_folder *f, size_t n)
+{
+	char	**names, **old;
+	size_t	  i, nold;
+
+	names = xreallocarray(NULL, n + 1, sizeof *names);
+	for (i = 0; i < n; i++)
+		names[i] = xstrdup(f[i].name);
+	pthread_mutex_lock(&ta->mu);
+	old = ta->names;
+	nold = ta->nnames;
+	ta->names = names;
+	ta->nnames = n;
+	pthread_mutex_unlock(&ta->mu);
+	free_names(old, nold);
+}
 
 /* ---- the event queue ---------------------------------------------------- */
 
@@ -747,6 +784,13 @@ run_job(struct tui_account *ta, struct job *jb)
 	case TJ_FOLDERS:
 		ev->result = session_folders(ta->s, &ev->folders,
 		    &ev->nfolders, &ev->cause);
+		if (ev->result == 0)
+			keep_names(ta, ev->folders, ev->nfolders);
+		else {
+			pthread_mutex_lock(&ta->mu);
+			ta->names_failed = 1;
+			pthread_mutex_unlock(&ta->mu);
+		}
 		break;
 	case TJ_OPEN:
 		do_open(ta, j, ev);
@@ -987,6 +1031,7 @@ tui_account_stop(struct tui_account *ta, int wait_ms)
 	free(ta->watch);
 	free(ta->down);
 	free(ta->progress);
+	free_names(ta->names, ta->nnames);
 	pthread_mutex_destroy(&ta->mu);
 	pthread_cond_destroy(&ta->cv);
 	free(ta);
@@ -1092,6 +1137,35 @@ tui_account_down(struct tui_account *ta)
 	copy = dup_or_null(ta->down);
 	pthread_mutex_unlock(&ta->mu);
 	return copy;
+}
+
+char **
+tui_account_folders(struct tui_account *ta, size_t *n)
+{
+	char	**names = NULL;
+	size_t	  i;
+	int	  again;
+
+	pthread_mutex_lock(&ta->mu);
+	again = ta->names_failed;
+	ta->names_failed = 0;
+	*n = ta->nnames;
+	if (ta->names != NULL) {
+		names = xreallocarray(NULL, ta->nnames + 1, sizeof *names);
+		for (i = 0; i < ta->nnames; i++)
+			names[i] = xstrdup(ta->names[i]);
+		names[i] = NULL;
+	}
+	pthread_mutex_unlock(&ta->mu);
+	/* never listed: ask once, the answer is kept by the worker */
+	if (names == NULL && (ta->names_job == 0 || again)) {
+		struct tui_job	j;
+
+		memset(&j, 0, sizeof j);
+		j.kind = TJ_FOLDERS;
+		ta->names_job = tui_submit(ta, &j);
+	}
+	return names;
 }
 
 const char *

@@ -235,6 +235,12 @@ int		 tui_yesno_no(const char *fmt, ...)
 		     __attribute__((format(printf, 1, 2)));
 /* Tab completion of file names, for tui_prompt(). */
 char		*tui_complete_path(const char *, void *);
+struct tui_account;
+/* Tab completion of the folder names of an account (arg), from the list
+ * its worker last made. */
+char		*tui_complete_folder(const char *, void *);
+/* A line of input that names a folder of the account: Tab completes. */
+char		*tui_prompt_folder(const char *question, struct tui_account *);
 
 /* ---- the worker (tui-worker.c) ---------------------------------------- */
 
@@ -329,6 +335,12 @@ void		 tui_cancel(struct tui_account *);
 void		 tui_watch(struct tui_account *, const char *folder);
 /* Last known state, for the status bar: NULL when connected. */
 const char	*tui_account_down(struct tui_account *);
+/*
+ * The names of the account's folders as the worker last listed them
+ * (TJ_FOLDERS, whoever asked), allocated and NULL-terminated, *n of them;
+ * NULL when no list came yet (one is then asked for, once).
+ */
+char		**tui_account_folders(struct tui_account *, size_t *n);
 /* Progress of the job in progress ("fetching headers 1,200/100,000") or
  * NULL; for the status bar. */
 const char	*tui_account_progress(struct tui_account *);
