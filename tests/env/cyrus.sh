@@ -29,6 +29,13 @@ se_cyrus_setup() {
 		"$_r/var/spool/cyrus/mail" "$_r/var/spool/cyrus/news" \
 		"$_r/var/spool/sieve" "$_r/run/cyrus/proc" "$_r/run/cyrus/lock" \
 		"$_r/run/cyrus/socket" || se_fail "cannot create $_r"
+	# What Debian's makedirs (run by the package) makes in configdirectory:
+	# without socket/, imapd cannot talk to idled, and IDLE polls once a
+	# minute.
+	for _k in db proc socket log msg user quota lock; do
+		mkdir -p "$_r/var/lib/cyrus/$_k" && chmod 0700 "$_r/var/lib/cyrus/$_k" ||
+			se_fail "cannot create $_r/var/lib/cyrus/$_k"
+	done
 	chown -R "$SE_MAIL_UID:$SE_MAIL_GID" "$_r/var/lib/cyrus" \
 		"$_r/var/spool/cyrus" "$_r/var/spool/sieve" "$_r/run/cyrus"
 	chmod 0750 "$_r/var/lib/cyrus" "$_r/var/spool/cyrus"
