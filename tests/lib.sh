@@ -71,20 +71,25 @@ with_test_hosts() {
 	    "$@"
 }
 
-# server_account NAME SERVER [USER]: write a steedmail configuration whose
-# one account, NAME, is USER (alice, the default, or bob) on the IMAP
-# server SERVER of the environment (dovecot, cyrus or courier; the last two
-# only where tests/env/run started them: STEED_ENV_SERVERS), over IMAPS,
+# server_account NAME SERVER [USER [starttls]]: write a steedmail
+# configuration whose one account, NAME, is USER (alice, the default, or
+# bob) on the IMAP server SERVER of the environment (dovecot, cyrus or
+# courier; the last two only where tests/env/run started them:
+# STEED_ENV_SERVERS), over IMAPS (or, with "starttls", IMAP and STARTTLS),
 # with Postfix's submission for SMTP, the test CA and the password inline.
 # The file is $T_TMP/NAME.conf; its path is printed. Use it with sm -F.
 server_account() {
-	local _name=$1 _srv=$2 _user=${3:-alice} _port _f _addr _pass
+	local _name=$1 _srv=$2 _user=${3:-alice} _port _f _addr _pass _url=imaps _v
 	case $_srv in
-	dovecot) _port=${STEED_IMAPS_PORT:-} ;;
-	cyrus) _port=${STEED_CYRUS_IMAPS_PORT:-} ;;
-	courier) _port=${STEED_COURIER_IMAPS_PORT:-} ;;
+	dovecot) _v=STEED_IMAPS_PORT ;;
+	cyrus) _v=STEED_CYRUS_IMAPS_PORT ;;
+	courier) _v=STEED_COURIER_IMAPS_PORT ;;
 	*) echo "server_account: unknown server '$_srv'" >&2; return 2 ;;
 	esac
+	if [ "${4:-}" = starttls ]; then
+		_v=${_v%S_PORT}_PORT _url=imap
+	fi
+	_port=${!_v:-}
 	[ -n "$_port" ] || {
 		echo "server_account: $_srv is not running in this environment (STEED_ENV_SERVERS)" >&2
 		return 2
@@ -102,7 +107,7 @@ ca-file = $STEED_CA_FILE
 [account $_name]
 name = $_user on $_srv
 address = $_addr
-imap = imaps://localhost:$_port
+imap = $_url://localhost:$_port
 smtp = smtp://localhost:$STEED_SUBMISSION_PORT
 password = $_pass
 EOC

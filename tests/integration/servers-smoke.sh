@@ -110,6 +110,10 @@ for s in dovecot cyrus courier; do
 	ok "$s: --sync INBOX after the changes counts what is left" \
 		same "$(synced "$conf")" \
 		"$($IC --server "$s" count INBOX)"
+	conf=$(server_account "smoke-$s-starttls" "$s" alice starttls) ||
+		bail "server_account $s starttls failed"
+	ok "$s: --sync INBOX over IMAP with STARTTLS" \
+		same "$(synced "$conf")" "$($IC --server "$s" count INBOX)"
 done
 
 [ "$t_n" -gt 0 ] || bail "no checks ran"
