@@ -70,3 +70,47 @@ with_test_hosts() {
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
 	    "$@"
 }
+
+# server_account NAME SERVER [USER [starttls]]: write a steedmail
+# configuration whose one account, NAME, is USER (alice, the default, or
+# bob) on the IMAP server SERVER of the environment (dovecot, cyrus or
+# courier; the last two only where tests/env/run started them:
+# STEED_ENV_SERVERS), over IMAPS (or, with "starttls", IMAP and STARTTLS),
+# with Postfix's submission for SMTP, the test CA and the password inline.
+# The file is $T_TMP/NAME.conf; its path is printed. Use it with sm -F.
+server_account() {
+	local _name=$1 _srv=$2 _user=${3:-alice} _port _f _addr _pass _url=imaps _v
+	case $_srv in
+	dovecot) _v=STEED_IMAPS_PORT ;;
+	cyrus) _v=STEED_CYRUS_IMAPS_PORT ;;
+	courier) _v=STEED_COURIER_IMAPS_PORT ;;
+	*) echo "server_account: unknown server '$_srv'" >&2; return 2 ;;
+	esac
+	if [ "${4:-}" = starttls ]; then
+		_v=${_v%S_PORT}_PORT _url=imap
+	fi
+	_port=${!_v:-}
+	[ -n "$_port" ] || {
+		echo "server_account: $_srv is not running in this environment (STEED_ENV_SERVERS)" >&2
+		return 2
+	}
+	case $_user in
+	alice) _addr=$STEED_ALICE _pass=$STEED_ALICE_PASS ;;
+	bob) _addr=$STEED_BOB _pass=$STEED_BOB_PASS ;;
+	*) echo "server_account: unknown user '$_user'" >&2; return 2 ;;
+	esac
+	_f=$T_TMP/$_name.conf
+	cat >"$_f" <<EOC
+# $_user on the test environment's $_srv (tests/lib.sh server_account)
+ca-file = $STEED_CA_FILE
+
+[account $_name]
+name = $_user on $_srv
+address = $_addr
+imap = $_url://localhost:$_port
+smtp = smtp://localhost:$STEED_SUBMISSION_PORT
+password = $_pass
+EOC
+	chmod 0600 "$_f"
+	echo "$_f"
+}
