@@ -962,21 +962,77 @@ imap_conn_copy(struct imap_conn *c, const char *mailbox, uint32_t uid,
 	return imap_conn_run(c, mailbox, imap_conn_copy_one, &k, cause);
 }
 
+struct imap_conn_expunge_arg {
+	uint32_t	*uids;		/* flagged deleted, before the EXPUNGE */
+	size_t		 n;
+};
+
+/*
+ * The UIDs flagged deleted, then away with them: UID EXPUNGE of those
+ * (UIDPLUS), else EXPUNGE. What a server tells of the expunge in its
+ * answer (EXPUNGE, VANISHED) is not read back: some servers (Cyrus) do
+ * not repeat it to a later CHANGEDSINCE (VANISHED) of the same
+ * connection, so the UIDs come from the search.
+ */
 static int
 imap_conn_expunge_one(struct imap_conn *c, void *arg, char **cause)
 {
-	int	err;
+	struct imap_conn_expunge_arg	*e = arg;
+	struct mailimap_search_key	*key;
+	clist				*res = NULL;
+	clistiter			*it;
+	char				*why = NULL;
+	int				 err, rc;
 
-	(void)arg;
+	free(e->uids);
+	e->uids = NULL;
+	e->n = 0;
+	key = mailimap_search_key_new(MAILIMAP_SEARCH_KEY_DELETED, NULL, NULL,
+	    NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+	    NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL);
+	if (key == NULL)
+		fatal("out of memory");
+	err = mailimap_uid_search(c->imap, NULL, key, &res);
+	mailimap_search_key_free(key);
+	if (err != MAILIMAP_NO_ERROR)
+		return imap_ops_error(c->imap, err, "UID SEARCH DELETED", cause);
+	for (it = clist_begin(res); it != NULL; it = clist_next(it)) {
+		e->uids = xreallocarray(e->uids, e->n + 1, sizeof *e->uids);
+		e->uids[e->n++] = *(uint32_t *)clist_content(it);
+	}
+	mailimap_search_result_free(res);
+	if (e->n == 0)
+		return IMAP_OPS_OK;
+	rc = imap_ops_expunge(c->imap, e->uids, e->n, &why);
+	if (rc != IMAP_OPS_UNSUPPORTED) {
+		*cause = why;
+		return rc;
+	}
+	free(why);
 	if ((err = mailimap_expunge(c->imap)) != MAILIMAP_NO_ERROR)
 		return imap_ops_error(c->imap, err, "EXPUNGE", cause);
 	return IMAP_OPS_OK;
 }
 
 int
-imap_conn_expunge(struct imap_conn *c, const char *mailbox, char **cause)
+imap_conn_expunge(struct imap_conn *c, const char *mailbox, size_t *n,
+    char **cause)
 {
-	return imap_conn_run(c, mailbox, imap_conn_expunge_one, NULL, cause);
+	struct imap_conn_expunge_arg	e;
+	size_t				i;
+	int				rc;
+
+	memset(&e, 0, sizeof e);
+	*n = 0;
+	rc = imap_conn_run(c, mailbox, imap_conn_expunge_one, &e, cause);
+	if (rc == IMAP_OPS_OK) {
+		for (i = 0; i < e.n; i++)
+			imap_conn_gone(c, mailbox, e.uids[i],
+			    IMAP_OPS_EXPUNGED);
+		*n = e.n;
+	}
+	free(e.uids);
+	return rc;
 }
 
 /* Searching the server: UID SEARCH TEXT, every word must match. */

@@ -98,7 +98,6 @@ int	 imap_conn_delete(struct imap_conn *, const char *mailbox,
  */
 int	 imap_conn_copy(struct imap_conn *, const char *mailbox, uint32_t uid,
 	    const char *to, char **cause);
-/* EXPUNGE: remove every message of mailbox flagged deleted. */
 /* A failed connection is not tried again by this connection's calls
  * (a batch command says why and ends); this forgets it, so the next call
  * connects again: for a program that keeps running. */
@@ -109,8 +108,13 @@ void	 imap_conn_offline(struct imap_conn *, const char *why);
  * TEXT, on the server); *uids allocated. */
 int	 imap_conn_search(struct imap_conn *, const char *mailbox,
 	    const char *words, uint32_t **uids, size_t *n, char **cause);
+/*
+ * Remove the messages of mailbox flagged deleted, and their rows from the
+ * header cache; *n says how many there were. With UIDPLUS only those
+ * found flagged deleted just before go (UID EXPUNGE).
+ */
 int	 imap_conn_expunge(struct imap_conn *, const char *mailbox,
-	    char **cause);
+	    size_t *n, char **cause);
 /* The mailboxes with their counts (imap_mailbox_list()). */
 int	 imap_conn_folders(struct imap_conn *, struct imap_folder **,
 	    size_t *n, char **cause);

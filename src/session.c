@@ -857,9 +857,10 @@ session_search(struct session *s, const char *folder, const char *words,
 }
 
 int
-session_expunge(struct session *s, const char *folder, char **cause)
+session_expunge(struct session *s, const char *folder, size_t *n,
+    char **cause)
 {
-	return imap_conn_expunge(s->conn, folder, cause);
+	return imap_conn_expunge(s->conn, folder, n, cause);
 }
 
 int

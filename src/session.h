@@ -233,7 +233,12 @@ void	 session_retry(struct session *);
  * (*uids allocated, ascending). */
 int	 session_search(struct session *, const char *folder,
 	    const char *words, uint32_t **uids, size_t *n, char **cause);
-int	 session_expunge(struct session *, const char *folder, char **cause);
+/*
+ * Remove the messages of folder flagged deleted (imap_conn_expunge()), *n
+ * says how many; their rows leave the header cache.
+ */
+int	 session_expunge(struct session *, const char *folder, size_t *n,
+	    char **cause);
 /*
  * The UIDs (ascending, *uids allocated) of the messages in folder with a
  * header field name holding value (SEARCH HEADER; "" matches any value).

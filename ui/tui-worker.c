@@ -736,27 +736,19 @@ do_uids(struct tui_account *ta, struct tui_job *j, struct tui_event *ev)
 	post_changed(ta, j->folder);
 }
 
-/*
- * EXPUNGE, then a sync, which takes the expunged rows out of the cache
- * and counts them: what the server removed, said in ev->text.
- */
+/* EXPUNGE: what the server removed, said in ev->text. */
 static void
 do_expunge(struct tui_account *ta, const char *folder, struct tui_event *ev)
 {
-	struct session_sync	ss;
+	size_t	n;
 
-	ev->result = session_expunge(ta->s, folder, &ev->cause);
-	if (ev->result != IMAP_OPS_OK)
-		return;
-	memset(&ss, 0, sizeof ss);
-	ev->result = session_sync(ta->s, folder, &ss, &ev->cause);
+	ev->result = session_expunge(ta->s, folder, &n, &ev->cause);
 	if (ev->result != IMAP_OPS_OK)
 		return;
 	post_changed(ta, folder);
-	ev->text = ss.st.expunged == 0 ? xasprintf("nothing in %s was "
-	    "flagged deleted", folder) : xasprintf("%u message%s removed from "
-	    "%s for good", (unsigned)ss.st.expunged, ss.st.expunged == 1 ?
-	    "" : "s", folder);
+	ev->text = n == 0 ? xasprintf("nothing in %s was flagged deleted",
+	    folder) : xasprintf("%zu message%s removed from %s for good", n,
+	    n == 1 ? "" : "s", folder);
 }
 
 static void

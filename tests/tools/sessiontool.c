@@ -202,6 +202,7 @@ main(int argc, char **argv)
 	struct session	*s;
 	pthread_t	 t;
 	char		*cause = NULL;
+	size_t		 n;
 	int		 thread = 0, rc;
 
 	signal(SIGPIPE, SIG_IGN);
@@ -260,7 +261,7 @@ main(int argc, char **argv)
 			res.cause = NULL;
 			session_op_result_free(&res);
 		} else
-			rc = session_expunge(s, argv[3], &cause);
+			rc = session_expunge(s, argv[3], &n, &cause);
 		if (rc != IMAP_OPS_OK)
 			st_fail(cause);
 		printf("ok\n");
