@@ -731,6 +731,35 @@ cache_mailbox_find(struct cache *c, const char *name,
 }
 
 int
+cache_mailbox_names(struct cache *c, char ***names, size_t *n, char **cause)
+{
+	sqlite3_stmt	*st;
+	const char	*name;
+	int		 rc;
+
+	*names = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(c->db, "SELECT name FROM mailbox ORDER BY name",
+	    -1, &st, NULL) != SQLITE_OK)
+		return cache_fail(c, "mailbox", cause);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if ((name = (const char *)sqlite3_column_text(st, 0)) == NULL)
+			continue;
+		*names = xreallocarray(*names, *n + 1, sizeof **names);
+		(*names)[(*n)++] = xstrdup(name);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		while (*n > 0)
+			free((*names)[--*n]);
+		free(*names);
+		*names = NULL;
+		return cache_fail(c, "mailbox", cause);
+	}
+	return 0;
+}
+
+int
 cache_mailbox(struct cache *c, const char *name, uint32_t uidvalidity,
     struct cache_mailbox *mb, char **cause)
 {

@@ -138,6 +138,13 @@ int	 cache_mailbox_peek(struct cache *, const char *name,
 	    struct cache_mailbox *, char **cause);
 int	 cache_mailbox_find(struct cache *, const char *name,
 	    struct cache_mailbox *mb, char **cause);
+/*
+ * The names of the mailboxes the cache holds (each synced once), by
+ * name, in an allocated *names of allocated strings. 0, or -1 and a
+ * cause.
+ */
+int	 cache_mailbox_names(struct cache *, char ***names, size_t *n,
+	    char **cause);
 
 /*
  * The UIDs of first..last (ascending) whose header fields can carry

@@ -155,6 +155,20 @@ const struct config_setting config_settings[] = {
 	  "auto|yes|no", "keep a copy of what is sent in the Sent folder: "
 	  "auto (default) does, unless the server is Gmail's, which keeps "
 	  "its own" },
+	{ "sent-folder", CONFIG_ACCOUNT, CONFIG_STRING, A(sent_folder), 0,
+	  "FOLDER", "the folder the copy of what is sent goes to (default: "
+	  "the one the server marks \\Sent, else one named Sent, Sent "
+	  "Items, Sent Messages or Sent Mail)" },
+	{ "trash-folder", CONFIG_ACCOUNT, CONFIG_STRING, A(trash_folder), 0,
+	  "FOLDER", "the folder deleted messages go to (default: the one "
+	  "marked \\Trash, else Trash, Deleted Items or Deleted Messages)" },
+	{ "drafts-folder", CONFIG_ACCOUNT, CONFIG_STRING, A(drafts_folder), 0,
+	  "FOLDER", "the folder postponed drafts are kept in on the server "
+	  "(default: the one marked \\Drafts, else Drafts, made if "
+	  "missing)" },
+	{ "archive-folder", CONFIG_ACCOUNT, CONFIG_STRING, A(archive_folder),
+	  0, "FOLDER", "the account's archive folder (default: the one "
+	  "marked \\Archive, else Archive or Archives)" },
 	{ "ca-file", CONFIG_ACCOUNT, CONFIG_PATH, A(ca_file), 0, "FILE",
 	  "PEM file of CA certificates trusted for this account" },
 	{ "cert-fingerprint", CONFIG_ACCOUNT, CONFIG_FINGERPRINT,

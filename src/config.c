@@ -905,6 +905,10 @@ config_free_account(struct account *a)
 	freezero_str(a->oauth2_client_secret);
 	free(a->oauth2_mechanism);
 	free(a->sent_copy);
+	free(a->sent_folder);
+	free(a->trash_folder);
+	free(a->drafts_folder);
+	free(a->archive_folder);
 	free(a->ca_file);
 	free(a->cert_fingerprint);
 	free(a->key);

@@ -47,6 +47,11 @@ struct account {
 	char		*oauth2_client_secret;
 	char		*oauth2_mechanism; /* oauthbearer, xoauth2; NULL: any */
 	char		*sent_copy;	/* "yes", "no", "auto"; NULL: auto */
+	/* the folders of the roles (imap-role.h); NULL: found */
+	char		*sent_folder;
+	char		*trash_folder;
+	char		*drafts_folder;
+	char		*archive_folder;
 	char		*ca_file;
 	char		*cert_fingerprint; /* 64 lower-case hex digits */
 	char		*key;		/* OpenPGP fingerprint, upper-case hex */

@@ -23,6 +23,8 @@
 #include "frontend.h"
 #include "imap-conn.h"
 #include "imap-mailbox.h"
+#include "imap-name.h"
+#include "imap-role.h"
 #include "imap-session.h"
 #include "log.h"
 #include "oauth2.h"
@@ -297,11 +299,16 @@ static int
 imap_conn_do_select(struct imap_conn *c, const char *mailbox, char **cause)
 {
 	uint32_t	old;
+	char		*wire;
 	int		err;
 
 	free(c->mailbox);
 	c->mailbox = NULL;
-	if ((err = mailimap_select(c->imap, mailbox)) != MAILIMAP_NO_ERROR)
+	if ((wire = imap_name_encode(mailbox, cause)) == NULL)
+		return IMAP_OPS_REFUSED;
+	err = mailimap_select(c->imap, wire);
+	free(wire);
+	if (err != MAILIMAP_NO_ERROR)
 		return imap_ops_error(c->imap, err, "SELECT", cause);
 	if ((old = imap_conn_selected(c, mailbox)) != 0) {
 		*cause = xasprintf("the UIDVALIDITY of %s changed (%u to %u) "
@@ -383,8 +390,8 @@ struct imap_conn_row {
 	char		*mailbox;
 	uint32_t	 uidvalidity;
 	uint32_t	 uid;
-	char		 add[IMAP_OPS_FLAGS_SIZE];
-	char		 remove[IMAP_OPS_FLAGS_SIZE];
+	msg_flags	 add;
+	msg_flags	 remove;
 };
 
 struct imap_conn_rows {
@@ -404,9 +411,8 @@ imap_conn_collect(const struct cache_pending *p, void *arg)
 	r->mailbox = xstrdup(p->mailbox);
 	r->uidvalidity = p->uidvalidity;
 	r->uid = p->uid;
-	/* Re-canonicalised: the table holds only what we wrote, but still. */
-	imap_ops_flags_apply(p->add, "", "", r->add);
-	imap_ops_flags_apply(p->remove, "", "", r->remove);
+	r->add = msg_flags_of(p->add);
+	r->remove = msg_flags_of(p->remove);
 	return 0;
 }
 
@@ -449,6 +455,7 @@ imap_conn_replay(struct imap_conn *c, char **cause)
 	struct imap_conn_rows	 rows;
 	struct imap_conn_row	*r;
 	char			*why;
+	char			 add[MSG_FLAGS_SIZE], remove[MSG_FLAGS_SIZE];
 	size_t			 i;
 	int			 rc = IMAP_OPS_OK;
 
@@ -478,9 +485,11 @@ imap_conn_replay(struct imap_conn *c, char **cause)
 			why = NULL;
 			break;
 		default:
+			msg_flags_letters(r->add, add);
+			msg_flags_letters(r->remove, remove);
 			imap_conn_warn(c, "a saved flag change (%s%s%s%s) of "
-			    "UID %u in %s was dropped: %s", *r->add ? "+" : "",
-			    r->add, *r->remove ? "-" : "", r->remove, r->uid,
+			    "UID %u in %s was dropped: %s", *add ? "+" : "",
+			    add, *remove ? "-" : "", remove, r->uid,
 			    r->mailbox, why);
 			imap_conn_done(c, r->id);
 			break;
@@ -584,9 +593,9 @@ imap_conn_fetch(struct imap_conn *c, const char *mailbox, uint32_t uid,
 
 struct imap_conn_flag_arg {
 	uint32_t	 uid;
-	const char	*add;
-	const char	*remove;
-	char		 flags[IMAP_OPS_FLAGS_SIZE];	/* the server's now */
+	msg_flags	 add;
+	msg_flags	 remove;
+	msg_flags	 flags;		/* the server's now */
 	int		 missing;
 };
 
@@ -600,7 +609,7 @@ imap_conn_flag_one(struct imap_conn *c, void *arg, char **cause)
 	if (rc != IMAP_OPS_OK)
 		return rc;
 	/* STORE to a UID that is not there succeeds; this tells. */
-	rc = imap_ops_get_flags(c->imap, f->uid, f->flags, cause);
+	rc = imap_ops_get_flags(c->imap, f->uid, &f->flags, cause);
 	f->missing = rc == IMAP_OPS_REFUSED;
 	return rc;
 }
@@ -608,15 +617,18 @@ imap_conn_flag_one(struct imap_conn *c, void *arg, char **cause)
 /* Record a change as pending, and show it in the cached flags. */
 static int
 imap_conn_flag_record(struct imap_conn *c, const char *mailbox,
-    const struct cache_mailbox *mb, uint32_t uid, const char *add,
-    const char *remove, const char *flags, int64_t *id, char **cause)
+    const struct cache_mailbox *mb, uint32_t uid, msg_flags add,
+    msg_flags remove, const char *flags, int64_t *id, char **cause)
 {
+	char	a[MSG_FLAGS_SIZE], r[MSG_FLAGS_SIZE];
 	int	n;
 
+	msg_flags_letters(add, a);
+	msg_flags_letters(remove, r);
 	if (cache_begin(c->cache, cause) == -1)
 		return -1;
 	if ((n = cache_pending_add(c->cache, mailbox, mb->uidvalidity, uid,
-	    add, remove, cause)) == -1 ||
+	    a, r, cause)) == -1 ||
 	    (flags != NULL && cache_set_flags(c->cache, mb, uid, flags,
 	    cause) == -1) ||
 	    cache_commit(c->cache, cause) == -1) {
@@ -630,10 +642,15 @@ imap_conn_flag_record(struct imap_conn *c, const char *mailbox,
 /* The server has answered: forget the pending row, set the flags known. */
 static void
 imap_conn_flag_settle(struct imap_conn *c, const struct cache_mailbox *mb,
-    uint32_t uid, int64_t id, const char *flags, int gone)
+    uint32_t uid, int64_t id, const msg_flags *set, int gone)
 {
-	char	*cause = NULL;
+	char	*cause = NULL, letters[MSG_FLAGS_SIZE];
+	char	*flags = NULL;
 
+	if (set != NULL) {
+		msg_flags_letters(*set, letters);
+		flags = letters;
+	}
 	if (cache_begin(c->cache, &cause) == -1 ||
 	    (gone && cache_delete(c->cache, mb, uid, &cause) == -1) ||
 	    (flags != NULL && cache_set_flags(c->cache, mb, uid, flags,
@@ -648,12 +665,13 @@ imap_conn_flag_settle(struct imap_conn *c, const struct cache_mailbox *mb,
 
 int
 imap_conn_flag(struct imap_conn *c, const char *mailbox, uint32_t uid,
-    const char *add, const char *remove, char **cause)
+    msg_flags add, msg_flags remove, char **cause)
 {
 	struct imap_conn_flag_arg	 f;
 	struct cache_mailbox		 mb;
-	char				 old[IMAP_OPS_FLAGS_SIZE];
-	char				 now[IMAP_OPS_FLAGS_SIZE];
+	char				 old[MSG_FLAGS_SIZE];
+	char				 now[MSG_FLAGS_SIZE];
+	msg_flags			 before;
 	char				*down = NULL, *why = NULL;
 	int64_t				 id;
 	int				 rc, had = 0;
@@ -684,7 +702,8 @@ imap_conn_flag(struct imap_conn *c, const char *mailbox, uint32_t uid,
 		free(down);
 		return IMAP_OPS_LOST;
 	}
-	imap_ops_flags_apply(old, add, remove, now);
+	before = msg_flags_of(old);
+	msg_flags_letters((before | add) & ~remove, now);
 	if (imap_conn_flag_record(c, mailbox, &mb, uid, add, remove,
 	    had ? now : NULL, &id, &why) == -1)
 		goto local;
@@ -703,11 +722,11 @@ imap_conn_flag(struct imap_conn *c, const char *mailbox, uint32_t uid,
 	if (rc == IMAP_OPS_LOST)
 		return IMAP_CONN_SAVED;
 	if (rc == IMAP_OPS_OK)
-		imap_conn_flag_settle(c, &mb, uid, id, f.flags, 0);
+		imap_conn_flag_settle(c, &mb, uid, id, &f.flags, 0);
 	else if (f.missing)
 		imap_conn_flag_settle(c, &mb, uid, id, NULL, 1);
 	else
-		imap_conn_flag_settle(c, &mb, uid, id, had ? old : NULL, 0);
+		imap_conn_flag_settle(c, &mb, uid, id, had ? &before : NULL, 0);
 	return rc;
 
 local:
@@ -724,7 +743,7 @@ imap_conn_gone(struct imap_conn *c, const char *mailbox, uint32_t uid,
     enum imap_ops_how how)
 {
 	struct cache_mailbox	 mb;
-	char			 flags[IMAP_OPS_FLAGS_SIZE];
+	char			 flags[MSG_FLAGS_SIZE];
 	char			*cause = NULL;
 	int			 rc;
 
@@ -738,7 +757,7 @@ imap_conn_gone(struct imap_conn *c, const char *mailbox, uint32_t uid,
 	}
 	if ((rc = cache_get_flags(c->cache, &mb, uid, flags, &cause)) == -1)
 		goto fail;
-	imap_ops_flags_apply(flags, "T", "", flags);
+	msg_flags_letters(msg_flags_of(flags) | MSG_DELETED, flags);
 	if (rc == 1 && cache_set_flags(c->cache, &mb, uid, flags,
 	    &cause) == -1)
 		goto fail;
@@ -753,10 +772,11 @@ fail:
 static int
 imap_conn_exists(struct imap_conn *c, uint32_t uid, int again, char **cause)
 {
-	char	 flags[IMAP_OPS_FLAGS_SIZE], *why = NULL;
-	int	 rc;
+	msg_flags	 flags;
+	char		*why = NULL;
+	int		 rc;
 
-	rc = imap_ops_get_flags(c->imap, uid, flags, &why);
+	rc = imap_ops_get_flags(c->imap, uid, &flags, &why);
 	if (rc == IMAP_OPS_REFUSED && again) {
 		*cause = xasprintf("%s (it may have gone just before the "
 		    "connection broke)", why);
@@ -828,7 +848,7 @@ imap_conn_move_one(struct imap_conn *c, void *arg, char **cause)
 	int				 rc;
 
 	if (m->to == NULL && m->trash == NULL &&
-	    (m->trash = imap_mailbox_special(c->imap, "Trash",
+	    (m->trash = imap_role_folder(c->imap, c->a, IMAP_ROLE_TRASH,
 	    cause)) == NULL)
 		return imap_conn_classify(c);
 	if ((rc = imap_conn_exists(c, m->uid, m->tries++ > 0, cause)) !=
@@ -843,7 +863,7 @@ imap_conn_move_one(struct imap_conn *c, void *arg, char **cause)
 		return imap_ops_move(c->imap, m->uid, m->trash, &m->how, cause);
 
 	/* In the trash already: away with it. */
-	if ((rc = imap_ops_store(c->imap, m->uid, "T", "", cause)) !=
+	if ((rc = imap_ops_store(c->imap, m->uid, MSG_DELETED, 0, cause)) !=
 	    IMAP_OPS_OK)
 		return rc;
 	rc = imap_ops_expunge(c->imap, &m->uid, 1, &why);

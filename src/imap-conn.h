@@ -76,13 +76,13 @@ int	 imap_conn_sync(struct imap_conn *, const char *mailbox,
 int	 imap_conn_fetch(struct imap_conn *, const char *mailbox, uint32_t uid,
 	    const char *part, struct buf *out, char **cause);
 /*
- * Add and remove maildir flag letters of uid. When the server cannot be
+ * Add and remove flags of uid. When the server cannot be
  * reached, the change is kept in the cache and IMAP_CONN_SAVED returned,
  * with the reason as cause (not when the mailbox, or offline the UID, is
  * not in the cache: then IMAP_OPS_LOST and nothing is kept).
  */
 int	 imap_conn_flag(struct imap_conn *, const char *mailbox, uint32_t uid,
-	    const char *add, const char *remove, char **cause);
+	    msg_flags add, msg_flags remove, char **cause);
 int	 imap_conn_move(struct imap_conn *, const char *mailbox, uint32_t uid,
 	    const char *to, enum imap_ops_how *how, char **cause);
 /*

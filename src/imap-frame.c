@@ -4,7 +4,8 @@
  * nothing of IMAP. Called by imap-session.c when a session is handed to
  * libetpan after login, and by the code that turns libetpan's failures
  * into words (imap-ops.c, imap-sync.c, imap-fetch.c). It never reads from
- * a stream and never changes a byte: it only sees them go past.
+ * a stream and never changes a byte: it only sees them go past, and
+ * passes each [ALERT] in a status response it checks to imap-alert.c.
  *
  * The scanner must agree with libetpan 1.9.4 on where literals are, or a
  * server could hide bytes from it (a "literal" that libetpan reads as
@@ -42,6 +43,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "imap-alert.h"
 #include "imap-bodystructure.h"
 #include "imap-frame.h"
 #include "imap-resp.h"
@@ -141,6 +143,8 @@ imap_frame_end(struct imap_frame *f)
 	f->collect = 1;
 	if (f->tagged && f->streamed > 0)
 		f->streamed--;
+	if (f->tagged && f->namespace > 0)
+		f->namespace--;
 	if (f->tagged)
 		f->badcharsets = 0;
 	f->statusdata = f->emptylist = 0;
@@ -195,8 +199,10 @@ imap_frame_status(const struct imap_frame *f)
  * QRESYNC, SORT), registered whether or not a command asked for them;
  * the ANNOTATEMORE one frees a list it never made on a broken answer
  * (found by fuzzing libetpan built with the fuzzer's instrumentation).
- * No command of steedmail's asks for any of them, so a server sending one
- * is refused rather than let into those parsers. Nor is a tagged response
+ * No command of steedmail's asks for any of them but NAMESPACE (asked once
+ * per role lookup, imap-role.c), so a server sending one is refused rather
+ * than let into those parsers; NAMESPACE only between the command and its
+ * tagged reply. Nor is a tagged response
  * that is not a status. -1 when it is one of these.
  */
 static int
@@ -227,6 +233,10 @@ imap_frame_unasked(struct imap_frame *f)
 		/* asked for once QRESYNC is enabled */
 		if (f->qresync && (strcmp(words[i], "ENABLED") == 0 ||
 		    strcmp(words[i], "VANISHED") == 0))
+			return 0;
+		/* the answer to a NAMESPACE just sent, up to its tagged
+		 * reply (imap_frame_namespace()) */
+		if (f->namespace > 0 && strcmp(words[i], "NAMESPACE") == 0)
 			return 0;
 		return imap_frame_stop(f, "an untagged %s response, "
 		    "which steedmail never asks for", words[i]);
@@ -361,6 +371,13 @@ imap_frame_check(struct imap_frame *f)
 		if (strcmp(code, "BADCHARSET") == 0 && f->badcharsets++ > 0)
 			return imap_frame_stop(f, "two BADCHARSET codes in one "
 			    "answer");
+		/* shown as it passes, a bounded number per connection */
+		if (strcmp(code, "ALERT") == 0 &&
+		    f->alerts < IMAP_FRAME_ALERTS_MAX &&
+		    imap_alert_line(f->status, n) == 1 &&
+		    ++f->alerts == IMAP_FRAME_ALERTS_MAX)
+			log_msg(LOG_INFO, "IMAP: %d alerts shown: the server's "
+			    "next ones only logged", IMAP_FRAME_ALERTS_MAX);
 		return 0;
 	}
 	rc = imap_frame_stop(f, "a malformed status response (%s)", why);
@@ -649,6 +666,23 @@ imap_frame_streamed(mailstream *s)
 
 	if ((f = net_tls_filter_arg(s, imap_frame_filter)) != NULL)
 		imap_frame_streamed_one(f);
+}
+
+void
+imap_frame_namespace_one(struct imap_frame *f)
+{
+	if (f->namespace < UINT_MAX)
+		f->namespace++;
+}
+
+void
+imap_frame_namespace(mailstream *s)
+{
+	struct imap_frame	*f;
+
+	if (s != NULL && (f = net_tls_filter_arg(s, imap_frame_filter)) !=
+	    NULL)
+		imap_frame_namespace_one(f);
 }
 
 void

@@ -58,6 +58,11 @@
  * must let through whatever that reader accepts, so it is not lower.
  */
 #define IMAP_FRAME_DEPTH_MAX	256
+/*
+ * [ALERT]s shown per connection after login (imap-alert.h), in case a
+ * server repeats one with every answer; the rest are only logged.
+ */
+#define IMAP_FRAME_ALERTS_MAX	16
 
 /*
  * The scanner's state: what it needs to go on from any byte. Fed the same
@@ -86,10 +91,14 @@ struct imap_frame {
 					   while it may be a status response */
 	int		 collect;	/* it still may be */
 	unsigned	 badcharsets;	/* BADCHARSET codes in this answer */
+	unsigned	 alerts;	/* [ALERT]s shown (imap-alert.h) */
 	int		 statusdata;	/* the response is "* STATUS" */
 	int		 emptylist;	/* its list is open, nothing in it yet */
 	int		 qresync;	/* QRESYNC was enabled: ENABLED and
 					   VANISHED are asked for */
+	unsigned	 namespace;	/* NAMESPACE commands whose tagged
+					   reply has not come: their untagged
+					   NAMESPACE is asked for */
 	char		 status[IMAP_FRAME_STATUS_MAX + 2];
 	char		 word[12];	/* the word being read in the head */
 	char		 num[24];	/* the size as sent, for the reason */
@@ -135,6 +144,16 @@ int		 imap_frame_attach(mailstream *);
 void		 imap_frame_streamed(mailstream *);
 /* The same on a scanner of one's own. */
 void		 imap_frame_streamed_one(struct imap_frame *);
+
+/*
+ * A NAMESPACE command (RFC 2342) is about to be sent on s: its untagged
+ * NAMESPACE answer is let through to libetpan's parser, up to the tagged
+ * reply that ends the command (one call per command, as
+ * imap_frame_streamed()). At any other time NAMESPACE data is refused.
+ */
+void		 imap_frame_namespace(mailstream *);
+/* The same on a scanner of one's own. */
+void		 imap_frame_namespace_one(struct imap_frame *);
 
 /*
  * steedmail asks the server for QRESYNC (RFC 7162), on 1: its ENABLED

@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <poll.h>
 #include <string.h>
 #include <time.h>
@@ -70,21 +71,53 @@ imap_idle_readable(mailimap *imap, long long until, char **cause)
 	}
 }
 
-/* What the responses to the last command said had changed. */
+/* How many UIDs a VANISHED (not EARLIER) names. */
+static uint64_t
+imap_idle_vanished(const struct mailimap_qresync_vanished *v)
+{
+	const struct mailimap_set_item	*item;
+	clistiter			*it;
+	uint64_t			 n = 0;
+
+	if (v == NULL || v->qr_earlier || v->qr_known_uids == NULL)
+		return 0;
+	for (it = clist_begin(v->qr_known_uids->set_list); it != NULL;
+	    it = clist_next(it)) {
+		item = clist_content(it);
+		if (item->set_last >= item->set_first)
+			n += (uint64_t)item->set_last - item->set_first + 1;
+		else
+			n += (uint64_t)item->set_first - item->set_last + 1;
+	}
+	return n;
+}
+
+/*
+ * What the responses to the last command said had changed; before is
+ * the number of messages the mailbox held when it was sent.
+ *
+ * An EXISTS is new mail only when it counts more messages than the
+ * expunges left (RFC 3501 7.4.1): some servers (Courier) follow
+ * "* 3 EXPUNGE" with "* 4 EXISTS", which only confirms the count.
+ * libetpan keeps the count in the order the lines came (an EXISTS sets
+ * it, an EXPUNGE takes one off), so what it holds at the end, plus what
+ * was expunged, is more than before exactly when messages came in,
+ * whatever the order. A VANISHED (QRESYNC) does not change libetpan's
+ * count; its UIDs are added the same way, as if it came before the
+ * EXISTS, as servers send them.
+ */
 static unsigned
-imap_idle_events(mailimap *imap)
+imap_idle_events(mailimap *imap, uint32_t before)
 {
 	struct mailimap_response_info	*ri = imap->imap_response_info;
+	struct mailimap_selection_info	*sel = imap->imap_selection_info;
 	struct mailimap_extension_data	*ext;
 	clistiter			*it;
+	uint64_t			 gone = 0;
 	unsigned			 ev = 0;
 
-	if (imap->imap_selection_info != NULL &&
-	    imap->imap_selection_info->sel_has_exists)
-		ev |= IMAP_IDLE_EXISTS;
-	if (ri != NULL && ri->rsp_expunged != NULL &&
-	    !clist_isempty(ri->rsp_expunged))
-		ev |= IMAP_IDLE_EXPUNGE;
+	if (ri != NULL && ri->rsp_expunged != NULL)
+		gone = (uint64_t)clist_count(ri->rsp_expunged);
 	/* with QRESYNC enabled, expunges come as VANISHED */
 	for (it = ri != NULL && ri->rsp_extension_list != NULL ?
 	    clist_begin(ri->rsp_extension_list) : NULL; it != NULL;
@@ -92,12 +125,29 @@ imap_idle_events(mailimap *imap)
 		ext = clist_content(it);
 		if (ext->ext_extension->ext_id == MAILIMAP_EXTENSION_QRESYNC &&
 		    ext->ext_type == MAILIMAP_QRESYNC_TYPE_VANISHED)
-			ev |= IMAP_IDLE_EXPUNGE;
+			gone += imap_idle_vanished(ext->ext_data);
 	}
+	if (gone > 0)
+		ev |= IMAP_IDLE_EXPUNGE;
+	if (sel != NULL && sel->sel_has_exists &&
+	    (uint64_t)sel->sel_exists + gone > before)
+		ev |= IMAP_IDLE_EXISTS;
 	if (ri != NULL && ri->rsp_fetch_list != NULL &&
 	    !clist_isempty(ri->rsp_fetch_list))
 		ev |= IMAP_IDLE_FETCH;
+	if (sel != NULL && sel->sel_has_exists && !(ev & IMAP_IDLE_EXISTS))
+		log_msg(LOG_PROTO, "IMAP: %u messages after %u expunged of "
+		    "%u: no new mail", sel->sel_exists, (unsigned)gone,
+		    before);
 	return ev;
+}
+
+/* The number of messages the selected mailbox holds, as last said. */
+static uint32_t
+imap_idle_count(mailimap *imap)
+{
+	return imap->imap_selection_info != NULL ?
+	    imap->imap_selection_info->sel_exists : 0;
 }
 
 /* One IDLE command, ended by DONE when the server speaks or at until. */
@@ -105,7 +155,8 @@ static int
 imap_idle_round(mailimap *imap, long long until, unsigned *events,
     char **cause)
 {
-	int	err;
+	uint32_t	before = imap_idle_count(imap);
+	int		err;
 
 	log_msg(LOG_PROTO, "IMAP: IDLE for up to %lld ms",
 	    until - clock_ms());
@@ -116,7 +167,7 @@ imap_idle_round(mailimap *imap, long long until, unsigned *events,
 	/* DONE makes libetpan read (and keep) what the server said. */
 	if ((err = mailimap_idle_done(imap)) != MAILIMAP_NO_ERROR)
 		return imap_ops_error(imap, err, "IDLE", cause);
-	*events = imap_idle_events(imap);
+	*events = imap_idle_events(imap, before);
 	return IMAP_OPS_OK;
 }
 
@@ -125,7 +176,8 @@ static int
 imap_idle_poll(mailimap *imap, long long until, unsigned *events,
     char **cause)
 {
-	int	rc;
+	uint32_t	before = imap_idle_count(imap);
+	int		rc;
 
 	if (imap_idle_readable(imap, until, cause) == -1)
 		return IMAP_OPS_LOST;
@@ -134,7 +186,7 @@ imap_idle_poll(mailimap *imap, long long until, unsigned *events,
 	log_msg(LOG_PROTO, "IMAP: NOOP");
 	if ((rc = imap_ops_noop(imap, cause)) != IMAP_OPS_OK)
 		return rc;
-	*events = imap_idle_events(imap);
+	*events = imap_idle_events(imap, before);
 	return IMAP_OPS_OK;
 }
 

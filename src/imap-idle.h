@@ -11,7 +11,8 @@
 #include <libetpan/libetpan.h>
 
 /* What changed. */
-#define IMAP_IDLE_EXISTS	0x1	/* an EXISTS: usually new mail */
+#define IMAP_IDLE_EXISTS	0x1	/* new mail: an EXISTS counting more
+					   messages than the expunges left */
 #define IMAP_IDLE_EXPUNGE	0x2	/* messages were expunged */
 #define IMAP_IDLE_FETCH		0x4	/* flags (or other data) changed */
 

@@ -10,6 +10,8 @@
 
 #include "imap-bodystructure.h"
 #include "imap-mailbox.h"
+#include "imap-name.h"
+#include "imap-ops.h"
 #include "imap-sync.h"
 #include "xmalloc.h"
 
@@ -31,37 +33,22 @@ imap_mailbox_has_use(const struct mailimap_mailbox_list *mb, const char *use)
 	return 0;
 }
 
-char *
-imap_mailbox_special(mailimap *imap, const char *use, char **cause)
+/* EXAMINE a mailbox named in UTF-8. */
+static int
+imap_mailbox_examine(mailimap *imap, const char *mailbox, char **cause)
 {
-	clist				*list = NULL;
-	clistiter			*it;
-	struct mailimap_mailbox_list	*mb;
-	char				*found = NULL, *named = NULL;
-	int				 err;
+	char	*wire;
+	int	 err;
 
-	if ((err = mailimap_list(imap, "", "*", &list)) != MAILIMAP_NO_ERROR) {
-		*cause = imap_sync_error(imap, "LIST", err);
-		return NULL;
+	if ((wire = imap_name_encode(mailbox, cause)) == NULL)
+		return -1;
+	err = mailimap_examine(imap, wire);
+	free(wire);
+	if (err != MAILIMAP_NO_ERROR) {
+		*cause = imap_sync_error(imap, "EXAMINE", err);
+		return -1;
 	}
-	for (it = clist_begin(list); it != NULL; it = clist_next(it)) {
-		mb = clist_content(it);
-		if (mb->mb_name == NULL)
-			continue;
-		if (found == NULL && imap_mailbox_has_use(mb, use))
-			found = xstrdup(mb->mb_name);
-		if (named == NULL && strcasecmp(mb->mb_name, use) == 0)
-			named = xstrdup(mb->mb_name);
-	}
-	mailimap_list_result_free(list);
-	/* Without RFC 6154, fall back to a mailbox called by the use. */
-	if (found == NULL)
-		found = named;
-	else
-		free(named);
-	if (found == NULL)
-		*cause = xasprintf("the server has no \\%s mailbox", use);
-	return found;
+	return 0;
 }
 
 int
@@ -69,13 +56,17 @@ imap_mailbox_append(mailimap *imap, const char *mailbox, const char *msg,
     size_t len, int seen, char **cause)
 {
 	struct mailimap_flag_list	*flags;
+	char				*wire;
 	int				 err;
 
+	if ((wire = imap_name_encode(mailbox, cause)) == NULL)
+		return -1;
 	flags = mailimap_flag_list_new_empty();
 	if (seen)
 		mailimap_flag_list_add(flags, mailimap_flag_new_seen());
-	err = mailimap_append(imap, mailbox, flags, NULL, msg, len);
+	err = mailimap_append(imap, wire, flags, NULL, msg, len);
 	mailimap_flag_list_free(flags);
+	free(wire);
 	if (err != MAILIMAP_NO_ERROR) {
 		*cause = imap_sync_error(imap, "APPEND", err);
 		return -1;
@@ -91,10 +82,8 @@ imap_mailbox_has_msgid(mailimap *imap, const char *mailbox, const char *msgid,
 	clist				*res = NULL;
 	int				 err, found;
 
-	if ((err = mailimap_examine(imap, mailbox)) != MAILIMAP_NO_ERROR) {
-		*cause = imap_sync_error(imap, "EXAMINE", err);
+	if (imap_mailbox_examine(imap, mailbox, cause) != 0)
 		return -1;
-	}
 	key = mailimap_search_key_new_header(xstrdup("Message-ID"),
 	    xstrdup(msgid));
 	err = mailimap_uid_search(imap, NULL, key, &res);
@@ -160,11 +149,8 @@ imap_mailbox_fetch(mailimap *imap, const char *mailbox, uint32_t uid,
 	struct mailimap_msg_att_body_section *bs = NULL;
 	int				 err, rc = 0, has;
 
-	if (mailbox != NULL &&
-	    (err = mailimap_examine(imap, mailbox)) != MAILIMAP_NO_ERROR) {
-		*cause = imap_sync_error(imap, "EXAMINE", err);
+	if (mailbox != NULL && imap_mailbox_examine(imap, mailbox, cause) != 0)
 		return -1;
-	}
 	if (part == NULL)
 		section = mailimap_section_new(NULL);
 	else if ((section = imap_mailbox_section(part)) == NULL) {
@@ -267,8 +253,15 @@ imap_mailbox_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/*
+ * The counts of one mailbox (wire: its name as the server spells it). A
+ * mailbox the server will not count (NO, BAD) is still listed, its counts
+ * unknown and the server's words in f->status_error; only a connection
+ * that broke fails the whole list.
+ */
 static int
-imap_mailbox_status(mailimap *imap, struct imap_folder *f, char **cause)
+imap_mailbox_status(mailimap *imap, const char *wire, struct imap_folder *f,
+    char **cause)
 {
 	struct mailimap_status_att_list		*atts;
 	struct mailimap_mailbox_data_status	*res = NULL;
@@ -279,10 +272,15 @@ imap_mailbox_status(mailimap *imap, struct imap_folder *f, char **cause)
 	atts = mailimap_status_att_list_new_empty();
 	mailimap_status_att_list_add(atts, MAILIMAP_STATUS_ATT_MESSAGES);
 	mailimap_status_att_list_add(atts, MAILIMAP_STATUS_ATT_UNSEEN);
-	err = mailimap_status(imap, f->name, atts, &res);
+	err = mailimap_status(imap, wire, atts, &res);
 	mailimap_status_att_list_free(atts);
 	if (err != MAILIMAP_NO_ERROR) {
-		*cause = imap_sync_error(imap, "STATUS", err);
+		if (imap_ops_error(imap, err, "STATUS", cause) ==
+		    IMAP_OPS_REFUSED) {
+			f->status_error = *cause;
+			*cause = NULL;
+			return 0;
+		}
 		return -1;
 	}
 	/* OK without a STATUS line: libetpan hands back nothing, and the
@@ -309,8 +307,9 @@ imap_mailbox_list(mailimap *imap, struct imap_folder **out, size_t *n,
 	clistiter			*it;
 	struct mailimap_mailbox_list	*mb;
 	struct imap_folder		*f = NULL;
+	char				**wires = NULL;
 	size_t				 i, nf = 0;
-	int				 err;
+	int				 err, rc = 0;
 
 	*out = NULL;
 	*n = 0;
@@ -323,8 +322,10 @@ imap_mailbox_list(mailimap *imap, struct imap_folder **out, size_t *n,
 		if (mb->mb_name == NULL || !imap_mailbox_selectable(mb))
 			continue;
 		f = xreallocarray(f, nf + 1, sizeof *f);
+		wires = xreallocarray(wires, nf + 1, sizeof *wires);
 		memset(&f[nf], 0, sizeof *f);
-		f[nf].name = xstrdup(mb->mb_name);
+		wires[nf] = xstrdup(mb->mb_name);
+		f[nf].name = imap_name_from_wire(mb->mb_name);
 		f[nf].rank = imap_mailbox_rank(mb);
 		f[nf].special = f[nf].rank <= (int)(sizeof imap_mailbox_uses /
 		    sizeof *imap_mailbox_uses) ? (f[nf].rank == 0 ? "Inbox" :
@@ -332,11 +333,14 @@ imap_mailbox_list(mailimap *imap, struct imap_folder **out, size_t *n,
 		nf++;
 	}
 	mailimap_list_result_free(list);
-	for (i = 0; i < nf; i++) {
-		if (imap_mailbox_status(imap, &f[i], cause) == -1) {
-			imap_mailbox_list_free(f, nf);
-			return -1;
-		}
+	for (i = 0; i < nf && rc == 0; i++)
+		rc = imap_mailbox_status(imap, wires[i], &f[i], cause);
+	for (i = 0; i < nf; i++)
+		free(wires[i]);
+	free(wires);
+	if (rc == -1) {
+		imap_mailbox_list_free(f, nf);
+		return -1;
 	}
 	if (nf > 0)
 		qsort(f, nf, sizeof *f, imap_mailbox_cmp);
@@ -350,7 +354,9 @@ imap_mailbox_list_free(struct imap_folder *f, size_t n)
 {
 	size_t	i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		free(f[i].name);
+		free(f[i].status_error);
+	}
 	free(f);
 }

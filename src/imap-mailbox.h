@@ -1,6 +1,6 @@
 /*
- * imap-mailbox.h: mailbox-level IMAP operations on a logged-in session:
- * finding a special-use mailbox (RFC 6154), listing the mailboxes with
+ * imap-mailbox.h: mailbox-level IMAP operations on a logged-in session
+ * (finding Sent, Trash, ... is imap-role.h's): listing the mailboxes with
  * their counts, appending a message, looking a message up by Message-ID,
  * and fetching one message whole.
  */
@@ -14,21 +14,30 @@
 
 #include "buf.h"
 
-/* The mailbox flagged \Sent, \Drafts, ... (use without the backslash). */
-char	*imap_mailbox_special(mailimap *, const char *use, char **cause);
 /* One mailbox of imap_mailbox_list(). */
 struct imap_folder {
-	char		*name;		/* as the server names it (modified
-					   UTF-7): pass it back as it is */
+	char		*name;		/* UTF-8, decoded from the modified
+					   UTF-7 the server uses (or as the
+					   server spelled it when that does
+					   not decode: imap_name_from_wire()) */
 	const char	*special;	/* "Inbox", "Sent", ... or NULL */
 	int		 rank;		/* INBOX, special uses, then the rest */
 	uint32_t	 total;		/* STATUS MESSAGES */
 	uint32_t	 unseen;	/* STATUS UNSEEN */
+	const char	*role;		/* what steedmail uses it for:
+					   "Sent", "Trash", "Drafts",
+					   "Archive" (imap-role.h), or NULL */
+	const char	*role_how;	/* how that was found, in words */
+	char		*status_error;	/* the server would not count it
+					   (STATUS failed): why; the counts
+					   are then unknown (0) */
 };
 /*
  * The mailboxes that can be selected (LIST "" *), with their counts
  * (STATUS each): INBOX first, then the special-use mailboxes (\Drafts,
  * \Sent, \Archive, \Flagged, \Junk, \Trash), then the others by name.
+ * A mailbox whose STATUS the server refuses is listed with its
+ * status_error; -1 only when LIST fails or the connection breaks.
  */
 int	 imap_mailbox_list(mailimap *, struct imap_folder **, size_t *n,
 	    char **cause);

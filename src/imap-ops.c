@@ -1,5 +1,5 @@
 /*
- * imap-ops.c: the message operations of imap-ops.h, and the flag letters.
+ * imap-ops.c: the message operations of imap-ops.h, and the flag lists.
  *
  * The session must be logged in with a mailbox selected; nothing here
  * selects one, reconnects or touches the header cache (imap-conn.c does).
@@ -10,118 +10,29 @@
 #include <string.h>
 
 #include "imap-frame.h"
+#include "imap-name.h"
 #include "imap-ops.h"
 #include "imap-session.h"
 #include "log.h"
 #include "xmalloc.h"
 
-/* The bit of a maildir letter in a flag set, or 0. */
-static unsigned
-imap_ops_bit(int letter)
-{
-	const char	*p;
-
-	if (letter == '\0' || (p = strchr(IMAP_OPS_LETTERS, letter)) == NULL)
-		return 0;
-	return 1u << (p - IMAP_OPS_LETTERS);
-}
-
-static unsigned
-imap_ops_bits(const char *letters)
-{
-	unsigned	bits = 0;
-
-	for (; letters != NULL && *letters != '\0'; letters++)
-		bits |= imap_ops_bit((unsigned char)*letters);
-	return bits;
-}
-
-static void
-imap_ops_letters(unsigned bits, char out[IMAP_OPS_FLAGS_SIZE])
-{
-	size_t	i, n = 0;
-
-	for (i = 0; IMAP_OPS_LETTERS[i] != '\0'; i++) {
-		if (bits & (1u << i))
-			out[n++] = IMAP_OPS_LETTERS[i];
-	}
-	out[n] = '\0';
-}
-
-int
-imap_ops_flags_parse(const char *arg, char add[IMAP_OPS_FLAGS_SIZE],
-    char remove[IMAP_OPS_FLAGS_SIZE], char **cause)
-{
-	const char	*p;
-	unsigned	 a = 0, r = 0, *set = NULL, bit;
-	int		 n = 0;
-
-	for (p = arg; *p != '\0'; p++) {
-		if (*p == '+' || *p == '-') {
-			if (set != NULL && n == 0)
-				goto empty;
-			set = *p == '+' ? &a : &r;
-			n = 0;
-			continue;
-		}
-		if (set == NULL) {
-			*cause = xasprintf("flags \"%s\" must start with + "
-			    "(add) or - (remove)", arg);
-			return -1;
-		}
-		if ((bit = imap_ops_bit((unsigned char)*p)) == 0) {
-			*cause = xasprintf("'%c' in \"%s\" is not a flag "
-			    "letter (D draft, F flagged, R replied, S seen, "
-			    "T deleted)", *p, arg);
-			return -1;
-		}
-		*set |= bit;
-		n++;
-	}
-	if (set == NULL || n == 0)
-		goto empty;
-	if ((a & r) != 0) {
-		imap_ops_letters(a & r, add);
-		*cause = xasprintf("flags \"%s\" both add and remove %s", arg,
-		    add);
-		add[0] = '\0';
-		return -1;
-	}
-	imap_ops_letters(a, add);
-	imap_ops_letters(r, remove);
-	return 0;
-
-empty:
-	*cause = xasprintf("flags \"%s\": a + or - with no letters after it",
-	    arg);
-	return -1;
-}
-
-void
-imap_ops_flags_apply(const char *have, const char *add, const char *remove,
-    char out[IMAP_OPS_FLAGS_SIZE])
-{
-	imap_ops_letters((imap_ops_bits(have) | imap_ops_bits(add)) &
-	    ~imap_ops_bits(remove), out);
-}
-
 struct mailimap_flag_list *
-imap_ops_flag_list(const char *letters)
+imap_ops_flag_list(msg_flags set)
 {
 	struct mailimap_flag_list	*fl;
 	struct mailimap_flag		*f;
-	const char			*p;
+	msg_flags			 bit;
 
 	if ((fl = mailimap_flag_list_new_empty()) == NULL)
 		fatal("out of memory");
-	for (p = letters; *p != '\0'; p++) {
-		switch (*p) {
-		case 'D':	f = mailimap_flag_new_draft(); break;
-		case 'F':	f = mailimap_flag_new_flagged(); break;
-		case 'R':	f = mailimap_flag_new_answered(); break;
-		case 'S':	f = mailimap_flag_new_seen(); break;
-		case 'T':	f = mailimap_flag_new_deleted(); break;
-		default:	continue;
+	for (bit = 1; bit & MSG_ALL; bit <<= 1) {
+		switch (set & bit) {
+		case MSG_DRAFT:		f = mailimap_flag_new_draft(); break;
+		case MSG_FLAGGED:	f = mailimap_flag_new_flagged(); break;
+		case MSG_ANSWERED:	f = mailimap_flag_new_answered(); break;
+		case MSG_SEEN:		f = mailimap_flag_new_seen(); break;
+		case MSG_DELETED:	f = mailimap_flag_new_deleted(); break;
+		default:		continue;
 		}
 		if (f == NULL || mailimap_flag_list_add(fl, f) != 0)
 			fatal("out of memory");
@@ -130,31 +41,30 @@ imap_ops_flag_list(const char *letters)
 }
 
 /* The bit of one IMAP flag, or 0 for keywords and others. */
-static unsigned
+static msg_flags
 imap_ops_flag_bit(const struct mailimap_flag *f)
 {
 	switch (f->fl_type) {
-	case MAILIMAP_FLAG_DRAFT:	return imap_ops_bit('D');
-	case MAILIMAP_FLAG_FLAGGED:	return imap_ops_bit('F');
-	case MAILIMAP_FLAG_ANSWERED:	return imap_ops_bit('R');
-	case MAILIMAP_FLAG_SEEN:	return imap_ops_bit('S');
-	case MAILIMAP_FLAG_DELETED:	return imap_ops_bit('T');
+	case MAILIMAP_FLAG_DRAFT:	return MSG_DRAFT;
+	case MAILIMAP_FLAG_FLAGGED:	return MSG_FLAGGED;
+	case MAILIMAP_FLAG_ANSWERED:	return MSG_ANSWERED;
+	case MAILIMAP_FLAG_SEEN:	return MSG_SEEN;
+	case MAILIMAP_FLAG_DELETED:	return MSG_DELETED;
 	default:			return 0;
 	}
 }
 
-void
-imap_ops_flag_letters(const struct mailimap_flag_list *fl,
-    char out[IMAP_OPS_FLAGS_SIZE])
+msg_flags
+imap_ops_flag_set(const struct mailimap_flag_list *fl)
 {
 	clistiter	*it;
-	unsigned	 bits = 0;
+	msg_flags	 bits = 0;
 
 	if (fl != NULL && fl->fl_list != NULL) {
 		for (it = clist_begin(fl->fl_list); it; it = clist_next(it))
 			bits |= imap_ops_flag_bit(clist_content(it));
 	}
-	imap_ops_letters(bits, out);
+	return bits;
 }
 
 /* The words for libetpan's error err on a connection still open. */
@@ -237,17 +147,17 @@ imap_ops_set(const uint32_t *uids, size_t n)
 }
 
 static int
-imap_ops_store_one(mailimap *imap, uint32_t uid, const char *letters,
-    int add, char **cause)
+imap_ops_store_one(mailimap *imap, uint32_t uid, msg_flags flags, int add,
+    char **cause)
 {
 	struct mailimap_store_att_flags	*sa;
 	struct mailimap_flag_list	*fl;
 	struct mailimap_set		*set;
 	int				 err;
 
-	if (*letters == '\0')
+	if (flags == 0)
 		return IMAP_OPS_OK;
-	fl = imap_ops_flag_list(letters);
+	fl = imap_ops_flag_list(flags);
 	if (add)
 		sa = mailimap_store_att_flags_new_add_flags_silent(fl);
 	else
@@ -263,8 +173,8 @@ imap_ops_store_one(mailimap *imap, uint32_t uid, const char *letters,
 }
 
 int
-imap_ops_store(mailimap *imap, uint32_t uid, const char *add,
-    const char *remove, char **cause)
+imap_ops_store(mailimap *imap, uint32_t uid, msg_flags add,
+    msg_flags remove, char **cause)
 {
 	int	rc;
 
@@ -278,7 +188,7 @@ imap_ops_store(mailimap *imap, uint32_t uid, const char *add,
  * says whether it had FLAGS at all: "FLAGS ()" leaves libetpan's list NULL.
  */
 static uint32_t
-imap_ops_fetched(const struct mailimap_msg_att *ma, unsigned *bits,
+imap_ops_fetched(const struct mailimap_msg_att *ma, msg_flags *bits,
     int *has_flags)
 {
 	const struct mailimap_msg_att_item	*item;
@@ -311,14 +221,14 @@ imap_ops_fetched(const struct mailimap_msg_att *ma, unsigned *bits,
 }
 
 int
-imap_ops_get_flags(mailimap *imap, uint32_t uid,
-    char flags[IMAP_OPS_FLAGS_SIZE], char **cause)
+imap_ops_get_flags(mailimap *imap, uint32_t uid, msg_flags *flags,
+    char **cause)
 {
 	struct mailimap_fetch_type	*ft;
 	struct mailimap_set		*set;
 	clist				*res = NULL;
 	clistiter			*it;
-	unsigned			 bits;
+	msg_flags			 bits;
 	int				 err, has, found = 0;
 
 	if ((ft = mailimap_fetch_type_new_fetch_att_list_empty()) == NULL ||
@@ -337,7 +247,7 @@ imap_ops_get_flags(mailimap *imap, uint32_t uid,
 	for (it = clist_begin(res); it != NULL && !found; it = clist_next(it)) {
 		if (imap_ops_fetched(clist_content(it), &bits, &has) == uid &&
 		    has) {
-			imap_ops_letters(bits, flags);
+			*flags = bits;
 			found = 1;
 		}
 	}
@@ -354,11 +264,15 @@ int
 imap_ops_copy(mailimap *imap, uint32_t uid, const char *to, char **cause)
 {
 	struct mailimap_set	*set;
+	char			*wire;
 	int			 err;
 
+	if ((wire = imap_name_encode(to, cause)) == NULL)
+		return IMAP_OPS_REFUSED;
 	set = imap_ops_set(&uid, 1);
-	err = mailimap_uid_copy(imap, set, to);
+	err = mailimap_uid_copy(imap, set, wire);
 	mailimap_set_free(set);
+	free(wire);
 	return imap_ops_error(imap, err, "UID COPY", cause);
 }
 
@@ -367,13 +281,16 @@ imap_ops_move(mailimap *imap, uint32_t uid, const char *to,
     enum imap_ops_how *how, char **cause)
 {
 	struct mailimap_set	*set;
-	char			*why = NULL;
+	char			*why = NULL, *wire;
 	int			 err, rc;
 
 	if (imap_session_offers(imap, "MOVE")) {
+		if ((wire = imap_name_encode(to, cause)) == NULL)
+			return IMAP_OPS_REFUSED;
 		set = imap_ops_set(&uid, 1);
-		err = mailimap_uid_move(imap, set, to);
+		err = mailimap_uid_move(imap, set, wire);
 		mailimap_set_free(set);
+		free(wire);
 		if ((rc = imap_ops_error(imap, err, "UID MOVE", cause)) ==
 		    IMAP_OPS_OK)
 			*how = IMAP_OPS_MOVED;
@@ -385,7 +302,7 @@ imap_ops_move(mailimap *imap, uint32_t uid, const char *to,
 	 * From here on the copy exists: trying the whole move again would
 	 * make a second one, so no failure is reported as worth a retry.
 	 */
-	if (imap_ops_store(imap, uid, "T", "", &why) != IMAP_OPS_OK) {
+	if (imap_ops_store(imap, uid, MSG_DELETED, 0, &why) != IMAP_OPS_OK) {
 		*cause = xasprintf("copied, but the original is still there: "
 		    "%s", why);
 		free(why);

@@ -1,8 +1,8 @@
 /*
  * imap-ops.h: what can be done to messages of the selected mailbox of a
  * logged-in IMAP session: change their flags, copy, move and expunge them
- * by UID. Also the conversion between maildir flag letters and IMAP
- * system flags, and the parsing of a "+FS-T" flag change.
+ * by UID. Also the conversion between flag sets (msg-flags.h) and
+ * libetpan's flag lists.
  *
  * Every operation returns one of the classes below, so that the caller can
  * tell a connection worth re-opening from a server that said no.
@@ -14,6 +14,8 @@
 #include <stdint.h>
 
 #include <libetpan/libetpan.h>
+
+#include "msg-flags.h"
 
 /* Results of the operations here and in imap-conn.h. */
 enum imap_ops_status {
@@ -37,33 +39,10 @@ enum imap_ops_how {
 	IMAP_OPS_MARKED			/* flagged \Deleted, not expunged */
 };
 
-/* The maildir letters, in the order they are always written. */
-#define IMAP_OPS_LETTERS	"DFRST"
-/* Room for a set of letters and the NUL (as struct cache_msg's flags). */
-#define IMAP_OPS_FLAGS_SIZE	8
-
-/*
- * Parse a flag change such as "+S", "-S" or "+FS-T": groups of letters
- * (D draft, F flagged, R replied, S seen, T deleted), each group after a
- * '+' (add) or '-' (remove). Fills add and remove with the letters in
- * IMAP_OPS_LETTERS order. Returns -1 and a cause for anything else, for an
- * empty group, and for a letter both added and removed.
- */
-int	 imap_ops_flags_parse(const char *arg, char add[IMAP_OPS_FLAGS_SIZE],
-	    char remove[IMAP_OPS_FLAGS_SIZE], char **cause);
-
-/*
- * The flags have + add - remove, in order, into out. Letters that are
- * not maildir flag letters are left out.
- */
-void	 imap_ops_flags_apply(const char *have, const char *add,
-	    const char *remove, char out[IMAP_OPS_FLAGS_SIZE]);
-
-/* IMAP system flags for maildir letters (unknown letters are skipped). */
-struct mailimap_flag_list *imap_ops_flag_list(const char *letters);
-/* The maildir letters of an IMAP flag list, in order, into out. */
-void	 imap_ops_flag_letters(const struct mailimap_flag_list *,
-	    char out[IMAP_OPS_FLAGS_SIZE]);
+/* IMAP system flags for a set (keywords are never sent). */
+struct mailimap_flag_list *imap_ops_flag_list(msg_flags);
+/* The set of an IMAP flag list (keywords and others are left out). */
+msg_flags imap_ops_flag_set(const struct mailimap_flag_list *);
 
 /*
  * The class of libetpan's error err from doing what (e.g. "UID STORE"),
@@ -71,16 +50,16 @@ void	 imap_ops_flag_letters(const struct mailimap_flag_list *,
  */
 int	 imap_ops_error(mailimap *, int err, const char *what, char **cause);
 
-/* UID STORE +FLAGS.SILENT add, then -FLAGS.SILENT remove (either "" ). */
-int	 imap_ops_store(mailimap *, uint32_t uid, const char *add,
-	    const char *remove, char **cause);
+/* UID STORE +FLAGS.SILENT add, then -FLAGS.SILENT remove (either 0). */
+int	 imap_ops_store(mailimap *, uint32_t uid, msg_flags add,
+	    msg_flags remove, char **cause);
 /*
  * The flags of uid as the server has them now, into flags. Returns
  * IMAP_OPS_OK, or IMAP_OPS_REFUSED with a cause when there is no such
  * message, or another class.
  */
-int	 imap_ops_get_flags(mailimap *, uint32_t uid,
-	    char flags[IMAP_OPS_FLAGS_SIZE], char **cause);
+int	 imap_ops_get_flags(mailimap *, uint32_t uid, msg_flags *flags,
+	    char **cause);
 int	 imap_ops_copy(mailimap *, uint32_t uid, const char *to,
 	    char **cause);
 /*

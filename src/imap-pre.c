@@ -19,6 +19,7 @@
 #include <strings.h>
 
 #include "buf.h"
+#include "imap-alert.h"
 #include "imap-frame.h"
 #include "imap-pre.h"
 #include "imap-resp.h"
@@ -252,6 +253,7 @@ imap_pre_answer(struct imap_pre *p, const char *what, int cont,
 		}
 		imap_pre_take_caps(p, &r);
 		imap_resp_clear(&r);
+		imap_alert(&r);
 		switch (r.kind) {
 		case IMAP_RESP_CONTINUE:
 			if (!cont)
@@ -303,6 +305,7 @@ imap_pre_greeting(struct imap_pre *p, char **cause)
 	}
 	imap_pre_take_caps(p, &r);
 	imap_resp_clear(&r);
+	imap_alert(&r);
 	if (r.kind != IMAP_RESP_COND || r.tagged || r.cond == IMAP_RESP_NO ||
 	    r.cond == IMAP_RESP_BAD)
 		return imap_pre_malformed(p, "the greeting", "neither OK, "

@@ -18,6 +18,7 @@
 #include "frontend.h"
 #include "imap-fetch.h"
 #include "imap-frame.h"
+#include "imap-name.h"
 #include "imap-session.h"
 #include "imap-sync.h"
 #include "log.h"
@@ -1178,6 +1179,7 @@ imap_sync(mailimap *imap, struct cache *c, const char *mailbox,
 	uint64_t			 modseq = 0, since;
 	uint32_t			*uids = NULL, *all = NULL;
 	size_t				 nuids = 0, nall = 0;
+	char				*wire;
 	int				 err;
 
 	memset(st, 0, sizeof *st);
@@ -1185,10 +1187,13 @@ imap_sync(mailimap *imap, struct cache *c, const char *mailbox,
 	if (selected && st->condstore &&
 	    (err = imap_sync_selected(imap, c, mailbox, st, cause)) != 0)
 		return err == 1 ? 0 : -1;
+	if ((wire = imap_name_encode(mailbox, cause)) == NULL)
+		return -1;
 	if (st->condstore)
-		err = mailimap_select_condstore(imap, mailbox, &modseq);
+		err = mailimap_select_condstore(imap, wire, &modseq);
 	else
-		err = mailimap_select(imap, mailbox);
+		err = mailimap_select(imap, wire);
+	free(wire);
 	if (err != MAILIMAP_NO_ERROR) {
 		*cause = imap_sync_error(imap, "SELECT", err);
 		return -1;

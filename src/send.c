@@ -16,6 +16,7 @@
 #include "buf.h"
 #include "draft.h"
 #include "imap-mailbox.h"
+#include "imap-role.h"
 #include "imap-session.h"
 #include "log.h"
 #include "oauth2.h"
@@ -47,6 +48,8 @@ struct send_conn {
 	char			*password_error;
 	mailsmtp		*smtp;
 	char			*smtp_error;
+	int			 smtp_login;	/* smtp_error: the server
+						   refused the login */
 	mailimap		*imap;
 	char			*imap_error;
 	char			*sent;		/* name of the Sent mailbox */
@@ -71,6 +74,7 @@ send_add(struct send_ctx *ctx, const char *id, enum send_status st,
 	r->items[r->n].id = xstrdup(id);
 	r->items[r->n].status = st;
 	r->items[r->n].text = text;
+	r->items[r->n].login_refused = 0;
 	r->n++;
 	log_msg(LOG_INFO, "send: %s: %s", id, text);
 }
@@ -146,6 +150,7 @@ send_smtp(struct send_ctx *ctx, struct send_conn *c, const char **why)
 			    send_ca_file(ctx, c->a), c->password,
 			    &c->smtp_error);
 		}
+		c->smtp_login = c->smtp == NULL && stage == SMTP_SESSION_LOGIN;
 	}
 	*why = c->smtp_error;
 	return c->smtp;
@@ -164,8 +169,8 @@ send_imap(struct send_ctx *ctx, struct send_conn *c, const char **why)
 		c->imap = imap_session_open(c->a, send_ca_file(ctx, c->a), pw,
 		    &c->imap_error);
 		if (c->imap != NULL) {
-			c->sent = imap_mailbox_special(c->imap, "Sent",
-			    &c->imap_error);
+			c->sent = imap_role_folder(c->imap, c->a,
+			    IMAP_ROLE_SENT, &c->imap_error);
 			if (c->sent == NULL) {
 				imap_session_close(c->imap);
 				c->imap = NULL;
@@ -210,6 +215,8 @@ send_submit(struct send_ctx *ctx, struct send_conn *c,
 
 	if ((smtp = send_smtp(ctx, c, &why)) == NULL) {
 		send_add(ctx, e->id, SEND_QUEUED, xasprintf("queued: %s", why));
+		/* not a server out of reach: the login must be put right */
+		ctx->rep->items[ctx->rep->n - 1].login_refused = c->smtp_login;
 		return;
 	}
 	smtp_submit(smtp, e->from, e->rcpts, e->nrcpts, msg->data, msg->len,
@@ -263,13 +270,18 @@ send_copy(const struct account *a)
 	return SEND_COPY_AUTO;
 }
 
+/* Why no copy was appended to Sent (send_save()'s *no_copy). */
+#define SEND_NO_COPY_SERVER	1	/* the server keeps one (Gmail) */
+#define SEND_NO_COPY_SETTING	2	/* sent-copy = no */
+
 /*
  * Keep a copy of what was sent in the Sent folder, unless the server
- * keeps one itself (*server_copy then set: Gmail's, or sent-copy = no).
+ * keeps one itself or the account asks for none (*no_copy then says
+ * which).
  */
 static void
 send_save(struct send_ctx *ctx, struct send_conn *c, struct outbox_entry *e,
-    const struct buf *msg, int recovering, int *server_copy)
+    const struct buf *msg, int recovering, int *no_copy)
 {
 	mailimap	*imap;
 	const char	*why;
@@ -277,7 +289,7 @@ send_save(struct send_ctx *ctx, struct send_conn *c, struct outbox_entry *e,
 	int		 found = 0;
 
 	if (send_copy(c->a) == SEND_COPY_NEVER) {
-		*server_copy = 1;
+		*no_copy = SEND_NO_COPY_SETTING;
 		goto saved;
 	}
 	if ((imap = send_imap(ctx, c, &why)) == NULL) {
@@ -291,7 +303,7 @@ send_save(struct send_ctx *ctx, struct send_conn *c, struct outbox_entry *e,
 		 * itself: a copy of ours would be a second one */
 		log_msg(LOG_INFO, "send: %s: the server is Gmail's, which "
 		    "keeps its own copy of sent mail: none appended", e->id);
-		*server_copy = 1;
+		*no_copy = SEND_NO_COPY_SERVER;
 		goto saved;
 	}
 	/* After a crash, the copy may already be there. */
@@ -363,7 +375,7 @@ send_one(struct send_ctx *ctx, struct outbox_entry *e)
 	struct send_conn	*c;
 	struct buf		 msg;
 	char			*cause = NULL, *how = NULL;
-	int			 recovering = e->accepted, server_copy = 0;
+	int			 recovering = e->accepted, no_copy = 0;
 
 	if (e->held && !send_held(ctx, e, &how))
 		return;
@@ -385,16 +397,20 @@ send_one(struct send_ctx *ctx, struct outbox_entry *e)
 	if (!e->accepted)
 		send_submit(ctx, c, e, &msg);
 	if (e->accepted && !e->saved)
-		send_save(ctx, c, e, &msg, recovering, &server_copy);
+		send_save(ctx, c, e, &msg, recovering, &no_copy);
 	if (e->accepted && e->saved) {
 		send_crash_point("saved");
 		if (outbox_remove(ctx->dir, e, &cause) == -1) {
 			send_add(ctx, e->id, SEND_UNSAVED, xasprintf("sent and "
 			    "saved, but %s", cause));
 			free(cause);
-		} else if (server_copy)
+		} else if (no_copy == SEND_NO_COPY_SERVER)
 			send_add(ctx, e->id, SEND_DONE, xasprintf("%s%ssent; "
 			    "the server keeps the copy in Sent itself",
+			    how != NULL ? how : "", how != NULL ? "; " : ""));
+		else if (no_copy == SEND_NO_COPY_SETTING)
+			send_add(ctx, e->id, SEND_DONE, xasprintf("%s%ssent; "
+			    "no copy kept in Sent (sent-copy = no)",
 			    how != NULL ? how : "", how != NULL ? "; " : ""));
 		else if (how != NULL)
 			send_add(ctx, e->id, SEND_DONE, xasprintf("%s; sent "

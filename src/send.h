@@ -26,6 +26,10 @@ struct send_item {
 	char		*id;
 	enum send_status status;
 	char		*text;	/* what happened, in plain words */
+	int		 login_refused;	/* SEND_QUEUED because the server
+					   refused the login (the password,
+					   the token): it will not go by
+					   itself */
 };
 
 struct send_report {

@@ -16,25 +16,16 @@
 #include "cache-protected.h"
 #include "crypto.h"
 #include "frontend.h"
+#include "imap-name.h"
+#include "imap-role.h"
 #include "log.h"
 #include "mime-parse.h"
 #include "oauth2.h"
 #include "password.h"
 #include "search-index.h"
 #include "session.h"
+#include "session-int.h"
 #include "xmalloc.h"
-
-struct session {
-	struct config		*cf;
-	const struct account	*a;
-	struct cache		*cache;
-	struct imap_conn	*conn;
-	struct body_cache	*bodies;	/* NULL: none */
-	struct search_index	*search;	/* opened when first needed */
-	int			 cached;	/* the last fetch was read from
-						   the body cache */
-	char			*down;	/* why the server is out of reach */
-};
 
 #define SESSION_OFFLINE	"started with --offline: only cached mail"
 #define SESSION_PREFETCH_MAX	2000	/* messages looked at per prefetch */
@@ -192,13 +183,49 @@ session_reconnects(const struct session *s)
 	return imap_conn_reconnects(s->conn);
 }
 
+/*
+ * Each folder's role (imap-role.h), for the screens to show beside it:
+ * what imap_role_find() chooses on the same connection. A role lookup
+ * that fails leaves the list as it is.
+ */
+static void
+session_folder_roles(struct session *s, struct imap_folder *f, size_t n)
+{
+	struct imap_roles	 r;
+	mailimap		*imap;
+	char			*why = NULL;
+	size_t			 i;
+	int			 role;
+
+	if ((imap = imap_conn_session(s->conn)) == NULL)
+		return;
+	if (imap_role_find(imap, s->a, &r, &why) == -1) {
+		log_msg(LOG_INFO, "session: no folder roles: %s", why);
+		free(why);
+		return;
+	}
+	for (role = 0; role < IMAP_ROLES; role++)
+		for (i = 0; r.name[role] != NULL && i < n; i++)
+			if (strcmp(f[i].name, r.name[role]) == 0 &&
+			    f[i].role == NULL) {
+				f[i].role = imap_role_word(role);
+				f[i].role_how = imap_role_how_words(r.how[role]);
+			}
+	imap_roles_free(&r);
+}
+
 int
 session_folders(struct session *s, struct imap_folder **folders, size_t *n,
     char **cause)
 {
+	int	rc;
+
 	*folders = NULL;
 	*n = 0;
-	return imap_conn_folders(s->conn, folders, n, cause);
+	if ((rc = imap_conn_folders(s->conn, folders, n, cause)) ==
+	    IMAP_OPS_OK)
+		session_folder_roles(s, *folders, *n);
+	return rc;
 }
 
 /* A long call failed: was it because it was asked to stop? */
@@ -804,34 +831,6 @@ session_fetch(struct session *s, const char *folder, uint32_t uid,
 	return rc;
 }
 
-int
-session_flag(struct session *s, const char *folder, uint32_t uid,
-    const char *add, const char *remove, char **cause)
-{
-	return imap_conn_flag(s->conn, folder, uid, add, remove, cause);
-}
-
-int
-session_move(struct session *s, const char *folder, uint32_t uid,
-    const char *to, enum imap_ops_how *how, char **cause)
-{
-	return imap_conn_move(s->conn, folder, uid, to, how, cause);
-}
-
-int
-session_copy(struct session *s, const char *folder, uint32_t uid,
-    const char *to, char **cause)
-{
-	return imap_conn_copy(s->conn, folder, uid, to, cause);
-}
-
-int
-session_delete(struct session *s, const char *folder, uint32_t uid,
-    enum imap_ops_how *how, char **trash, char **cause)
-{
-	return imap_conn_delete(s->conn, folder, uid, how, trash, cause);
-}
-
 void
 session_retry(struct session *s)
 {
@@ -900,10 +899,11 @@ session_search_header(struct session *s, const char *folder,
 
 int
 session_append(struct session *s, const char *folder, const char *msg,
-    size_t len, const char *flags, char **cause)
+    size_t len, msg_flags flags, char **cause)
 {
 	struct mailimap_flag_list	*fl;
 	mailimap			*imap;
+	char				*wire;
 	int				 err, rc;
 
 	if ((rc = imap_conn_select(s->conn, NULL, cause)) != IMAP_OPS_OK)
@@ -912,9 +912,12 @@ session_append(struct session *s, const char *folder, const char *msg,
 		*cause = xstrdup("the server cannot be reached");
 		return IMAP_OPS_LOST;
 	}
+	if ((wire = imap_name_encode(folder, cause)) == NULL)
+		return IMAP_OPS_REFUSED;
 	fl = imap_ops_flag_list(flags);
-	err = mailimap_append(imap, folder, fl, NULL, msg, len);
+	err = mailimap_append(imap, wire, fl, NULL, msg, len);
 	mailimap_flag_list_free(fl);
+	free(wire);
 	if (err != MAILIMAP_NO_ERROR)
 		return imap_ops_error(imap, err, "APPEND", cause);
 	return IMAP_OPS_OK;
@@ -939,14 +942,15 @@ session_idle(struct session *s, const char *folder, int timeout, int synced,
 }
 
 /*
- * The Drafts mailbox's name, the connection up: \Drafts, else "Drafts",
- * which is made when the server has neither.
+ * The Drafts mailbox's name, the connection up: the one imap-role.c finds
+ * (drafts-folder, \Drafts, a folder named Drafts), else "Drafts" in the
+ * personal namespace, which is made.
  */
 static char *
 session_drafts_mailbox(struct session *s, mailimap **imapp, char **cause)
 {
 	mailimap	*imap;
-	char		*name, *why = NULL;
+	char		*name, *why = NULL, *made, *wire;
 	int		 err, rc;
 
 	if ((rc = imap_conn_select(s->conn, NULL, cause)) != IMAP_OPS_OK ||
@@ -956,15 +960,26 @@ session_drafts_mailbox(struct session *s, mailimap **imapp, char **cause)
 		return NULL;
 	}
 	*imapp = imap;
-	if ((name = imap_mailbox_special(imap, "Drafts", &why)) != NULL)
+	if ((name = imap_role_folder(imap, s->a, IMAP_ROLE_DRAFTS, &why)) !=
+	    NULL)
 		return name;
 	free(why);
-	if ((err = mailimap_create(imap, "Drafts")) != MAILIMAP_NO_ERROR) {
+	name = imap_role_prefix(imap);
+	made = xasprintf("%sDrafts", name);
+	free(name);
+	if ((wire = imap_name_encode(made, cause)) == NULL) {
+		free(made);
+		return NULL;
+	}
+	err = mailimap_create(imap, wire);
+	free(wire);
+	if (err != MAILIMAP_NO_ERROR) {
 		imap_ops_error(imap, err, "CREATE Drafts", cause);
+		free(made);
 		return NULL;
 	}
 	log_msg(LOG_INFO, "session: %s: made the Drafts mailbox", s->a->id);
-	return xstrdup("Drafts");
+	return made;
 }
 
 int
@@ -973,16 +988,21 @@ session_draft_append(struct session *s, const char *msg, size_t len,
 {
 	struct mailimap_flag_list	*flags;
 	mailimap			*imap = NULL;
-	char				*mb;
+	char				*mb, *wire;
 	int				 err, rc = IMAP_OPS_OK;
 
 	if ((mb = session_drafts_mailbox(s, &imap, cause)) == NULL)
 		return imap != NULL ? IMAP_OPS_REFUSED : IMAP_OPS_LOST;
+	if ((wire = imap_name_encode(mb, cause)) == NULL) {
+		free(mb);
+		return IMAP_OPS_REFUSED;
+	}
 	flags = mailimap_flag_list_new_empty();
 	mailimap_flag_list_add(flags, mailimap_flag_new_draft());
 	mailimap_flag_list_add(flags, mailimap_flag_new_seen());
-	err = mailimap_append(imap, mb, flags, NULL, msg, len);
+	err = mailimap_append(imap, wire, flags, NULL, msg, len);
 	mailimap_flag_list_free(flags);
+	free(wire);
 	if (err != MAILIMAP_NO_ERROR)
 		rc = imap_ops_error(imap, err, "APPEND", cause);
 	free(mb);
@@ -1019,7 +1039,7 @@ session_draft_remove(struct session *s, const char *msgid, size_t *removed,
 	for (it = clist_begin(res); it != NULL; it = clist_next(it)) {
 		uids = xreallocarray(uids, n + 1, sizeof *uids);
 		uids[n] = *(uint32_t *)clist_content(it);
-		if ((rc = imap_ops_store(imap, uids[n], "T", "", cause)) !=
+		if ((rc = imap_ops_store(imap, uids[n], MSG_DELETED, 0, cause)) !=
 		    IMAP_OPS_OK)
 			goto out;
 		n++;

@@ -35,6 +35,7 @@
 #include "config.h"
 #include "imap-conn.h"
 #include "imap-mailbox.h"
+#include "msg-flags.h"
 #include "sync-trust.h"
 
 /*
@@ -167,15 +168,64 @@ int	 session_opened(struct session *, const char *folder, uint32_t uid,
 int	 session_fetch(struct session *, const char *folder, uint32_t uid,
 	    const char *part, struct buf *out, char **cause);
 
-/* The folder operations: see imap-conn.h for each. */
+/*
+ * The mailbox operations, the same for the index, the pager and the batch
+ * commands: one operation on some messages of folder, by UID. What the
+ * server confirmed is in the header cache when it returns (a moved or
+ * expunged message's row is gone, flags are the server's), so a front
+ * end shows the cache and never its own guess.
+ */
+enum session_op_kind {
+	SESSION_OP_FLAG,	/* add, then remove flags */
+	SESSION_OP_MOVE,	/* to another folder (imap_ops_move()) */
+	SESSION_OP_COPY,	/* to another folder */
+	SESSION_OP_DELETE	/* to the trash; in the trash, expunged */
+};
+
+struct session_op {
+	enum session_op_kind	 kind;
+	msg_flags		 add;		/* SESSION_OP_FLAG */
+	msg_flags		 remove;
+	const char		*to;		/* MOVE, COPY */
+};
+
+/* What became of the messages: each is counted once. */
+struct session_op_result {
+	size_t		 done;		/* as asked */
+	size_t		 saved;		/* flag changes kept for when the
+					   server can be reached again */
+	size_t		 kept;		/* copied, the original left flagged
+					   deleted (neither MOVE nor UIDPLUS) */
+	size_t		 marked;	/* flagged deleted, not expunged */
+	size_t		 refused;	/* the server said no */
+	size_t		 left;		/* not tried: the connection was lost
+					   or the cache failed */
+	size_t		 gone;		/* of done, those that left folder */
+	int		 rc;		/* the first failure's class, or
+					   IMAP_OPS_OK (IMAP_CONN_SAVED when
+					   changes were saved) */
+	char		*cause;		/* its words */
+	char		*trash;		/* DELETE: the trash's name */
+};
+
+/*
+ * Do op to the n messages of uids in folder, one after the other. A
+ * refusal for one message does not stop the others; a lost connection or
+ * a failing cache stops the rest (counted in left). Returns res->rc.
+ */
+int	 session_apply(struct session *, const char *folder,
+	    const struct session_op *, const uint32_t *uids, size_t n,
+	    struct session_op_result *res);
+void	 session_op_result_free(struct session_op_result *);
+/*
+ * What happened, in one sentence for a person ("3 messages moved to
+ * Archive"; what was only partly done or refused, and why). Allocated.
+ */
+char	*session_op_said(const struct session_op *, const char *folder,
+	    const struct session_op_result *);
+/* Add and remove flags of one message (session_apply() for one). */
 int	 session_flag(struct session *, const char *folder, uint32_t uid,
-	    const char *add, const char *remove, char **cause);
-int	 session_move(struct session *, const char *folder, uint32_t uid,
-	    const char *to, enum imap_ops_how *, char **cause);
-int	 session_copy(struct session *, const char *folder, uint32_t uid,
-	    const char *to, char **cause);
-int	 session_delete(struct session *, const char *folder, uint32_t uid,
-	    enum imap_ops_how *, char **trash, char **cause);
+	    msg_flags add, msg_flags remove, char **cause);
 /* Try the server again on the next call, even after it could not be
  * reached (a running interface; a batch command gives up instead). */
 void	 session_retry(struct session *);
@@ -191,9 +241,9 @@ int	 session_expunge(struct session *, const char *folder, char **cause);
 int	 session_search_header(struct session *, const char *folder,
 	    const char *name, const char *value, uint32_t **uids, size_t *n,
 	    char **cause);
-/* APPEND msg to folder with the flags of these maildir letters ("S"). */
+/* APPEND msg to folder with these flags. */
 int	 session_append(struct session *, const char *folder, const char *msg,
-	    size_t len, const char *flags, char **cause);
+	    size_t len, msg_flags, char **cause);
 
 /*
  * The account's Drafts mailbox: the one flagged \Drafts (RFC 6154), else

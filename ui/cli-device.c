@@ -67,7 +67,7 @@ cmd_export_setup(struct cmd_ctx *ctx)
 		session_close(s);
 		return EX_UNAVAILABLE;
 	}
-	rc = session_append(s, "INBOX", msg.data, msg.len, "", &cause);
+	rc = session_append(s, "INBOX", msg.data, msg.len, 0, &cause);
 	buf_free(&msg);
 	session_close(s);
 	if (rc != IMAP_OPS_OK) {

@@ -7,121 +7,127 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sysexits.h>
 
 #include "cli.h"
 #include "session.h"
 #include "xmalloc.h"
 
-/* A move that could only copy. */
-static void
-cmd_flag_kept(const char *to, const char *from)
+/*
+ * op on the messages uids of folder, through the one set of mailbox operations: silent
+ * when it was done as asked, else what happened on standard error.
+ */
+static int
+cmd_flag_apply(struct session *s, const char *folder,
+    const struct session_op *op, uint32_t *uids, size_t n)
 {
-	cmd_error("copied to %s; the original in %s is flagged deleted but "
-	    "still there: the server offers neither MOVE nor UIDPLUS, and "
-	    "expunging would remove every message flagged deleted", to, from);
+	struct session_op_result	 res;
+	char				*said;
+	int				 rc;
+
+	rc = session_apply(s, folder, op, uids, n, &res);
+	if (res.done != n) {
+		said = session_op_said(op, folder, &res);
+		if (n == 1)
+			cmd_error("%s: UID %u: %s", folder, uids[0], said);
+		else
+			cmd_error("%s: %s", folder, said);
+		free(said);
+	}
+	session_op_result_free(&res);
+	session_close(s);
+	free(uids);
+	return cmd_exit(rc);
 }
 
 int
 cmd_flag(struct cmd_ctx *ctx)
 {
-	struct session	*s;
-	const char	*folder;
-	char		 add[IMAP_OPS_FLAGS_SIZE], remove[IMAP_OPS_FLAGS_SIZE];
-	char		*cause = NULL;
-	uint32_t	 uid;
-	int		 rc;
+	struct session		*s;
+	struct session_op	 op;
+	char			*cause = NULL;
+	uint32_t		*uids;
+	size_t			 n;
+	int			 rc;
 
 	if (ctx->argc < 2 || ctx->argc > 3) {
-		cmd_error("usage: steedmail --flag UID FLAGS [FOLDER]");
+		cmd_error("usage: steedmail --flag UIDS FLAGS [FOLDER]");
 		return EX_USAGE;
 	}
-	if ((uid = cmd_uid("--flag", ctx->argv[0])) == 0)
+	if (cmd_uids("--flag", ctx->argv[0], &uids, &n) == -1)
 		return EX_USAGE;
-	if (imap_ops_flags_parse(ctx->argv[1], add, remove, &cause) == -1) {
+	memset(&op, 0, sizeof op);
+	op.kind = SESSION_OP_FLAG;
+	if (msg_flags_parse(ctx->argv[1], &op.add, &op.remove, &cause) == -1) {
 		cmd_error("--flag: %s", cause);
 		free(cause);
+		free(uids);
 		return EX_USAGE;
 	}
-	folder = ctx->argc > 2 ? ctx->argv[2] : "INBOX";
-	if ((rc = cmd_open(ctx, &s)) != EX_OK)
+	if ((rc = cmd_open(ctx, &s)) != EX_OK) {
+		free(uids);
 		return rc;
-	rc = session_flag(s, folder, uid, add, remove, &cause);
-	if (rc == IMAP_CONN_SAVED)
-		cmd_error("%s: UID %u: the change is saved and will be sent "
-		    "when the server can be reached (%s)", folder, uid,
-		    cause);
-	else if (rc != IMAP_OPS_OK)
-		cmd_error("%s: %s", folder, cause);
-	free(cause);
-	session_close(s);
-	return cmd_exit(rc);
+	}
+	return cmd_flag_apply(s, ctx->argc > 2 ? ctx->argv[2] : "INBOX", &op,
+	    uids, n);
 }
 
 int
 cmd_move(struct cmd_ctx *ctx)
 {
 	struct session		*s;
-	enum imap_ops_how	 how;
-	const char		*to, *folder;
-	char			*cause = NULL;
-	uint32_t		 uid;
+	struct session_op	 op;
+	uint32_t		*uids;
+	size_t			 n;
 	int			 rc;
 
 	if (ctx->argc < 2 || ctx->argc > 3) {
-		cmd_error("usage: steedmail --move UID TOFOLDER [FOLDER]");
+		cmd_error("usage: steedmail --move UIDS TOFOLDER [FOLDER]");
 		return EX_USAGE;
 	}
-	if ((uid = cmd_uid("--move", ctx->argv[0])) == 0)
+	if (cmd_uids("--move", ctx->argv[0], &uids, &n) == -1)
 		return EX_USAGE;
-	to = ctx->argv[1];
-	folder = ctx->argc > 2 ? ctx->argv[2] : "INBOX";
-	if ((rc = cmd_open(ctx, &s)) != EX_OK)
+	memset(&op, 0, sizeof op);
+	op.kind = SESSION_OP_MOVE;
+	op.to = ctx->argv[1];
+	if ((rc = cmd_open(ctx, &s)) != EX_OK) {
+		free(uids);
 		return rc;
-	if (session_down(s) != NULL)
+	}
+	if (session_down(s) != NULL) {
+		free(uids);
 		return cmd_down(s, "nothing was moved");
-	rc = session_move(s, folder, uid, to, &how, &cause);
-	if (rc != IMAP_OPS_OK)
-		cmd_error("%s: %s", folder, cause);
-	else if (how == IMAP_OPS_COPIED_KEPT)
-		cmd_flag_kept(to, folder);
-	free(cause);
-	session_close(s);
-	return cmd_exit(rc);
+	}
+	return cmd_flag_apply(s, ctx->argc > 2 ? ctx->argv[2] : "INBOX", &op,
+	    uids, n);
 }
 
 int
 cmd_delete(struct cmd_ctx *ctx)
 {
 	struct session		*s;
-	enum imap_ops_how	 how;
-	const char		*folder;
-	char			*trash = NULL, *cause = NULL;
-	uint32_t		 uid;
+	struct session_op	 op;
+	uint32_t		*uids;
+	size_t			 n;
 	int			 rc;
 
 	if (ctx->argc < 1 || ctx->argc > 2) {
-		cmd_error("usage: steedmail --delete UID [FOLDER]");
+		cmd_error("usage: steedmail --delete UIDS [FOLDER]");
 		return EX_USAGE;
 	}
-	if ((uid = cmd_uid("--delete", ctx->argv[0])) == 0)
+	if (cmd_uids("--delete", ctx->argv[0], &uids, &n) == -1)
 		return EX_USAGE;
-	folder = ctx->argc > 1 ? ctx->argv[1] : "INBOX";
-	if ((rc = cmd_open(ctx, &s)) != EX_OK)
+	memset(&op, 0, sizeof op);
+	op.kind = SESSION_OP_DELETE;
+	if ((rc = cmd_open(ctx, &s)) != EX_OK) {
+		free(uids);
 		return rc;
-	if (session_down(s) != NULL)
+	}
+	if (session_down(s) != NULL) {
+		free(uids);
 		return cmd_down(s, "nothing was deleted");
-	rc = session_delete(s, folder, uid, &how, &trash, &cause);
-	if (rc != IMAP_OPS_OK)
-		cmd_error("%s: %s", folder, cause);
-	else if (how == IMAP_OPS_MARKED)
-		cmd_error("%s: UID %u is flagged deleted but still there: the "
-		    "server does not offer UIDPLUS, and expunging would remove "
-		    "every message flagged deleted", folder, uid);
-	else if (how == IMAP_OPS_COPIED_KEPT)
-		cmd_flag_kept(trash, folder);
-	free(trash);
-	free(cause);
-	session_close(s);
-	return cmd_exit(rc);
+	}
+	return cmd_flag_apply(s, ctx->argc > 1 ? ctx->argv[1] : "INBOX", &op,
+	    uids, n);
 }

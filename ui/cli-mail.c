@@ -18,6 +18,7 @@
 #include "index.h"
 #include "log.h"
 #include "search-query.h"
+#include "session-search.h"
 #include "send.h"
 #include "session.h"
 #include "strsafe.h"
@@ -135,8 +136,9 @@ cmd_list_field(struct buf *b, const char *s)
 		strsafe_add(b, s, strlen(s), 0);	/* escapes TAB too */
 }
 
+/* One message as --list prints it, after prefix (a folder's, or ""). */
 static void
-cmd_list_one(const struct index_row *msg, struct buf *b)
+cmd_list_one(const struct index_row *msg, const char *prefix, struct buf *b)
 {
 	struct tm	 tm;
 	char		 when[32], *from;
@@ -145,6 +147,7 @@ cmd_list_one(const struct index_row *msg, struct buf *b)
 	localtime_r(&msg->arrival, &tm);
 	strftime(when, sizeof when, "%Y-%m-%d %H:%M", &tm);
 	buf_reset(b);
+	buf_adds(b, prefix);
 	buf_addf(b, "%u\t%s\t%s\t", msg->uid,
 	    msg->flags[0] != '\0' ? msg->flags : "-", when);
 	/* the sender as the index shows it: a name that could mislead
@@ -164,17 +167,31 @@ cmd_list_one(const struct index_row *msg, struct buf *b)
 	fwrite(b->data, 1, b->len, stdout);
 }
 
-/* The folder's index as v sorts and limits it, a page at a time. */
+static int
+cmd_uid_cmp(const void *a, const void *b)
+{
+	uint32_t	x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The folder's index as v sorts and limits it, a page at a time, each
+ * line after prefix (NULL: none). The UIDs of a search (v->uids) whose
+ * headers the cache does not hold (the server found them, and no sync
+ * has fetched them) are printed after, the UID alone.
+ */
 static int
 cmd_list_print(struct session *s, const char *folder,
-    const struct index_view *v)
+    const struct index_view *v, const char *prefix)
 {
 	struct index		*ix;
 	struct index_row	*rows;
 	struct trust_store	*ts;
 	struct buf		 b;
 	size_t			 off = 0, n, i;
-	char			*cause = NULL;
+	uint32_t		*at;
+	char			*cause = NULL, *printed;
 	int			 rc = EX_OK;
 
 	if ((ix = index_open(session_cache(s), folder, &cause)) == NULL) {
@@ -188,6 +205,7 @@ cmd_list_print(struct session *s, const char *folder,
 		index_close(ix);
 		return EX_USAGE;
 	}
+	printed = xcalloc(v->nuids + 1, 1);
 	/* Without the trust store the lines only lack its words. */
 	if ((ts = trust_store_open(NULL, &cause)) == NULL) {
 		log_msg(LOG_INFO, "list: no trust store: %s", cause);
@@ -203,11 +221,21 @@ cmd_list_print(struct session *s, const char *folder,
 			rc = EX_SOFTWARE;
 			break;
 		}
-		for (i = 0; i < n; i++)
-			cmd_list_one(&rows[i], &b);
+		for (i = 0; i < n; i++) {
+			cmd_list_one(&rows[i], prefix != NULL ? prefix : "",
+			    &b);
+			if ((at = bsearch(&rows[i].uid, v->uids, v->nuids,
+			    sizeof *v->uids, cmd_uid_cmp)) != NULL)
+				printed[at - v->uids] = 1;
+		}
 		free(rows);
 		off += n;
 	} while (n > 0);
+	for (i = 0; rc == EX_OK && i < v->nuids; i++)
+		if (!printed[i])
+			printf("%s%u\n", prefix != NULL ? prefix : "",
+			    v->uids[i]);
+	free(printed);
 	buf_free(&b);
 	trust_store_close(ts);
 	index_close(ix);
@@ -236,7 +264,7 @@ cmd_list_cached(struct session *s, const char *folder,
 		return EX_TEMPFAIL;
 	}
 	cmd_error("%s: showing the cached copy (%s)", folder, why);
-	cmd_list_print(s, folder, v);
+	cmd_list_print(s, folder, v, NULL);
 	return asked ? EX_OK : EX_TEMPFAIL;
 }
 
@@ -273,32 +301,113 @@ cmd_list(struct cmd_ctx *ctx)
 	} else {
 		/* What this sync stores, the next one does not see as new. */
 		cmd_sync_trust(s, folder, &ss, 0);
-		rc = cmd_list_print(s, folder, &v);
+		rc = cmd_list_print(s, folder, &v, NULL);
 	}
 	session_close(s);
 	return rc;
 }
 
+/* A failure of session-search.h as an exit status. */
+static int
+cmd_search_exit(int rc)
+{
+	switch (rc) {
+	case SESSION_SEARCH_QUERY:
+		return EX_USAGE;
+	case SESSION_SEARCH_UNSYNCED:
+	case SESSION_SEARCH_INDEX:
+		return EX_UNAVAILABLE;
+	default:
+		return cmd_exit(rc);
+	}
+}
+
+/*
+ * The server was asked and could not answer: only the cached mail was
+ * searched, which is said, and is 75 as for --list.
+ */
+static int
+cmd_search_note(const char *what, char *note)
+{
+	if (note == NULL)
+		return EX_OK;
+	cmd_error("warning: %s: only the cached mail was searched: %s", what,
+	    note);
+	free(note);
+	return EX_TEMPFAIL;
+}
+
+/*
+ * --search QUERY --all-folders: every folder's matches, each line
+ * "FOLDER<TAB>" and --list's line (or the UID alone, for a message whose
+ * headers were never fetched), folder by folder.
+ */
+static int
+cmd_search_folders(struct cmd_ctx *ctx, struct session *s)
+{
+	struct index_view	 v = { INDEX_SORT_ARRIVAL, 0, NULL, NULL, 0 };
+	struct session_hit	*hits;
+	struct buf		 prefix;
+	size_t			 n, i, j, k;
+	unsigned		 who;
+	uint32_t		*uids;
+	char			*cause = NULL, *folder;
+	int			 rc, prc = EX_OK;
+
+	if ((rc = session_search_folders(s, ctx->argv[0], &hits, &n, &who,
+	    &cause)) != IMAP_OPS_OK) {
+		cmd_error("--search %s: %s", ctx->argv[0], cause);
+		free(cause);
+		return cmd_search_exit(rc);
+	}
+	buf_init(&prefix);
+	for (i = 0; i < n && prc == EX_OK; i = j) {
+		for (j = i; j < n && strcmp(hits[j].folder, hits[i].folder) ==
+		    0; j++)
+			;
+		uids = xcalloc(j - i, sizeof *uids);
+		for (k = i; k < j; k++)
+			uids[k - i] = hits[k].uid;
+		folder = hits[i].folder;
+		buf_reset(&prefix);
+		strsafe_add(&prefix, folder, strlen(folder), 0);
+		buf_addc(&prefix, '\t');
+		buf_addc(&prefix, '\0');
+		v.uids = uids;
+		v.nuids = j - i;
+		prc = cmd_list_print(s, folder, &v, prefix.data);
+		free(uids);
+	}
+	buf_free(&prefix);
+	session_search_hits_free(hits, n);
+	rc = cmd_search_note("every folder", cause);
+	return prc != EX_OK ? prc : rc;
+}
+
 /*
  * --search QUERY [FOLDER]: the full-text index brought up to date with
- * the body cache, then the matching messages as --list prints them. The
- * server is never asked (the session is opened as --offline opens it),
- * so no password is wanted either.
+ * the body cache and, for plain words and unless --offline, the server
+ * too (session_search_all(); the folder is synced first, as --list
+ * does, so that what the server finds has its headers); the matching
+ * messages as --list prints them. With --all-folders, in every folder.
  */
 int
 cmd_search(struct cmd_ctx *ctx)
 {
 	struct session		*s;
+	struct session_sync	 ss;
 	struct search_query	 q;
 	struct index_view	 v = { INDEX_SORT_ARRIVAL, 0, NULL, NULL, 0 };
 	const char		*folder = cmd_mail_folder(ctx, 1);
 	uint32_t		*uids = NULL;
 	size_t			 n = 0;
+	unsigned		 who;
 	char			*cause = NULL;
-	int			 rc;
+	int			 rc, note;
 
-	if (ctx->argc < 1 || ctx->argc > 2) {
-		cmd_error("usage: steedmail --search QUERY [FOLDER]");
+	if (ctx->argc < 1 || ctx->argc > (ctx->all_folders ? 1 : 2)) {
+		cmd_error("usage: steedmail --search QUERY [FOLDER | "
+		    "--all-folders]");
 		return EX_USAGE;
 	}
 	if (search_query_parse(ctx->argv[0], &q, &cause) == -1) {
@@ -307,27 +416,44 @@ cmd_search(struct cmd_ctx *ctx)
 		return EX_USAGE;
 	}
 	search_query_free(&q);
-	ctx->cf->offline = 1;
+	/* the language is the index's alone: no server, no password */
+	if (!session_search_plain(ctx->argv[0]))
+		ctx->cf->offline = 1;
 	if ((rc = cmd_open(ctx, &s)) != EX_OK)
 		return rc;
-	if (session_search_text(s, folder, ctx->argv[0], &uids, &n,
-	    &cause) == -1) {
+	if (ctx->all_folders) {
+		rc = cmd_search_folders(ctx, s);
+		session_close(s);
+		return rc;
+	}
+	if (session_down(s) == NULL && session_search_plain(ctx->argv[0])) {
+		if ((rc = session_sync(s, folder, &ss, &cause)) ==
+		    IMAP_OPS_OK)
+			cmd_sync_trust(s, folder, &ss, 0);
+		else
+			log_msg(LOG_INFO, "search: %s: not synced: %s", folder,
+			    cause);
+		free(cause);
+		cause = NULL;
+	}
+	if ((rc = session_search_all(s, folder, ctx->argv[0], &uids, &n,
+	    &who, &cause)) != IMAP_OPS_OK) {
 		cmd_error("%s: %s", folder, cause);
 		free(cause);
 		session_close(s);
-		return EX_UNAVAILABLE;
+		return cmd_search_exit(rc);
 	}
+	note = cmd_search_note(folder, cause);
 	/* an empty set means none, not all */
-	if (n == 0) {
-		session_close(s);
-		return EX_OK;
-	}
-	v.uids = uids;
-	v.nuids = n;
-	rc = cmd_list_print(s, folder, &v);
+	if (n > 0) {
+		v.uids = uids;
+		v.nuids = n;
+		rc = cmd_list_print(s, folder, &v, NULL);
+	} else
+		rc = EX_OK;
 	free(uids);
 	session_close(s);
-	return rc;
+	return rc != EX_OK ? rc : note;
 }
 
 int
@@ -415,7 +541,9 @@ cmd_idle(struct cmd_ctx *ctx)
 /*
  * --folders: one line per folder the account can open: its name, how many
  * of its messages are unseen, how many there are; INBOX and the special
- * folders (Drafts, Sent, Archive, Flagged, Junk, Trash) first.
+ * folders (Drafts, Sent, Archive, Flagged, Junk, Trash) first. A folder
+ * the server would not count (STATUS failed) has "?" for both, and a
+ * warning on standard error says why; the exit status stays 0.
  */
 int
 cmd_folders(struct cmd_ctx *ctx)
@@ -441,10 +569,19 @@ cmd_folders(struct cmd_ctx *ctx)
 	for (i = 0; i < n; i++) {
 		buf_reset(&b);
 		cmd_list_field(&b, f[i].name);
-		buf_addf(&b, "\t%u\t%u\n", f[i].unseen, f[i].total);
+		if (f[i].status_error != NULL)
+			buf_adds(&b, "\t?\t?\n");
+		else
+			buf_addf(&b, "\t%u\t%u\n", f[i].unseen, f[i].total);
 		fwrite(b.data, 1, b.len, stdout);
 	}
 	buf_free(&b);
+	/* a folder the server would not count is listed, and said here */
+	for (i = 0; i < n; i++)
+		if (f[i].status_error != NULL)
+			cmd_print(stderr, "steedmail: warning: ",
+			    "folder %s not counted: %s", f[i].name,
+			    f[i].status_error);
 	imap_mailbox_list_free(f, n);
 	if (fflush(stdout) != 0)
 		rc = EX_IOERR;

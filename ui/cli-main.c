@@ -14,8 +14,10 @@
 #include <sysexits.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "cli.h"
 #include "config.h"
+#include "imap-role.h"
 #include "log.h"
 #include "oauth2.h"
 #include "paths.h"
@@ -36,7 +38,7 @@ enum main_opt_id {
 	MO_REQUIRE_ENCRYPTION, MO_REPLY, MO_QUOTE, MO_FORWARD,
 	MO_FORWARD_INLINE, MO_POSTPONE, MO_PART, MO_SORT, MO_LIMIT, MO_TIMEOUT,
 	MO_BROWSER, MO_NAME, MO_ADDRESS, MO_IMAP, MO_SMTP,
-	MO_PASSWORD_COMMAND, MO_PIN, MO_YES,
+	MO_PASSWORD_COMMAND, MO_PIN, MO_YES, MO_ALL_FOLDERS,
 	MO_ACCOUNT, MO_CONFIG, MO_DEBUG, MO_OFFLINE	/* with every command */
 };
 #define O(x)		(1u << MO_##x)
@@ -100,6 +102,8 @@ static const struct main_opt main_opts[] = {
 	  F(setup_password_command), 0 },
 	{ MO_PIN,		"--pin",	MAIN_STRING,	F(setup_pin), 0 },
 	{ MO_YES,		"--yes",	MAIN_FLAG,	F(yes), 0 },
+	{ MO_ALL_FOLDERS,	"--all-folders", MAIN_FLAG,	F(all_folders),
+	  0 },
 	{ MO_ACCOUNT,		"-A",		MAIN_STRING,	F(account), 0 },
 	{ MO_CONFIG,		"-F",		MAIN_STRING,	F(config_path),
 	  0 },
@@ -137,7 +141,8 @@ static const struct main_cmd main_cmds[] = {
 	  MAIN_CONFIG, 0 },
 	{ "--folders",		cmd_folders,	0, 0, MAIN_CONFIG, 0 },
 	{ "--fetch",		cmd_fetch,	-1, O(PART), MAIN_CONFIG, 0 },
-	{ "--search",		cmd_search,	-1, 0, MAIN_CONFIG, 0 },
+	{ "--search",		cmd_search,	-1, O(ALL_FOLDERS), MAIN_CONFIG,
+	  0 },
 	{ "--sync",		cmd_sync,	1, 0, MAIN_CONFIG, 0 },
 	{ "--flag",		cmd_flag,	-1, 0, MAIN_CONFIG, 0 },
 	{ "--move",		cmd_move,	-1, 0, MAIN_CONFIG, 0 },
@@ -227,9 +232,12 @@ main_usage(FILE *f)
 "                     the special folders (Sent, Trash, ...) first\n"
 "  --fetch UID [FOLDER]  the raw message on standard output (from the body\n"
 "                     cache when it is there)\n"
-"  --search QUERY [FOLDER]  the cached messages that match, in --list's\n"
-"                     form: words, \"a phrase\", prefix*, from: to:\n"
-"                     subject: date:FROM..TO, OR, NOT, -word, ( )\n"
+"  --search QUERY [FOLDER]  the messages that match, in --list's form:\n"
+"                     words, \"a phrase\", prefix*, from: to: subject:\n"
+"                     date:FROM..TO, OR, NOT, -word, ( ); plain words\n"
+"                     also asked of the server unless --offline\n"
+"  --all-folders      with --search: in every folder, each line after\n"
+"                     its folder's name and a TAB\n"
 "  --part SECTION     with --fetch: only this MIME part (1, 2.1, ...)\n"
 "  --sort ORDER       with --list: arrival (default), date, from, subject,\n"
 "                     size or thread; -ORDER reverses it\n"
@@ -321,6 +329,40 @@ main_check_oauth2(struct config *cf)
 	}
 }
 
+/*
+ * --check-config's lines on an account's Sent, Trash, Drafts and Archive:
+ * a line for each one its configuration names, then one for the others,
+ * which are asked of the server (imap-role.h; the folder screen shows
+ * what it chose).
+ */
+static void
+main_check_roles(const struct account *a)
+{
+	struct buf	 b;
+	const char	*name, *sep = "";
+	char		*safe;
+	int		 role;
+
+	buf_init(&b);
+	for (role = 0; role < IMAP_ROLES; role++) {
+		if ((name = imap_role_configured(a, role)) == NULL) {
+			buf_addf(&b, "%s%s", sep, imap_role_word(role));
+			sep = ", ";
+			continue;
+		}
+		safe = strsafe(name, 0);
+		printf("    %s: \"%s\" (%s)\n", imap_role_word(role), safe,
+		    imap_role_setting(role));
+		free(safe);
+	}
+	if (b.len > 0) {
+		buf_addc(&b, '\0');
+		printf("    %s: as the server marks them, else by name\n",
+		    b.data);
+	}
+	buf_free(&b);
+}
+
 int
 cmd_check_config(struct cmd_ctx *ctx)
 {
@@ -353,6 +395,7 @@ cmd_check_config(struct cmd_ctx *ctx)
 		    a->smtp.tls == CONFIG_TLS_IMPLICIT ? "smtps" : "smtp",
 		    a->smtp.host, a->smtp.port);
 		free(safe);
+		main_check_roles(a);
 	}
 	return EX_OK;
 }

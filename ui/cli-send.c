@@ -102,9 +102,15 @@ cmd_send_read_body(struct buf *body)
 	return EX_OK;
 }
 
-/* Say what happened to the message id; return the exit code. */
+/*
+ * Say what happened to the message id (NULL: every one); return the exit
+ * code. line, for -s's message, is how it was protected ("sent in clear:
+ * ..."): said as it is once the message went, and as what will happen
+ * when it has not yet.
+ */
 static int
-cmd_send_report(const struct send_report *rep, const char *id)
+cmd_send_report(const struct send_report *rep, const char *id,
+    const char *line)
 {
 	size_t	i, others = 0;
 	int	rc = EX_OK, found = 0;
@@ -117,6 +123,9 @@ cmd_send_report(const struct send_report *rep, const char *id)
 			continue;
 		}
 		found = 1;
+		if (line != NULL && (it->status == SEND_DONE ||
+		    it->status == SEND_UNSAVED))
+			cmd_error("%s", line);
 		switch (it->status) {
 		case SEND_DONE:
 			if (id == NULL)
@@ -127,10 +136,24 @@ cmd_send_report(const struct send_report *rep, const char *id)
 			    it->text);
 			break;
 		case SEND_QUEUED:
-			cmd_error("%s%s%s; it stays in the outbox and is sent "
-			    "by the next run or steedmail --flush",
-			    id ? "" : it->id, id ? "" : ": ", it->text);
-			if (id == NULL)
+			/*
+			 * A refused login does not mend itself as a server
+			 * out of reach does: not sent, and 75 even for -s
+			 */
+			if (it->login_refused)
+				cmd_error("%s%s%s; not sent: it stays in the "
+				    "outbox until the account's password (or "
+				    "sign-in) is put right, then steedmail "
+				    "--flush sends it", id ? "" : it->id,
+				    id ? "" : ": ", it->text);
+			else
+				cmd_error("%s%s%s; it stays in the outbox and "
+				    "is sent by the next run or steedmail "
+				    "--flush", id ? "" : it->id,
+				    id ? "" : ": ", it->text);
+			if (line != NULL)
+				cmd_error("not sent yet; once it is: %s", line);
+			if (id == NULL || it->login_refused)
 				rc = rc == EX_OK ? EX_TEMPFAIL : rc;
 			break;
 		case SEND_REFUSED:
@@ -151,6 +174,8 @@ cmd_send_report(const struct send_report *rep, const char *id)
 	if (id != NULL && !found) {
 		cmd_error("the message is queued; another steedmail is "
 		    "sending the outbox");
+		if (line != NULL)
+			cmd_error("once it is sent: %s", line);
 	}
 	if (others > 0)
 		cmd_error("%zu older message%s in the outbox could not be "
@@ -319,7 +344,8 @@ cmd_send_refused(struct cmd_ctx *ctx, const struct draft *d,
  * hold that is all there is to say.
  */
 static int
-cmd_send_flush(struct cmd_ctx *ctx, const char *id, int held)
+cmd_send_flush(struct cmd_ctx *ctx, const char *id, int held,
+    const char *line)
 {
 	struct send_report	 rep;
 	char			*cause = NULL;
@@ -330,10 +356,12 @@ cmd_send_flush(struct cmd_ctx *ctx, const char *id, int held)
 		if (!held)
 			cmd_error("the message is queued but was not sent: %s",
 			    cause);
+		if (line != NULL)
+			cmd_error("once it is sent: %s", line);
 		free(cause);
 		return EX_OK;
 	}
-	rc = cmd_send_report(&rep, id);
+	rc = cmd_send_report(&rep, id, line);
 	send_report_free(&rep);
 	return rc;
 }
@@ -377,7 +405,7 @@ cmd_send_draft(struct cmd_ctx *ctx, const struct draft *d, int *queued)
 		    "because DNS failed: steedmail --flush looks again, for %s "
 		    "(dns-wait)", s.p.line, span);
 		free(span);
-		rc = cmd_send_flush(ctx, s.id, 1);
+		rc = cmd_send_flush(ctx, s.id, 1, NULL);
 		break;
 	case OUTGOING_UNQUEUED:
 		cmd_error("cannot queue the message, nothing was sent: %s",
@@ -385,13 +413,11 @@ cmd_send_draft(struct cmd_ctx *ctx, const struct draft *d, int *queued)
 		rc = EX_TEMPFAIL;
 		break;
 	case OUTGOING_QUEUED:
-		/* how it goes is said once it is queued: before, it may not
-		 * go */
-		if (s.p.line != NULL)
-			cmd_error("%s", s.p.line);
+		/* how it goes ("sent in clear: ...") is said once it went,
+		 * or as what will happen when it has not */
 		*queued = 1;
 		send_crash_point("queued");
-		rc = cmd_send_flush(ctx, s.id, 0);
+		rc = cmd_send_flush(ctx, s.id, 0, s.p.line);
 		break;
 	}
 	outgoing_send_free(&s);
@@ -568,7 +594,7 @@ cmd_flush(struct cmd_ctx *ctx)
 	}
 	if (rep.n == 0)
 		printf("the outbox is empty\n");
-	rc = cmd_send_report(&rep, NULL);
+	rc = cmd_send_report(&rep, NULL, NULL);
 	send_report_free(&rep);
 	return rc;
 }

@@ -27,6 +27,7 @@
 #include "buf.h"
 #include "cli.h"
 #include "crypto-in.h"
+#include "file-save.h"
 #include "strsafe.h"
 #include "trust-move.h"
 #include "trust-msg.h"
@@ -183,11 +184,15 @@ cmd_trust_export(struct trust_store *ts, const char *path)
 		keys += m.peers[i].nkeys;
 	if (strcmp(path, "-") == 0)
 		fd = STDOUT_FILENO;
-	else if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-	    0600)) == -1 || fchmod(fd, 0600) == -1) {
+	else if ((fd = file_save_open(AT_FDCWD, path, path, O_CREAT | O_TRUNC,
+	    0600, &cause)) == -1) {
+		/* a FIFO or a device: refused, not waited on */
+		cmd_error("%s: not written", cause);
+		free(cause);
+		rc = EX_CANTCREAT;
+	} else if (fchmod(fd, 0600) == -1) {
 		cmd_error("cannot write %s: %s", path, strerror(errno));
-		if (fd != -1)
-			close(fd);
+		close(fd);
 		fd = -1;
 		rc = EX_CANTCREAT;
 	}

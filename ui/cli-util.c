@@ -85,6 +85,68 @@ cmd_uid(const char *what, const char *arg)
 	return (uint32_t)uid;
 }
 
+/* Most UIDs one operand may name: a range is not a way to run out of memory. */
+#define CMD_UIDS_MAX	1000000
+
+/* One UID of a list, up to the end or a ',' or ':'. */
+static int
+cmd_uids_one(const char **p, uint32_t *uid)
+{
+	unsigned long	 v;
+	char		*end;
+
+	if (**p < '0' || **p > '9')
+		return -1;
+	v = strtoul(*p, &end, 10);
+	if (v == 0 || v > 0xffffffffUL || (*end != '\0' && *end != ',' &&
+	    *end != ':'))
+		return -1;
+	*uid = (uint32_t)v;
+	*p = end;
+	return 0;
+}
+
+int
+cmd_uids(const char *what, const char *arg, uint32_t **uids, size_t *n)
+{
+	const char	*p = arg;
+	uint32_t	 lo, hi, u;
+
+	*uids = NULL;
+	*n = 0;
+	for (;;) {
+		if (cmd_uids_one(&p, &lo) == -1)
+			goto bad;
+		hi = lo;
+		if (*p == ':' && (p++, cmd_uids_one(&p, &hi) == -1 || hi < lo))
+			goto bad;
+		if (hi - lo >= CMD_UIDS_MAX - *n) {
+			cmd_error("%s: \"%s\" names more than %d UIDs", what,
+			    arg, CMD_UIDS_MAX);
+			goto fail;
+		}
+		*uids = xreallocarray(*uids, *n + (hi - lo) + 1,
+		    sizeof **uids);
+		for (u = lo;; u++) {
+			(*uids)[(*n)++] = u;
+			if (u == hi)
+				break;
+		}
+		if (*p == '\0')
+			return 0;
+		p++;			/* the ',' */
+	}
+
+bad:
+	cmd_error("%s: \"%s\" is not a UID, nor a list of them (3,7,10:12)",
+	    what, arg);
+fail:
+	free(*uids);
+	*uids = NULL;
+	*n = 0;
+	return -1;
+}
+
 int
 cmd_exit(int result)
 {

@@ -47,6 +47,7 @@ struct cmd_ctx {
 	const char	 *config_path;	/* -F, or NULL: the default file */
 	const char	 *debug;	/* -d LEVEL, or NULL */
 	int		  offline;	/* --offline */
+	int		  all_folders;	/* --all-folders (with --search) */
 	/* --setup's answers given on the command line */
 	const char	 *setup_name, *setup_address;
 	const char	 *setup_imap, *setup_smtp;	/* URLs */
@@ -112,6 +113,10 @@ int	cmd_down(struct session *, const char *what);
 int	cmd_exit(int result);
 /* A UID operand of command what, or 0 after saying why. */
 uint32_t cmd_uid(const char *what, const char *arg);
+/* The UIDs of a list such as "3,7,10:12" (*uids allocated); -1 after
+ * saying what is wrong with it. */
+int	 cmd_uids(const char *what, const char *arg, uint32_t **uids,
+	    size_t *n);
 
 /* PREFIX then the text on f, the text (not the prefix) made terminal-safe. */
 void	cmd_print(FILE *, const char *prefix, const char *fmt, ...)

@@ -9,7 +9,8 @@
  * again: decrypted attachments exist only there. It must never write
  * outside the directory a person chose (a part's name is made safe, the
  * file opened with O_NOFOLLOW and O_EXCL), never overwrite without
- * asking, and never give a part's name or type to the shell but as an
+ * asking, never open anything but a regular file (file-save.h: a FIFO
+ * would hang the interface), and never give a part's name or type to the shell but as an
  * inert word (mailcap_command()).
  */
 #include <sys/stat.h>
@@ -24,6 +25,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "file-save.h"
 #include "mailcap.h"
 #include "message.h"
 #include "mime-body.h"
@@ -184,8 +186,9 @@ attach_save(struct attach *a)
 {
 	const struct mime_part	*part = attach_part(a);
 	struct buf		 data;
-	struct stat		 sb;
+	const char		*kind;
 	char			*safe, *typed, *dir, *name;
+	char			*shown = NULL, *cause = NULL;
 	int			 dfd = -1, fd = -1;
 
 	if (part == NULL)
@@ -209,23 +212,27 @@ attach_save(struct attach *a)
 		tui_error("%s: %s", dir, strerror(errno));
 		goto out;
 	}
-	fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-	    O_CLOEXEC, 0600);
+	shown = xasprintf("%s/%s", dir, name);
+	fd = file_save_open(dfd, name, shown, O_CREAT | O_EXCL | O_NOFOLLOW,
+	    0600, &cause);
 	if (fd == -1 && errno == EEXIST) {
-		if (!tui_yesno("%s/%s exists: overwrite it?", dir, name)) {
+		free(cause);
+		cause = NULL;
+		/* a FIFO, a device, a link: not worth a question */
+		if ((kind = file_save_kind(dfd, name)) != NULL) {
+			tui_error("%s is not a regular file (%s): not saved",
+			    shown, kind);
+			goto out;
+		}
+		if (!tui_yesno("%s exists: overwrite it?", shown)) {
 			tui_message("not saved");
 			goto out;
 		}
-		fd = openat(dfd, name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
-		if (fd != -1 && (fstat(fd, &sb) == -1 ||
-		    !S_ISREG(sb.st_mode) || ftruncate(fd, 0) == -1)) {
-			tui_error("%s/%s: not a file I can overwrite", dir,
-			    name);
-			goto out;
-		}
+		fd = file_save_open(dfd, name, shown, O_NOFOLLOW | O_TRUNC, 0,
+		    &cause);
 	}
 	if (fd == -1) {
-		tui_error("%s/%s: %s", dir, name, strerror(errno));
+		tui_error("%s: not saved", cause);
 		goto out;
 	}
 	if (attach_write(fd, data.data, data.len) == -1 || fsync(fd) == -1) {
@@ -239,6 +246,8 @@ out:
 	if (dfd != -1)
 		close(dfd);
 	attach_wipe(&data);
+	free(shown);
+	free(cause);
 	free(dir);
 	free(name);
 }

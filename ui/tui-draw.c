@@ -34,6 +34,7 @@ static const struct tui_glyph_form glyphs[TG_COUNT] = {
 	[TG_REPLIED] =		{ "r", "r", "replied" },
 	[TG_FLAGGED] =		{ "!", "!", "flagged" },
 	[TG_DELETED] =		{ "D", "D", "deleted" },
+	[TG_TAGGED] =		{ "*", "*", "tagged" },
 	[TG_ATTACHMENT] =	{ "+", "+", "has attachments" },
 	[TG_TREE_BRANCH] =	{ "\xe2\x94\x9c\xe2\x94\x80>", "|->", "reply" },
 	[TG_TREE_LAST] =	{ "\xe2\x94\x94\xe2\x94\x80>", "`->", "last reply" },

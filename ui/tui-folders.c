@@ -5,9 +5,10 @@
  * and the rows drawn from them: each account a heading with its state
  * (listing, offline and why, an error), its folders below. The main loop
  * pushes it on `y`; <Enter> opens a folder's index in place of the screens
- * below. Folder names come from the server: they are decoded from IMAP's
- * modified UTF-7 for the eye only (the job and the index get them as the
- * server spelled them) and drawn through tui_put(), never printed raw.
+ * below. Folder names come from the server, decoded from IMAP's modified
+ * UTF-7 by the engine (src/imap-name.h: the UTF-8 name every layer above
+ * the wire uses; one that does not decode as the server spelled it), and
+ * are drawn through tui_put(), never printed raw.
  */
 #include <curses.h>
 #include <stdio.h>
@@ -25,7 +26,6 @@ struct tui_folders_acct {
 	int		 again;		/* changed while it was in flight */
 	struct imap_folder *folders;
 	size_t		 n;
-	char		**shown;	/* the names as drawn (decoded) */
 	char		*cause;		/* why the last list failed */
 	int		 listed;	/* a list has come at least once */
 	int		 down;		/* the worker said it went offline */
@@ -54,119 +54,9 @@ struct tui_folders {
 	char		*search;	/* the last search */
 };
 
-/*
- * IMAP's modified UTF-7 (RFC 3501 5.1.3): "&" starts base64 of UTF-16
- * with "," for "/", "-" ends it, "&-" is "&". Returns the UTF-8 form, or
- * NULL if name is not valid modified UTF-7 (then it is shown as it is).
- */
-static int
-tui_folders_b64(int c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	if (c == '+')
-		return 62;
-	if (c == ',')
-		return 63;
-	return -1;
-}
-
-static void
-tui_folders_utf8(struct buf *b, uint32_t cp)
-{
-	if (cp < 0x80)
-		buf_addc(b, (char)cp);
-	else if (cp < 0x800) {
-		buf_addc(b, (char)(0xc0 | cp >> 6));
-		buf_addc(b, (char)(0x80 | (cp & 0x3f)));
-	} else if (cp < 0x10000) {
-		buf_addc(b, (char)(0xe0 | cp >> 12));
-		buf_addc(b, (char)(0x80 | ((cp >> 6) & 0x3f)));
-		buf_addc(b, (char)(0x80 | (cp & 0x3f)));
-	} else {
-		buf_addc(b, (char)(0xf0 | cp >> 18));
-		buf_addc(b, (char)(0x80 | ((cp >> 12) & 0x3f)));
-		buf_addc(b, (char)(0x80 | ((cp >> 6) & 0x3f)));
-		buf_addc(b, (char)(0x80 | (cp & 0x3f)));
-	}
-}
-
-static char *
-tui_folders_decode(const char *name)
-{
-	struct buf	 b;
-	const char	*p;
-	uint32_t	 bits, unit, high;
-	int		 nbits, v;
-
-	buf_init(&b);
-	for (p = name; *p != '\0'; p++) {
-		if ((unsigned char)*p >= 0x80)
-			goto bad;
-		if (*p != '&') {
-			buf_addc(&b, *p);
-			continue;
-		}
-		if (p[1] == '-') {
-			buf_addc(&b, '&');
-			p++;
-			continue;
-		}
-		bits = 0;
-		nbits = 0;
-		high = 0;
-		for (p++; *p != '-'; p++) {
-			if ((v = tui_folders_b64((unsigned char)*p)) == -1)
-				goto bad;
-			bits = (bits << 6 | (uint32_t)v) & 0xffffff;
-			nbits += 6;
-			if (nbits < 16)
-				continue;
-			nbits -= 16;
-			unit = (bits >> nbits) & 0xffff;
-			if (unit >= 0xd800 && unit < 0xdc00) {
-				if (high != 0)
-					goto bad;
-				high = unit;
-			} else if (unit >= 0xdc00 && unit < 0xe000) {
-				if (high == 0)
-					goto bad;
-				tui_folders_utf8(&b, 0x10000 +
-				    ((high - 0xd800) << 10) + (unit - 0xdc00));
-				high = 0;
-			} else {
-				if (high != 0 || unit < 0x20 ||
-				    (unit >= 0x7f && unit < 0xa0))
-					goto bad;
-				tui_folders_utf8(&b, unit);
-			}
-		}
-		/* leftover bits are padding: fewer than 6, all zero */
-		if (high != 0 || nbits >= 6 ||
-		    (bits & ((1u << nbits) - 1)) != 0)
-			goto bad;
-	}
-	buf_addc(&b, '\0');
-	return buf_take(&b);
-
-bad:
-	buf_free(&b);
-	return NULL;
-}
-
 static void
 tui_folders_clear(struct tui_folders_acct *fa)
 {
-	size_t	i;
-
-	for (i = 0; i < fa->n; i++)
-		free(fa->shown[i]);
-	free(fa->shown);
-	fa->shown = NULL;
 	imap_mailbox_list_free(fa->folders, fa->n);
 	fa->folders = NULL;
 	fa->n = 0;
@@ -291,8 +181,8 @@ tui_folders_line(struct tui_folders *f, int y, struct tui_folders_row *r,
 {
 	struct tui_folders_acct	*fa = &f->accts[r->acct];
 	struct imap_folder	*fd = &fa->folders[r->folder];
-	char			 counts[48];
-	int			 attr, cw, x;
+	char			 counts[48], role[24];
+	int			 attr, cw, x, nw;
 
 	if (selected)
 		attr = tui_attr(TC_SELECTED);
@@ -301,7 +191,9 @@ tui_folders_line(struct tui_folders *f, int y, struct tui_folders_row *r,
 	else
 		attr = tui_attr(TC_NORMAL);
 	tui_putfill(y, 0, COLS, "", attr);
-	if (fd->unseen > 0)
+	if (fd->status_error != NULL)
+		snprintf(counts, sizeof counts, "%18s", "not counted");
+	else if (fd->unseen > 0)
 		snprintf(counts, sizeof counts, "%6u new %7u",
 		    (unsigned)fd->unseen, (unsigned)fd->total);
 	else
@@ -310,10 +202,18 @@ tui_folders_line(struct tui_folders *f, int y, struct tui_folders_row *r,
 	cw = (int)strlen(counts);
 	x = COLS - cw - 1;
 	if (x < 20) {
-		tui_put(y, 2, COLS - 2, fa->shown[r->folder], attr);
+		tui_put(y, 2, COLS - 2, fd->name, attr);
 		return;
 	}
-	tui_put(y, 2, x - 3, fa->shown[r->folder], attr);
+	tui_put(y, 2, x - 3, fd->name, attr);
+	/* the role steedmail uses it for (imap-role.h), beside a name
+	 * that does not say it already */
+	if (fd->role != NULL && strcasecmp(fd->name, fd->role) != 0 && (nw = tui_width(fd->name)) + 4 +
+	    (int)strlen(fd->role) + 2 < x - 3) {
+		snprintf(role, sizeof role, "(%s)", fd->role);
+		tui_put(y, 2 + nw + 2, x - 3 - nw - 4, role,
+		    selected ? attr : tui_attr(TC_NOTE));
+	}
 	tui_put(y, x, cw, counts, attr);
 }
 
@@ -425,7 +325,7 @@ tui_folders_search(struct tui_folders *f)
 		at = (f->cursor + i) % f->nrows;
 		r = &f->rows[at];
 		if (r->kind == TUI_FOLDERS_FOLDER && strcasestr(
-		    f->accts[r->acct].shown[r->folder], f->search) != NULL) {
+		    f->accts[r->acct].folders[r->folder].name, f->search) != NULL) {
 			f->cursor = at;
 			tui_dirty();
 			return;
@@ -521,9 +421,6 @@ static void
 tui_folders_take(struct tui_folders *f, struct tui_folders_acct *fa,
     struct tui_event *ev)
 {
-	char	*shown;
-	size_t	 i;
-
 	fa->job = 0;
 	free(fa->cause);
 	fa->cause = NULL;
@@ -537,12 +434,6 @@ tui_folders_take(struct tui_folders *f, struct tui_folders_acct *fa,
 		ev->folders = NULL;
 		ev->nfolders = 0;
 		fa->listed = 1;
-		fa->shown = xreallocarray(NULL, fa->n + 1, sizeof *fa->shown);
-		for (i = 0; i < fa->n; i++) {
-			shown = tui_folders_decode(fa->folders[i].name);
-			fa->shown[i] = shown != NULL ? shown :
-			    xstrdup(fa->folders[i].name);
-		}
 	}
 	tui_folders_rows(f);
 	if (fa->again)
@@ -594,6 +485,7 @@ static void
 tui_folders_status(struct tui_screen *s, struct buf *b)
 {
 	struct tui_folders	*f = s->data;
+	const struct imap_folder *fd;
 	size_t			 i, n = 0, at = 0, unseen = 0;
 
 	for (i = 0; i < f->nrows; i++) {
@@ -607,6 +499,17 @@ tui_folders_status(struct tui_screen *s, struct buf *b)
 	}
 	buf_addf(b, "folder %zu/%zu  %zu new message%s", at, n, unseen,
 	    unseen == 1 ? "" : "s");
+	/* why the folder under the cursor has no counts */
+	if (f->cursor < f->nrows &&
+	    f->rows[f->cursor].kind == TUI_FOLDERS_FOLDER &&
+	    (fd = &f->accts[f->rows[f->cursor].acct].folders[
+	    f->rows[f->cursor].folder]) != NULL) {
+		if (fd->status_error != NULL)
+			buf_addf(b, "  not counted: %s", fd->status_error);
+		else if (fd->role != NULL)
+			buf_addf(b, "  %s folder, %s", fd->role,
+			    fd->role_how);
+	}
 }
 
 static void

@@ -45,6 +45,7 @@ static const enum tui_color tui_help_glyph_color[TG_COUNT] = {
 	[TG_REPLIED] = TC_NORMAL,
 	[TG_FLAGGED] = TC_FLAGGED,
 	[TG_DELETED] = TC_DELETED,
+	[TG_TAGGED] = TC_NORMAL,
 	[TG_ATTACHMENT] = TC_NORMAL,
 	[TG_TREE_BRANCH] = TC_TREE,
 	[TG_TREE_LAST] = TC_TREE,

@@ -22,11 +22,11 @@
 #include "tui.h"
 #include "xmalloc.h"
 
-/* A flag change made here, shown until the snapshot is read again. */
+/* A flag change made here, shown until the server has answered it. */
 struct overlay {
 	uint32_t	 uid;
-	char		 flags[8];
-	uint64_t	 job;		/* the flag job */
+	msg_flags	 flags;
+	uint64_t	 job;		/* the flag job, or 0 */
 	long		 done_at;	/* loads started when it ended, or -1 */
 };
 
@@ -64,6 +64,13 @@ struct ixs {
 
 	struct overlay		*ov;
 	size_t			 nov;
+
+	uint32_t		*tagged;	/* ascending */
+	size_t			 ntagged;
+	int			 prefix;	/* ';': the next action is for
+						   the tagged messages */
+	uint64_t		 op_job;	/* the last operation asked for */
+	int			 op_tagged;	/* ... on the tagged messages */
 
 	uint64_t		 sync_job, open_job, search_job;
 	uint64_t		 load_job;	/* the thread order being made */
@@ -286,7 +293,7 @@ ixs_rows(struct ixs *s)
 	s->rows_gen = s->gen;
 }
 
-static const char *
+static msg_flags
 ixs_flags(struct ixs *s, const struct index_row *r)
 {
 	size_t	i;
@@ -294,11 +301,11 @@ ixs_flags(struct ixs *s, const struct index_row *r)
 	for (i = 0; i < s->nov; i++)
 		if (s->ov[i].uid == r->uid)
 			return s->ov[i].flags;
-	return r->flags;
+	return msg_flags_of(r->flags);
 }
 
 static void
-ixs_set_overlay(struct ixs *s, uint32_t uid, const char *flags, uint64_t job)
+ixs_set_overlay(struct ixs *s, uint32_t uid, msg_flags flags, uint64_t job)
 {
 	size_t	i;
 
@@ -312,7 +319,66 @@ ixs_set_overlay(struct ixs *s, uint32_t uid, const char *flags, uint64_t job)
 	s->ov[i].uid = uid;
 	s->ov[i].job = job;
 	s->ov[i].done_at = job == 0 ? s->loads : -1;
-	snprintf(s->ov[i].flags, sizeof s->ov[i].flags, "%.7s", flags);
+	s->ov[i].flags = flags;
+}
+
+/* The server answered job: the cache holds what it confirmed. */
+static void
+ixs_drop_overlays(struct ixs *s, uint64_t job)
+{
+	size_t	i, k;
+
+	for (i = k = 0; i < s->nov; i++)
+		if (s->ov[i].job != job)
+			s->ov[k++] = s->ov[i];
+	s->nov = k;
+}
+
+/* Tags: a set of UIDs, ascending. */
+
+static int
+uid_cmp(const void *a, const void *b)
+{
+	uint32_t	x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int
+ixs_is_tagged(const struct ixs *s, uint32_t uid)
+{
+	return s->ntagged > 0 && bsearch(&uid, s->tagged, s->ntagged,
+	    sizeof *s->tagged, uid_cmp) != NULL;
+}
+
+static void
+ixs_tag(struct ixs *s, uint32_t uid, int on)
+{
+	size_t	lo = 0, hi = s->ntagged, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (s->tagged[mid] < uid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < s->ntagged && s->tagged[lo] == uid) {
+		if (!on) {
+			memmove(s->tagged + lo, s->tagged + lo + 1,
+			    (s->ntagged - lo - 1) * sizeof *s->tagged);
+			s->ntagged--;
+		}
+		return;
+	}
+	if (!on)
+		return;
+	s->tagged = xreallocarray(s->tagged, s->ntagged + 1,
+	    sizeof *s->tagged);
+	memmove(s->tagged + lo + 1, s->tagged + lo,
+	    (s->ntagged - lo) * sizeof *s->tagged);
+	s->tagged[lo] = uid;
+	s->ntagged++;
 }
 
 static void
@@ -386,7 +452,7 @@ ixs_sender(int y, int x, int fw, const struct index_row *r, int sel,
 static void
 ixs_draw_row(struct ixs *s, int y, const struct index_row *r, int sel)
 {
-	const char	*fl = ixs_flags(s, r);
+	msg_flags	 fl = ixs_flags(s, r);
 	int		 base, x = 0, w, fw;
 	const struct verdict_word *vw;
 	char		 date[32];
@@ -395,23 +461,25 @@ ixs_draw_row(struct ixs *s, int y, const struct index_row *r, int sel)
 
 	if (sel)
 		base = tui_attr(TC_SELECTED);
-	else if (strchr(fl, 'T') != NULL)
+	else if (fl & MSG_DELETED)
 		base = tui_attr(TC_DELETED);
-	else if (strchr(fl, 'F') != NULL)
+	else if (fl & MSG_FLAGGED)
 		base = tui_attr(TC_FLAGGED);
-	else if (strchr(fl, 'S') == NULL)
+	else if (!(fl & MSG_SEEN))
 		base = tui_attr(TC_NEW);
 	else
 		base = tui_attr(TC_INDEX);
 	tui_putfill(y, 0, COLS, "", base);
 
-	/* flags: new or deleted, flagged, replied or attachment */
+	/* tagged, then new or deleted, flagged, replied or attachment */
+	if (ixs_is_tagged(s, r->uid))
+		tui_put(y, 0, 1, tui_glyph(TG_TAGGED), base);
 	x = 1;
-	tui_put(y, x++, 1, strchr(fl, 'T') != NULL ? tui_glyph(TG_DELETED) :
-	    strchr(fl, 'S') == NULL ? tui_glyph(TG_NEW) : " ", base);
-	tui_put(y, x++, 1, strchr(fl, 'F') != NULL ? tui_glyph(TG_FLAGGED) :
+	tui_put(y, x++, 1, (fl & MSG_DELETED) ? tui_glyph(TG_DELETED) :
+	    !(fl & MSG_SEEN) ? tui_glyph(TG_NEW) : " ", base);
+	tui_put(y, x++, 1, (fl & MSG_FLAGGED) ? tui_glyph(TG_FLAGGED) :
 	    " ", base);
-	tui_put(y, x++, 1, strchr(fl, 'R') != NULL ? tui_glyph(TG_REPLIED) :
+	tui_put(y, x++, 1, (fl & MSG_ANSWERED) ? tui_glyph(TG_REPLIED) :
 	    (r->hints & CACHE_HINT_ATTACH) ? tui_glyph(TG_ATTACHMENT) : " ",
 	    base);
 	x++;
@@ -511,6 +579,8 @@ ixs_status(struct tui_screen *sc, struct buf *b)
 		buf_addf(b, "  limit: %s", s->limit);
 	if (s->body_words != NULL)
 		buf_addf(b, "  text: %s", s->body_words);
+	if (s->ntagged > 0)
+		buf_addf(b, "  tagged: %zu", s->ntagged);
 }
 
 static const struct index_row *
@@ -565,43 +635,39 @@ ixs_page(struct ixs *s, int dir)
 	tui_dirty();
 }
 
-static void
-ixs_flag_job(struct ixs *s, const struct index_row *r, const char *add,
-    const char *remove)
+/*
+ * The server is asked to change the flags of these messages; those on the
+ * screen show the change at once, until its answer is in the cache.
+ */
+static uint64_t
+ixs_flag_job(struct ixs *s, const uint32_t *uids, size_t n, msg_flags add,
+    msg_flags remove)
 {
 	struct tui_job	 j;
-	uint32_t	 uid = r->uid;
-	char		 fl[8], *p;
-	const char	*cur = ixs_flags(s, r);
 	uint64_t	 job;
+	size_t		 i, k;
 
 	memset(&j, 0, sizeof j);
 	j.kind = TJ_FLAG;
 	j.folder = s->folder;
-	j.uids = &uid;
-	j.nuids = 1;
-	j.arg = (char *)add;
-	j.arg2 = (char *)remove;
+	j.uids = (uint32_t *)uids;
+	j.nuids = n;
+	j.add = add;
+	j.remove = remove;
 	job = tui_submit(s->ta, &j);
 
-	/* shown at once; the server and the cache follow */
-	snprintf(fl, sizeof fl, "%.7s", cur);
-	if (remove != NULL) {
-		char	c = strcmp(remove, "\\Seen") == 0 ? 'S' :
-		    strcmp(remove, "\\Flagged") == 0 ? 'F' : 'T';
-
-		if ((p = strchr(fl, c)) != NULL)
-			memmove(p, p + 1, strlen(p));
+	ixs_rows(s);
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < s->nrows; k++) {
+			if (s->rows[k].uid == uids[i]) {
+				ixs_set_overlay(s, uids[i], (ixs_flags(s,
+				    &s->rows[k]) | add) & ~remove, job);
+				break;
+			}
+		}
 	}
-	if (add != NULL) {
-		char	c = strcmp(add, "\\Seen") == 0 ? 'S' :
-		    strcmp(add, "\\Flagged") == 0 ? 'F' : 'T';
-
-		if (strchr(fl, c) == NULL && strlen(fl) < sizeof fl - 1)
-			fl[strlen(fl)] = c;
-	}
-	ixs_set_overlay(s, uid, fl, job);
 	tui_dirty();
+	return job;
 }
 
 static void
@@ -824,27 +890,28 @@ ixs_search_body(struct ixs *s)
 	tui_message("searching...");
 }
 
-static void
-ixs_move_to(struct ixs *s, const struct index_row *r, int copy)
+static uint64_t
+ixs_move_to(struct ixs *s, const uint32_t *uids, size_t n, int copy)
 {
 	struct tui_job	 j;
-	uint32_t	 uid = r->uid;
-	char		*to = tui_prompt(copy ? "Copy to folder: " :
-	    "Move to folder: ", NULL, 0, NULL, NULL);
+	uint64_t	 job;
+	char		*to = tui_prompt_folder(copy ? "Copy to folder: " :
+	    "Move to folder: ", s->ta);
 
 	if (to == NULL || *to == '\0') {
 		free(to);
-		return;
+		return 0;
 	}
 	memset(&j, 0, sizeof j);
 	j.kind = copy ? TJ_COPY : TJ_MOVE;
 	j.folder = s->folder;
-	j.uids = &uid;
-	j.nuids = 1;
+	j.uids = (uint32_t *)uids;
+	j.nuids = n;
 	j.arg = to;
-	tui_submit(s->ta, &j);
+	job = tui_submit(s->ta, &j);
 	tui_message("%s to %s...", copy ? "copying" : "moving", to);
 	free(to);
+	return job;
 }
 
 static void
@@ -852,8 +919,7 @@ ixs_change_folder(struct tui_screen *sc)
 {
 	struct ixs		*s = sc->data;
 	struct tui_account	*ta = s->ta;
-	char			*f = tui_prompt("Open folder: ", NULL, 0, NULL,
-	    NULL);
+	char			*f = tui_prompt_folder("Open folder: ", ta);
 
 	if (f == NULL || *f == '\0') {
 		free(f);
@@ -867,6 +933,126 @@ ixs_change_folder(struct tui_screen *sc)
 	free(f);
 }
 
+/* Does every one of these messages have flag (the cache's flags)? */
+static int
+ixs_all_have(struct ixs *s, const uint32_t *uids, size_t n, msg_flags flag)
+{
+	struct cache		*c = tui_account_cache(s->ta);
+	struct cache_mailbox	 mb;
+	char			 letters[MSG_FLAGS_SIZE], *cause = NULL;
+	size_t			 i;
+
+	if (c == NULL || cache_mailbox_find(c, s->folder, &mb, &cause) != 1) {
+		free(cause);
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		if (cache_get_flags(c, &mb, uids[i], letters, &cause) != 1 ||
+		    !(msg_flags_of(letters) & flag)) {
+			free(cause);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/*
+ * A mailbox operation (mark read or new, flag, delete, undelete, move,
+ * copy) on the message under the cursor, or after ';' on the tagged ones.
+ * N and F toggle: on several messages they add the flag unless every one
+ * has it already.
+ */
+static void
+ixs_operate(struct ixs *s, enum tui_action a, int tagged)
+{
+	const struct index_row	*r = NULL;
+	const uint32_t		*uids;
+	uint32_t		 one;
+	size_t			 n;
+	msg_flags		 f;
+	uint64_t		 job = 0;
+
+	if (tagged) {
+		uids = s->tagged;
+		n = s->ntagged;
+	} else {
+		if ((r = ixs_current(s)) == NULL) {
+			tui_message("no message here");
+			return;
+		}
+		one = r->uid;
+		uids = &one;
+		n = 1;
+	}
+	switch (a) {
+	case TA_READ:
+		job = ixs_flag_job(s, uids, n, MSG_SEEN, 0);
+		break;
+	case TA_UNREAD:
+	case TA_FLAG:
+		f = a == TA_FLAG ? MSG_FLAGGED : MSG_SEEN;
+		if (r != NULL ? (ixs_flags(s, r) & f) != 0 :
+		    ixs_all_have(s, uids, n, f))
+			job = ixs_flag_job(s, uids, n, 0, f);
+		else
+			job = ixs_flag_job(s, uids, n, f, 0);
+		break;
+	case TA_DELETE:
+		job = ixs_flag_job(s, uids, n, MSG_DELETED, 0);
+		if (!tagged)
+			ixs_move(s, 1);
+		break;
+	case TA_UNDELETE:
+		job = ixs_flag_job(s, uids, n, 0, MSG_DELETED);
+		break;
+	case TA_MOVE:
+	case TA_COPY:
+		job = ixs_move_to(s, uids, n, a == TA_COPY);
+		break;
+	default:
+		break;
+	}
+	if (job != 0) {
+		s->op_job = job;
+		s->op_tagged = tagged;
+	}
+}
+
+/* T and ^T: tag or untag every message the expression matches. */
+static void
+ixs_tag_pattern(struct ixs *s, int on)
+{
+	struct index_view	 v = s->v;
+	struct index_row	*rows = NULL;
+	size_t			 n = 0, i, count;
+	char			*a, *cause = NULL;
+
+	a = tui_prompt(on ? "Tag messages matching (~f ~s ~t ~N ~F ~D, "
+	    "words, !): " : "Untag messages matching: ", NULL, 0, NULL, NULL);
+	if (a == NULL || *a == '\0' || s->ix == NULL) {
+		free(a);
+		return;
+	}
+	v.limit = a;
+	if (index_count(s->ix, &v, &count, &cause) == -1 ||
+	    (count > 0 && index_page(s->ix, &v, 0, count, NULL, &rows, &n,
+	    &cause) == -1)) {
+		tui_error("%s: %s", on ? "tag" : "untag", cause != NULL ?
+		    cause : "the expression cannot be read");
+		free(cause);
+		free(a);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		ixs_tag(s, rows[i].uid, on);
+	free(rows);
+	tui_message("%zu message%s %s \"%s\"; %zu tagged in all", n,
+	    n == 1 ? " matches" : "s match", on ? "tagged by" : "untagged by",
+	    a, s->ntagged);
+	free(a);
+	tui_dirty();
+}
+
 static int
 ixs_action(struct tui_screen *sc, enum tui_action a, int key)
 {
@@ -875,8 +1061,10 @@ ixs_action(struct tui_screen *sc, enum tui_action a, int key)
 	struct tui_screen	*t;
 	char			*cause = NULL;
 	int			 rows = tui_rows();
+	int			 prefix = s->prefix;
 
 	(void)key;
+	s->prefix = 0;
 	switch (a) {
 	case TA_UP:
 		ixs_move(s, -1);
@@ -993,78 +1181,79 @@ ixs_action(struct tui_screen *sc, enum tui_action a, int key)
 			memset(&j, 0, sizeof j);
 			j.kind = TJ_EXPUNGE;
 			j.folder = s->folder;
-			tui_submit(s->ta, &j);
-			ixs_sync(s);
+			s->op_job = tui_submit(s->ta, &j);
+			s->op_tagged = 0;
+			tui_message("expunging %s...", s->folder);
 		}
 		return 1;
 	default:
 		break;
 	}
-	/* the rest is about the message under the cursor */
 	switch (a) {
-	case TA_READ:
-	case TA_UNREAD:
-	case TA_FLAG:
-	case TA_DELETE:
-	case TA_UNDELETE:
-	case TA_MOVE:
-	case TA_COPY:
-	case TA_TRUST:
-		break;
-	default:
-		return 0;
-	}
-	if ((r = ixs_current(s)) == NULL) {
-		tui_message("no message here");
+	case TA_TAG_PREFIX:
+		if (s->ntagged == 0)
+			tui_message("no message is tagged: t tags one, T those "
+			    "matching an expression");
+		else {
+			s->prefix = 1;
+			tui_message("for the %zu tagged: d u N F s C, or the "
+			    "key of what to do", s->ntagged);
+		}
 		return 1;
-	}
-	switch (a) {
-	case TA_READ:
-		ixs_flag_job(s, r, "\\Seen", NULL);
-		break;
-	case TA_UNREAD:
-		if (strchr(ixs_flags(s, r), 'S') != NULL)
-			ixs_flag_job(s, r, NULL, "\\Seen");
-		else
-			ixs_flag_job(s, r, "\\Seen", NULL);
-		break;
-	case TA_FLAG:
-		if (strchr(ixs_flags(s, r), 'F') != NULL)
-			ixs_flag_job(s, r, NULL, "\\Flagged");
-		else
-			ixs_flag_job(s, r, "\\Flagged", NULL);
-		break;
-	case TA_DELETE:
-		ixs_flag_job(s, r, "\\Deleted", NULL);
-		ixs_move(s, 1);
-		break;
-	case TA_UNDELETE:
-		ixs_flag_job(s, r, NULL, "\\Deleted");
-		break;
-	case TA_MOVE:
-		ixs_move_to(s, r, 0);
-		break;
-	case TA_COPY:
-		ixs_move_to(s, r, 1);
-		break;
+	case TA_TAG_PATTERN:
+	case TA_UNTAG_PATTERN:
+		ixs_tag_pattern(s, a == TA_TAG_PATTERN);
+		return 1;
 	case TA_TRUST:
-		if (r->from_addr == NULL)
+		if ((r = ixs_current(s)) == NULL)
+			tui_message("no message here");
+		else if (r->from_addr == NULL)
 			tui_message("this message has no sender address");
 		else if ((t = tui_trust_new(s->ta, r->from_addr)) != NULL)
 			tui_push(t);
-		break;
+		return 1;
+	case TA_TAG:
+		if ((r = ixs_current(s)) == NULL) {
+			tui_message("no message here");
+			return 1;
+		}
+		ixs_tag(s, r->uid, !ixs_is_tagged(s, r->uid));
+		ixs_move(s, 1);
+		tui_dirty();
+		return 1;
+	case TA_READ:
+	case TA_UNREAD:
+	case TA_FLAG:
+	case TA_DELETE:
+	case TA_UNDELETE:
+	case TA_MOVE:
+	case TA_COPY:
+		ixs_operate(s, a, prefix);
+		return 1;
 	default:
-		break;
+		return 0;
 	}
-	return 1;
 }
 
-static int
-uid_cmp(const void *a, const void *b)
+/*
+ * The server's answer to the last operation asked for here: said on the
+ * message line (a flag change on one message only when it failed). The
+ * cache holds the outcome, and the rows show it.
+ */
+static void
+ixs_op_done(struct ixs *s, const struct tui_event *ev)
 {
-	uint32_t	x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const char	*said = ev->text != NULL ? ev->text : ev->cause;
 
-	return x < y ? -1 : x > y;
+	if (ev->result != IMAP_OPS_OK) {
+		tui_error("%s", said != NULL ? said : "failed");
+		return;
+	}
+	if (s->op_tagged && ev->jkind == TJ_MOVE)
+		s->ntagged = 0;
+	if (said != NULL && (ev->jkind != TJ_FLAG || s->op_tagged))
+		tui_message("%s", said);
+	ixs_refresh(s);
 }
 
 static void
@@ -1110,11 +1299,13 @@ ixs_event(struct tui_screen *sc, struct tui_event *ev)
 	if (ev->job == 0)
 		return;
 	if (ev->jkind == TJ_FLAG) {
-		size_t	i;
-
-		for (i = 0; i < s->nov; i++)
-			if (s->ov[i].job == ev->job)
-				s->ov[i].done_at = s->loads;
+		ixs_drop_overlays(s, ev->job);
+		ixs_refresh(s);
+	}
+	if (ev->job == s->op_job) {
+		s->op_job = 0;
+		ixs_op_done(s, ev);
+		return;
 	}
 	if (ev->job == s->open_job) {
 		s->open_job = 0;
@@ -1133,13 +1324,9 @@ ixs_event(struct tui_screen *sc, struct tui_event *ev)
 		{
 			const struct index_row	*r = ixs_current(s);
 
-			if (r != NULL && strchr(ixs_flags(s, r), 'S') == NULL) {
-				char	fl[8];
-
-				snprintf(fl, sizeof fl, "%.6sS",
-				    ixs_flags(s, r));
-				ixs_set_overlay(s, r->uid, fl, 0);
-			}
+			if (r != NULL && !(ixs_flags(s, r) & MSG_SEEN))
+				ixs_set_overlay(s, r->uid, ixs_flags(s, r) |
+				    MSG_SEEN, 0);
 		}
 		return;
 	}
@@ -1195,16 +1382,9 @@ ixs_event(struct tui_screen *sc, struct tui_event *ev)
 	if (ev->folder != NULL && strcmp(ev->folder, s->folder) == 0 &&
 	    ev->result != IMAP_OPS_OK && (ev->jkind == TJ_FLAG ||
 	    ev->jkind == TJ_MOVE || ev->jkind == TJ_COPY ||
-	    ev->jkind == TJ_EXPUNGE)) {
-		tui_error("%s", ev->cause != NULL ? ev->cause : "failed");
-		return;
-	}
-	if (ev->folder != NULL && strcmp(ev->folder, s->folder) == 0 &&
-	    (ev->jkind == TJ_MOVE || ev->jkind == TJ_COPY)) {
-		tui_message("done");
-		if (ev->jkind == TJ_MOVE)
-			ixs_sync(s);
-	}
+	    ev->jkind == TJ_EXPUNGE))
+		tui_error("%s", ev->text != NULL ? ev->text : ev->cause != NULL ?
+		    ev->cause : "failed");
 }
 
 static void
@@ -1215,6 +1395,7 @@ ixs_free(struct tui_screen *sc)
 	index_close(s->ix);
 	free(s->rows);
 	free(s->ov);
+	free(s->tagged);
 	free(s->folder);
 	free(s->limit);
 	free(s->search);
@@ -1255,6 +1436,17 @@ ixs_step(struct tui_screen *sc, uint32_t uid, int dir)
 	return next;
 }
 
+/* t in the pager: the message shown tagged here, or untagged. */
+static int
+ixs_tag_hook(struct tui_screen *sc, uint32_t uid)
+{
+	struct ixs	*s = sc->data;
+	int		 on = !ixs_is_tagged(s, uid);
+
+	ixs_tag(s, uid, on);
+	return on;
+}
+
 /* The message under the cursor, for reply and forward (tui-write.c). */
 static int
 ixs_current_hook(struct tui_screen *sc, const char **folder, uint32_t *uid)
@@ -1287,6 +1479,7 @@ tui_index_new(struct tui_account *ta, const char *folder)
 	sc->status = ixs_status;
 	sc->free = ixs_free;
 	sc->step = ixs_step;
+	sc->tag = ixs_tag_hook;
 	sc->current = ixs_current_hook;
 	sc->data = s;
 	/* what the cache has now, then what the server has */

@@ -101,6 +101,13 @@ static const struct {
 	    "collapse or expand this thread" },
 	[TA_THREADS_ALL] = { "collapse-all", "collapse or expand every "
 	    "thread" },
+	[TA_TAG] = { "tag-entry", "tag the message, or untag it" },
+	[TA_TAG_PATTERN] = { "tag-pattern", "tag the messages matching an "
+	    "expression" },
+	[TA_UNTAG_PATTERN] = { "untag-pattern", "untag the messages matching "
+	    "an expression" },
+	[TA_TAG_PREFIX] = { "tag-prefix", "the next action is for every "
+	    "tagged message" },
 	[TA_LIMIT] = { "limit", "show only messages matching an expression" },
 	[TA_SEARCH_BODY] = { "search-bodies", "search the text: the cached "
 	    "mail's index, and the server" },
@@ -221,8 +228,12 @@ static const struct {
 	{ TM_INDEX, 'C', TA_COPY },
 	{ TM_INDEX, 'o', TA_SORT },
 	{ TM_INDEX, 'O', TA_SORT_REVERSE },
-	{ TM_INDEX, 't', TA_THREAD_TOGGLE },
-	{ TM_INDEX, 'T', TA_THREADS_ALL },
+	{ TM_INDEX, 'z', TA_THREAD_TOGGLE },
+	{ TM_INDEX, 'Z', TA_THREADS_ALL },
+	{ TM_INDEX, 't', TA_TAG },
+	{ TM_INDEX, 'T', TA_TAG_PATTERN },
+	{ TM_INDEX, CTRL('t'), TA_UNTAG_PATTERN },
+	{ TM_INDEX, ';', TA_TAG_PREFIX },
 	{ TM_INDEX, 'l', TA_LIMIT },
 	{ TM_INDEX, 'B', TA_SEARCH_BODY },
 	{ TM_INDEX, 'K', TA_TRUST },
@@ -249,6 +260,7 @@ static const struct {
 	{ TM_PAGER, 'd', TA_DELETE },
 	{ TM_PAGER, 'u', TA_UNDELETE },
 	{ TM_PAGER, 's', TA_MOVE },
+	{ TM_PAGER, 't', TA_TAG },
 	{ TM_PAGER, 'C', TA_COPY },
 	{ TM_PAGER, 'r', TA_REPLY },
 	{ TM_PAGER, 'g', TA_GROUP_REPLY },

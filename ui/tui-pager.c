@@ -436,7 +436,7 @@ pager_flags(struct pager *p)
 {
 	struct cache		*c = tui_account_cache(p->acct);
 	struct cache_mailbox	 mb;
-	char			 flags[8], *cause = NULL;
+	char			 flags[MSG_FLAGS_SIZE], *cause = NULL;
 
 	p->seen = 1;		/* opening it read it */
 	p->flagged = p->deleted = 0;
@@ -445,13 +445,13 @@ pager_flags(struct pager *p)
 		free(cause);
 		return;
 	}
-	p->flagged = strchr(flags, 'F') != NULL;
-	p->deleted = strchr(flags, 'T') != NULL;
+	p->flagged = (msg_flags_of(flags) & MSG_FLAGGED) != 0;
+	p->deleted = (msg_flags_of(flags) & MSG_DELETED) != 0;
 }
 
 static void
 pager_job(struct pager *p, enum tui_job_kind kind, const char *arg,
-    const char *arg2)
+    msg_flags add, msg_flags remove)
 {
 	struct tui_job	j;
 	uint32_t	uid = p->uid;
@@ -463,18 +463,17 @@ pager_job(struct pager *p, enum tui_job_kind kind, const char *arg,
 	j.nuids = 1;
 	j.uid = uid;
 	j.arg = (char *)arg;
-	j.arg2 = (char *)arg2;
+	j.add = add;
+	j.remove = remove;
 	p->job = tui_submit(p->acct, &j);
 }
 
 static void
-pager_flag(struct pager *p, char letter, int *state, int set)
+pager_flag(struct pager *p, msg_flags f, int *state, int set)
 {
-	char	f[2] = { letter, '\0' };
-
 	if (set == -1)
 		set = !*state;
-	pager_job(p, TJ_FLAG, set ? f : "", set ? "" : f);
+	pager_job(p, TJ_FLAG, NULL, set ? f : 0, set ? 0 : f);
 	*state = set;
 }
 
@@ -506,12 +505,12 @@ pager_move(struct pager *p, enum tui_job_kind kind)
 {
 	char	*to;
 
-	to = tui_prompt(kind == TJ_MOVE ? "Move to folder: " :
-	    "Copy to folder: ", NULL, 0, NULL, NULL);
+	to = tui_prompt_folder(kind == TJ_MOVE ? "Move to folder: " :
+	    "Copy to folder: ", p->acct);
 	if (to == NULL)
 		return;
 	if (*to != '\0') {
-		pager_job(p, kind, to, NULL);
+		pager_job(p, kind, to, 0, 0);
 		if (kind == TJ_MOVE && !pager_step(p, 1))
 			tui_message("moved to %s", to);
 	}
@@ -606,26 +605,39 @@ pager_action(struct tui_screen *sc, enum tui_action a, int key)
 		tui_push(tui_trust_new(p->acct, p->msg->ci->from));
 		return 1;
 	case TA_READ:
-		pager_flag(p, 'S', &p->seen, 1);
+		pager_flag(p, MSG_SEEN, &p->seen, 1);
 		tui_message("marked read");
 		return 1;
 	case TA_UNREAD:
-		pager_flag(p, 'S', &p->seen, -1);
+		pager_flag(p, MSG_SEEN, &p->seen, -1);
 		tui_message(p->seen ? "marked read" : "marked new");
 		return 1;
 	case TA_FLAG:
-		pager_flag(p, 'F', &p->flagged, -1);
+		pager_flag(p, MSG_FLAGGED, &p->flagged, -1);
 		tui_message(p->flagged ? "flagged" : "flag removed");
 		return 1;
 	case TA_DELETE:
-		pager_job(p, TJ_DELETE, NULL, NULL);
-		p->deleted = 1;
+		pager_flag(p, MSG_DELETED, &p->deleted, 1);
 		if (!pager_step(p, 1))
-			tui_message("deleted");
+			tui_message("marked deleted; $ in the index removes it "
+			    "for good");
 		return 1;
 	case TA_UNDELETE:
-		pager_flag(p, 'T', &p->deleted, 0);
+		pager_flag(p, MSG_DELETED, &p->deleted, 0);
 		tui_message("undeleted");
+		return 1;
+	case TA_TAG:
+		switch (tui_index_tag(p->index, p->uid)) {
+		case 1:
+			tui_message("tagged; ; in the index acts on the tagged");
+			break;
+		case 0:
+			tui_message("untagged");
+			break;
+		default:
+			tui_message("no index to tag it in");
+			break;
+		}
 		return 1;
 	case TA_MOVE:
 		pager_move(p, TJ_MOVE);
@@ -650,8 +662,10 @@ pager_event(struct tui_screen *sc, struct tui_event *ev)
 	if (ev->job == p->job) {
 		p->job = 0;
 		if (ev->result != 0)
-			tui_error("message %u: %s", p->uid, ev->cause != NULL ?
-			    ev->cause : "failed");
+			tui_error("%s", ev->text != NULL ? ev->text :
+			    ev->cause != NULL ? ev->cause : "failed");
+		else if (ev->jkind != TJ_FLAG && ev->text != NULL)
+			tui_message("%s", ev->text);
 		return;
 	}
 	if (ev->job != p->open_job)

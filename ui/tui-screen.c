@@ -28,6 +28,14 @@ tui_index_step(struct tui_screen *sc, uint32_t uid, int dir)
 	return sc->step(sc, uid, dir);
 }
 
+int
+tui_index_tag(struct tui_screen *sc, uint32_t uid)
+{
+	if (sc == NULL || sc->tag == NULL)
+		return -1;
+	return sc->tag(sc, uid);
+}
+
 struct tui_account *
 tui_current(void)
 {

@@ -11,7 +11,6 @@
  * (a password, yes/no, the terminal for pinentry) blocks the worker until
  * the interface thread answers it (tui_answer()); never the other way.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -31,6 +30,7 @@
 #include "log.h"
 #include "message.h"
 #include "session.h"
+#include "session-search.h"
 #include "trust-store.h"
 #include "tui.h"
 #include "tui-int.h"
@@ -61,6 +61,12 @@ struct tui_account {
 	char		*watch;
 	char		*down;		/* why not connected, or NULL */
 	char		*progress;	/* the running job's progress */
+	char		**names;	/* the folders of the last list (for
+					   Tab completion), or NULL */
+	size_t		 nnames;
+	int		 names_failed;	/* the last TJ_FOLDERS failed */
+	uint64_t	 names_job;	/* the interface's: a TJ_FOLDERS
+					   asked for them */
 	int		 idling;
 	int		 idle_sync;	/* the worker's: a sync IDLE asked for */
 	/* a question waiting for the interface thread */
@@ -79,6 +85,37 @@ struct tui_account {
 	struct cache	*ui_cache;	/* the interface thread's */
 	struct trust_store *ui_ts;
 };
+
+/* ---- the folder names kept for completion ---------------------------------- */
+
+static void
+free_names(char **names, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* The worker listed the folders: their names, for tui_account_folders(). */
+static void
+keep_names(struct tui_account *ta, const struct imap_folder *f, size_t n)
+{
+	char	**names, **old;
+	size_t	  i, nold;
+
+	names = xreallocarray(NULL, n + 1, sizeof *names);
+	for (i = 0; i < n; i++)
+		names[i] = xstrdup(f[i].name);
+	pthread_mutex_lock(&ta->mu);
+	old = ta->names;
+	nold = ta->nnames;
+	ta->names = names;
+	ta->nnames = n;
+	pthread_mutex_unlock(&ta->mu);
+	free_names(old, nold);
+}
 
 /* ---- the event queue ---------------------------------------------------- */
 
@@ -630,129 +667,96 @@ do_open(struct tui_account *ta, struct tui_job *j, struct tui_event *ev)
 	if (ev->msg != NULL) {
 		char	*c = NULL;
 
-		session_flag(ta->s, j->folder, j->uid, "\\Seen", "", &c);
+		session_flag(ta->s, j->folder, j->uid, MSG_SEEN, 0, &c);
 		free(c);
 	}
-}
-
-static int
-uid_cmp(const void *a, const void *b)
-{
-	uint32_t	x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Only words (letters, digits, blanks): what a server's SEARCH reads too. */
-static int
-plain_words(const char *q)
-{
-	for (; *q != '\0'; q++)
-		if (!isalnum((unsigned char)*q) && *q != ' ' &&
-		    (unsigned char)*q < 0x80)
-			return 0;
-	return 1;
 }
 
 /*
  * B: the full-text index of the cached mail answers the query (its
  * syntax, search-query.h); plain words also go to the server, when it
- * can be reached, for the messages not cached. ev->text says who
- * answered.
+ * can be reached, for the messages not cached (session_search_all()).
+ * ev->text says who answered.
  */
 static void
 do_search(struct tui_account *ta, struct tui_job *j, struct tui_event *ev)
 {
-	uint32_t	*srv = NULL;
-	size_t		 nsrv = 0, k;
-	int		 i = -1;
-	char		*why = NULL;
-	int		 local;
+	unsigned	who = 0;
 
-	local = session_search_text(ta->s, j->folder, j->arg, &ev->uids,
-	    &ev->nuids, &ev->cause) == 0;
-	if (!local && strstr(ev->cause, "not in the header cache") == NULL &&
-	    !plain_words(j->arg)) {
-		ev->result = -1;	/* a query it cannot read: say why */
+	ev->result = session_search_all(ta->s, j->folder, j->arg, &ev->uids,
+	    &ev->nuids, &who, &ev->cause);
+	if (ev->result != IMAP_OPS_OK)
 		return;
-	}
-	ev->result = IMAP_OPS_OK;
-	ev->text = xstrdup("the cached mail");
-	if (!plain_words(j->arg) || session_offline(ta->s) != NULL ||
-	    (i = session_search(ta->s, j->folder, j->arg, &srv, &nsrv,
-	    &why)) != IMAP_OPS_OK) {
-		if (!local) {
-			/* neither could answer: the index's reason, or the
-			   server's when it was asked */
-			ev->result = why != NULL ? (int)i : -1;
-			if (why != NULL) {
-				free(ev->cause);
-				ev->cause = why;
-			}
-			return;
-		}
-		free(why);
-		free(ev->cause);
-		ev->cause = NULL;
-		return;
-	}
+	/* the server's reason, when it could not answer, is not an error */
 	free(ev->cause);
 	ev->cause = NULL;
-	free(ev->text);
-	ev->text = xstrdup(local ? "the cached mail and the server" :
-	    "the server");
-	/* the union, ascending, without repeats */
-	ev->uids = xreallocarray(ev->uids, ev->nuids + nsrv + 1,
-	    sizeof *ev->uids);
-	if (nsrv > 0)
-		memcpy(ev->uids + ev->nuids, srv, nsrv * sizeof *srv);
-	ev->nuids += nsrv;
-	free(srv);
-	qsort(ev->uids, ev->nuids, sizeof *ev->uids, uid_cmp);
-	for (k = 0, nsrv = 0; nsrv < ev->nuids; nsrv++)
-		if (k == 0 || ev->uids[k - 1] != ev->uids[nsrv])
-			ev->uids[k++] = ev->uids[nsrv];
-	ev->nuids = k;
+	ev->text = xstrdup((who & SESSION_FOUND_SERVER) == 0 ?
+	    "the cached mail" : (who & SESSION_FOUND_CACHE) != 0 ?
+	    "the cached mail and the server" : "the server");
 }
 
+/*
+ * A mailbox operation on the job's messages (session_apply()): ev->text
+ * says what happened, and the folder's screens read the cache again, which
+ * holds what the server confirmed.
+ */
 static void
 do_uids(struct tui_account *ta, struct tui_job *j, struct tui_event *ev)
 {
-	size_t		 i;
-	enum imap_ops_how how;
-	char		*trash = NULL;
+	struct session_op		 op;
+	struct session_op_result	 res;
 
-	ev->result = IMAP_OPS_OK;
-	for (i = 0; i < j->nuids && ev->result >= 0; i++) {
-		free(ev->cause);
-		ev->cause = NULL;
-		switch (j->kind) {
-		case TJ_FLAG:
-			ev->result = session_flag(ta->s, j->folder, j->uids[i],
-			    j->arg != NULL ? j->arg : "",
-			    j->arg2 != NULL ? j->arg2 : "", &ev->cause);
-			break;
-		case TJ_MOVE:
-			ev->result = session_move(ta->s, j->folder, j->uids[i],
-			    j->arg, &how, &ev->cause);
-			break;
-		case TJ_COPY:
-			ev->result = session_copy(ta->s, j->folder, j->uids[i],
-			    j->arg, &ev->cause);
-			break;
-		case TJ_DELETE:
-			ev->result = session_delete(ta->s, j->folder,
-			    j->uids[i], &how, &trash, &ev->cause);
-			free(trash);
-			trash = NULL;
-			break;
-		default:
-			break;
-		}
-		/* saved for later is not a failure: it will be replayed */
-		if (ev->result == IMAP_CONN_SAVED)
-			ev->result = IMAP_OPS_OK;
+	memset(&op, 0, sizeof op);
+	switch (j->kind) {
+	case TJ_FLAG:
+		op.kind = SESSION_OP_FLAG;
+		op.add = j->add;
+		op.remove = j->remove;
+		break;
+	case TJ_MOVE:
+		op.kind = SESSION_OP_MOVE;
+		op.to = j->arg;
+		break;
+	default:
+		op.kind = SESSION_OP_COPY;
+		op.to = j->arg;
+		break;
 	}
+	ev->result = session_apply(ta->s, j->folder, &op, j->uids, j->nuids,
+	    &res);
+	ev->text = session_op_said(&op, j->folder, &res);
+	if (res.cause != NULL) {
+		ev->cause = res.cause;
+		res.cause = NULL;
+	}
+	/* saved for later is not a failure: it will be replayed */
+	if (ev->result == IMAP_CONN_SAVED)
+		ev->result = IMAP_OPS_OK;
+	session_op_result_free(&res);
+	post_changed(ta, j->folder);
+}
+
+/*
+ * EXPUNGE, then a sync, which takes the expunged rows out of the cache
+ * and counts them: what the server removed, said in ev->text.
+ */
+static void
+do_expunge(struct tui_account *ta, const char *folder, struct tui_event *ev)
+{
+	struct session_sync	ss;
+
+	ev->result = session_expunge(ta->s, folder, &ev->cause);
+	if (ev->result != IMAP_OPS_OK)
+		return;
+	memset(&ss, 0, sizeof ss);
+	ev->result = session_sync(ta->s, folder, &ss, &ev->cause);
+	if (ev->result != IMAP_OPS_OK)
+		return;
+	post_changed(ta, folder);
+	ev->text = ss.st.expunged == 0 ? xasprintf("nothing in %s was "
+	    "flagged deleted", folder) : xasprintf("%u message%s removed from "
+	    "%s for good", (unsigned)ss.st.expunged, ss.st.expunged == 1 ?
+	    "" : "s", folder);
 }
 
 static void
@@ -780,6 +784,13 @@ run_job(struct tui_account *ta, struct job *jb)
 	case TJ_FOLDERS:
 		ev->result = session_folders(ta->s, &ev->folders,
 		    &ev->nfolders, &ev->cause);
+		if (ev->result == 0)
+			keep_names(ta, ev->folders, ev->nfolders);
+		else {
+			pthread_mutex_lock(&ta->mu);
+			ta->names_failed = 1;
+			pthread_mutex_unlock(&ta->mu);
+		}
 		break;
 	case TJ_OPEN:
 		do_open(ta, j, ev);
@@ -791,11 +802,10 @@ run_job(struct tui_account *ta, struct job *jb)
 	case TJ_FLAG:
 	case TJ_MOVE:
 	case TJ_COPY:
-	case TJ_DELETE:
 		do_uids(ta, j, ev);
 		break;
 	case TJ_EXPUNGE:
-		ev->result = session_expunge(ta->s, j->folder, &ev->cause);
+		do_expunge(ta, j->folder, ev);
 		break;
 	case TJ_SEARCH:
 		do_search(ta, j, ev);
@@ -1021,6 +1031,7 @@ tui_account_stop(struct tui_account *ta, int wait_ms)
 	free(ta->watch);
 	free(ta->down);
 	free(ta->progress);
+	free_names(ta->names, ta->nnames);
 	pthread_mutex_destroy(&ta->mu);
 	pthread_cond_destroy(&ta->cv);
 	free(ta);
@@ -1126,6 +1137,35 @@ tui_account_down(struct tui_account *ta)
 	copy = dup_or_null(ta->down);
 	pthread_mutex_unlock(&ta->mu);
 	return copy;
+}
+
+char **
+tui_account_folders(struct tui_account *ta, size_t *n)
+{
+	char	**names = NULL;
+	size_t	  i;
+	int	  again;
+
+	pthread_mutex_lock(&ta->mu);
+	again = ta->names_failed;
+	ta->names_failed = 0;
+	*n = ta->nnames;
+	if (ta->names != NULL) {
+		names = xreallocarray(NULL, ta->nnames + 1, sizeof *names);
+		for (i = 0; i < ta->nnames; i++)
+			names[i] = xstrdup(ta->names[i]);
+		names[i] = NULL;
+	}
+	pthread_mutex_unlock(&ta->mu);
+	/* never listed: ask once, the answer is kept by the worker */
+	if (names == NULL && (ta->names_job == 0 || again)) {
+		struct tui_job	j;
+
+		memset(&j, 0, sizeof j);
+		j.kind = TJ_FOLDERS;
+		ta->names_job = tui_submit(ta, &j);
+	}
+	return names;
 }
 
 const char *

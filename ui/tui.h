@@ -32,6 +32,7 @@
 #include "config.h"
 #include "imap-mailbox.h"
 #include "message.h"
+#include "msg-flags.h"
 #include "trust-store.h"
 #include "verdict.h"
 
@@ -79,6 +80,7 @@ enum tui_glyph {
 	TG_REPLIED,
 	TG_FLAGGED,
 	TG_DELETED,
+	TG_TAGGED,		/* tagged, for ';' */
 	TG_ATTACHMENT,
 	TG_TREE_BRANCH,		/* thread tree: a child that has siblings after */
 	TG_TREE_LAST,		/* the last child */
@@ -159,6 +161,7 @@ enum tui_action {
 	TA_REPLY, TA_GROUP_REPLY, TA_FORWARD, TA_COMPOSE, TA_RECALL,
 	/* index */
 	TA_SORT, TA_SORT_REVERSE, TA_THREAD_TOGGLE, TA_THREADS_ALL,
+	TA_TAG, TA_TAG_PATTERN, TA_UNTAG_PATTERN, TA_TAG_PREFIX,
 	TA_LIMIT, TA_SEARCH_BODY, TA_NEXT_NEW,
 	/* pager */
 	TA_LINE_UP, TA_LINE_DOWN, TA_NEXT_MESSAGE, TA_PREV_MESSAGE,
@@ -232,6 +235,12 @@ int		 tui_yesno_no(const char *fmt, ...)
 		     __attribute__((format(printf, 1, 2)));
 /* Tab completion of file names, for tui_prompt(). */
 char		*tui_complete_path(const char *, void *);
+struct tui_account;
+/* Tab completion of the folder names of an account (arg), from the list
+ * its worker last made. */
+char		*tui_complete_folder(const char *, void *);
+/* A line of input that names a folder of the account: Tab completes. */
+char		*tui_prompt_folder(const char *question, struct tui_account *);
 
 /* ---- the worker (tui-worker.c) ---------------------------------------- */
 
@@ -245,7 +254,6 @@ enum tui_job_kind {
 	TJ_FLAG,	/* add / remove flags */
 	TJ_MOVE,
 	TJ_COPY,
-	TJ_DELETE,
 	TJ_EXPUNGE,
 	TJ_SEARCH,	/* server-side SEARCH over bodies: UIDs */
 	TJ_CALL		/* run fn(session, arg) on the worker */
@@ -258,10 +266,10 @@ struct tui_job {
 	size_t		 nuids;
 	uint32_t	 uid;		/* TJ_OPEN, TJ_RAW */
 	char		*part;		/* TJ_RAW: a part, or NULL */
-	char		*arg;		/* flags to add (TJ_FLAG), the target
-					   folder (MOVE, COPY), the words
-					   (SEARCH) */
-	char		*arg2;		/* flags to remove (TJ_FLAG) */
+	char		*arg;		/* the target folder (MOVE, COPY),
+					   the words (SEARCH) */
+	char		*arg2;
+	msg_flags	 add, remove;	/* TJ_FLAG */
 	/* TJ_CALL: runs on the worker; returns a result class, may fill
 	 * *cause and the event's payload through ev */
 	int		(*fn)(struct session *, void *arg, struct tui_event *);
@@ -327,6 +335,12 @@ void		 tui_cancel(struct tui_account *);
 void		 tui_watch(struct tui_account *, const char *folder);
 /* Last known state, for the status bar: NULL when connected. */
 const char	*tui_account_down(struct tui_account *);
+/*
+ * The names of the account's folders as the worker last listed them
+ * (TJ_FOLDERS, whoever asked), allocated and NULL-terminated, *n of them;
+ * NULL when no list came yet (one is then asked for, once).
+ */
+char		**tui_account_folders(struct tui_account *, size_t *n);
 /* Progress of the job in progress ("fetching headers 1,200/100,000") or
  * NULL; for the status bar. */
 const char	*tui_account_progress(struct tui_account *);
@@ -372,6 +386,8 @@ struct tui_screen {
 	const struct message *(*opened)(struct tui_screen *);
 	/* The index: the UID after or before uid (tui_index_step()). */
 	uint32_t	(*step)(struct tui_screen *, uint32_t uid, int dir);
+	/* The index: tag uid, or untag it; 1 when it is tagged now. */
+	int		(*tag)(struct tui_screen *, uint32_t uid);
 	/* Called by the loop once the screen is drawn, before it waits: a
 	 * screen that asks for input now (the setup wizard) asks it here.
 	 * 1 when it did something (the loop draws again), 0 when not. */
@@ -415,6 +431,8 @@ struct tui_screen *tui_index_new(struct tui_account *, const char *folder);
 /* The UID after (dir 1) or before (dir -1) uid in an index screen's
  * view, or 0 at the end; for the pager's next and previous message. */
 uint32_t	 tui_index_step(struct tui_screen *index, uint32_t uid, int dir);
+/* Tag uid in an index screen, or untag it: 1 tagged, 0 not, -1 no index. */
+int		 tui_index_tag(struct tui_screen *index, uint32_t uid);
 /* The pager takes over msg (the event's payload, holding the message's
  * bytes). index: the index screen below, to step through
  * (tui_index_step()), or NULL. */

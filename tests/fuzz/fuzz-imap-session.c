@@ -9,7 +9,7 @@
  * (base64 JSON, read with jansson) and the dummy answer; then,
  * on the session handed to libetpan, the commands steedmail's engine
  * sends: LIST and STATUS (imap_mailbox_list), the
- * special-use lookup, EXAMINE and SEARCH by Message-ID, a message fetched
+ * roles' lookup (LIST, then NAMESPACE: imap-role.c), EXAMINE and SEARCH by Message-ID, a message fetched
  * whole and by part, the flags of one UID, STORE, MOVE (or COPY, STORE
  * and UID EXPUNGE), NOOP. These answers are read by libetpan's parser,
  * then by the engine; the sequence stops where the engine would drop the
@@ -28,6 +28,7 @@
 #include "imap-mailbox.h"
 #include "imap-ops.h"
 #include "imap-pre.h"
+#include "imap-role.h"
 #include "imap-session.h"
 
 /*
@@ -78,9 +79,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	struct imap_pre		*pre;
 	mailimap		*imap = NULL;
 	struct imap_folder	*folders = NULL;
+	struct account		 acct;
 	struct buf		 b;
 	enum imap_ops_how	 how;
-	char			 flags[IMAP_OPS_FLAGS_SIZE];
+	msg_flags		 flags;
 	char			*cause = NULL, *name;
 	size_t			 n = 0, i;
 	uint32_t		 uid = 7;
@@ -137,7 +139,27 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	}
 	if (!more(imap, &f, rc, &cause))
 		goto out;
-	if ((name = imap_mailbox_special(imap, "Sent", &cause)) != NULL)
+	/*
+	 * The roles' lookup. Its NAMESPACE tells the guard of a TLS stream,
+	 * which this is not: with NAMESPACE offered, the lookup is made with
+	 * every role configured (LIST only), then NAMESPACE is asked here,
+	 * the guard told as imap_role_prefix() tells a real one.
+	 */
+	if (imap_session_offers(imap, "NAMESPACE")) {
+		memset(&acct, 0, sizeof acct);
+		acct.sent_folder = acct.trash_folder = (char *)"S";
+		acct.drafts_folder = acct.archive_folder = (char *)"D";
+		if ((name = imap_role_folder(imap, &acct, IMAP_ROLE_SENT,
+		    &cause)) != NULL)
+			free(name);
+		if (!more(imap, &f, 0, &cause))
+			goto out;
+		imap_frame_namespace_one(&frame);
+		name = imap_role_prefix(imap);
+		FUZZ_ASSERT(name != NULL);
+		free(name);
+	} else if ((name = imap_role_folder(imap, NULL, IMAP_ROLE_SENT,
+	    &cause)) != NULL)
 		free(name);
 	if (!more(imap, &f, 0, &cause))
 		goto out;
@@ -156,12 +178,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	buf_free(&b);
 	if (!more(imap, &f, rc, &cause))
 		goto out;
-	rc = imap_ops_get_flags(imap, uid, flags, &cause);
+	rc = imap_ops_get_flags(imap, uid, &flags, &cause);
 	if (rc == IMAP_OPS_OK)
-		FUZZ_ASSERT(strspn(flags, "DFRST") == strlen(flags));
+		FUZZ_ASSERT((flags & ~MSG_ALL) == 0);
 	if (!more(imap, &f, rc, &cause))
 		goto out;
-	rc = imap_ops_store(imap, uid, "S", "F", &cause);
+	rc = imap_ops_store(imap, uid, MSG_SEEN, MSG_FLAGGED, &cause);
 	if (!more(imap, &f, rc, &cause))
 		goto out;
 	rc = imap_ops_move(imap, uid, "Trash", &how, &cause);

@@ -238,6 +238,10 @@ rc=$?
 ok "--trust export: exit 0, says how many addresses and keys" sh -c "[ $rc = 0 ] && grep -qx '2 addresses, 2 keys written to $T_TMP/five.trust' '$T_TMP/x1' || { cat '$T_TMP/x1'; false; }"
 ok "the file (there before, mode 644): versioned, now mode 0600" sh -c "[ \"\$(head -1 '$T_TMP/five.trust')\" = 'steedmail-trust-export 1' ] && [ \"\$(stat -c %a '$T_TMP/five.trust')\" = 600 ]"
 ok "bob's key in it: verified, its source, its pin" sh -c "grep -q '^key $bfpr proto=openpgp sources=manual .* decision=verified ' '$T_TMP/five.trust' && grep -q '^pin openpgp pinned=$bfpr ' '$T_TMP/five.trust' && grep -q '^event [0-9]* .*verified' '$T_TMP/five.trust' || { cat '$T_TMP/five.trust'; false; }"
+mkfifo "$T_TMP/five.fifo"
+# a FIFO would hold open() until someone read it
+( on five timeout 10 "$STEEDMAIL" --trust export "$T_TMP/five.fifo" >"$T_TMP/x2" 2>&1; echo $? >"$T_TMP/x2.rc" )
+ok "--trust export to a FIFO: refused at once (73), in a sentence, nothing waits on it" sh -c "[ \"\$(cat '$T_TMP/x2.rc')\" = 73 ] && grep -qx 'steedmail: $T_TMP/five.fifo is not a regular file (a FIFO): not written' '$T_TMP/x2' && [ -p '$T_TMP/five.fifo' ] || { cat '$T_TMP/x2' '$T_TMP/x2.rc'; false; }"
 
 newhome six
 on six steedmail --trust import "$T_TMP/five.trust" >"$T_TMP/i1" 2>&1

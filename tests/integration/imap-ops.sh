@@ -80,6 +80,19 @@ bob --flag abc +S >"$T_TMP/o" 2>&1; rc=$?
 ok "a UID that is not a number: 64" sh -c "[ $rc = 64 ] && grep -q 'is not a UID' '$T_TMP/o'"
 bob --flag 999999 +S >"$T_TMP/o" 2>&1; rc=$?
 ok "a UID not in the folder: 69, said" sh -c "[ $rc = 69 ] && grep -q 'no message with UID 999999' '$T_TMP/o'"
+bob --flag "$u2,$u3" +F >"$T_TMP/o" 2>&1; rc=$?
+ok "--flag on a list of UIDs: exit 0, silent, both flagged on the server" sh -c "[ $rc = 0 ] && [ ! -s '$T_TMP/o' ]" 
+ok "... the server has both \\Flagged" holds 'has_flag INBOX $u2 Flagged && has_flag INBOX $u3 Flagged'
+bob --flag "$u2:$u3" -F >/dev/null 2>&1
+ok "--flag on a range: both unflagged on the server" holds '! has_flag INBOX $u2 Flagged && ! has_flag INBOX $u3 Flagged'
+bob --flag "$u2,999999" +S >"$T_TMP/o" 2>&1; rc=$?
+ok "a list with one UID not in the folder: 69, how many were done and why not" sh -c "[ $rc = 69 ] && grep -q '1 message marked read; 1 message refused: .*999999' '$T_TMP/o'"
+ok "... the other was done on the server" holds 'has_flag INBOX $u2 Seen'
+bob --flag "$u2" -S >/dev/null 2>&1
+bob --flag "3,x" +S >"$T_TMP/o" 2>&1; rc=$?
+ok "a list with a word in it: 64" sh -c "[ $rc = 64 ] && grep -q 'not a UID, nor a list' '$T_TMP/o'"
+bob --flag "1:4294967295" +S >"$T_TMP/o" 2>&1; rc=$?
+ok "a range of four billion UIDs is refused before anything is asked" sh -c "[ $rc = 64 ] && grep -q 'more than 1000000 UIDs' '$T_TMP/o'"
 bob --flag "$u1" +S Nonexistent >"$T_TMP/o" 2>&1; rc=$?
 ok "a folder that does not exist: 69 with the server's words" sh -c "[ $rc = 69 ] && grep -q 'refused SELECT' '$T_TMP/o'"
 

@@ -4,7 +4,10 @@
 # that is only inside. Once bob has read them (--fetch: the body cache),
 # --search finds words, phrases, prefixes, from:, to:, subject:, dates
 # and ranges, OR, NOT and groups, and prints --list's very lines; a
-# query it cannot read exits 64 saying why, and it never connects. The
+# query it cannot read exits 64 saying why; with --offline it never
+# connects. Online, plain words are asked of the server too: a message
+# delivered and never opened is found (not with --offline), and with
+# --all-folders a word in another folder, on a line with its folder. The
 # encrypted word is found only with index-decrypted = yes, and is gone
 # again when the setting is off. The index survives a kill -9 in the
 # middle of a build (intact, resumed), and a file of another schema or
@@ -51,10 +54,11 @@ UB=$(uid "Bread order"); UJ=$(uid Jam); UF=$(uid Figures); UO=$(uid "Old news");
 [ -n "$UB" ] && [ -n "$UJ" ] && [ -n "$UF" ] && [ -n "$UO" ] && [ -n "$UG" ] || bail "the messages are not listed: $(cat "$T_TMP/list")"
 for n in $UB $UJ $UF $UO $UG; do bob --fetch "$n" >/dev/null 2>&1 || bail "bob --fetch $n failed"; done
 
-# found QUERY UID...: --search QUERY prints exactly these UIDs.
+# found QUERY UID...: --search QUERY prints exactly these UIDs; the index
+# alone (--offline), as the server would find some of them too.
 found() {
 	_q=$1; shift
-	bob --search "$_q" >"$T_TMP/s" 2>"$T_TMP/se" || { echo "exit $?"; cat "$T_TMP/se"; return 1; }
+	bob --offline --search "$_q" >"$T_TMP/s" 2>"$T_TMP/se" || { echo "exit $?"; cat "$T_TMP/se"; return 1; }
 	_got=$(cut -f1 "$T_TMP/s" | sort -n | tr '\n' ' ')
 	_want=$(printf '%s\n' "$@" | sed '/^$/d' | sort -n | tr '\n' ' ')
 	[ "$_got" = "$_want" ] || { echo "$_q: got '$_got', want '$_want'"; cat "$T_TMP/s" "$T_TMP/se"; return 1; }
@@ -98,9 +102,15 @@ bob --search -- '-fox' >/dev/null 2>"$T_TMP/bad"
 ok "... a query that only leaves out" has "$T_TMP/bad" "cannot only leave out"
 sed 's|^imap = .*|imap = imaps://localhost:1|; /^password/d' "$T_TMP/bob.conf" >"$T_TMP/down.conf"
 chmod 600 "$T_TMP/down.conf"
-XDG_DATA_HOME="$T_TMP/bob" XDG_CACHE_HOME="$T_TMP/bob-c" sm -F "$T_TMP/down.conf" --search marmalade >"$T_TMP/down" 2>&1 </dev/null
+XDG_DATA_HOME="$T_TMP/bob" XDG_CACHE_HOME="$T_TMP/bob-c" sm -F "$T_TMP/down.conf" --offline --search marmalade >"$T_TMP/down" 2>&1 </dev/null
 rc=$?
-ok "--search needs neither the server nor a password" sh -c "[ $rc = 0 ] && grep -q Jam '$T_TMP/down' && ! grep -q 'cannot connect\|password' '$T_TMP/down'"
+ok "--offline --search needs neither the server nor a password" sh -c "[ $rc = 0 ] && grep -q Jam '$T_TMP/down' && ! grep -q 'cannot connect\|password' '$T_TMP/down'"
+sed 's|^imap = .*|imap = imaps://localhost:1|' "$T_TMP/bob.conf" >"$T_TMP/down2.conf"
+chmod 600 "$T_TMP/down2.conf"
+XDG_DATA_HOME="$T_TMP/bob" XDG_CACHE_HOME="$T_TMP/bob-c" sm -F "$T_TMP/down2.conf" --search marmalade >"$T_TMP/down" 2>"$T_TMP/downe" </dev/null
+rc=$?
+ok "the server out of reach: the cached mail, a warning saying so, 75" sh -c "[ $rc = 75 ] && grep -q Jam '$T_TMP/down' && grep -q 'warning: INBOX: only the cached mail was searched: ' '$T_TMP/downe' || { echo rc $rc; cat '$T_TMP/down' '$T_TMP/downe'; false; }"
+
 
 # --- Encrypted mail ------------------------------------------------------------
 ok "encrypted: its word is not found with index-decrypted off (the default)" found xylophone
@@ -214,4 +224,33 @@ ok "... of an older one too" found marmalade "$UJ"
 rm -f "$C/bob.search-wal" "$C/bob.search-shm"
 head -c 8192 /dev/urandom >"$C/bob.search"
 ok "... and a file that is not a database" found marmalade "$UJ"
+# --- The server asked too: mail never fetched, and every folder -------------------
+printf 'From: Gina <gina@plain.test>\nTo: %s\nSubject: Visitor\nDate: Sat, 6 Jan 2024 10:00:00 +0000\n\nthe quokka came by twice\n' "$STEED_BOB" | save
+UQ=$($DOVE fetch -u "$STEED_BOB" uid mailbox INBOX subject Visitor | sed -n 's/^uid: *//p')
+[ -n "$UQ" ] || bail "the Visitor message is not on the server"
+bob --offline --search quokka >"$T_TMP/q" 2>"$T_TMP/qe"; rc=$?
+ok "a message delivered and never opened: --offline does not find it" sh -c "[ $rc = 0 ] && [ ! -s '$T_TMP/q' ] || { cat '$T_TMP/q' '$T_TMP/qe'; false; }"
+bob --search quokka >"$T_TMP/q" 2>"$T_TMP/qe"; rc=$?
+ok "... online, the server finds it: its --list line, exit 0" sh -c "[ $rc = 0 ] && [ \"\$(cut -f1 '$T_TMP/q')\" = '$UQ' ] && grep -q 'Visitor' '$T_TMP/q' || { echo rc $rc; cat '$T_TMP/q' '$T_TMP/qe'; false; }"
+ok "... found by the server, not read: still not in the body cache" sh -c "bob() { XDG_DATA_HOME='$T_TMP/bob' XDG_CACHE_HOME='$T_TMP/bob-c' '$STEEDMAIL' -F '$T_TMP/bob.conf' \"\$@\"; }; [ -z \"\$(bob --offline --search quokka)\" ]"
+bob --search fox >"$T_TMP/q" 2>&1
+ok "online, plain words the index and the server both find: each message once" sh -c "[ \"\$(cut -f1 '$T_TMP/q' | tr '\\n' ' ')\" = '$UB $UO ' ] || { cat '$T_TMP/q'; false; }"
+bob --search "pumpernickel OR quokka" >"$T_TMP/q" 2>&1
+ok "a query in the language is the index's alone: not the never-opened one" sh -c "[ \"\$(cut -f1 '$T_TMP/q')\" = '$UB' ] || { cat '$T_TMP/q'; false; }"
+$DOVE mailbox create -u "$STEED_BOB" Projects 2>/dev/null
+$DOVE mailbox status -u "$STEED_BOB" messages Projects >/dev/null || bail "cannot create Projects"
+printf 'From: Hal <hal@plain.test>\nTo: %s\nSubject: Burrow plans\n\na wombat dug under the fence\n' "$STEED_BOB" |
+    sed 's/$/\r/' | $DOVE save -u "$STEED_BOB" -m Projects || bail "doveadm save failed"
+UW=$($DOVE fetch -u "$STEED_BOB" uid mailbox Projects subject Burrow | sed -n 's/^uid: *//p')
+bob --search wombat >"$T_TMP/w" 2>&1; rc=$?
+ok "a word only in another folder: not in INBOX" sh -c "[ $rc = 0 ] && [ ! -s '$T_TMP/w' ] || { cat '$T_TMP/w'; false; }"
+bob --search wombat --all-folders >"$T_TMP/w" 2>"$T_TMP/we"; rc=$?
+ok "--all-folders: found in Projects, its folder and UID on the line" sh -c "[ $rc = 0 ] && [ \"\$(cut -f1,2 '$T_TMP/w')\" = \"\$(printf 'Projects\t%s' '$UW')\" ] || { echo rc $rc; cat '$T_TMP/w' '$T_TMP/we'; false; }"
+bob --search fox --all-folders >"$T_TMP/w" 2>"$T_TMP/we"; rc=$?
+ok "--all-folders: INBOX's matches as --list's lines after 'INBOX<TAB>'" sh -c "[ $rc = 0 ] && grep -qP '^INBOX\t$UB\t.*Bread order' '$T_TMP/w' && grep -qP '^INBOX\t$UO\t' '$T_TMP/w' || { cat '$T_TMP/w' '$T_TMP/we'; false; }"
+bob --offline --search wombat --all-folders >"$T_TMP/w" 2>"$T_TMP/we"; rc=$?
+ok "--all-folders --offline: Projects never synced nor read: nothing, exit 0" sh -c "[ $rc = 0 ] && [ ! -s '$T_TMP/w' ] || { cat '$T_TMP/w' '$T_TMP/we'; false; }"
+bob --search wombat Projects --all-folders >"$T_TMP/w" 2>&1; rc=$?
+ok "--all-folders with a FOLDER: 64" test "$rc" = 64
+
 exit 0

@@ -127,3 +127,30 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=1m tmpfs "$full" 2>/dev/null; th
 else
 	echo "ok $((t_n + 1)) - disk full # SKIP needs root to mount a small tmpfs"
 fi
+
+# A wrong SMTP password (Postfix asks Dovecot): the login is refused, so
+# the message is queued, not sent: said so with the server's words,
+# nothing about it going out, and 75. The right password sends it; with
+# sent-copy = no, --flush says no copy is kept, not that the server
+# keeps one.
+sed 's/^password = .*/password = not-the-password/' "$STEED_ENV/alice.conf" >"$T_TMP/badpw.conf"
+{ cat "$STEED_ENV/alice.conf"; echo "sent-copy = no"; } >"$T_TMP/nocopy.conf"
+chmod 600 "$T_TMP/badpw.conf" "$T_TMP/nocopy.conf"
+badpw() { XDG_DATA_HOME="$T_TMP/alice" XDG_CACHE_HOME="$T_TMP/alice-c" sm -F "$T_TMP/badpw.conf" "$@"; }
+nocopy() { XDG_DATA_HOME="$T_TMP/alice" XDG_CACHE_HOME="$T_TMP/alice-c" sm -F "$T_TMP/nocopy.conf" "$@"; }
+envs() { ls "$T_TMP/alice/steedmail/outbox/" 2>/dev/null | grep -c '\.env$'; }
+before=$(envs)
+echo "wrong password" | badpw --no-encrypt -s "badpw $u" "$STEED_BOB" >"$T_TMP/o" 2>&1
+rc=$?
+ok "wrong SMTP password: exit 75, queued, the login refused in the server's words" sh -c "cat '$T_TMP/o'; [ $rc = 75 ] && grep -q 'queued: SMTP login as alice@steed.test refused: 535' '$T_TMP/o' && grep -q 'not sent: it stays in the outbox' '$T_TMP/o'"
+ok "... and no line says it was sent" sh -c "! grep -q '^steedmail: sent' '$T_TMP/o' && grep -qx 'steedmail: not sent yet; once it is: sent in clear: --no-encrypt' '$T_TMP/o'"
+ok "... it is in the outbox, not in bob's INBOX" sh -c "[ \$(( \$(ls '$T_TMP/alice/steedmail/outbox/' | grep -c '\.env\$') - $before )) = 1 ] && sleep 1 && [ \$(doveadm -c '$STEED_DOVECOT_CONF' search -u '$STEED_BOB' mailbox INBOX subject 'badpw $u' | wc -l) = 0 ]"
+badpw --flush >"$T_TMP/o" 2>&1
+rc=$?
+ok "--flush with the wrong password: 75, the same words" sh -c "[ $rc = 75 ] && grep -q ': queued: SMTP login as alice@steed.test refused: 535' '$T_TMP/o'"
+nocopy --flush >"$T_TMP/o" 2>&1
+rc=$?
+ok "the right password and sent-copy = no: --flush sends it, says no copy is kept" sh -c "cat '$T_TMP/o'; [ $rc = 0 ] && grep -q ': sent; no copy kept in Sent (sent-copy = no)\$' '$T_TMP/o' && ! grep -q 'the server keeps' '$T_TMP/o'"
+ok "... it arrives in bob's INBOX" arrives bob INBOX "badpw $u" 1
+ok "... and Sent has no copy" sh -c "[ \$(doveadm -c '$STEED_DOVECOT_CONF' search -u '$STEED_BOB' mailbox INBOX subject 'badpw $u' | wc -l) = 1 ] && [ \$(doveadm -c '$STEED_DOVECOT_CONF' search -u '$STEED_ALICE' mailbox Sent subject 'badpw $u' | wc -l) = 0 ]"
+exit 0

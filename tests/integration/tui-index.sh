@@ -97,16 +97,16 @@ tui_keys u Home
 tui_wait u "INBOX  1/41" >/dev/null
 tui_capture u >"$T_TMP/thr"
 ok "the replies hang under their thread in a tree" sh -c "grep -q ' └─>Re: Your account' '$T_TMP/thr' && grep -q '   └─>Re: Re: Your account' '$T_TMP/thr'"
-tui_keys u t
-ok "t collapses the thread: its replies are hidden" tui_gone u "Re: Re: Your account"
+tui_keys u z
+ok "z collapses the thread: its replies are hidden" tui_gone u "Re: Re: Your account"
 ok "... the collapsed thread shows how many it holds" tui_wait u "▸3 Your account"
 ok "... and the count of rows follows" tui_wait u "INBOX  1/39"
-tui_keys u t
-ok "t again expands it" tui_wait u "Re: Re: Your account"
-tui_keys u T
-ok "T collapses every thread" tui_wait u "INBOX  1/39"
-tui_keys u T
-ok "T again expands them all" tui_wait u "INBOX  1/41"
+tui_keys u z
+ok "z again expands it" tui_wait u "Re: Re: Your account"
+tui_keys u Z
+ok "Z collapses every thread" tui_wait u "INBOX  1/39"
+tui_keys u Z
+ok "Z again expands them all" tui_wait u "INBOX  1/41"
 
 tui_keys u /; tui_wait u "Search for:" >/dev/null; tui_type u "filler message 30"; tui_keys u Enter
 ok "/ moves the cursor to the message found" tui_wait u "INBOX  30/41"

@@ -5,7 +5,8 @@
 # inside it); a message full of escape sequences (the screen and its
 # chrome unchanged, the pane's title untouched, the raw source as visible
 # placeholders); an attachment with a hostile name, saved under a safe
-# name inside the chosen directory, asking before it overwrites; and an
+# name inside the chosen directory, asking before it overwrites, never
+# through a link nor into a FIFO; and an
 # HTML-only message shown as text, its script dropped, its link listed.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../lib-tui.sh"
@@ -251,11 +252,20 @@ tui_wait att "Save to" >/dev/null 2>&1
 tui_keys att C-u
 tui_type att "$T_TMP/save/in/link.txt"
 tui_keys att Enter
-tui_wait att "exists: overwrite it?" >/dev/null 2>&1
-tui_keys att y
-ok "a symbolic link is never written through" \
-    tui_wait att "link.txt: Too many levels of symbolic links"
+ok "a symbolic link is never written through, nor asked about" \
+    tui_wait att "link.txt is not a regular file (a symbolic"
 ok "... its target not created" test ! -e "$T_TMP/save/target"
+# a FIFO would hold open() (and the interface) until someone read it
+mkfifo "$T_TMP/save/in/fifo.txt"
+tui_keys att s
+tui_wait att "Save to" >/dev/null 2>&1
+tui_keys att C-u
+tui_type att "$T_TMP/save/in/fifo.txt"
+tui_keys att Enter
+ok "a FIFO is refused at once, in a sentence" \
+    tui_wait att "fifo.txt is not a regular file (a FIFO)"
+ok "... it is still a FIFO, and nothing holds it open" sh -c \
+    "[ -p '$T_TMP/save/in/fifo.txt' ] && ! fuser '$T_TMP/save/in/fifo.txt' 2>/dev/null"
 tui_keys att '|'
 ok "| on an attachment asks for a command" tui_wait att "Pipe the attachment to:"
 tui_type att "cat >$T_TMP/piped-att"

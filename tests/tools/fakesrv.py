@@ -51,6 +51,16 @@ Modes:
                    line end, and goes on sending more of it (up to 256 MB;
                    how much went is in LOGFILE)
 
+  imap-mailbox     (CERT KEY) IMAPS with a mailbox: logs in, answers SELECT
+                   and EXAMINE with 5 messages (UIDs 1 to 5), IDLE with
+                   "+" and, after half a second, the lines of --idle-says;
+                   everything else with OK. --greeting-says and
+                   --login-says add untagged lines to the greeting and to
+                   the answer to the login (for response codes such as
+                   [ALERT]). Each of these options takes text with Python
+                   escapes (\\r\\n between lines); each line of it sent
+                   is logged as "# said LINE".
+
 With --many it serves one connection after another, each the same way,
 until the time-out (for a client that tries again).
 
@@ -63,6 +73,7 @@ import signal
 import socket
 import ssl
 import sys
+import time
 
 
 class Conn:
@@ -179,6 +190,9 @@ def main():
     ap.add_argument("key", nargs="?")
     ap.add_argument("--timeout", type=int, default=20)
     ap.add_argument("--many", action="store_true")
+    ap.add_argument("--greeting-says", default="")
+    ap.add_argument("--login-says", default="")
+    ap.add_argument("--idle-says", default="")
     a = ap.parse_args()
 
     signal.alarm(a.timeout)
@@ -188,7 +202,8 @@ def main():
         ctx.load_cert_chain(a.cert, a.key)
     implicit = a.mode in ("imap-login", "smtp-login", "tls-cert",
                           "imaps-badcharset", "imap-hugeliteral",
-                          "imap-longline", "imap-permanentflags")
+                          "imap-longline", "imap-permanentflags",
+                          "imap-mailbox")
     if implicit and ctx is None:
         sys.exit("fakesrv: mode %s needs CERT KEY" % a.mode)
 
@@ -205,7 +220,10 @@ def main():
         try:
             if implicit:
                 conn.starttls(ctx)
-            serve(a.mode, conn, ctx)
+            if a.mode == "imap-mailbox":
+                imap_mailbox(conn, a)
+            else:
+                serve(a.mode, conn, ctx)
         except (OSError, ssl.SSLError, RuntimeError) as e:
             log.write("# %s\n" % e)
         log.close()
@@ -256,6 +274,58 @@ def imap_lying(conn, lie):
             lie(conn, tag)
             while conn.readline() is not None:
                 pass
+            return
+        else:
+            conn.send("%s OK fine\r\n" % tag)
+
+
+def says(conn, text):
+    """Send the lines of text (Python escapes), each logged as said."""
+    text = text.encode("latin-1").decode("unicode_escape")
+    for line in text.split("\r\n"):
+        if line:
+            conn.send(line + "\r\n")
+            conn.log.write("# said %s\n" % line)
+    conn.log.flush()
+
+
+def imap_mailbox(conn, a):
+    """A server with a mailbox of five messages whose IDLE says what the
+    test wants said; see the modes above."""
+    caps = "IMAP4rev1 AUTH=PLAIN IDLE"
+    conn.send("* OK [CAPABILITY %s] fake ready\r\n" % caps)
+    says(conn, a.greeting_says)
+    while True:
+        line = conn.readline()
+        if line is None:
+            return
+        words = line.decode("latin-1").split(" ")
+        tag = words[0]
+        cmd = words[1].upper() if len(words) > 1 else ""
+        if cmd == "CAPABILITY":
+            conn.send("* CAPABILITY %s\r\n%s OK done\r\n" % (caps, tag))
+        elif cmd in ("LOGIN", "AUTHENTICATE"):
+            if cmd == "AUTHENTICATE" and len(words) < 4:
+                conn.send("+ \r\n")
+                if conn.readline() is None:
+                    return
+            says(conn, a.login_says)
+            conn.send("%s OK [CAPABILITY %s] logged in\r\n" % (tag, caps))
+        elif cmd in ("SELECT", "EXAMINE"):
+            conn.send("* FLAGS (\\Seen \\Answered \\Flagged \\Deleted)\r\n"
+                      "* 5 EXISTS\r\n* 0 RECENT\r\n"
+                      "* OK [UIDVALIDITY 7] ok\r\n"
+                      "* OK [UIDNEXT 6] ok\r\n"
+                      "%s OK [READ-WRITE] selected\r\n" % tag)
+        elif cmd == "IDLE":
+            conn.send("+ idling\r\n")
+            time.sleep(0.5)
+            says(conn, a.idle_says)
+            if conn.readline() is None:
+                return
+            conn.send("%s OK idle done\r\n" % tag)
+        elif cmd == "LOGOUT":
+            conn.send("* BYE bye\r\n%s OK done\r\n" % tag)
             return
         else:
             conn.send("%s OK fine\r\n" % tag)

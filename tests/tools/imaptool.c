@@ -144,8 +144,7 @@ main(int argc, char **argv)
 	struct imap_idle_how	 how;
 	enum imap_ops_how	 moved;
 	const char		*forget = NULL, *cmd, *folder;
-	char			 add[IMAP_OPS_FLAGS_SIZE];
-	char			 remove[IMAP_OPS_FLAGS_SIZE];
+	msg_flags		 add, remove;
 	char			*cause = NULL, *pw, *w, *trash = NULL, line[64];
 	unsigned		 events;
 	size_t			 i;
@@ -208,7 +207,7 @@ main(int argc, char **argv)
 	}
 
 	if (strcmp(cmd, "flag") == 0 && argc == 5) {
-		if (imap_ops_flags_parse(argv[4], add, remove, &cause) == -1)
+		if (msg_flags_parse(argv[4], &add, &remove, &cause) == -1)
 			imaptool_fail(0, cause);
 		rc = imap_conn_flag(conn, folder, imaptool_uid(argv[3]), add,
 		    remove, &cause);

@@ -246,10 +246,20 @@ main(int argc, char **argv)
 	else if (strcmp(argv[2], "idle") == 0)
 		st_idle(s, argv[3], atoi(argv[4]));
 	else {
-		if (strcmp(argv[2], "copy") == 0)
-			rc = session_copy(s, argv[3], (uint32_t)strtoul(argv[4],
-			    NULL, 10), argv[5], &cause);
-		else
+		if (strcmp(argv[2], "copy") == 0) {
+			struct session_op		op;
+			struct session_op_result	res;
+			uint32_t			uid;
+
+			memset(&op, 0, sizeof op);
+			op.kind = SESSION_OP_COPY;
+			op.to = argv[5];
+			uid = (uint32_t)strtoul(argv[4], NULL, 10);
+			rc = session_apply(s, argv[3], &op, &uid, 1, &res);
+			cause = res.cause;
+			res.cause = NULL;
+			session_op_result_free(&res);
+		} else
 			rc = session_expunge(s, argv[3], &cause);
 		if (rc != IMAP_OPS_OK)
 			st_fail(cause);

@@ -585,6 +585,18 @@ main(void)
 	    "a new UIDVALIDITY drops the cached messages");
 	TAP_OK(cache_mailbox(c, "../../etc/passwd", 1, &mb, &cause) == 0,
 	    "a hostile mailbox name is only a value");
+	{
+		char	**names = NULL;
+		size_t	  nnames = 0, i;
+
+		TAP_OK(cache_mailbox_names(c, &names, &nnames, &cause) == 0 &&
+		    nnames == 2 && strcmp(names[0], "../../etc/passwd") == 0 &&
+		    strcmp(names[1], "INBOX") == 0,
+		    "the mailboxes cached, by name");
+		for (i = 0; i < nnames; i++)
+			free(names[i]);
+		free(names);
+	}
 	cache_close(c);
 
 	/* An old schema is migrated, its rows and state kept. */

@@ -360,6 +360,20 @@ test_text(void)
 		TAP_OK(feed(&q, "* QUOTA x\r\n") == -1,
 		    "... while the others are still refused");
 	}
+	TAP_STR(verdict_str("* NAMESPACE ((\"INBOX.\" \".\")) NIL NIL\r\n"),
+	    "an untagged NAMESPACE response, which steedmail never asks for",
+	    "NAMESPACE is refused when steedmail did not ask");
+	{
+		struct imap_frame	q;
+
+		imap_frame_init(&q);
+		imap_frame_namespace_one(&q);
+		TAP_OK(feed(&q, "* NAMESPACE ((\"INBOX.\" \".\")) NIL "
+		    "((\"#shared.\" \".\"))\r\n3 OK NAMESPACE done\r\n") == 0,
+		    "... and passes between the command and its tagged reply");
+		TAP_OK(feed(&q, "* NAMESPACE ((\"\" \"/\")) NIL NIL\r\n") == -1,
+		    "... and is refused again after it");
+	}
 }
 
 static void

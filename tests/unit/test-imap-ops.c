@@ -14,6 +14,7 @@
 #include "cache.h"
 #include "imap-idle.h"
 #include "imap-ops.h"
+#include "session.h"
 #include "imap-session.h"
 #include "tap.h"
 
@@ -24,23 +25,29 @@ static const char *
 parse(const char *arg)
 {
 	static char	 out[300];
-	char		 add[IMAP_OPS_FLAGS_SIZE], remove[IMAP_OPS_FLAGS_SIZE];
+	char		 a[MSG_FLAGS_SIZE], r[MSG_FLAGS_SIZE];
+	msg_flags	 add = 0, remove = 0;
 	char		*cause = NULL;
 
-	if (imap_ops_flags_parse(arg, add, remove, &cause) == -1) {
+	if (msg_flags_parse(arg, &add, &remove, &cause) == -1) {
 		snprintf(out, sizeof out, "error: %s", cause);
 		free(cause);
-	} else
-		snprintf(out, sizeof out, "%s/%s", add, remove);
+	} else {
+		msg_flags_letters(add, a);
+		msg_flags_letters(remove, r);
+		snprintf(out, sizeof out, "%s/%s", a, r);
+	}
 	return out;
 }
 
+/* The flags have + add - remove, in the cache's letters. */
 static const char *
 apply(const char *have, const char *add, const char *remove)
 {
-	static char	out[IMAP_OPS_FLAGS_SIZE];
+	static char	out[MSG_FLAGS_SIZE];
 
-	imap_ops_flags_apply(have, add, remove, out);
+	msg_flags_letters((msg_flags_of(have) | msg_flags_of(add)) &
+	    ~msg_flags_of(remove), out);
 	return out;
 }
 
@@ -48,12 +55,12 @@ apply(const char *have, const char *add, const char *remove)
 static const char *
 round_trip(const char *letters, int *n)
 {
-	static char			 out[IMAP_OPS_FLAGS_SIZE];
+	static char			 out[MSG_FLAGS_SIZE];
 	struct mailimap_flag_list	*fl;
 
-	fl = imap_ops_flag_list(letters);
+	fl = imap_ops_flag_list(msg_flags_of(letters));
 	*n = clist_count(fl->fl_list);
-	imap_ops_flag_letters(fl, out);
+	msg_flags_letters(imap_ops_flag_set(fl), out);
 	mailimap_flag_list_free(fl);
 	return out;
 }
@@ -104,7 +111,7 @@ test_flag_list(void)
 {
 	struct mailimap_flag_list	*fl;
 	struct mailimap_flag		*f;
-	char				 out[IMAP_OPS_FLAGS_SIZE];
+	char				 out[MSG_FLAGS_SIZE];
 	int				 n;
 
 	TAP_STR(round_trip("DFRST", &n), "DFRST", "all five letters survive "
@@ -113,12 +120,12 @@ test_flag_list(void)
 	TAP_STR(round_trip("", &n), "", "no letters: an empty list");
 	TAP_OK(n == 0, "with nothing in it");
 
-	fl = imap_ops_flag_list("T");
+	fl = imap_ops_flag_list(MSG_DELETED);
 	f = clist_content(clist_begin(fl->fl_list));
 	TAP_OK(clist_count(fl->fl_list) == 1 &&
 	    f->fl_type == MAILIMAP_FLAG_DELETED, "T is \\Deleted");
 	mailimap_flag_list_free(fl);
-	fl = imap_ops_flag_list("R");
+	fl = imap_ops_flag_list(MSG_ANSWERED);
 	f = clist_content(clist_begin(fl->fl_list));
 	TAP_OK(f->fl_type == MAILIMAP_FLAG_ANSWERED, "R is \\Answered");
 	mailimap_flag_list_free(fl);
@@ -128,7 +135,7 @@ test_flag_list(void)
 	mailimap_flag_list_add(fl, mailimap_flag_new_flag_keyword(
 	    strdup("$Junk")));
 	mailimap_flag_list_add(fl, mailimap_flag_new_seen());
-	imap_ops_flag_letters(fl, out);
+	msg_flags_letters(imap_ops_flag_set(fl), out);
 	TAP_STR(out, "S", "a keyword is left out");
 	mailimap_flag_list_free(fl);
 }
@@ -285,9 +292,72 @@ test_cache(void)
 	rmdir(dir);
 }
 
+/* Each flag is its own bit, with its own letter: \\Deleted is never D. */
+static void
+test_bits(void)
+{
+	char	out[MSG_FLAGS_SIZE];
+
+	TAP_OK(msg_flags_of("T") == MSG_DELETED, "T is the deleted bit");
+	TAP_OK(msg_flags_of("D") == MSG_DRAFT, "D is the draft bit");
+	TAP_OK(msg_flags_of("R") == MSG_ANSWERED, "R is the answered bit");
+	TAP_OK(msg_flags_of("\\Deleted") == MSG_DRAFT,
+	    "an IMAP name read as letters is not the flag it names: the "
+	    "reason the operations take bits");
+	msg_flags_letters(MSG_DELETED | MSG_SEEN, out);
+	TAP_STR(out, "ST", "deleted and seen are stored as ST");
+	msg_flags_letters(MSG_ALL, out);
+	TAP_STR(out, "DFRST", "all five in order");
+}
+
+/* What session_op_said() tells a person. */
+static void
+test_said(void)
+{
+	struct session_op		op;
+	struct session_op_result	res;
+	char				*t;
+
+	memset(&op, 0, sizeof op);
+	memset(&res, 0, sizeof res);
+	op.kind = SESSION_OP_MOVE;
+	op.to = "Archive";
+	res.done = res.gone = 3;
+	t = session_op_said(&op, "INBOX", &res);
+	TAP_STR(t, "3 messages moved to Archive", "a move of three");
+	free(t);
+	res.done = res.gone = 1;
+	res.refused = 1;
+	res.rc = IMAP_OPS_REFUSED;
+	res.cause = "the IMAP server refused UID MOVE: NO [TRYCREATE]";
+	t = session_op_said(&op, "INBOX", &res);
+	TAP_STR(t, "1 message moved to Archive; 1 message refused: the IMAP "
+	    "server refused UID MOVE: NO [TRYCREATE]", "a refusal says why");
+	free(t);
+	memset(&res, 0, sizeof res);
+	op.kind = SESSION_OP_FLAG;
+	op.add = MSG_DELETED;
+	res.done = 2;
+	t = session_op_said(&op, "INBOX", &res);
+	TAP_STR(t, "2 messages marked deleted", "d on two tagged messages");
+	free(t);
+	memset(&res, 0, sizeof res);
+	op.kind = SESSION_OP_DELETE;
+	res.done = res.gone = 1;
+	res.trash = "INBOX.Trash";
+	t = session_op_said(&op, "INBOX", &res);
+	TAP_STR(t, "1 message moved to INBOX.Trash", "delete names the trash");
+	free(t);
+	t = session_op_said(&op, "INBOX.Trash", &res);
+	TAP_STR(t, "1 message deleted for good", "in the trash: for good");
+	free(t);
+}
+
 int
 main(void)
 {
+	test_bits();
+	test_said();
 	test_parse();
 	test_apply();
 	test_flag_list();

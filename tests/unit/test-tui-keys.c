@@ -197,7 +197,7 @@ main(int argc, char **argv)
 	    tui_key_action(TM_TRUST, 'x') == TA_REJECT &&
 	    tui_key_action(TM_HELP, CTRL('l')) == TA_REDRAW,
 	    "attach, trust and help maps");
-	TAP_OK(tui_key_action(TM_INDEX, 'Z') == TA_NONE,
+	TAP_OK(tui_key_action(TM_INDEX, 'X') == TA_NONE,
 	    "an unbound key is no action");
 	TAP_OK(bindings(TM_INDEX, 'i', NULL) == 0 &&
 	    bindings(TM_INDEX, 'j', &from) == 1 && from == TM_GENERIC &&
