@@ -92,21 +92,11 @@ for s in dovecot cyrus courier; do
 	ok "$s: the message is in $moved and no longer in INBOX" \
 		eval 'found "$s" "$moved" "smoke2 $s $u" && gone "$s" INBOX "smoke2 $s $u"'
 
-	# Courier has no SPECIAL-USE, and its Trash is INBOX.Trash: --delete
-	# looks for \Trash or "Trash" and finds neither (yet). tests/run counts
-	# a "not ok ... # TODO" as a failure, so the check is left out there;
-	# what happens is shown as a comment.
-	if [ "$s" = courier ]; then
-		if sm -F "$conf" --delete "$u3" INBOX >"$T_TMP/del.out" 2>&1; then
-			diag "courier: --delete now succeeds: make it a check"
-		else
-			diag "courier: --delete (not checked yet): $(head -1 "$T_TMP/del.out")"
-		fi
-	else
-		ok "$s: --delete" sm -F "$conf" --delete "$u3" INBOX
-		ok "$s: the message is in $trash and no longer in INBOX" \
-			eval 'found "$s" "$trash" "smoke3 $s $u" && gone "$s" INBOX "smoke3 $s $u"'
-	fi
+	# Courier has no SPECIAL-USE: its Trash is found by name, INBOX.Trash
+	# below the personal namespace "INBOX.".
+	ok "$s: --delete" sm -F "$conf" --delete "$u3" INBOX
+	ok "$s: the message is in $trash and no longer in INBOX" \
+		eval 'found "$s" "$trash" "smoke3 $s $u" && gone "$s" INBOX "smoke3 $s $u"'
 	ok "$s: --sync INBOX after the changes counts what is left" \
 		same "$(synced "$conf")" \
 		"$($IC --server "$s" count INBOX)"
