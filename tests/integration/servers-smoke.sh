@@ -100,6 +100,34 @@ for s in dovecot cyrus courier; do
 	ok "$s: --sync INBOX after the changes counts what is left" \
 		same "$(synced "$conf")" \
 		"$($IC --server "$s" count INBOX)"
+
+	# Folders whose names are not ASCII, made by another client (sent
+	# in modified UTF-7), used by the names a person types.
+	books=$(prefix_of "$s")Bücher
+	nihongo=$(prefix_of "$s")日本語
+	$IC --server "$s" create "$books" >/dev/null || bail "$s: cannot create $books"
+	$IC --server "$s" create "$nihongo" >/dev/null || bail "$s: cannot create $nihongo"
+	ok "$s: --move to $books" sm -F "$conf" --move "$u1" "$books" INBOX
+	ok "$s: the message is in $books on the server" \
+		eval 'found "$s" "$books" "smoke1 $s $u" && gone "$s" INBOX "smoke1 $s $u"'
+	mail "nihon $s $u" >"$T_TMP/m4.eml"
+	$IC --server "$s" append "$nihongo" "$T_TMP/m4.eml" >/dev/null
+	ok "$s: --sync $nihongo counts what another client put there" \
+		eval 'sm -F "$conf" --sync "$nihongo" 2>&1 | grep -qx "1 message"'
+	ok "$s: --list $nihongo shows it" \
+		eval 'sm -F "$conf" --list "$nihongo" 2>&1 | grep -qF "nihon $s $u"'
+	ok "$s: --folders lists both by their names" \
+		eval 'sm -F "$conf" --folders >"$T_TMP/f" 2>&1 && grep -qF "$books" "$T_TMP/f" && grep -qF "$nihongo" "$T_TMP/f"'
+
+	# Sent: found by special use (Dovecot, Cyrus) or by name below the
+	# namespace (Courier's INBOX.Sent); the copy of -s goes there.
+	sent=$(prefix_of "$s")Sent
+	echo "hello from $s" | sm -F "$conf" -s "sent $s $u" "$STEED_BOB" \
+	    >"$T_TMP/sent.out" 2>&1
+	ok "$s: -s sends, and says nothing of a missing Sent" \
+		eval '! grep -qi "not yet saved\|no .*Sent" "$T_TMP/sent.out" || { cat "$T_TMP/sent.out"; false; }'
+	ok "$s: the copy is in $sent on the server" found "$s" "$sent" "sent $s $u"
+
 	conf=$(server_account "smoke-$s-starttls" "$s" alice starttls) ||
 		bail "server_account $s starttls failed"
 	ok "$s: --sync INBOX over IMAP with STARTTLS" \
