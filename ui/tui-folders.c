@@ -662,3 +662,11 @@ tui_folders_new(struct tui_account *current)
 	s->data = f;
 	return s;
 }
+
+char *
+tui_folder_shown(const char *name)
+{
+	char	*shown = tui_folders_decode(name);
+
+	return shown != NULL ? shown : xstrdup(name);
+}
