@@ -8,7 +8,9 @@
 # has, folder and UID for the one it has not; the status line counts them.
 # Enter opens each in the pager (its text shown), q comes back, and q again
 # to the index. A word found nowhere says so and opens no screen; a query
-# that cannot be read says why.
+# that cannot be read says why; a query in the language is the index's
+# alone. With 500 more folders, the message line counts the folders as
+# the search goes, and ^C stops it.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../lib-tui.sh"
 
@@ -150,5 +152,17 @@ ok "a query in the language: the cached mail answers alone" \
 check "... one row, INBOX's" tui_wait x '1 found in 1 folder for "subject:harbor"'
 tui_keys x q
 tui_wait_re x "^ INBOX  [0-9]+/2 " >/dev/null
+
+# --- ^C stops it ------------------------------------------------------------------
+# 500 more folders: long enough a search to be stopped in the middle.
+$DOVE mailbox create -u "$USER_ADDR" $(seq -f 'Box%03g' 1 500) 2>/dev/null ||
+	bail "cannot create the folders"
+chown -R "$STEED_MAIL_UID:$STEED_MAIL_GID" "$(dirname "$home")" || bail "chown failed"
+xsearch zeppelin
+ok "a search of 507 folders (Dovecot's 5, ours 502) says how far it is on the message line" \
+    tui_wait_re x 'searching 507 folders for "zeppelin"\.\.\. [0-9]+ done \(\^C stops\)' 20
+tui_keys x C-c
+ok "^C stops it" tui_wait x "search stopped" 20
+check "... and opens no results screen" tui_wait_re x "^ INBOX  [0-9]+/2 "
 tui_keys x q
 ok "steedmail ends" tui_ended x
