@@ -16,6 +16,8 @@
  *   tui-worker.c   an account's worker: jobs in, events out
  *   tui-folders.c, tui-index.c, tui-pager.c, tui-trust.c, tui-help.c:
  *                  the screens
+ *   tui-found.c    a search of every folder (X) and the screen of its
+ *                  results
  *   tui-setup*.c   the setup wizard (its own header: tui-setup.h)
  *
  * Screens draw only through tui-draw.c and hold no protocol, crypto or
