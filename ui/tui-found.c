@@ -69,7 +69,8 @@ struct found {
 	struct found_row	*rows;
 	size_t			 n;
 	size_t			 cursor, top;
-	int			 folder_w;	/* the folder column's width */
+	int			 folder_w;	/* the longest folder name's
+						   width */
 	uint64_t		 open_job;
 	size_t			 open_row;
 	char			 title[128];
@@ -217,13 +218,24 @@ found_date(time_t t, char *out, size_t len)
 		strftime(out, len, "  %Y", &tm);
 }
 
+/* The folder column: the longest name, within reason for the width. */
+static int
+found_folder_width(const struct found *f)
+{
+	int	w = f->folder_w;
+
+	if (w > COLS / 4)
+		w = COLS / 4;
+	return w < 6 ? 6 : w;
+}
+
 static void
 found_draw_row(struct found *f, int y, struct found_row *fr, int sel)
 {
 	const struct index_row	*r = fr->r;
 	msg_flags		 fl = r != NULL ? msg_flags_of(r->flags) : 0;
 	char			 date[32], *who, uid[48];
-	int			 base, x, sw, warn;
+	int			 base, x, sw, warn, fw = found_folder_width(f);
 
 	if (fr->opened)
 		fl |= MSG_SEEN;
@@ -238,8 +250,8 @@ found_draw_row(struct found *f, int y, struct found_row *fr, int sel)
 		tui_put(y, 1, 1, (fl & MSG_DELETED) ? tui_glyph(TG_DELETED) :
 		    !(fl & MSG_SEEN) ? tui_glyph(TG_NEW) : " ", base);
 	x = 3;
-	tui_put(y, x, f->folder_w, fr->folder->shown, base);
-	x += f->folder_w + 2;
+	tui_put(y, x, fw, fr->folder->shown, base);
+	x += fw + 2;
 	if (x >= COLS)
 		return;
 	if (r == NULL) {
@@ -483,11 +495,6 @@ found_new(struct tui_account *ta, const struct found_result *fr)
 		found_add_folder(f, ff, uids, j - i);
 		free(uids);
 	}
-	/* the folder column: the longest name, within reason */
-	if (f->folder_w > COLS / 4)
-		f->folder_w = COLS / 4;
-	if (f->folder_w < 6)
-		f->folder_w = 6;
 	snprintf(f->title, sizeof f->title, "Search: %s", f->query);
 
 	s = xcalloc(1, sizeof *s);
