@@ -10,7 +10,7 @@
 # to the index. A word found nowhere says so and opens no screen; a query
 # that cannot be read says why; a query in the language is the index's
 # alone. With 500 more folders, the message line counts the folders as
-# the search goes, and ^C stops it.
+# the search goes, and ^C stops it. In LANG=C the same, the name in ASCII.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../lib-tui.sh"
 
@@ -166,3 +166,19 @@ ok "^C stops it" tui_wait x "search stopped" 20
 check "... and opens no results screen" tui_wait_re x "^ INBOX  [0-9]+/2 "
 tui_keys x q
 ok "steedmail ends" tui_ended x
+
+# --- LANG=C -------------------------------------------------------------------------
+tui_start c env HOME="$H" XDG_DATA_HOME="$H/data" XDG_CACHE_HOME="$H/cache" \
+    XDG_CONFIG_HOME="$H/config" LANG=C TZ=UTC "$STEEDMAIL" -F "$T_TMP/xs.conf"
+tui_wait c "Weekly notes" 20 >/dev/null || bail "the index did not show (LANG=C)"
+tui_keys c X
+tui_wait c "Search every folder for:" >/dev/null
+tui_type c zeppelin
+tui_keys c Enter
+ok "LANG=C: the same results" tui_wait c '3 found in 3 folders for "zeppelin"' 30
+tui_capture c >"$T_TMP/found-c"
+ok "... the non-ASCII name drawn with ASCII stand-ins, nothing raw" \
+    sh -c "grep -q '^ *R?unions *UID [0-9]' '$T_TMP/found-c' && ! LC_ALL=C grep -q '[^ -~]' '$T_TMP/found-c'"
+tui_keys c q
+tui_keys c q
+check "steedmail ends (LANG=C)" tui_ended c
