@@ -10,7 +10,8 @@
 # to the index. A word found nowhere says so and opens no screen; a query
 # that cannot be read says why; a query in the language is the index's
 # alone. With 500 more folders, the message line counts the folders as
-# the search goes, and ^C stops it. In LANG=C the same, the name in ASCII.
+# the search goes, and ^C stops it. In LANG=C the same, the name in ASCII;
+# with --offline, the cached mail alone.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../lib-tui.sh"
 
@@ -182,3 +183,22 @@ ok "... the non-ASCII name drawn with ASCII stand-ins, nothing raw" \
 tui_keys c q
 tui_keys c q
 check "steedmail ends (LANG=C)" tui_ended c
+
+# --- --offline: the folders the header cache holds, the index alone -----------------
+tui_start o env HOME="$H" XDG_DATA_HOME="$H/data" XDG_CACHE_HOME="$H/cache" \
+    XDG_CONFIG_HOME="$H/config" LANG=C.UTF-8 TZ=UTC "$STEEDMAIL" --offline -F "$T_TMP/xs.conf"
+tui_wait o "Weekly notes" 20 >/dev/null || bail "the index did not show (--offline)"
+tui_keys o X
+tui_wait o "Search every folder for:" >/dev/null
+tui_type o zeppelin
+tui_keys o Enter
+ok "--offline: the messages opened before (INBOX's, and Archive's above), by the cached mail" \
+    tui_wait o '2 found in the cached mail for "zeppelin"' 20
+tui_capture o >"$T_TMP/found-o"
+check "... their rows, in two folders" sh -c "grep -q 'Archive.*Old photos' '$T_TMP/found-o' &&
+    grep -q 'INBOX.*Harbor lights' '$T_TMP/found-o' && grep -qF '2 found in 2 folders for' '$T_TMP/found-o'"
+check "... not the never-synced folder's, whose body was never kept" sh -c "! grep -q 'unions' '$T_TMP/found-o'"
+check "... under the offline: status line" tui_wait o "offline: started with --offline"
+tui_keys o q
+tui_keys o q
+check "steedmail ends (--offline)" tui_ended o
