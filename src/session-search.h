@@ -68,9 +68,9 @@ struct session_hit {
  * could not be reached, the folders after are searched in the index
  * only. Progress (SESSION_SEARCH_PROGRESS) before each folder, and a
  * stop asked (fe_cancelled()) honoured between folders. IMAP_OPS_OK and
- * *cause as session_search_all() gives it, or a
- * class and a cause (a query that cannot be read, the index failing,
- * SESSION_CANCELLED between folders).
+ * *cause as session_search_all() gives it, or a class and a cause (a
+ * query that cannot be read, the index failing, SESSION_CANCELLED
+ * between folders).
  */
 int	 session_search_folders(struct session *, const char *query,
 	    struct session_hit **hits, size_t *n, unsigned *who,

@@ -663,6 +663,7 @@ tui_folders_new(struct tui_account *current)
 	return s;
 }
 
+/* A name as this screen draws it, for the other screens (tui-found.c). */
 char *
 tui_folder_shown(const char *name)
 {
