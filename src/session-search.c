@@ -185,6 +185,7 @@ session_search_folders(struct session *s, const char *query,
 	if (session_search_names(s, &names, &nnames, cause) == -1)
 		return SESSION_SEARCH_INDEX;
 	for (i = 0; i < nnames; i++) {
+		fe_progress(SESSION_SEARCH_PROGRESS, i, nnames);
 		if (fe_cancelled()) {
 			*cause = xstrdup("stopped as asked");
 			rc = SESSION_CANCELLED;

@@ -47,6 +47,12 @@ int	 session_search_all(struct session *, const char *folder,
 	    const char *query, uint32_t **uids, size_t *n, unsigned *who,
 	    char **cause);
 
+/*
+ * What session_search_folders() reports through fe_progress() before
+ * each folder: that many done of how many to search.
+ */
+#define SESSION_SEARCH_PROGRESS	"searching folders"
+
 /* A message found by session_search_folders(). */
 struct session_hit {
 	char		*folder;	/* as the server names it */
@@ -60,9 +66,11 @@ struct session_hit {
  * an allocated *hits (session_search_hits_free()). A folder never synced
  * that the server was not asked about is passed over; once the server
  * could not be reached, the folders after are searched in the index
- * only. IMAP_OPS_OK and *cause as session_search_all() gives it, or a
- * class and a cause (a query that cannot be read, the index failing,
- * SESSION_CANCELLED between folders).
+ * only. Progress (SESSION_SEARCH_PROGRESS) before each folder, and a
+ * stop asked (fe_cancelled()) honoured between folders. IMAP_OPS_OK and
+ * *cause as session_search_all() gives it, or a class and a cause (a
+ * query that cannot be read, the index failing, SESSION_CANCELLED
+ * between folders).
  */
 int	 session_search_folders(struct session *, const char *query,
 	    struct session_hit **hits, size_t *n, unsigned *who,

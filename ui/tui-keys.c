@@ -112,6 +112,8 @@ static const struct {
 	[TA_SEARCH_BODY] = { "search-bodies", "search the text: the cached "
 	    "mail's index, and the server" },
 	[TA_NEXT_NEW] = { "next-new", "the next new message" },
+	[TA_SEARCH_FOLDERS] = { "search-folders", "search the text of every "
+	    "folder of the account" },
 	[TA_LINE_UP] = { "previous-line", "one line up" },
 	[TA_LINE_DOWN] = { "next-line", "one line down" },
 	[TA_NEXT_MESSAGE] = { "next-message", "the next message" },
@@ -236,6 +238,7 @@ static const struct {
 	{ TM_INDEX, ';', TA_TAG_PREFIX },
 	{ TM_INDEX, 'l', TA_LIMIT },
 	{ TM_INDEX, 'B', TA_SEARCH_BODY },
+	{ TM_INDEX, 'X', TA_SEARCH_FOLDERS },
 	{ TM_INDEX, 'K', TA_TRUST },
 	{ TM_INDEX, 'W', TA_TRUST_LIST },
 	{ TM_INDEX, 'r', TA_REPLY },

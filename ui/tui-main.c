@@ -183,6 +183,8 @@ handle_event(struct tui_event *ev)
 	default:
 		break;
 	}
+	/* a search of every folder, under way: its progress, its end */
+	tui_found_event(ev);
 	for (s = tui.top; s != NULL; s = s->below)
 		if (s->event != NULL)
 			s->event(s, ev);
@@ -269,6 +271,10 @@ generic(enum tui_action a, int key)
 		if (tui_current() != NULL &&
 		    (s = tui_outbox_new(tui_current())) != NULL)
 			tui_push(s);
+		break;
+	case TA_SEARCH_FOLDERS:
+		if (tui_current() != NULL)
+			tui_found_start(tui_current());
 		break;
 	case TA_QUERY:
 		if (tui_current() != NULL &&

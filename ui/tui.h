@@ -16,6 +16,8 @@
  *   tui-worker.c   an account's worker: jobs in, events out
  *   tui-folders.c, tui-index.c, tui-pager.c, tui-trust.c, tui-help.c:
  *                  the screens
+ *   tui-found.c    a search of every folder (X) and the screen of its
+ *                  results
  *   tui-setup*.c   the setup wizard (its own header: tui-setup.h)
  *
  * Screens draw only through tui-draw.c and hold no protocol, crypto or
@@ -162,7 +164,7 @@ enum tui_action {
 	/* index */
 	TA_SORT, TA_SORT_REVERSE, TA_THREAD_TOGGLE, TA_THREADS_ALL,
 	TA_TAG, TA_TAG_PATTERN, TA_UNTAG_PATTERN, TA_TAG_PREFIX,
-	TA_LIMIT, TA_SEARCH_BODY, TA_NEXT_NEW,
+	TA_LIMIT, TA_SEARCH_BODY, TA_NEXT_NEW, TA_SEARCH_FOLDERS,
 	/* pager */
 	TA_LINE_UP, TA_LINE_DOWN, TA_NEXT_MESSAGE, TA_PREV_MESSAGE,
 	TA_RAW, TA_DETAILS, TA_HEADERS, TA_ATTACHMENTS, TA_SAVE, TA_OPEN, TA_PIPE,
@@ -427,6 +429,9 @@ void		 tui_resume_screen(void);
 
 /* The screens' constructors. */
 struct tui_screen *tui_folders_new(struct tui_account *);
+/* A folder's name as the folders screen shows it (decoded from IMAP's
+ * modified UTF-7 when it is that), allocated; drawn through tui_put(). */
+char		*tui_folder_shown(const char *name);
 struct tui_screen *tui_index_new(struct tui_account *, const char *folder);
 /* The UID after (dir 1) or before (dir -1) uid in an index screen's
  * view, or 0 at the end; for the pager's next and previous message. */
@@ -439,6 +444,15 @@ int		 tui_index_tag(struct tui_screen *index, uint32_t uid);
 struct tui_screen *tui_pager_new(struct tui_account *, const char *folder,
 		     uint32_t uid, struct message *msg,
 		     struct tui_screen *index);
+/*
+ * tui-found.c: a search across every folder of the account
+ * (session_search_folders() on its worker). tui_found_start() asks for
+ * the query and starts it; tui_found_event() sees every worker event
+ * (the loop's): progress on the message line, and when the search ends,
+ * the screen of what it found, or a line saying nothing was.
+ */
+void		 tui_found_start(struct tui_account *);
+void		 tui_found_event(struct tui_event *);
 /* The sender's key screen for a message's sender (addr), and the list. */
 struct tui_screen *tui_trust_new(struct tui_account *, const char *addr);
 struct tui_screen *tui_trust_list_new(struct tui_account *);

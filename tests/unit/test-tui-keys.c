@@ -197,8 +197,11 @@ main(int argc, char **argv)
 	    tui_key_action(TM_TRUST, 'x') == TA_REJECT &&
 	    tui_key_action(TM_HELP, CTRL('l')) == TA_REDRAW,
 	    "attach, trust and help maps");
-	TAP_OK(tui_key_action(TM_INDEX, 'X') == TA_NONE,
+	TAP_OK(tui_key_action(TM_INDEX, 'V') == TA_NONE,
 	    "an unbound key is no action");
+	TAP_OK(tui_key_action(TM_INDEX, 'X') == TA_SEARCH_FOLDERS &&
+	    tui_key_action(TM_PAGER, 'X') == TA_NONE,
+	    "X searches every folder, from the index");
 	TAP_OK(bindings(TM_INDEX, 'i', NULL) == 0 &&
 	    bindings(TM_INDEX, 'j', &from) == 1 && from == TM_GENERIC &&
 	    bindings(TM_PAGER, 'j', &from) == 1 && from == TM_PAGER,
