@@ -565,12 +565,3 @@ tui_folders_new(struct tui_account *current)
 	s->data = f;
 	return s;
 }
-
-/* A name as this screen draws it, for the other screens (tui-found.c). */
-char *
-tui_folder_shown(const char *name)
-{
-	char	*shown = tui_folders_decode(name);
-
-	return shown != NULL ? shown : xstrdup(name);
-}

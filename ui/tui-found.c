@@ -485,7 +485,8 @@ found_new(struct tui_account *ta, const struct found_result *fr)
 			;
 		ff = &f->folders[f->nfolders++];
 		ff->name = xstrdup(fr->hits[i].folder);
-		ff->shown = tui_folder_shown(ff->name);
+		/* names are UTF-8 above the wire (imap-name.h) */
+		ff->shown = xstrdup(ff->name);
 		if ((w = tui_width(ff->shown)) > f->folder_w)
 			f->folder_w = w;
 		uids = xcalloc(j - i, sizeof *uids);

@@ -429,9 +429,6 @@ void		 tui_resume_screen(void);
 
 /* The screens' constructors. */
 struct tui_screen *tui_folders_new(struct tui_account *);
-/* A folder's name as the folders screen shows it (decoded from IMAP's
- * modified UTF-7 when it is that), allocated; drawn through tui_put(). */
-char		*tui_folder_shown(const char *name);
 struct tui_screen *tui_index_new(struct tui_account *, const char *folder);
 /* The UID after (dir 1) or before (dir -1) uid in an index screen's
  * view, or 0 at the end; for the pager's next and previous message. */
