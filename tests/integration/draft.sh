@@ -84,6 +84,9 @@ d3=$(cat "$T_TMP/p3")
 alice --resume "$d3" >"$T_TMP/o" 2>"$T_TMP/e5"
 ok "resumed, it is refused (69): never answered in clear" sh -c "[ $? = 69 ] && grep -q 'replies to encrypted mail' '$T_TMP/e5'"
 ok "and the refused draft stays" test -f "$d3"
+# nokey exists, so that the message really goes: "sent in clear" is said
+# only of what the server took
+"$STEED_ENV_BIN/add-user" nokey@steed.test nokey-pw >/dev/null 2>&1
 alice --resume "$d3" --no-encrypt >"$T_TMP/o" 2>"$T_TMP/e6"
 ok "--resume --no-encrypt overrides it, as -s --no-encrypt does" sh -c "grep -q 'sent in clear: --no-encrypt, although it replies to encrypted mail' '$T_TMP/e6' && [ ! -e '$d3' ]"
 
