@@ -6,9 +6,9 @@
 # and its row leaves; F and N set and clear \Flagged and \Seen; s moves to
 # another folder and the row leaves at once, a move the server refuses
 # keeps its row and says why; C copies; t tags, T tags by an expression,
-# ';' applies d, u, F or s to every tagged message; in the pager F flags,
-# t tags and d marks deleted. Each key's result is said on the message
-# line.
+# ';' applies d, u, F or s to every tagged message; in the pager N, F,
+# C, d, u, t and s do the same to the message shown. Each key's result
+# is said on the message line.
 #
 # steed-env-servers: cyrus courier
 . "$(dirname "$0")/../lib.sh"
@@ -185,19 +185,29 @@ ok "$S: ... the tags with them" tui_gone o "tagged:"
 
 tui_keys o Enter
 tui_wait o "body of ops two" 10 >/dev/null
+ok "$S: opening the message marks it read on the server" server_is INBOX "ops two" 'has_flag INBOX "ops two" Seen'
+tui_keys o N
+ok "$S: N in the pager: new again on the server" server_is INBOX "ops two" '! has_flag INBOX "ops two" Seen'
 tui_keys o F
 ok "$S: F in the pager: \\Flagged on the server" server_is INBOX "ops two" 'has_flag INBOX "ops two" Flagged'
+tui_keys o C
+tui_wait o "Copy to folder:" 5 >/dev/null
+tui_type o "$A"
+tui_keys o Enter
+ok "$S: C in the pager: a copy in $A on the server" server_is "$A" "ops two" '[ "$(count "$A" "ops two")" = 1 ]'
+tui_keys o d
+ok "$S: d in the pager: \\Deleted on the server" server_is INBOX "ops two" 'has_flag INBOX "ops two" Deleted'
+tui_keys o u
+ok "$S: u in the pager: \\Deleted taken away on the server" server_is INBOX "ops two" '! has_flag INBOX "ops two" Deleted'
 tui_keys o t
 ok "$S: t in the pager tags the message in the index" tui_wait o "tagged;"
-tui_keys o d
-ok "$S: d in the pager: \\Deleted on the server, as in the index" server_is INBOX "ops two" 'has_flag INBOX "ops two" Deleted'
+tui_keys o s
+tui_wait o "Move to folder:" 5 >/dev/null
+tui_type o "$A"
+tui_keys o Enter
+ok "$S: s in the pager: moved to $A on the server" server_is "$A" "ops two" '[ "$(count "$A" "ops two")" = 2 ] && [ "$(count INBOX "ops two")" = 0 ]'
 tui_keys o q
-ok "$S: back in the index, the row shows it deleted and tagged" tui_wait_re o '^\*D.*ops two'
-tui_keys o '$'
-tui_wait o "for good?" 5 >/dev/null
-tui_keys o y
-ok "$S: \$ y: gone from the server" server_is INBOX "ops two" '[ "$(count INBOX "ops two")" = 0 ]'
-ok "$S: ... and from the index" tui_wait o "INBOX  0/0"
+ok "$S: back in the index, its row is gone" tui_wait o "INBOX  0/0"
 
 tui_keys o q
 tui_ended o 20 >/dev/null
