@@ -868,6 +868,20 @@ idle_once(struct tui_account *ta, const char *folder)
 		run_job(ta, &jb);
 		ta->idle_sync = 0;
 		free(j.folder);
+	} else if (r == IMAP_OPS_REFUSED || r == IMAP_OPS_UNSUPPORTED) {
+		/*
+		 * The folder, not the connection (one that is not there):
+		 * it is not watched, and the account is not said to be
+		 * offline; the index's own sync says what the server said.
+		 */
+		log_msg(LOG_INFO, "worker: %s: not watching %s: %s", ta->a->id,
+		    folder, cause != NULL ? cause : "refused");
+		pthread_mutex_lock(&ta->mu);
+		if (ta->watch != NULL && strcmp(ta->watch, folder) == 0) {
+			free(ta->watch);
+			ta->watch = NULL;
+		}
+		pthread_mutex_unlock(&ta->mu);
 	} else if (r != IMAP_OPS_OK && r != SESSION_CANCELLED) {
 		set_state(ta, cause != NULL ? cause : "the connection was lost");
 		/* wait a little before the next try, or until a job comes */

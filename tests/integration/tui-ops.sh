@@ -209,6 +209,16 @@ ok "$S: s in the pager: moved to $A on the server" server_is "$A" "ops two" '[ "
 tui_keys o q
 ok "$S: back in the index, its row is gone" tui_wait o "INBOX  0/0"
 
+# ---- a folder that is not there -----------------------------------------
+
+tui_keys o c
+tui_wait o "Open folder:" 5 >/dev/null
+tui_type o "Nowhere"
+tui_keys o Enter
+ok "$S: c to a folder that is not there: the server's refusal is said" tui_wait o "Nowhere: SELECT failed"
+sleep 1
+ok "$S: ... and the account is not said to be offline" holds '! tui_capture o | grep -q offline'
+
 tui_keys o q
 tui_ended o 20 >/dev/null
 tui_stop o
