@@ -210,12 +210,38 @@ ixs_reload(struct ixs *s)
 	s->load_job = tui_background(ixs_load_run, l, ixs_load_discard);
 }
 
+/* Tags of messages no longer in the folder (expunged, moved) are gone. */
+static void
+ixs_prune_tags(struct ixs *s)
+{
+	struct cache		*c = tui_account_cache(s->ta);
+	struct cache_mailbox	 mb;
+	char			 letters[MSG_FLAGS_SIZE], *cause = NULL;
+	size_t			 i, k;
+	int			 rc;
+
+	if (s->ntagged == 0 || c == NULL ||
+	    cache_mailbox_find(c, s->folder, &mb, &cause) != 1) {
+		free(cause);
+		return;
+	}
+	for (i = k = 0; i < s->ntagged; i++) {
+		rc = cache_get_flags(c, &mb, s->tagged[i], letters, &cause);
+		free(cause);
+		cause = NULL;
+		if (rc != 0)		/* there, or the cache cannot say */
+			s->tagged[k++] = s->tagged[i];
+	}
+	s->ntagged = k;
+}
+
 /* What the cache holds now: read again, the cursor where it was. */
 static void
 ixs_refresh(struct ixs *s)
 {
 	if (s->ix == NULL)
 		return;
+	ixs_prune_tags(s);
 	index_refresh(s->ix);
 	ixs_place(s);
 	tui_dirty();
@@ -1123,21 +1149,23 @@ ixs_action(struct tui_screen *sc, enum tui_action a, int key)
 
 			s->gen++;
 			ixs_view_ok(s);
-			s->cur = s->cur < s->count ? s->cur : 0;
-			/* walk back to the thread's first row */
-			for (i = 0; i < 2; i++) {
-				ixs_clamp(s);
-				ixs_rows(s);
-			}
-			if (index_find(s->ix, &s->v, s->cur_uid, &off) == 0)
+			s->cur = s->cur < s->count ? s->cur : s->count > 0 ?
+			    s->count - 1 : 0;
+			/*
+			 * The row the cursor was on may be folded away: the
+			 * thread's row is its earliest message's (th), else
+			 * the first row of the thread above the cursor.
+			 */
+			if (index_find(s->ix, &s->v, th, &off) == 0 ||
+			    index_find(s->ix, &s->v, s->cur_uid, &off) == 0)
 				s->cur = off;
-			while (s->cur > 0) {
+			for (i = 0; s->cur > 0 && i < 1000; i++) {
 				const struct index_row	*p;
 
 				ixs_clamp(s);
 				ixs_rows(s);
 				if ((p = ixs_current(s)) == NULL ||
-				    p->thread != th || p->depth == 0)
+				    (p->thread == th && p->depth == 0))
 					break;
 				s->cur--;
 			}
@@ -1249,8 +1277,6 @@ ixs_op_done(struct ixs *s, const struct tui_event *ev)
 		tui_error("%s", said != NULL ? said : "failed");
 		return;
 	}
-	if (s->op_tagged && ev->jkind == TJ_MOVE)
-		s->ntagged = 0;
 	if (said != NULL && (ev->jkind != TJ_FLAG || s->op_tagged))
 		tui_message("%s", said);
 	ixs_refresh(s);

@@ -107,6 +107,13 @@ tui_keys u Z
 ok "Z collapses every thread" tui_wait u "INBOX  1/39"
 tui_keys u Z
 ok "Z again expands them all" tui_wait u "INBOX  1/41"
+tui_keys u j j
+tui_wait u "INBOX  3/41" >/dev/null
+tui_keys u z
+ok "z on the last reply of a thread: the cursor goes up to the thread's row" tui_wait u "INBOX  1/39"
+tui_keys u z
+ok "... so that z again expands that thread, not the next" tui_wait u "Re: Re: Your account"
+ok "... and the cursor stays on the thread's first message" tui_wait u "INBOX  1/41"
 
 tui_keys u /; tui_wait u "Search for:" >/dev/null; tui_type u "filler message 30"; tui_keys u Enter
 ok "/ moves the cursor to the message found" tui_wait u "INBOX  30/41"
