@@ -1050,11 +1050,12 @@ ixs_tag_pattern(struct ixs *s, int on)
 {
 	struct index_view	 v = s->v;
 	struct index_row	*rows = NULL;
-	size_t			 n = 0, i, count;
+	size_t			 n = 0, i, k, count;
 	char			*a, *cause = NULL;
 
 	a = tui_prompt(on ? "Tag messages matching (~f ~s ~t ~N ~F ~D, "
-	    "words, !): " : "Untag messages matching: ", NULL, 0, NULL, NULL);
+	    "words, !): " : "Untag messages matching (~f ~s ~t ~N ~F ~D, "
+	    "words, !): ", NULL, 0, NULL, NULL);
 	if (a == NULL || *a == '\0' || s->ix == NULL) {
 		free(a);
 		return;
@@ -1069,12 +1070,15 @@ ixs_tag_pattern(struct ixs *s, int on)
 		free(a);
 		return;
 	}
-	for (i = 0; i < n; i++)
-		ixs_tag(s, rows[i].uid, on);
+	for (i = 0, k = 0; i < n; i++) {
+		if (ixs_is_tagged(s, rows[i].uid) != on) {
+			ixs_tag(s, rows[i].uid, on);
+			k++;
+		}
+	}
 	free(rows);
-	tui_message("%zu message%s %s \"%s\"; %zu tagged in all", n,
-	    n == 1 ? " matches" : "s match", on ? "tagged by" : "untagged by",
-	    a, s->ntagged);
+	tui_message("%s %zu message%s matching %s; %zu tagged in all",
+	    on ? "tagged" : "untagged", k, k == 1 ? "" : "s", a, s->ntagged);
 	free(a);
 	tui_dirty();
 }

@@ -629,7 +629,8 @@ pager_action(struct tui_screen *sc, enum tui_action a, int key)
 	case TA_TAG:
 		switch (tui_index_tag(p->index, p->uid)) {
 		case 1:
-			tui_message("tagged; ; in the index acts on the tagged");
+			tui_message("tagged (; in the index acts on every "
+			    "tagged message)");
 			break;
 		case 0:
 			tui_message("untagged");

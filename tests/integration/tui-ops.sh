@@ -171,6 +171,7 @@ tui_wait o "Tag messages matching" 5 >/dev/null
 tui_type o "~s one"
 tui_keys o Enter
 ok "$S: T ~s one: one more tagged" tui_wait o "tagged: 3"
+ok "$S: ... said with the count" tui_wait o "tagged 1 message matching ~s one; 3 tagged in all"
 tui_keys o '\;'
 tui_keys o s
 tui_wait o "Move to folder:" 5 >/dev/null
@@ -200,7 +201,7 @@ ok "$S: d in the pager: \\Deleted on the server" server_is INBOX "ops two" 'has_
 tui_keys o u
 ok "$S: u in the pager: \\Deleted taken away on the server" server_is INBOX "ops two" '! has_flag INBOX "ops two" Deleted'
 tui_keys o t
-ok "$S: t in the pager tags the message in the index" tui_wait o "tagged;"
+ok "$S: t in the pager tags the message in the index" tui_wait o "tagged (; in the index"
 tui_keys o s
 tui_wait o "Move to folder:" 5 >/dev/null
 tui_type o "$A"
