@@ -1083,6 +1083,52 @@ ixs_tag_pattern(struct ixs *s, int on)
 	tui_dirty();
 }
 
+/*
+ * $: the messages marked deleted, as the cache knows them, counted in the
+ * question; none, and nothing is asked. The server removes those it has
+ * flagged deleted (imap_conn_expunge()), and says how many.
+ */
+static void
+ixs_expunge(struct ixs *s)
+{
+	struct index_view	 v = s->v;
+	struct tui_job		 j;
+	size_t			 n = 0, pending = 0, i;
+	char			*cause = NULL;
+	int			 yes;
+
+	/* a d whose answer has not come: the expunge comes after it */
+	for (i = 0; i < s->nov; i++)
+		if (s->ov[i].job != 0 && (s->ov[i].flags & MSG_DELETED))
+			pending++;
+	v.limit = "~D";
+	v.uids = NULL;
+	v.nuids = 0;
+	if (s->ix == NULL || index_count(s->ix, &v, &n, &cause) == -1) {
+		free(cause);
+		pending++;		/* not known: ask without a number */
+	}
+	if (n == 0 && pending == 0) {
+		tui_message("nothing in %s is marked deleted (d marks one)",
+		    s->folder);
+		return;
+	}
+	if (pending > 0)
+		yes = tui_yesno("Remove the messages marked deleted from %s "
+		    "for good?", s->folder);
+	else
+		yes = tui_yesno("Remove the %zu message%s marked deleted from "
+		    "%s for good?", n, n == 1 ? "" : "s", s->folder);
+	if (!yes)
+		return;
+	memset(&j, 0, sizeof j);
+	j.kind = TJ_EXPUNGE;
+	j.folder = s->folder;
+	s->op_job = tui_submit(s->ta, &j);
+	s->op_tagged = 0;
+	tui_message("expunging %s...", s->folder);
+}
+
 static int
 ixs_action(struct tui_screen *sc, enum tui_action a, int key)
 {
@@ -1206,22 +1252,13 @@ ixs_action(struct tui_screen *sc, enum tui_action a, int key)
 			tui_push(t);
 		return 1;
 	case TA_EXPUNGE:
-		if (tui_yesno("Remove the messages marked deleted from %s "
-		    "for good?", s->folder)) {
-			struct tui_job	j;
-
-			memset(&j, 0, sizeof j);
-			j.kind = TJ_EXPUNGE;
-			j.folder = s->folder;
-			s->op_job = tui_submit(s->ta, &j);
-			s->op_tagged = 0;
-			tui_message("expunging %s...", s->folder);
-		}
+		ixs_expunge(s);
 		return 1;
 	default:
 		break;
 	}
 	switch (a) {
+
 	case TA_TAG_PREFIX:
 		if (s->ntagged == 0)
 			tui_message("no message is tagged: t tags one, T those "

@@ -99,12 +99,14 @@ ok "$S: u: \\Deleted is gone from the server" server_is INBOX "ops six" '! has_f
 tui_keys o d
 server_is INBOX "ops six" 'has_flag INBOX "ops six" Deleted' >/dev/null
 tui_keys o '$'
-tui_wait o "for good?" 5 >/dev/null
+ok "$S: \$ asks, counting what is marked deleted" tui_wait o "Remove the 1 message marked deleted from INBOX for good?"
 tui_keys o y
 ok "$S: \$ y: the message is expunged on the server" server_is INBOX "ops six" '[ "$(count INBOX "ops six")" = 0 ]'
 ok "$S: ... its row leaves the index" tui_gone o "ops six"
 ok "$S: ... and the message line says what the server did" tui_wait o "1 message removed from INBOX for good"
 ok "$S: the others are all still there" test "$(count INBOX ops)" = 5
+tui_keys o '$'
+ok "$S: \$ with nothing marked deleted asks nothing, and says so" tui_wait o "nothing in INBOX is marked deleted"
 
 # ---- F, N ----------------------------------------------------------------
 
