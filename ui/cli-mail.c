@@ -224,8 +224,9 @@ cmd_list_print(struct session *s, const char *folder,
 		for (i = 0; i < n; i++) {
 			cmd_list_one(&rows[i], prefix != NULL ? prefix : "",
 			    &b);
-			if ((at = bsearch(&rows[i].uid, v->uids, v->nuids,
-			    sizeof *v->uids, cmd_uid_cmp)) != NULL)
+			if (v->nuids > 0 && (at = bsearch(&rows[i].uid,
+			    v->uids, v->nuids, sizeof *v->uids,
+			    cmd_uid_cmp)) != NULL)
 				printed[at - v->uids] = 1;
 		}
 		free(rows);
