@@ -11,11 +11,12 @@ mkdir -p "$H"
 sed 's/^\[account alice\]/[account hangup]/' "$STEED_ENV/alice.conf" >"$T_TMP/h.conf"
 chmod 600 "$T_TMP/h.conf"
 
-# hangup NAME KEY PROMPT: open the prompt, drop the terminal, time the end
+# hangup NAME KEY PROMPT [SHOWN]: open the prompt (once the index shows
+# SHOWN), drop the terminal, time the end
 hangup() {
 	tui_start "$1" env HOME="$H" XDG_DATA_HOME="$H/data" XDG_CACHE_HOME="$H/cache" \
 	    XDG_CONFIG_HOME="$H/config" "$STEEDMAIL" -F "$T_TMP/h.conf"
-	tui_wait "$1" "INBOX" 20 >/dev/null || return 1
+	tui_wait "$1" "${4:-INBOX}" 20 >/dev/null || return 1
 	pid=$(pgrep -f -- "-F $T_TMP/h.conf" | head -1)
 	[ -n "$pid" ] || { echo "no steedmail process"; return 1; }
 	tui_keys "$1" "$2"
@@ -31,4 +32,9 @@ hangup() {
 	return 1
 }
 ok "the terminal gone in the search prompt: steedmail ends" hangup s / "Search for:"
-ok "the terminal gone in a yes/no question: steedmail ends" hangup y '$' "(y/n)"
+# $ asks only when something is marked deleted
+printf 'From: Carol <carol@steed.test>\nTo: %s\nSubject: hangup deleted\n\nbody\n' \
+    "$STEED_ALICE" | doveadm -c "$STEED_DOVECOT_CONF" save -u "$STEED_ALICE" -m INBOX &&
+    doveadm -c "$STEED_DOVECOT_CONF" flags add -u "$STEED_ALICE" '\Deleted' \
+    mailbox INBOX subject "hangup deleted" || bail "cannot save the deleted message"
+ok "the terminal gone in a yes/no question: steedmail ends" hangup y '$' "(y/n)" "hangup deleted"
